@@ -1,0 +1,37 @@
+import type { Job, TimeoutTrackingState } from './job.js';
+import type { TimeoutPolicy } from './policy.js';
+import { secondsToMs, type EpochMs } from './time.js';
+
+/** AD-34 Part 8: `startedAt + timeoutSeconds + totalExtensionsGranted`. */
+export const effectiveDeadline = (tracking: TimeoutTrackingState): EpochMs =>
+  tracking.startedAt + secondsToMs(tracking.timeoutSeconds + tracking.totalExtensionsGranted);
+
+/**
+ * Progress writes are coalesced: a report within this window of the stored `lastProgressAt`
+ * is not written. Stored progress may therefore lag the truth by up to this window, so the
+ * stuck deadline adds it: a job is never declared stuck early, at worst this much late.
+ */
+export const progressCoalesceMs = (stuckThresholdSeconds: number): number =>
+  Math.min(5_000, Math.round(secondsToMs(stuckThresholdSeconds) / 20));
+
+export const stuckDeadline = (tracking: TimeoutTrackingState): EpochMs =>
+  tracking.lastProgressAt +
+  secondsToMs(tracking.stuckThresholdSeconds) +
+  progressCoalesceMs(tracking.stuckThresholdSeconds);
+
+export const nextGateReportAt = (tracking: TimeoutTrackingState, policy: TimeoutPolicy): EpochMs =>
+  tracking.lastReportAt + secondsToMs(policy.gateReportIntervalSeconds);
+
+export const gateFallbackAt = (tracking: TimeoutTrackingState, policy: TimeoutPolicy): EpochMs | undefined =>
+  tracking.timeoutReportedAt === undefined ? undefined : tracking.timeoutReportedAt + secondsToMs(policy.gateFallbackSeconds);
+
+/** The earliest moment anything about this RUNNING job can change without outside input. */
+export function nextDueAt(job: Job, policy: TimeoutPolicy): EpochMs {
+  const t = job.tracking;
+  if (t.strategy === 'local_authority') return Math.min(effectiveDeadline(t), stuckDeadline(t));
+  if (t.locallyTimedOut) {
+    // Waiting for the gate: resend the pending report each interval until the decision or the fallback.
+    return Math.min(gateFallbackAt(t, policy) ?? Infinity, nextGateReportAt(t, policy));
+  }
+  return Math.min(effectiveDeadline(t), stuckDeadline(t), nextGateReportAt(t, policy));
+}

@@ -1,0 +1,39 @@
+import type { BusEvent } from '../ports/event-bus.js';
+import type { TimerRequest } from '../ports/timers.js';
+
+export type MetricName =
+  | 'JobTimedOut'
+  | 'ExtensionGranted'
+  | 'ExtensionDenied'
+  | 'StaleMessageRejected'
+  | 'JobFinished'
+  | 'GlobalTimeoutDeclared';
+
+/** Effects are plain data. The app layer runs them after the state write; each is idempotent. */
+export type Effect =
+  | { type: 'ArmTimer'; timer: TimerRequest }
+  | { type: 'DisarmTimer'; scope: TimerRequest['scope']; jobId: string }
+  | { type: 'Publish'; event: BusEvent }
+  | { type: 'Metric'; name: MetricName; dimensions?: Record<string, string> };
+
+export interface Decision<State> {
+  state: State;
+  effects: Effect[];
+  /** Why nothing changed, when nothing did: for logs and tests. */
+  ignored?: string;
+}
+
+/** Returns the very same state object, so callers can skip the write with `next === prev`. */
+export const unchanged = <State>(state: State, ignored: string, effects: Effect[] = []): Decision<State> => ({
+  state,
+  effects,
+  ignored,
+});
+
+export const metric = (name: MetricName, dimensions?: Record<string, string>): Effect => ({
+  type: 'Metric',
+  name,
+  ...(dimensions ? { dimensions } : {}),
+});
+
+export const publish = (event: BusEvent): Effect => ({ type: 'Publish', event });

@@ -1,0 +1,68 @@
+/**
+ * Typed errors. Each has a machine-readable `code`; the HTTP layer maps codes to status in one place.
+ * Messages say what is wrong and how to fix it.
+ */
+export abstract class VigilError extends Error {
+  abstract readonly code: string;
+  constructor(
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class InvalidRequestError extends VigilError {
+  readonly code = 'invalid_request';
+}
+export class JobNotFoundError extends VigilError {
+  readonly code = 'job_not_found';
+  constructor(jobId: string) {
+    super(`No job '${jobId}' in this region. Check the jobId, or submit the job first with POST /jobs.`);
+  }
+}
+export class WorkflowNotFoundError extends VigilError {
+  readonly code = 'workflow_not_found';
+  constructor(jobId: string, workflowId: string) {
+    super(`Job '${jobId}' has no workflow '${workflowId}'. Use a workflowId from the submission.`);
+  }
+}
+export class RouteNotFoundError extends VigilError {
+  readonly code = 'route_not_found';
+}
+export class JobFinishedError extends VigilError {
+  readonly code = 'job_finished';
+  constructor(jobId: string, status: string) {
+    super(`Job '${jobId}' is already ${status}; a finished job cannot change. Submit a new job instead.`);
+  }
+}
+export class WorkflowFinishedError extends VigilError {
+  readonly code = 'workflow_finished';
+}
+export class SubmissionConflictError extends VigilError {
+  readonly code = 'submission_conflict';
+  constructor(jobId: string) {
+    super(
+      `Job '${jobId}' was already submitted with a different body. Resend the original body, or use a new jobId.`,
+    );
+  }
+}
+export class MissingTokenError extends VigilError {
+  readonly code = 'missing_token';
+  constructor() {
+    super("This call needs the workflow's token in the 'x-vigil-token' header, as returned by POST /jobs.");
+  }
+}
+export class InvalidTokenError extends VigilError {
+  readonly code = 'invalid_token';
+  constructor() {
+    super("The 'x-vigil-token' header does not belong to this job, workflow and worker. Use the token POST /jobs returned for it.");
+  }
+}
+export class UnknownRegionError extends VigilError {
+  readonly code = 'unknown_region';
+}
+export class UpstreamUnavailableError extends VigilError {
+  readonly code = 'upstream_unavailable';
+}

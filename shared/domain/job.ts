@@ -1,0 +1,81 @@
+import type { EpochMs } from './time.js';
+
+export type JobStatus = 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'TIMED_OUT';
+export type TimeoutStrategyType = 'local_authority' | 'gate_coordinated';
+export type TimeoutReason = 'timeout' | 'stuck' | 'global_timeout' | 'gate_fallback';
+
+/** Seed 001 §10.1.1, camelCase, `gateRegion` for `gate_addr`. */
+export interface TimeoutTrackingState {
+  strategy: TimeoutStrategyType;
+  gateRegion?: string;
+  startedAt: EpochMs;
+  lastProgressAt: EpochMs;
+  /** Last progress report sent to the gate (gate-coordinated only). */
+  lastReportAt: EpochMs;
+  timeoutSeconds: number;
+  stuckThresholdSeconds: number;
+  totalExtensionsGranted: number;
+  maxWorkerExtension: number;
+  lastExtensionAt: EpochMs;
+  /** Seconds granted per worker; its keys are `active_workers_with_extensions`. */
+  extensionsByWorker: Record<string, number>;
+  locallyTimedOut: boolean;
+  globallyTimedOut: boolean;
+  timeoutReason?: TimeoutReason;
+  /** When the local timeout was reported to the gate; the gate fallback runs from here. */
+  timeoutReportedAt?: EpochMs;
+  fenceToken: number;
+}
+
+/** One character per workflow, by submission index. Cancelled is derived: active in a finished job. */
+export const WorkflowMark = { active: 'a', completed: 'c', failed: 'f' } as const;
+export type WorkflowMark = (typeof WorkflowMark)[keyof typeof WorkflowMark];
+
+export interface Job {
+  jobId: string;
+  region: string;
+  status: JobStatus;
+  /** Optimistic-concurrency version: every write is conditional on it. */
+  version: number;
+  submissionDigest: string;
+  createdAt: EpochMs;
+  finishedAt?: EpochMs;
+  cancelReason?: string;
+  tracking: TimeoutTrackingState;
+  /** Workflow outcomes, one `WorkflowMark` per workflow in submission order. */
+  workflowMarks: string;
+  /** The durable wake-up of this job; absent once the job is finished. */
+  timerDueAt?: EpochMs;
+}
+
+export interface Workflow {
+  jobId: string;
+  workflowId: string;
+  workerId: string;
+  index: number;
+  lastProgressAt?: EpochMs;
+  progress?: number;
+}
+
+export type WorkflowState = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
+
+export const isTerminal = (status: JobStatus): boolean => status !== 'RUNNING';
+
+export function workflowState(job: Job, workflow: Workflow): WorkflowState {
+  const mark = job.workflowMarks[workflow.index];
+  if (mark === WorkflowMark.completed) return 'completed';
+  if (mark === WorkflowMark.failed) return 'failed';
+  if (isTerminal(job.status)) return 'cancelled';
+  return workflow.lastProgressAt === undefined ? 'pending' : 'running';
+}
+
+export function workflowCounts(job: Job): { total: number; completed: number; failed: number; active: number } {
+  let completed = 0;
+  let failed = 0;
+  for (const mark of job.workflowMarks) {
+    if (mark === WorkflowMark.completed) completed++;
+    else if (mark === WorkflowMark.failed) failed++;
+  }
+  const total = job.workflowMarks.length;
+  return { total, completed, failed, active: total - completed - failed };
+}

@@ -1,0 +1,53 @@
+import type { DecisionContext } from './decision-context.js';
+import type { Effect } from './effects.js';
+import { nextDueAt } from './deadlines.js';
+import { WorkflowMark, type Job, type Workflow } from './job.js';
+import { armJobTimer } from './job-timer.js';
+
+export interface JobSubmission {
+  jobId: string;
+  timeoutSeconds: number;
+  stuckThresholdSeconds?: number;
+  /** Present when the gate submitted the job: gate-coordinated. Absent: local authority (seed 000 Part 1). */
+  gateRegion?: string;
+  workflows: ReadonlyArray<{ workflowId: string; workerId: string }>;
+}
+
+export function startJob(
+  submission: JobSubmission,
+  submissionDigest: string,
+  region: string,
+  ctx: DecisionContext,
+): { job: Job; workflows: Workflow[]; effects: Effect[] } {
+  const { now } = ctx;
+  const job: Job = {
+    jobId: submission.jobId,
+    region,
+    status: 'RUNNING',
+    version: 0,
+    submissionDigest,
+    createdAt: now,
+    tracking: {
+      strategy: submission.gateRegion === undefined ? 'local_authority' : 'gate_coordinated',
+      ...(submission.gateRegion !== undefined ? { gateRegion: submission.gateRegion } : {}),
+      startedAt: now,
+      lastProgressAt: now,
+      lastReportAt: now,
+      timeoutSeconds: submission.timeoutSeconds,
+      stuckThresholdSeconds: submission.stuckThresholdSeconds ?? ctx.policy.defaultStuckThresholdSeconds,
+      totalExtensionsGranted: 0,
+      maxWorkerExtension: 0,
+      lastExtensionAt: 0,
+      extensionsByWorker: {},
+      locallyTimedOut: false,
+      globallyTimedOut: false,
+      fenceToken: 1,
+    },
+    workflowMarks: WorkflowMark.active.repeat(submission.workflows.length),
+  };
+  const workflows = submission.workflows.map(
+    (w, index): Workflow => ({ jobId: job.jobId, workflowId: w.workflowId, workerId: w.workerId, index }),
+  );
+  const armed = armJobTimer(job, nextDueAt(job, ctx.policy));
+  return { job: armed.job, workflows, effects: armed.effects };
+}

@@ -1,0 +1,21 @@
+import type { DecisionContext } from './decision-context.js';
+import { nextDueAt } from './deadlines.js';
+import { publish, type Decision } from './effects.js';
+import { JobFinishedError } from './errors.js';
+import { leaderTransfer } from './gate-reports.js';
+import { isTerminal, type Job } from './job.js';
+import { armJobTimer } from './job-timer.js';
+
+/**
+ * Seed 000 Scenario 1 (`resume_tracking`): leadership moves, the fence token goes up by one and the
+ * timer is re-armed under the new token. `startedAt` is kept, so the deadline does not move.
+ * Everything still carrying the old token (timers, gate decisions) is rejected from here on.
+ */
+export function takeOverJob(job: Job, ctx: DecisionContext): Decision<Job> {
+  if (isTerminal(job.status)) throw new JobFinishedError(job.jobId, job.status);
+  const promoted: Job = { ...job, tracking: { ...job.tracking, fenceToken: job.tracking.fenceToken + 1 } };
+  const armed = armJobTimer(promoted, nextDueAt(promoted, ctx.policy));
+  const effects = [...armed.effects];
+  if (promoted.tracking.gateRegion !== undefined) effects.push(publish(leaderTransfer(promoted, ctx)));
+  return { state: armed.job, effects };
+}

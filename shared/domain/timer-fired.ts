@@ -1,0 +1,70 @@
+import type { DecisionContext } from './decision-context.js';
+import { effectiveDeadline, gateFallbackAt, nextDueAt, stuckDeadline } from './deadlines.js';
+import { metric, publish, unchanged, type Decision } from './effects.js';
+import { finishJob, timeOutJob } from './finish-job.js';
+import { progressReport, timeoutReport } from './gate-reports.js';
+import { isTerminal, workflowCounts, type Job } from './job.js';
+import { armJobTimer } from './job-timer.js';
+import { withoutWorkerExtensions } from './worker-extensions.js';
+
+export interface TimerFired {
+  fenceToken: number;
+}
+
+/**
+ * A job's wake-up fired: drop it when stale, re-arm when progress or an extension moved the
+ * deadline, decide when due. Idempotent: a second delivery finds the job finished or not due.
+ * `failedWorkerIds` are the workers holding extensions on this job that have failed since:
+ * their extensions no longer count (seed 001 §10.7.9).
+ */
+export function onTimerFired(
+  job: Job,
+  timer: TimerFired,
+  ctx: DecisionContext,
+  failedWorkerIds: readonly string[] = [],
+): Decision<Job> {
+  if (timer.fenceToken !== job.tracking.fenceToken) return unchanged(job, 'stale_timer', [metric('StaleMessageRejected', { kind: 'timer' })]);
+  if (isTerminal(job.status)) return unchanged(job, 'already_terminal');
+  if (workflowCounts(job).active === 0) {
+    // Every workflow reported an outcome but the write that finishes the job was lost (a crash).
+    return finishJob(job, workflowCounts(job).failed > 0 ? 'FAILED' : 'COMPLETED', ctx);
+  }
+  const current = failedWorkerIds.reduce(withoutWorkerExtensions, job);
+  const due = nextDueAt(current, ctx.policy);
+  if (ctx.now < due) {
+    if (current === job && job.timerDueAt === due) return unchanged(job, 'not_due', armJobTimer(job, due).effects);
+    const rearmed = armJobTimer(current, due);
+    return { state: rearmed.job, effects: rearmed.effects };
+  }
+  return current.tracking.strategy === 'local_authority' ? decideLocally(current, ctx) : decideWithGate(current, ctx);
+}
+
+/** Seed 000 Part 3: the manager has full authority. Overall timeout first, then stuck. */
+function decideLocally(job: Job, ctx: DecisionContext): Decision<Job> {
+  return timeOutJob(job, ctx.now >= effectiveDeadline(job.tracking) ? 'timeout' : 'stuck', ctx);
+}
+
+/** Seed 000 Part 4: report to the gate, wait for its decision, fall back after `gateFallbackSeconds`. */
+function decideWithGate(job: Job, ctx: DecisionContext): Decision<Job> {
+  const t = job.tracking;
+  const fallbackAt = gateFallbackAt(t, ctx.policy);
+  if (fallbackAt !== undefined && ctx.now >= fallbackAt) return timeOutJob(job, 'gate_fallback', ctx);
+
+  let next: Job = { ...job, tracking: { ...t, lastReportAt: ctx.now } };
+  let report;
+  if (t.locallyTimedOut) {
+    // The timeout report is pending until the gate decides: resend it (seed 000 Scenario 2).
+    report = timeoutReport(job, t.timeoutReason === 'stuck' ? 'stuck' : 'timeout', ctx);
+  } else if (ctx.now >= effectiveDeadline(t) || ctx.now >= stuckDeadline(t)) {
+    const reason = ctx.now >= effectiveDeadline(t) ? 'timeout' : 'stuck';
+    next = {
+      ...next,
+      tracking: { ...next.tracking, locallyTimedOut: true, timeoutReason: reason, timeoutReportedAt: ctx.now },
+    };
+    report = timeoutReport(job, reason, ctx);
+  } else {
+    report = progressReport(job, ctx);
+  }
+  const rearmed = armJobTimer(next, nextDueAt(next, ctx.policy));
+  return { state: rearmed.job, effects: [publish(report), ...rearmed.effects] };
+}

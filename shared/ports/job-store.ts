@@ -1,0 +1,43 @@
+import type { Job, Workflow } from '../domain/job.js';
+import type { EpochMs } from '../domain/time.js';
+import type { WorkerHealth } from '../domain/worker-health.js';
+import type { TimerRequest } from './timers.js';
+
+/** Thrown when a conditional write finds another version than the one the decision read. */
+export class VersionConflictError extends Error {
+  constructor(readonly key: string) {
+    super(`version conflict on ${key}`);
+    this.name = 'VersionConflictError';
+  }
+}
+
+/** The region manager's state: one item per job, sibling items per workflow, one per worker. */
+export interface JobStore {
+  getJob(jobId: string): Promise<Job | undefined>;
+  getJobWithWorkflows(jobId: string): Promise<{ job: Job; workflows: Workflow[] } | undefined>;
+  getWorkflow(jobId: string, workflowId: string): Promise<Workflow | undefined>;
+  /** The job, one workflow and its worker in one round trip (the progress hot path). */
+  getProgressContext(
+    jobId: string,
+    workflowId: string,
+    workerId: string,
+  ): Promise<{ job?: Job; workflow?: Workflow; worker?: WorkerHealth }>;
+  /** Writes the workflows, then the job only if no job with that id exists; else returns the existing one. */
+  createJob(job: Job, workflows: readonly Workflow[]): Promise<{ created: true; job: Job } | { created: false; existing: Job }>;
+  /** Conditional on `expectedVersion`; returns the job as stored (version + 1). */
+  saveJob(job: Job, expectedVersion: number): Promise<Job>;
+  /** Moves `lastProgressAt` forward on a RUNNING job and bumps its version; never moves it back. */
+  touchJobProgress(jobId: string, at: EpochMs): Promise<void>;
+  touchWorkflowProgress(jobId: string, workflowId: string, at: EpochMs, progress: number | undefined): Promise<void>;
+  /** Ids of the jobs that have a workflow on this worker. */
+  findJobIdsOfWorker(workerId: string): Promise<string[]>;
+  /** Overdue wake-ups from the sparse timer index (the backstop sweep and restart recovery). */
+  findDueTimers(dueBy: EpochMs, limit: number): Promise<TimerRequest[]>;
+
+  getWorker(workerId: string): Promise<WorkerHealth | undefined>;
+  getWorkers(workerIds: readonly string[]): Promise<WorkerHealth[]>;
+  /** Conditional on `expectedVersion` (0 creates); returns the worker as stored. */
+  saveWorker(worker: WorkerHealth, expectedVersion: number): Promise<WorkerHealth>;
+  /** Moves `lastHealthAt` forward; never back. */
+  touchWorkerHealth(workerId: string, at: EpochMs): Promise<void>;
+}

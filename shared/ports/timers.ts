@@ -1,0 +1,20 @@
+import type { EpochMs } from '../domain/time.js';
+
+/**
+ * A durable one-shot wake-up for one job. The job item itself records `timerDueAt`
+ * (the sparse timer index), so the backstop sweep can always find an overdue job;
+ * a Timers adapter only makes the wake-up arrive on time.
+ */
+export interface TimerRequest {
+  /** `job` for a region manager's job, `gate` for the gate's view of a job. */
+  scope: 'job' | 'gate';
+  jobId: string;
+  fenceToken: number;
+  dueAt: EpochMs;
+}
+
+export interface Timers {
+  arm(timer: TimerRequest): Promise<void>;
+  /** Best effort: a disarmed timer that still fires finds nothing due and is dropped. */
+  disarm(scope: TimerRequest['scope'], jobId: string): Promise<void>;
+}
