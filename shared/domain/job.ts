@@ -1,3 +1,4 @@
+import type { BusEvent } from '../ports/event-bus.js';
 import type { EpochMs } from './time.js';
 
 export type JobStatus = 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'TIMED_OUT';
@@ -44,8 +45,13 @@ export interface Job {
   tracking: TimeoutTrackingState;
   /** Workflow outcomes, one `WorkflowMark` per workflow in submission order. */
   workflowMarks: string;
-  /** The durable wake-up of this job; absent once the job is finished. */
+  /** The durable wake-up of this job; absent once the job is finished and its outbox is empty. */
   timerDueAt?: EpochMs;
+  /**
+   * Events decided with the last write and not yet confirmed published (transactional outbox):
+   * a crash between the write and the publish loses none of them.
+   */
+  outbox?: BusEvent[];
 }
 
 export interface Workflow {

@@ -1,5 +1,5 @@
 import { unchanged, type Decision } from './effects.js';
-import { isTerminal, type Job, type TimeoutTrackingState } from './job.js';
+import { isTerminal, WorkflowMark, type Job, type TimeoutTrackingState } from './job.js';
 import type { EpochMs } from './time.js';
 
 function withExtensions(tracking: TimeoutTrackingState, extensionsByWorker: Record<string, number>): TimeoutTrackingState {
@@ -16,8 +16,17 @@ function withExtensions(tracking: TimeoutTrackingState, extensionsByWorker: Reco
  * Seed 001 §10.4.7: an extension granted to a worker moves the deadline of a RUNNING job it works on.
  * The job's timer is not touched: it fires at the old time, finds the job not due and re-arms.
  */
-export function recordWorkerExtension(job: Job, workerId: string, seconds: number, now: EpochMs): Decision<Job> {
+export function recordWorkerExtension(
+  job: Job,
+  workerId: string,
+  workerIndexes: readonly number[],
+  seconds: number,
+  now: EpochMs,
+): Decision<Job> {
   if (isTerminal(job.status)) return unchanged(job, 'already_terminal');
+  if (!workerIndexes.some((index) => job.workflowMarks[index] === WorkflowMark.active)) {
+    return unchanged(job, 'worker_has_no_active_workflow');
+  }
   const byWorker = { ...job.tracking.extensionsByWorker, [workerId]: (job.tracking.extensionsByWorker[workerId] ?? 0) + seconds };
   return { state: { ...job, tracking: { ...withExtensions(job.tracking, byWorker), lastExtensionAt: now } }, effects: [] };
 }

@@ -29,8 +29,8 @@ export interface JobStore {
   /** Moves `lastProgressAt` forward on a RUNNING job and bumps its version; never moves it back. */
   touchJobProgress(jobId: string, at: EpochMs): Promise<void>;
   touchWorkflowProgress(jobId: string, workflowId: string, at: EpochMs, progress: number | undefined): Promise<void>;
-  /** Ids of the jobs that have a workflow on this worker. */
-  findJobIdsOfWorker(workerId: string): Promise<string[]>;
+  /** Every workflow of this worker, as job id and submission index (the `byWorker` index). */
+  findWorkflowsOfWorker(workerId: string): Promise<Array<{ jobId: string; index: number }>>;
   /** Overdue wake-ups from the sparse timer index (the backstop sweep and restart recovery). */
   findDueTimers(dueBy: EpochMs, limit: number): Promise<TimerRequest[]>;
 

@@ -1,0 +1,36 @@
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { EpochMs } from '../../domain/time.js';
+import type { TimerRequest } from '../../ports/timers.js';
+import { TIMER_INDEX, TIMER_SHARDS } from './jobs-table.js';
+
+/** Reads overdue wake-ups from the sparse `timers` index, shard by shard. */
+export async function queryDueTimers(
+  doc: DynamoDBDocumentClient,
+  tableName: string,
+  scope: TimerRequest['scope'],
+  dueBy: EpochMs,
+  limit: number,
+  fenceTokenOf: (item: Record<string, unknown>) => number,
+): Promise<TimerRequest[]> {
+  const timers: TimerRequest[] = [];
+  for (let shard = 0; shard < TIMER_SHARDS && timers.length < limit; shard++) {
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await doc.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: TIMER_INDEX,
+          KeyConditionExpression: 'timerShard = :shard AND timerDueAt <= :dueBy',
+          ExpressionAttributeValues: { ':shard': String(shard), ':dueBy': dueBy },
+          Limit: limit - timers.length,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        timers.push({ scope, jobId: String(item['jobId']), fenceToken: fenceTokenOf(item), dueAt: Number(item['timerDueAt']) });
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey && timers.length < limit);
+  }
+  return timers;
+}

@@ -1,0 +1,192 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { isTerminal, type Job, type Workflow } from '../../domain/job.js';
+import type { EpochMs } from '../../domain/time.js';
+import type { WorkerHealth } from '../../domain/worker-health.js';
+import type { JobStore } from '../../ports/job-store.js';
+import { batchGet, batchPut } from './batch-requests.js';
+import { queryDueTimers } from './due-timers-query.js';
+import { timerShardOf, TTL_ATTRIBUTE, WORKER_INDEX } from './jobs-table.js';
+import { putVersioned, withoutStorageAttributes } from './versioned-item.js';
+
+/** Finished jobs stay readable this long, then DynamoDB TTL removes the job item. */
+const FINISHED_JOB_RETENTION_SECONDS = 30 * 24 * 3600;
+
+const jobKey = (jobId: string) => ({ pk: `JOB#${jobId}`, sk: 'JOB' });
+const workflowKey = (jobId: string, workflowId: string) => ({ pk: `JOB#${jobId}`, sk: `WF#${workflowId}` });
+const workerKey = (workerId: string) => ({ pk: `WORKER#${workerId}`, sk: 'WORKER' });
+
+const asJob = (item: Record<string, unknown>) => withoutStorageAttributes(item) as unknown as Job;
+const asWorkflow = (item: Record<string, unknown>) => withoutStorageAttributes(item) as unknown as Workflow;
+const asWorker = (item: Record<string, unknown>) => withoutStorageAttributes(item) as unknown as WorkerHealth;
+
+/** The index attributes a job item carries: the timer while it has one, a TTL once it is finished. */
+function jobIndexAttributes(job: Job): Record<string, unknown> {
+  return {
+    ...(job.timerDueAt !== undefined ? { timerShard: timerShardOf(job.jobId) } : {}),
+    ...(isTerminal(job.status) && job.finishedAt !== undefined
+      ? { [TTL_ATTRIBUTE]: Math.floor(job.finishedAt / 1000) + FINISHED_JOB_RETENTION_SECONDS }
+      : {}),
+  };
+}
+
+export class DynamoJobStore implements JobStore {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async getJob(jobId: string): Promise<Job | undefined> {
+    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: jobKey(jobId), ConsistentRead: true }));
+    return Item ? asJob(Item) : undefined;
+  }
+
+  async getJobWithWorkflows(jobId: string) {
+    let job: Job | undefined;
+    const workflows: Workflow[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': jobKey(jobId).pk },
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        if (item['sk'] === 'JOB') job = asJob(item);
+        else workflows.push(asWorkflow(item));
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return job ? { job, workflows: workflows.sort((a, b) => a.index - b.index) } : undefined;
+  }
+
+  async getWorkflow(jobId: string, workflowId: string): Promise<Workflow | undefined> {
+    const { Item } = await this.doc.send(
+      new GetCommand({ TableName: this.tableName, Key: workflowKey(jobId, workflowId), ConsistentRead: true }),
+    );
+    return Item ? asWorkflow(Item) : undefined;
+  }
+
+  async getProgressContext(jobId: string, workflowId: string, workerId: string) {
+    const items = await batchGet(this.doc, this.tableName, [jobKey(jobId), workflowKey(jobId, workflowId), workerKey(workerId)]);
+    const bySk = (prefix: string) => items.find((item) => String(item['sk']).startsWith(prefix));
+    const job = bySk('JOB');
+    const workflow = bySk('WF#');
+    const worker = bySk('WORKER');
+    return {
+      ...(job ? { job: asJob(job) } : {}),
+      ...(workflow ? { workflow: asWorkflow(workflow) } : {}),
+      ...(worker ? { worker: asWorker(worker) } : {}),
+    };
+  }
+
+  async createJob(job: Job, workflows: readonly Workflow[]) {
+    const existing = await this.getJob(job.jobId);
+    if (existing) return { created: false as const, existing };
+    // Workflows first: once the job item exists, every workflow it names is readable.
+    await batchPut(
+      this.doc,
+      this.tableName,
+      workflows.map((w) => ({ ...w, ...workflowKey(w.jobId, w.workflowId), gsiWorkerId: w.workerId })),
+    );
+    try {
+      const stored = await putVersioned(this.doc, this.tableName, jobKey(job.jobId), job, 0, jobIndexAttributes(job));
+      return { created: true as const, job: stored };
+    } catch (error) {
+      const raced = await this.getJob(job.jobId);
+      if (raced) return { created: false as const, existing: raced };
+      throw error;
+    }
+  }
+
+  saveJob(job: Job, expectedVersion: number): Promise<Job> {
+    return putVersioned(this.doc, this.tableName, jobKey(job.jobId), job, expectedVersion, jobIndexAttributes(job));
+  }
+
+  async touchJobProgress(jobId: string, at: EpochMs): Promise<void> {
+    await this.updateIfStillBehind({
+      Key: jobKey(jobId),
+      UpdateExpression: 'SET tracking.lastProgressAt = :at, #version = #version + :one',
+      ConditionExpression: '#status = :running AND tracking.lastProgressAt < :at',
+      ExpressionAttributeNames: { '#status': 'status', '#version': 'version' },
+      ExpressionAttributeValues: { ':at': at, ':running': 'RUNNING', ':one': 1 },
+    });
+  }
+
+  async touchWorkflowProgress(jobId: string, workflowId: string, at: EpochMs, progress: number | undefined): Promise<void> {
+    await this.updateIfStillBehind({
+      Key: workflowKey(jobId, workflowId),
+      UpdateExpression: progress === undefined ? 'SET lastProgressAt = :at' : 'SET lastProgressAt = :at, progress = :progress',
+      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastProgressAt) OR lastProgressAt < :at)',
+      ExpressionAttributeValues: { ':at': at, ...(progress === undefined ? {} : { ':progress': progress }) },
+    });
+  }
+
+  async findWorkflowsOfWorker(workerId: string): Promise<Array<{ jobId: string; index: number }>> {
+    const found: Array<{ jobId: string; index: number }> = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: WORKER_INDEX,
+          KeyConditionExpression: 'gsiWorkerId = :worker',
+          ExpressionAttributeValues: { ':worker': workerId },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        found.push({ jobId: String(item['pk']).slice('JOB#'.length), index: Number(item['index']) });
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return found;
+  }
+
+  findDueTimers(dueBy: EpochMs, limit: number) {
+    return queryDueTimers(this.doc, this.tableName, 'job', dueBy, limit, (item) => {
+      const tracking = item['tracking'] as { fenceToken?: unknown } | undefined;
+      return Number(tracking?.fenceToken ?? 0);
+    });
+  }
+
+  async getWorker(workerId: string): Promise<WorkerHealth | undefined> {
+    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: workerKey(workerId), ConsistentRead: true }));
+    return Item ? asWorker(Item) : undefined;
+  }
+
+  async getWorkers(workerIds: readonly string[]): Promise<WorkerHealth[]> {
+    const workers: WorkerHealth[] = [];
+    for (let start = 0; start < workerIds.length; start += 100) {
+      const items = await batchGet(this.doc, this.tableName, workerIds.slice(start, start + 100).map(workerKey));
+      workers.push(...items.map(asWorker));
+    }
+    return workers;
+  }
+
+  saveWorker(worker: WorkerHealth, expectedVersion: number): Promise<WorkerHealth> {
+    return putVersioned(this.doc, this.tableName, workerKey(worker.workerId), worker, expectedVersion);
+  }
+
+  async touchWorkerHealth(workerId: string, at: EpochMs): Promise<void> {
+    await this.updateIfStillBehind({
+      Key: workerKey(workerId),
+      UpdateExpression: 'SET lastHealthAt = :at',
+      ConditionExpression: 'attribute_exists(pk) AND lastHealthAt < :at',
+      ExpressionAttributeValues: { ':at': at },
+    });
+  }
+
+  /** A monotonic "move forward" update: when the stored value is already newer, there is nothing to do. */
+  private async updateIfStillBehind(input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName'>) {
+    try {
+      await this.doc.send(new UpdateCommand({ TableName: this.tableName, ...input }));
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+}

@@ -1,0 +1,75 @@
+import { CreateTableCommand, DescribeTableCommand, ResourceInUseException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+
+/**
+ * Key design shared by the region manager's table and the gate's table:
+ * pk/sk, a sparse `timers` index (only items with a pending wake-up carry `timerShard`/`timerDueAt`),
+ * and, on the regional table, `byWorker` over workflow items. The CDK stacks declare the same.
+ */
+export const TIMER_INDEX = 'timers';
+export const WORKER_INDEX = 'byWorker';
+export const TIMER_SHARDS = 16;
+export const TTL_ATTRIBUTE = 'expiresAt';
+
+export async function ensureTable(client: DynamoDBClient, tableName: string, withWorkerIndex: boolean): Promise<void> {
+  try {
+    await client.send(
+      new CreateTableCommand({
+        TableName: tableName,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [
+          { AttributeName: 'pk', AttributeType: 'S' },
+          { AttributeName: 'sk', AttributeType: 'S' },
+          { AttributeName: 'timerShard', AttributeType: 'S' },
+          { AttributeName: 'timerDueAt', AttributeType: 'N' },
+          ...(withWorkerIndex ? [{ AttributeName: 'gsiWorkerId', AttributeType: 'S' as const }] : []),
+        ],
+        KeySchema: [
+          { AttributeName: 'pk', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+        GlobalSecondaryIndexes: [
+          {
+            IndexName: TIMER_INDEX,
+            KeySchema: [
+              { AttributeName: 'timerShard', KeyType: 'HASH' },
+              { AttributeName: 'timerDueAt', KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'ALL' },
+          },
+          ...(withWorkerIndex
+            ? [
+                {
+                  IndexName: WORKER_INDEX,
+                  KeySchema: [
+                    { AttributeName: 'gsiWorkerId', KeyType: 'HASH' as const },
+                    { AttributeName: 'pk', KeyType: 'RANGE' as const },
+                  ],
+                  Projection: { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: ['index'] },
+                },
+              ]
+            : []),
+        ],
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ResourceInUseException)) throw error;
+  }
+  await waitUntilActive(client, tableName);
+}
+
+async function waitUntilActive(client: DynamoDBClient, tableName: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if (Table?.TableStatus === 'ACTIVE') return;
+    if (Date.now() > deadline) throw new Error(`table ${tableName} did not become ACTIVE within 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Spreads wake-ups over a few index partitions so no single one runs hot. */
+export function timerShardOf(jobId: string): string {
+  let hash = 0;
+  for (let i = 0; i < jobId.length; i++) hash = (hash * 31 + jobId.charCodeAt(i)) >>> 0;
+  return String(hash % TIMER_SHARDS);
+}

@@ -1,0 +1,44 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { VersionConflictError } from '../../ports/job-store.js';
+
+/**
+ * Optimistic concurrency for a whole-item write: version 0 means "create", any other version must
+ * match the stored one. The stored item gets `expectedVersion + 1`.
+ */
+export async function putVersioned<Item extends { version: number }>(
+  doc: DynamoDBDocumentClient,
+  tableName: string,
+  key: { pk: string; sk: string },
+  item: Item,
+  expectedVersion: number,
+  extraAttributes: Record<string, unknown> = {},
+): Promise<Item> {
+  const stored = { ...item, version: expectedVersion + 1 };
+  try {
+    await doc.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: { ...stored, ...extraAttributes, ...key },
+        ...(expectedVersion === 0
+          ? { ConditionExpression: 'attribute_not_exists(pk)' }
+          : {
+              ConditionExpression: '#version = :expected',
+              ExpressionAttributeNames: { '#version': 'version' },
+              ExpressionAttributeValues: { ':expected': expectedVersion },
+            }),
+      }),
+    );
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) throw new VersionConflictError(`${key.pk}/${key.sk}`);
+    throw error;
+  }
+  return stored;
+}
+
+/** Drops the storage-only attributes from an item read back. */
+export function withoutStorageAttributes(item: Record<string, unknown>, extra: readonly string[] = []): Record<string, unknown> {
+  const { pk: _pk, sk: _sk, timerShard: _shard, expiresAt: _ttl, gsiWorkerId: _worker, ...rest } = item;
+  for (const name of extra) delete rest[name];
+  return rest;
+}

@@ -1,0 +1,23 @@
+import { WorkflowNotFoundError } from '../domain/errors.js';
+import { completeWorkflow as decideCompletion, type WorkflowOutcome } from '../domain/complete-workflow.js';
+import { workflowState } from '../domain/job.js';
+import { decideJob } from './job-state-store.js';
+import { decisionContext, type ManagerDeps } from './manager-deps.js';
+
+export interface CompleteInput {
+  jobId: string;
+  workflowId: string;
+  workerId: string;
+  outcome: WorkflowOutcome;
+  token: string;
+}
+
+export async function completeWorkflow(deps: ManagerDeps, input: CompleteInput) {
+  deps.tokens.verify(input.token, input.workerId, { jobId: input.jobId, workflowId: input.workflowId });
+  const workflow = await deps.jobs.getWorkflow(input.jobId, input.workflowId);
+  if (!workflow) throw new WorkflowNotFoundError(input.jobId, input.workflowId);
+  const { state: job } = await decideJob(deps, input.jobId, (current) =>
+    decideCompletion(current, workflow, input.outcome, decisionContext(deps)),
+  );
+  return { jobId: job.jobId, workflowId: workflow.workflowId, state: workflowState(job, workflow), jobStatus: job.status };
+}

@@ -1,0 +1,16 @@
+import { JobNotFoundError } from '../domain/errors.js';
+import type { Decision } from '../domain/effects.js';
+import { isTerminal, type Job } from '../domain/job.js';
+import type { JobStore } from '../ports/job-store.js';
+import { decideAndSave, type VersionedStore } from './decide-and-save.js';
+import type { ManagerDeps } from './manager-deps.js';
+
+export const jobStateStore = (jobs: JobStore): VersionedStore<Job> => ({
+  load: (jobId) => jobs.getJob(jobId),
+  save: (job, expectedVersion) => jobs.saveJob(job, expectedVersion),
+  isFinished: (job) => isTerminal(job.status),
+});
+
+/** `decideAndSave` for one region manager's job. */
+export const decideJob = (deps: ManagerDeps, jobId: string, decide: (job: Job) => Decision<Job>) =>
+  decideAndSave(jobStateStore(deps.jobs), deps, jobId, () => deps.clock.now(), decide, () => new JobNotFoundError(jobId));

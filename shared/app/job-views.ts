@@ -1,0 +1,58 @@
+import { effectiveDeadline } from '../domain/deadlines.js';
+import { workflowState, type Job, type Workflow } from '../domain/job.js';
+import { stuckWorkflows } from '../domain/stuck-workflows.js';
+import { toIso, type EpochMs } from '../domain/time.js';
+import type { WorkflowTokens } from './workflow-tokens.js';
+
+/** The contract's job answer (GET /jobs/{jobId}). */
+export function jobView(job: Job, workflows: readonly Workflow[], now: EpochMs) {
+  const t = job.tracking;
+  const stuck = new Set(stuckWorkflows(job, workflows, now).map((w) => w.workflowId));
+  return {
+    jobId: job.jobId,
+    region: job.region,
+    status: job.status,
+    strategy: t.strategy,
+    ...(t.gateRegion !== undefined ? { gateRegion: t.gateRegion } : {}),
+    fenceToken: t.fenceToken,
+    ...(t.timeoutReason !== undefined && job.status !== 'RUNNING' ? { timeoutReason: t.timeoutReason } : {}),
+    ...(job.cancelReason !== undefined ? { cancelReason: job.cancelReason } : {}),
+    deadlineAt: toIso(effectiveDeadline(t)),
+    ...(job.finishedAt !== undefined ? { finishedAt: toIso(job.finishedAt) } : {}),
+    timeoutTracking: {
+      startedAt: toIso(t.startedAt),
+      lastProgressAt: toIso(t.lastProgressAt),
+      timeoutSeconds: t.timeoutSeconds,
+      stuckThresholdSeconds: t.stuckThresholdSeconds,
+      totalExtensionsGranted: t.totalExtensionsGranted,
+      extensionsByWorker: t.extensionsByWorker,
+      effectiveDeadlineAt: toIso(effectiveDeadline(t)),
+      locallyTimedOut: t.locallyTimedOut,
+      globallyTimedOut: t.globallyTimedOut,
+    },
+    workflows: workflows.map((w) => ({
+      workflowId: w.workflowId,
+      workerId: w.workerId,
+      state: workflowState(job, w),
+      ...(w.lastProgressAt !== undefined ? { lastProgressAt: toIso(w.lastProgressAt) } : {}),
+      ...(w.progress !== undefined ? { progress: w.progress } : {}),
+      stuck: stuck.has(w.workflowId),
+    })),
+  };
+}
+
+/** The contract's submit answer: the workflows with their worker tokens. */
+export function submittedJobView(job: Job, workflows: readonly Workflow[], tokens: WorkflowTokens) {
+  return {
+    jobId: job.jobId,
+    status: job.status,
+    strategy: job.tracking.strategy,
+    fenceToken: job.tracking.fenceToken,
+    deadlineAt: toIso(effectiveDeadline(job.tracking)),
+    workflows: workflows.map((w) => ({
+      workflowId: w.workflowId,
+      workerId: w.workerId,
+      token: tokens.sign(job.jobId, w.workflowId, w.workerId),
+    })),
+  };
+}

@@ -1,0 +1,27 @@
+import type { DecisionContext } from '../domain/decision-context.js';
+import type { TimeoutPolicy } from '../domain/policy.js';
+import type { Clock } from '../ports/clock.js';
+import type { EventBus } from '../ports/event-bus.js';
+import type { JobStore } from '../ports/job-store.js';
+import type { Telemetry } from '../ports/telemetry.js';
+import type { Timers } from '../ports/timers.js';
+import type { WorkflowTokens } from './workflow-tokens.js';
+
+/** Everything a region manager's use case needs, wired once per process (Lambda module scope). */
+export interface ManagerDeps {
+  region: string;
+  managerId: string;
+  jobs: JobStore;
+  timers: Timers;
+  bus: EventBus;
+  clock: Clock;
+  policy: TimeoutPolicy;
+  tokens: WorkflowTokens;
+  telemetry: Telemetry;
+}
+
+export const decisionContext = (deps: Pick<ManagerDeps, 'clock' | 'policy' | 'managerId'>): DecisionContext => ({
+  now: deps.clock.now(),
+  policy: deps.policy,
+  managerId: deps.managerId,
+});

@@ -1,0 +1,42 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { SubmissionConflictError } from '../domain/errors.js';
+import { startJob, type JobSubmission } from '../domain/submit-job.js';
+import { runEffects } from './effect-runner.js';
+import { submittedJobView } from './job-views.js';
+import { decisionContext, type ManagerDeps } from './manager-deps.js';
+
+export type SubmitInput = Omit<JobSubmission, 'jobId'> & { jobId?: string };
+
+/** Canonical digest of what makes two submissions the same (the idempotency check). */
+function submissionDigest(submission: SubmitInput): string {
+  const canonical = JSON.stringify([
+    submission.timeoutSeconds,
+    submission.stuckThresholdSeconds ?? null,
+    submission.gateRegion ?? null,
+    submission.workflows.map((w) => [w.workflowId, w.workerId]),
+  ]);
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+/** Submit, idempotent on `jobId`: the same body again answers the stored job; another body is a conflict. */
+export async function submitJob(deps: ManagerDeps, input: SubmitInput) {
+  const digest = submissionDigest(input);
+  const jobId = input.jobId ?? randomUUID();
+  const started = startJob({ ...input, jobId }, digest, deps.region, decisionContext(deps));
+  const result = await deps.jobs.createJob(started.job, started.workflows);
+  if (!result.created) {
+    if (result.existing.submissionDigest !== digest) throw new SubmissionConflictError(jobId);
+    const stored = await deps.jobs.getJobWithWorkflows(jobId);
+    if (!stored) throw new Error(`job ${jobId} vanished after it was found`);
+    return { created: false, view: submittedJobView(stored.job, stored.workflows, deps.tokens) };
+  }
+  await runEffects(deps, started.effects);
+  deps.telemetry.info('job submitted', {
+    jobId,
+    region: deps.region,
+    fenceToken: result.job.tracking.fenceToken,
+    strategy: result.job.tracking.strategy,
+    workflows: started.workflows.length,
+  });
+  return { created: true, view: submittedJobView(result.job, started.workflows, deps.tokens) };
+}

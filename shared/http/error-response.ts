@@ -1,0 +1,51 @@
+import { ZodError } from 'zod';
+import { VigilError } from '../domain/errors.js';
+
+/** The one place error codes become HTTP status codes. */
+const statusByCode: Record<string, number> = {
+  invalid_request: 400,
+  unknown_region: 400,
+  missing_token: 401,
+  invalid_token: 403,
+  job_not_found: 404,
+  workflow_not_found: 404,
+  route_not_found: 404,
+  job_finished: 409,
+  workflow_finished: 409,
+  submission_conflict: 409,
+  upstream_unavailable: 503,
+};
+
+export interface ErrorBody {
+  error: { code: string; message: string; details?: unknown };
+}
+
+export function errorResponse(error: unknown): { statusCode: number; body: ErrorBody; unexpected: boolean } {
+  if (error instanceof ZodError) {
+    return {
+      statusCode: 400,
+      unexpected: false,
+      body: {
+        error: {
+          code: 'invalid_request',
+          message: `The request is invalid: ${error.issues
+            .map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`)
+            .join('; ')}. Fix these fields and resend.`,
+          details: error.issues.map((issue) => ({ field: issue.path.join('.'), problem: issue.message })),
+        },
+      },
+    };
+  }
+  if (error instanceof VigilError) {
+    return {
+      statusCode: statusByCode[error.code] ?? 400,
+      unexpected: false,
+      body: { error: { code: error.code, message: error.message, ...(error.details !== undefined ? { details: error.details } : {}) } },
+    };
+  }
+  return {
+    statusCode: 500,
+    unexpected: true,
+    body: { error: { code: 'internal_error', message: 'Vigil failed to handle this request. It is safe to retry.' } },
+  };
+}

@@ -1,0 +1,71 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { z } from 'zod';
+import { InvalidRequestError } from '../domain/errors.js';
+import { errorResponse } from './error-response.js';
+import { httpLogger } from './http-logger.js';
+
+export interface HttpReply {
+  statusCode: number;
+  body: unknown;
+}
+
+export const ok = (body: unknown): HttpReply => ({ statusCode: 200, body });
+export const created = (body: unknown): HttpReply => ({ statusCode: 201, body });
+
+type Parsed<S> = S extends z.ZodType ? z.infer<S> : undefined;
+
+interface RouteSchemas<Path extends z.ZodType | undefined, Body extends z.ZodType | undefined> {
+  path?: Path;
+  body?: Body;
+}
+
+export interface RouteRequest<Path, Body> {
+  path: Path;
+  body: Body;
+  headers: Record<string, string | undefined>;
+  event: APIGatewayProxyEventV2;
+}
+
+function parseJsonBody(event: APIGatewayProxyEventV2): unknown {
+  if (event.body === undefined || event.body === '') return {};
+  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new InvalidRequestError('The body is not valid JSON. Send a JSON object with Content-Type: application/json.');
+  }
+}
+
+const json = (statusCode: number, body: unknown): APIGatewayProxyStructuredResultV2 => ({
+  statusCode,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+/**
+ * The project's one HTTP middy stack: JSON body, zod validation of path and body, errors mapped to
+ * the contract's shape. A handler file is this plus one use-case call.
+ */
+export function httpRoute<Path extends z.ZodType | undefined = undefined, Body extends z.ZodType | undefined = undefined>(
+  schemas: RouteSchemas<Path, Body>,
+) {
+  return {
+    handle(run: (request: RouteRequest<Parsed<Path>, Parsed<Body>>) => Promise<HttpReply>) {
+      return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
+        .use(httpLogger())
+        .handler(async (event) => {
+          try {
+            const path = (schemas.path ? schemas.path.parse(event.pathParameters ?? {}) : undefined) as Parsed<Path>;
+            const body = (schemas.body ? schemas.body.parse(parseJsonBody(event)) : undefined) as Parsed<Body>;
+            const reply = await run({ path, body, headers: event.headers ?? {}, event });
+            return json(reply.statusCode, reply.body);
+          } catch (error) {
+            const mapped = errorResponse(error);
+            if (mapped.unexpected) httpLogger.logUnexpected(error, event);
+            return json(mapped.statusCode, mapped.body);
+          }
+        });
+    },
+  };
+}
