@@ -10,7 +10,8 @@ const decode = (value: string) => Buffer.from(value, 'base64url').toString('utf8
  * extension call, which names only the worker, can still be checked.
  */
 export class WorkflowTokens {
-  constructor(private readonly secret: Buffer) {}
+  /** `secret` is absent in functions that are not granted it; they never issue or check tokens. */
+  constructor(private readonly secret: Buffer | undefined) {}
 
   sign(jobId: string, workflowId: string, workerId: string): string {
     return `${encode(jobId)}.${encode(workflowId)}.${this.mac(jobId, workflowId, workerId)}`;
@@ -33,6 +34,7 @@ export class WorkflowTokens {
   }
 
   private mac(jobId: string, workflowId: string, workerId: string): string {
+    if (!this.secret) throw new Error('This function has no workflow token secret (TOKEN_SECRET_ARN); it cannot sign or check tokens.');
     return createHmac('sha256', this.secret).update(`v1\n${jobId}\n${workflowId}\n${workerId}`).digest('base64url');
   }
 }

@@ -3,7 +3,8 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type { z } from 'zod';
 import { InvalidRequestError } from '../domain/errors.js';
 import { errorResponse } from './error-response.js';
-import { httpLogger } from './http-logger.js';
+import { logger } from '../telemetry/powertools.js';
+import { observability } from './lambda-context.js';
 
 export interface HttpReply {
   statusCode: number;
@@ -53,7 +54,7 @@ export function httpRoute<Path extends z.ZodType | undefined = undefined, Body e
   return {
     handle(run: (request: RouteRequest<Parsed<Path>, Parsed<Body>>) => Promise<HttpReply>) {
       return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
-        .use(httpLogger())
+        .use(observability())
         .handler(async (event) => {
           try {
             const path = (schemas.path ? schemas.path.parse(event.pathParameters ?? {}) : undefined) as Parsed<Path>;
@@ -62,7 +63,7 @@ export function httpRoute<Path extends z.ZodType | undefined = undefined, Body e
             return json(reply.statusCode, reply.body);
           } catch (error) {
             const mapped = errorResponse(error);
-            if (mapped.unexpected) httpLogger.logUnexpected(error, event);
+            if (mapped.unexpected) logger.error('unexpected error', { error: error as Error, path: event.rawPath });
             return json(mapped.statusCode, mapped.body);
           }
         });

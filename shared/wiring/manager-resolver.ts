@@ -14,11 +14,9 @@ export function installManagerResolver(next: ManagerResolver): void {
 }
 
 export async function managerFor(region: string | undefined): Promise<ManagerDeps> {
-  if (!resolver) {
-    const { lambdaManager } = await import('./lambda-manager.js');
-    resolver = lambdaManager;
-  }
-  return resolver(region);
+  if (resolver) return resolver(region);
+  const { lambdaManager } = await import('./lambda-manager.js');
+  return lambdaManager();
 }
 
 /** The region an API Gateway event was served for: the local cloud sets the stage variable. */

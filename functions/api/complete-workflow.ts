@@ -1,0 +1,9 @@
+import { completeWorkflow } from '../../shared/app/complete-workflow.js';
+import { completeBody, workflowPath } from '../../shared/contract/manager-requests.js';
+import { httpRoute, ok } from '../../shared/http/http-handler.js';
+import { workerToken } from '../../shared/http/worker-token.js';
+import { managerFor, regionOfHttpEvent } from '../../shared/wiring/manager-resolver.js';
+
+export const handler = httpRoute({ path: workflowPath, body: completeBody }).handle(async ({ path, body, headers, event }) =>
+  ok(await completeWorkflow(await managerFor(regionOfHttpEvent(event)), { ...path, ...body, token: workerToken(headers) })),
+);

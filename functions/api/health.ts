@@ -1,0 +1,3 @@
+import { httpRoute, ok } from '../../shared/http/http-handler.js';
+
+export const handler = httpRoute({}).handle(async () => ok({ status: 'ok' }));

@@ -1,0 +1,8 @@
+import { takeOverJob } from '../../shared/app/take-over-job.js';
+import { jobPath } from '../../shared/contract/manager-requests.js';
+import { httpRoute, ok } from '../../shared/http/http-handler.js';
+import { managerFor, regionOfHttpEvent } from '../../shared/wiring/manager-resolver.js';
+
+export const handler = httpRoute({ path: jobPath }).handle(async ({ path, event }) =>
+  ok(await takeOverJob(await managerFor(regionOfHttpEvent(event)), path.jobId)),
+);

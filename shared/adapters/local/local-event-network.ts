@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { EVENT_SOURCE } from '../../events/event-contract.js';
+import type { BusEvent, EventBus } from '../../ports/event-bus.js';
+import { GATE, routeOf } from './event-routes.js';
+import { noFaults, type NetworkFaults } from './network-faults.js';
+
+/** What a consumer receives: the EventBridge event shape the Lambda handlers parse. */
+export interface DeliveredEvent {
+  id: string;
+  source: string;
+  'detail-type': string;
+  detail: Record<string, unknown>;
+  region: string;
+  time: string;
+  account: string;
+  version: string;
+  resources: string[];
+}
+
+export type Consumer = (event: DeliveredEvent) => Promise<void>;
+
+const MAX_DELIVERY_ATTEMPTS = 10;
+const RETRY_DELAY_MS = 1_000;
+
+/**
+ * The cross-region buses of the embedded local cloud, in one process: at-least-once delivery along
+ * the same routes as the deployed bus rules, a consumer failure retried like EventBridge retries a
+ * target, and injectable faults. Every published event is also counted, for tests and benchmarks.
+ */
+export class LocalEventNetwork {
+  private readonly consumers = new Map<string, Consumer>();
+  private readonly inFlight = new Set<NodeJS.Timeout>();
+  readonly published: Array<{ origin: string; event: BusEvent; at: number }> = [];
+  faults: NetworkFaults = noFaults();
+
+  constructor(private readonly random: () => number = Math.random) {}
+
+  /** `endpoint` is a region name or `gate`. */
+  consume(endpoint: string, consumer: Consumer): void {
+    this.consumers.set(endpoint, consumer);
+  }
+
+  busFor(origin: string): EventBus {
+    return {
+      publish: async (events) => {
+        for (const event of events) {
+          this.published.push({ origin, event, at: Date.now() });
+          const target = routeOf(event);
+          if (target !== undefined) this.send(origin, target, event);
+        }
+      },
+    };
+  }
+
+  /** Drops everything still in flight (an orderly shutdown; at-least-once resumes from the senders). */
+  close(): void {
+    for (const timer of this.inFlight) clearTimeout(timer);
+    this.inFlight.clear();
+  }
+
+  private isSevered(origin: string, target: string): boolean {
+    const { gateDown, cutOff } = this.faults;
+    if (origin === GATE || target === GATE) {
+      if (gateDown) return true;
+      const region = origin === GATE ? target : origin;
+      return cutOff.includes(region);
+    }
+    return false;
+  }
+
+  private send(origin: string, target: string, event: BusEvent): void {
+    const delivered: DeliveredEvent = {
+      id: randomUUID(),
+      source: EVENT_SOURCE,
+      'detail-type': event.detailType,
+      detail: event.detail,
+      region: target,
+      time: new Date().toISOString(),
+      account: '000000000000',
+      version: '0',
+      resources: [],
+    };
+    const copies = this.random() < this.faults.duplicateRate ? 2 : 1;
+    for (let copy = 0; copy < copies; copy++) {
+      const dropped = this.random() < this.faults.dropRate;
+      this.later(this.delay() + (dropped ? this.faults.redeliveryMs : 0), () => this.deliver(origin, target, delivered, 1));
+    }
+  }
+
+  private delay(): number {
+    const [min, max] = this.faults.delayMs;
+    return min + Math.floor(this.random() * Math.max(0, max - min + 1));
+  }
+
+  private deliver(origin: string, target: string, event: DeliveredEvent, attempt: number): void {
+    // A partition is checked on arrival: what was on the wire when the link went down is lost.
+    if (this.isSevered(origin, target)) return;
+    const consumer = this.consumers.get(target);
+    if (!consumer) return;
+    consumer(event).catch(() => {
+      if (attempt < MAX_DELIVERY_ATTEMPTS) this.later(RETRY_DELAY_MS, () => this.deliver(origin, target, event, attempt + 1));
+    });
+  }
+
+  private later(ms: number, run: () => void): void {
+    const timer = setTimeout(() => {
+      this.inFlight.delete(timer);
+      run();
+    }, ms);
+    this.inFlight.add(timer);
+  }
+}

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { parseArgs } from 'node:util';
+
+/** `npm start` flags (contract.md "Starting the local cloud"). */
+export interface LocalCloudFlags {
+  port: number;
+  regions: string[];
+  dataDir: string;
+  gateFallbackSeconds: number;
+  stuckThresholdSeconds: number;
+  gateStuckThresholdSeconds: number;
+}
+
+const region = z.string().regex(/^[a-z0-9-]{1,32}$/, 'region names are lower-case letters, digits and dashes');
+const positiveSeconds = (flag: string) =>
+  z.coerce.number({ error: `--${flag} needs a number of seconds` }).positive(`--${flag} must be greater than 0`);
+
+const flagsSchema = z.object({
+  port: z.coerce.number().int().min(0, '--port must be 0–65535').max(65_535, '--port must be 0–65535'),
+  regions: z
+    .string()
+    .transform((list) => list.split(',').map((name) => name.trim()).filter(Boolean))
+    .pipe(z.array(region).min(1, '--regions needs at least one region').refine((names) => new Set(names).size === names.length, 'each region may appear only once')),
+  dataDir: z.string().min(1),
+  gateFallbackSeconds: positiveSeconds('gate-fallback-seconds'),
+  stuckThresholdSeconds: positiveSeconds('stuck-threshold-seconds'),
+  gateStuckThresholdSeconds: positiveSeconds('gate-stuck-threshold-seconds'),
+});
+
+export const usage = `Usage: npm start -- [--port 4700] [--regions us-east-1,eu-west-1,ap-southeast-2] [--data-dir .vigil]
+                    [--gate-fallback-seconds 300] [--stuck-threshold-seconds 120] [--gate-stuck-threshold-seconds 180]`;
+
+/** Parses the flags; throws an Error whose message says what is wrong and shows the usage. */
+export function parseFlags(argv: readonly string[]): LocalCloudFlags {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        port: { type: 'string', default: '4700' },
+        regions: { type: 'string', default: 'us-east-1,eu-west-1,ap-southeast-2' },
+        'data-dir': { type: 'string', default: '.vigil' },
+        'gate-fallback-seconds': { type: 'string', default: '300' },
+        'stuck-threshold-seconds': { type: 'string', default: '120' },
+        'gate-stuck-threshold-seconds': { type: 'string', default: '180' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n${usage}`);
+  }
+  const parsed = flagsSchema.safeParse({
+    port: values.port,
+    regions: values.regions,
+    dataDir: values['data-dir'],
+    gateFallbackSeconds: values['gate-fallback-seconds'],
+    stuckThresholdSeconds: values['stuck-threshold-seconds'],
+    gateStuckThresholdSeconds: values['gate-stuck-threshold-seconds'],
+  });
+  if (!parsed.success) throw new Error(`${parsed.error.issues.map((issue) => issue.message).join('; ')}\n${usage}`);
+  return parsed.data;
+}

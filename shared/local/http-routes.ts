@@ -1,0 +1,36 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+
+export type HttpLambda = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+
+export interface Route {
+  method: 'GET' | 'POST';
+  /** API Gateway route syntax: `/jobs/{jobId}`. */
+  path: string;
+  handler: () => Promise<HttpLambda>;
+}
+
+export interface MatchedRoute {
+  route: Route;
+  pathParameters: Record<string, string>;
+}
+
+/** Matches a request path against API Gateway-style route templates. */
+export function matchRoute(routes: readonly Route[], method: string, path: string): MatchedRoute | undefined {
+  const parts = path.split('/').filter(Boolean);
+  for (const route of routes) {
+    if (route.method !== method) continue;
+    const template = route.path.split('/').filter(Boolean);
+    if (template.length !== parts.length) continue;
+    const pathParameters: Record<string, string> = {};
+    const matches = template.every((segment, i) => {
+      const part = parts[i] as string;
+      if (segment.startsWith('{') && segment.endsWith('}')) {
+        pathParameters[segment.slice(1, -1)] = decodeURIComponent(part);
+        return true;
+      }
+      return segment === part;
+    });
+    if (matches) return { route, pathParameters };
+  }
+  return undefined;
+}

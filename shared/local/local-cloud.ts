@@ -1,0 +1,107 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import { GATE } from '../adapters/local/event-routes.js';
+import { LocalEventNetwork } from '../adapters/local/local-event-network.js';
+import { UnknownRegionError } from '../domain/errors.js';
+import { defaultTimeoutPolicy } from '../domain/policy.js';
+import { systemClock, type Clock } from '../ports/clock.js';
+import type { TimerRequest } from '../ports/timers.js';
+import { installManagerResolver } from '../wiring/manager-resolver.js';
+import type { LocalCloudFlags } from './cli-flags.js';
+import { startHttpListener } from './http-listener.js';
+import { localControlRoutes } from './local-control-routes.js';
+import { LocalMetrics } from './local-metrics.js';
+import { startLocalRegion, type LocalRegion } from './local-region.js';
+import { managerRoutes } from './manager-routes.js';
+import { gateRoutes, startLocalGate, type LocalGate } from './local-gate.js';
+
+export interface LocalCloudOptions extends LocalCloudFlags {
+  clock?: Clock;
+  /** How often each region and the gate sweep their timer index (the backstop). */
+  sweepIntervalMs?: number;
+  onTimerFired?: (timer: TimerRequest, firedAt: number) => void;
+}
+
+export interface LocalCloud {
+  endpoints: { gate: string; regions: Record<string, string> };
+  regions: Map<string, LocalRegion>;
+  gate: LocalGate;
+  network: LocalEventNetwork;
+  metrics: LocalMetrics;
+  close(): Promise<void>;
+}
+
+/**
+ * The whole system in one process: the gate and one manager per region, each with its own
+ * dynalite on disk under `dataDir`, joined by the local event network. A restart with the same
+ * `dataDir` resumes every job and timer.
+ */
+export async function startLocalCloud(options: LocalCloudOptions): Promise<LocalCloud> {
+  const clock = options.clock ?? systemClock;
+  mkdirSync(options.dataDir, { recursive: true });
+  const network = new LocalEventNetwork();
+  const metrics = new LocalMetrics();
+  const policy = {
+    ...defaultTimeoutPolicy,
+    defaultStuckThresholdSeconds: options.stuckThresholdSeconds,
+    gateFallbackSeconds: options.gateFallbackSeconds,
+  };
+
+  const regions = new Map<string, LocalRegion>();
+  for (const region of options.regions) {
+    const common = { region, dataDir: options.dataDir, policy, clock, network, metrics };
+    regions.set(region, await startLocalRegion(options.onTimerFired ? { ...common, onTimerFired: options.onTimerFired } : common));
+  }
+  installManagerResolver(async (region) => {
+    const found = region === undefined ? undefined : regions.get(region);
+    if (!found) throw new UnknownRegionError(`No region manager '${region}' in this local cloud; it runs ${[...regions.keys()].join(', ')}.`);
+    return found.deps;
+  });
+  const gate = await startLocalGate({
+    dataDir: options.dataDir,
+    regions,
+    clock,
+    network,
+    metrics,
+    gateStuckThresholdSeconds: options.gateStuckThresholdSeconds,
+  });
+
+  const control = localControlRoutes(network, metrics);
+  const servers: Server[] = [];
+  const gateListener = await startHttpListener({ name: GATE, port: options.port, routes: gateRoutes, extra: control });
+  servers.push(gateListener.server);
+  const regionUrls: Record<string, string> = {};
+  for (const [index, region] of options.regions.entries()) {
+    const port = options.port === 0 ? 0 : options.port + 1 + index;
+    const listener = await startHttpListener({ name: region, port, routes: managerRoutes, extra: control });
+    servers.push(listener.server);
+    regionUrls[region] = listener.url;
+  }
+  const endpoints = { gate: gateListener.url, regions: regionUrls };
+  writeFileSync(join(options.dataDir, 'endpoints.json'), JSON.stringify(endpoints, null, 2));
+
+  const sweepEvery = options.sweepIntervalMs ?? 1_000;
+  const sweeper = setInterval(() => {
+    for (const region of regions.values()) region.sweep().catch(() => undefined);
+    gate.sweep().catch(() => undefined);
+  }, sweepEvery);
+
+  return {
+    endpoints,
+    regions,
+    gate,
+    network,
+    metrics,
+    close: async () => {
+      clearInterval(sweeper);
+      network.close();
+      await Promise.all(servers.map((server) => new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      })));
+      await gate.close();
+      for (const region of regions.values()) await region.close();
+    },
+  };
+}

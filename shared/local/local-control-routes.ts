@@ -1,0 +1,31 @@
+import type { LocalEventNetwork } from '../adapters/local/local-event-network.js';
+import { networkFaultsSchema } from '../adapters/local/network-faults.js';
+import { errorResponse } from '../http/error-response.js';
+import type { LocalMetrics } from './local-metrics.js';
+
+/**
+ * Local-only routes under `/_local/`: metric counts, published events, and fault injection
+ * (`POST /_local/faults` with a NetworkFaults body; `{}` clears every fault).
+ */
+export function localControlRoutes(network: LocalEventNetwork, metrics: LocalMetrics) {
+  return async (method: string, path: string, body: string) => {
+    if (!path.startsWith('/_local/')) return undefined;
+    if (method === 'GET' && path === '/_local/metrics') return { statusCode: 200, body: metrics.snapshot() };
+    if (method === 'GET' && path === '/_local/events') {
+      const counts: Record<string, number> = {};
+      for (const { event } of network.published) counts[event.detailType] = (counts[event.detailType] ?? 0) + 1;
+      return { statusCode: 200, body: { counts, events: network.published.map(({ origin, event, at }) => ({ origin, at, ...event })) } };
+    }
+    if (method === 'GET' && path === '/_local/faults') return { statusCode: 200, body: network.faults };
+    if (method === 'POST' && path === '/_local/faults') {
+      try {
+        network.faults = networkFaultsSchema.parse(body ? JSON.parse(body) : {});
+        return { statusCode: 200, body: network.faults };
+      } catch (error) {
+        const mapped = errorResponse(error instanceof SyntaxError ? new Error('bad json') : error);
+        return { statusCode: mapped.statusCode === 500 ? 400 : mapped.statusCode, body: mapped.body };
+      }
+    }
+    return undefined;
+  };
+}

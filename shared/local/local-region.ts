@@ -1,0 +1,93 @@
+import { join } from 'node:path';
+import { DynamoJobStore } from '../adapters/aws/dynamo-job-store.js';
+import { ensureTable } from '../adapters/aws/jobs-table.js';
+import { startLocalDynamo, type LocalDynamo } from '../adapters/local/dynalite-server.js';
+import type { LocalEventNetwork } from '../adapters/local/local-event-network.js';
+import { LocalTimers } from '../adapters/local/local-timers.js';
+import type { ManagerDeps } from '../app/manager-deps.js';
+import { WorkflowTokens } from '../app/workflow-tokens.js';
+import type { TimeoutPolicy } from '../domain/policy.js';
+import type { Clock } from '../ports/clock.js';
+import type { TimerRequest } from '../ports/timers.js';
+import { PowertoolsTelemetry } from '../telemetry/powertools.js';
+import { localContext } from './lambda-context.js';
+import type { LocalMetrics } from './local-metrics.js';
+import { loadOrCreateSecret } from './local-secret.js';
+import { scheduledEvent } from './scheduled-event.js';
+import { sqsTimerEvent } from './sqs-timer-event.js';
+
+export const LOCAL_JOBS_TABLE = 'vigil-jobs';
+
+export interface LocalRegion {
+  deps: ManagerDeps;
+  timers: LocalTimers;
+  dynamo: LocalDynamo;
+  sweep(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface LocalRegionOptions {
+  region: string;
+  dataDir: string;
+  policy: TimeoutPolicy;
+  clock: Clock;
+  network: LocalEventNetwork;
+  metrics: LocalMetrics;
+  /** Called with (timer, firedAt) as each wake-up starts: the benchmark's lateness probe. */
+  onTimerFired?: (timer: TimerRequest, firedAt: number) => void;
+}
+
+/**
+ * One region manager of the local cloud: its own dynalite (on disk), timers, bus endpoint and
+ * token key. Timers, sweeps and gate decisions go through the same handler modules Lambda runs.
+ */
+export async function startLocalRegion(options: LocalRegionOptions): Promise<LocalRegion> {
+  const { region, dataDir, clock, network, metrics } = options;
+  const dynamo = await startLocalDynamo(join(dataDir, 'dynamodb', region), region);
+  await ensureTable(dynamo.client, LOCAL_JOBS_TABLE, true);
+  const telemetry = new PowertoolsTelemetry({ region }, (name, dimensions) => metrics.record(region, name, dimensions));
+
+  const fireTimer = async (timer: TimerRequest) => {
+    options.onTimerFired?.(timer, clock.now());
+    const { handler } = await import('../../functions/timers/fire-job-timer.js');
+    const result = await handler(sqsTimerEvent(timer, region), localContext('vigil-fire-job-timer', region));
+    if (result.batchItemFailures.length > 0) throw new Error(`timer for job ${timer.jobId} failed; the sweep will retry it`);
+  };
+  const timers = new LocalTimers(clock, fireTimer, (error, timer) =>
+    telemetry.warn('local timer failed', { jobId: timer.jobId, region, error: String(error) }),
+  );
+  const deps: ManagerDeps = {
+    region,
+    managerId: `${region}/local`,
+    jobs: new DynamoJobStore(dynamo.doc, LOCAL_JOBS_TABLE),
+    timers,
+    bus: network.busFor(region),
+    clock,
+    policy: options.policy,
+    tokens: new WorkflowTokens(loadOrCreateSecret(join(dataDir, 'secrets', `${region}.key`))),
+    telemetry,
+  };
+
+  network.consume(region, async (event) => {
+    const { handler } = await import('../../functions/events/on-gate-decision.js');
+    await handler(event, localContext('vigil-on-gate-decision', region));
+  });
+
+  // A restart: every wake-up the store still holds is armed again (overdue ones fire at once).
+  for (const timer of await deps.jobs.findDueTimers(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)) await timers.arm(timer);
+
+  const sweep = async () => {
+    const { handler } = await import('../../functions/timers/sweep-job-timers.js');
+    await handler(scheduledEvent(region), localContext('vigil-sweep-job-timers', region));
+  };
+  return {
+    deps,
+    timers,
+    dynamo,
+    sweep,
+    close: async () => {
+      timers.stop();
+      await dynamo.close();
+    },
+  };
+}

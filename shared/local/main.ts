@@ -1,0 +1,31 @@
+// Local-cloud defaults, set before any module reads them: metrics are counted in-process
+// (GET /_local/metrics) instead of printed as EMF, and the AWS SDK's Node 20 notice is off.
+process.env['POWERTOOLS_METRICS_DISABLED'] ??= 'true';
+process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
+process.env['POWERTOOLS_LOG_LEVEL'] ??= 'INFO';
+
+const { parseFlags } = await import('./cli-flags.js');
+const { startLocalCloud } = await import('./local-cloud.js');
+
+let flags;
+try {
+  flags = parseFlags(process.argv.slice(2));
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(2);
+}
+
+const cloud = await startLocalCloud(flags);
+console.log(`gate ${cloud.endpoints.gate}`);
+for (const [region, url] of Object.entries(cloud.endpoints.regions)) console.log(`${region} ${url}`);
+
+let stopping = false;
+const stop = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  console.error(`${signal}: stopping Vigil`);
+  await cloud.close();
+  process.exit(0);
+};
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));
