@@ -1,0 +1,144 @@
+import {
+  ConflictException,
+  CreateScheduleCommand,
+  DeleteScheduleCommand,
+  ResourceNotFoundException,
+  SchedulerClient,
+  ThrottlingException,
+  UpdateScheduleCommand,
+  ValidationException,
+} from '@aws-sdk/client-scheduler';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { SCHEDULE_NAME_PATTERN, scheduleNameFor } from '../../../../shared/adapters/aws/schedule-name.js';
+import { atExpression } from '../../../../shared/adapters/aws/scheduler-at-expression.js';
+import { createSqsSchedulerTimers, sqsDelaySecondsFor } from '../../../../shared/adapters/aws/sqs-scheduler-timers.js';
+
+const NOW = Date.UTC(2031, 0, 15, 10, 0, 0, 0);
+const config = {
+  timerQueueUrl: 'https://sqs.eu-west-1.amazonaws.com/123456789012/vigil-timers',
+  timerQueueArn: 'arn:aws:sqs:eu-west-1:123456789012:vigil-timers',
+  scheduleGroupName: 'vigil-timers',
+  schedulerRoleArn: 'arn:aws:iam::123456789012:role/vigil-scheduler',
+  schedulerDlqArn: 'arn:aws:sqs:eu-west-1:123456789012:vigil-scheduler-dlq',
+};
+/** The options every generated SDK exception takes. */
+const awsError = (message: string) => ({ $metadata: {}, message, Message: message });
+
+describe('SQS delay for a timer due within 15 minutes', () => {
+  it.each([
+    [-5_000, 0],
+    [0, 0],
+    [1, 1],
+    [1_000, 1],
+    [1_001, 2],
+    [899_001, 900],
+    [900_000, 900],
+    [900_001, 900],
+  ])('%i ms before due → DelaySeconds %i', (untilDueMs, delaySeconds) => {
+    expect(sqsDelaySecondsFor(untilDueMs)).toBe(delaySeconds);
+  });
+});
+
+describe('Scheduler one-time expression', () => {
+  it('is UTC to the second, without milliseconds or zone suffix', () => {
+    expect(atExpression(Date.UTC(2031, 0, 2, 3, 4, 5, 678))).toBe('at(2031-01-02T03:04:05)');
+  });
+});
+
+describe('schedule names', () => {
+  it('are deterministic, per scope, and valid for any job id', () => {
+    const jobId = `a:b.c_d-${'z'.repeat(120)}`;
+    expect(scheduleNameFor('job', jobId)).toBe(scheduleNameFor('job', jobId));
+    expect(scheduleNameFor('job', jobId)).not.toBe(scheduleNameFor('gate', jobId));
+    expect(scheduleNameFor('gate', jobId)).toMatch(SCHEDULE_NAME_PATTERN);
+  });
+});
+
+describe('SQS + Scheduler timers (error paths and exact requests, against a mocked SDK)', () => {
+  const sqs = mockClient(SQSClient);
+  const scheduler = mockClient(SchedulerClient);
+  const timers = createSqsSchedulerTimers({
+    sqs: new SQSClient({}),
+    scheduler: new SchedulerClient({}),
+    clock: { now: () => NOW },
+    config,
+  });
+  const farTimer = { scope: 'job', jobId: 'job-1', fenceToken: 7, dueAt: NOW + 60 * 60_000 } as const;
+
+  beforeEach(() => {
+    sqs.reset();
+    scheduler.reset();
+  });
+
+  it('sends a near timer with DelaySeconds rounded up to whole seconds', async () => {
+    // Act
+    await timers.arm({ scope: 'gate', jobId: 'job-1', fenceToken: 7, dueAt: NOW + 61_200 });
+
+    // Assess
+    expect(sqs.commandCalls(SendMessageCommand).map((call) => call.args[0].input)).toEqual([
+      {
+        QueueUrl: config.timerQueueUrl,
+        MessageBody: JSON.stringify({ scope: 'gate', jobId: 'job-1', fenceToken: 7, dueAt: NOW + 61_200 }),
+        DelaySeconds: 62,
+      },
+    ]);
+    expect(scheduler.calls()).toEqual([]);
+  });
+
+  it('updates with the complete create input when the schedule exists', async () => {
+    // Prepare
+    scheduler.on(CreateScheduleCommand).rejects(new ConflictException(awsError('exists')));
+
+    // Act
+    await timers.arm(farTimer);
+
+    // Assess
+    const [create] = scheduler.commandCalls(CreateScheduleCommand);
+    const [update, ...moreUpdates] = scheduler.commandCalls(UpdateScheduleCommand);
+    expect(update?.args[0].input).toEqual(create?.args[0].input);
+    expect(moreUpdates).toEqual([]);
+  });
+
+  it('creates again when the old schedule fired and deleted itself between Create and Update', async () => {
+    // Prepare
+    scheduler
+      .on(CreateScheduleCommand)
+      .rejectsOnce(new ConflictException(awsError('exists')))
+      .resolves({ ScheduleArn: 'arn' });
+    scheduler.on(UpdateScheduleCommand).rejects(new ResourceNotFoundException(awsError('gone')));
+
+    // Act
+    await timers.arm(farTimer);
+
+    // Assess
+    expect(scheduler.commandCalls(CreateScheduleCommand)).toHaveLength(2);
+    expect(scheduler.commandCalls(UpdateScheduleCommand)).toHaveLength(1);
+  });
+
+  it('passes any other Scheduler error to the caller', async () => {
+    // Prepare
+    scheduler.on(CreateScheduleCommand).rejects(new ValidationException(awsError('bad role')));
+
+    // Act + Assess
+    await expect(timers.arm(farTimer)).rejects.toMatchObject({ name: 'ValidationException' });
+    expect(scheduler.commandCalls(UpdateScheduleCommand)).toEqual([]);
+  });
+
+  it('disarm ignores a missing schedule but not a throttle', async () => {
+    // Prepare
+    scheduler
+      .on(DeleteScheduleCommand)
+      .rejectsOnce(new ResourceNotFoundException(awsError('gone')))
+      .rejectsOnce(new ThrottlingException(awsError('slow down')));
+
+    // Act + Assess
+    await expect(timers.disarm('job', 'job-1')).resolves.toBeUndefined();
+    await expect(timers.disarm('job', 'job-1')).rejects.toMatchObject({ name: 'ThrottlingException' });
+    expect(scheduler.commandCalls(DeleteScheduleCommand)[0]?.args[0].input).toEqual({
+      Name: scheduleNameFor('job', 'job-1'),
+      GroupName: config.scheduleGroupName,
+    });
+  });
+});
