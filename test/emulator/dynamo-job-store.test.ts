@@ -1,0 +1,157 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { expect, it } from 'vitest';
+import { DynamoJobStore } from '../../shared/adapters/aws/dynamo-job-store.js';
+import { ensureTable } from '../../shared/adapters/aws/jobs-table.js';
+import type { DecisionContext } from '../../shared/domain/decision-context.js';
+import { timeOutJob } from '../../shared/domain/finish-job.js';
+import { defaultTimeoutPolicy } from '../../shared/domain/policy.js';
+import { startJob } from '../../shared/domain/submit-job.js';
+import { takeOverJob } from '../../shared/domain/take-over-job.js';
+import { newWorker } from '../../shared/domain/worker-health.js';
+import { VersionConflictError } from '../../shared/ports/job-store.js';
+import { required, uniqueName } from '../support/aws-test-resources.js';
+import { describeWithEmulator, type EmulatorClientConfig } from '../support/emulator.js';
+
+const T0 = Date.UTC(2031, 0, 15, 10, 0, 0, 0);
+const ctxAt = (now: number): DecisionContext => ({ now, policy: defaultTimeoutPolicy, managerId: 'eu-west-1/manager' });
+
+/** A table of its own, created through the store's own table definition (the sparse timer index included). */
+async function freshStore(clientConfig: EmulatorClientConfig): Promise<DynamoJobStore> {
+  const client = new DynamoDBClient(clientConfig);
+  const tableName = uniqueName('vigil-jobs');
+  await ensureTable(client, tableName, true);
+  return new DynamoJobStore(DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }), tableName);
+}
+
+function submitted(jobId: string, timeoutSeconds = 600, now = T0) {
+  const workflows = [
+    { workflowId: 'wf-a', workerId: 'worker-1' },
+    { workflowId: 'wf-b', workerId: 'worker-2' },
+  ];
+  return startJob({ jobId, timeoutSeconds, stuckThresholdSeconds: 3_600, workflows }, `digest-${jobId}`, 'eu-west-1', ctxAt(now));
+}
+
+describeWithEmulator('DynamoDB job store: conditional writes and fencing', (emulator) => {
+  it('creates a job and its workflows once; a second create answers the stored job', async () => {
+    // Prepare
+    const store = await freshStore(emulator.clientConfig());
+    const first = submitted('job:create');
+    const second = submitted('job:create', 9_999);
+
+    // Act
+    const created = await store.createJob(first.job, first.workflows);
+    const again = await store.createJob(second.job, second.workflows);
+
+    // Assess
+    expect(created).toEqual({ created: true, job: { ...first.job, version: 1 } });
+    expect(again).toEqual({ created: false, existing: { ...first.job, version: 1 } });
+    const stored = required(await store.getJobWithWorkflows('job:create'), 'job not stored');
+    expect(stored.workflows.map((w) => w.workflowId)).toEqual(['wf-a', 'wf-b']);
+  });
+
+  it('writes only on the version it read: a stale write is rejected and changes nothing', async () => {
+    // Prepare
+    const store = await freshStore(emulator.clientConfig());
+    const { job, workflows } = submitted('job-version');
+    await store.createJob(job, workflows);
+    const read = required(await store.getJob('job-version'), 'job not created');
+    const v2 = await store.saveJob({ ...read, cancelReason: 'first writer' }, read.version);
+
+    // Act
+    const stale = store.saveJob({ ...read, cancelReason: 'second writer' }, read.version);
+
+    // Assess
+    await expect(stale).rejects.toBeInstanceOf(VersionConflictError);
+    expect(await store.getJob('job-version')).toEqual(v2);
+    expect(v2.version).toBe(2);
+  });
+
+  it('a timeout decided before a takeover cannot overwrite the new leader (fence token 2)', async () => {
+    // Prepare: both the old leader and the takeover read the job at fence token 1
+    const store = await freshStore(emulator.clientConfig());
+    const { job, workflows } = submitted('job-fenced');
+    await store.createJob(job, workflows);
+    const readBefore = required(await store.getJob('job-fenced'), 'job not created');
+    const takeover = takeOverJob(readBefore, ctxAt(T0 + 60_000));
+    await store.saveJob(takeover.state, readBefore.version);
+
+    // Act: the old leader's decision, made on what it read before the takeover
+    const staleTimeout = timeOutJob(readBefore, 'timeout', ctxAt(T0 + 700_000));
+    const write = store.saveJob(staleTimeout.state, readBefore.version);
+
+    // Assess
+    await expect(write).rejects.toBeInstanceOf(VersionConflictError);
+    const stored = required(await store.getJob('job-fenced'), 'job vanished');
+    expect(stored.status).toBe('RUNNING');
+    expect(stored.tracking.fenceToken).toBe(2);
+    expect(stored.tracking.startedAt).toBe(T0);
+  });
+
+  it('a completion and a timeout decided on the same version end in exactly one terminal state', async () => {
+    // Prepare: both deciders read the same version (the emulator does not promise atomicity under
+    // concurrent requests the way DynamoDB does, so the two writes go one after the other)
+    const store = await freshStore(emulator.clientConfig());
+    const { job, workflows } = submitted('job-race');
+    await store.createJob(job, workflows);
+    const read = required(await store.getJob('job-race'), 'job not created');
+    const completed = { ...read, status: 'COMPLETED' as const, finishedAt: T0 + 1_000, workflowMarks: 'cc' };
+    const timedOut = timeOutJob(read, 'timeout', ctxAt(T0 + 1_000)).state;
+
+    // Act
+    await store.saveJob(completed, read.version);
+    const second = store.saveJob(timedOut, read.version);
+
+    // Assess
+    await expect(second).rejects.toBeInstanceOf(VersionConflictError);
+    const stored = required(await store.getJob('job-race'), 'job vanished');
+    expect(stored).toMatchObject({ status: 'COMPLETED', version: 2, workflowMarks: 'cc' });
+    expect(stored.tracking.timeoutReason).toBeUndefined();
+  });
+
+  it('the sparse timer index lists overdue wake-ups with their fence token and drops finished jobs', async () => {
+    // Prepare: due at T0+10 min, T0+20 min, T0+30 min
+    const store = await freshStore(emulator.clientConfig());
+    for (const [jobId, timeoutSeconds] of [['job-10', 600], ['job-20', 1_200], ['job-30', 1_800]] as const) {
+      const { job, workflows } = submitted(jobId, timeoutSeconds);
+      await store.createJob(job, workflows);
+    }
+    const job10 = required(await store.getJob('job-10'), 'job-10 not created');
+    const taken = takeOverJob(job10, ctxAt(T0 + 60_000)).state;
+    await store.saveJob(taken, job10.version);
+    const job20 = required(await store.getJob('job-20'), 'job-20 not created');
+    await store.saveJob(timeOutJob(job20, 'stuck', ctxAt(T0 + 1_000)).state, job20.version);
+
+    // Act
+    const due = await store.findDueTimers(T0 + 25 * 60_000, 100);
+
+    // Assess
+    expect(due).toEqual([{ scope: 'job', jobId: 'job-10', fenceToken: 2, dueAt: T0 + 600_000 }]);
+  });
+
+  it('progress only moves forward, and each move bumps the version', async () => {
+    // Prepare
+    const store = await freshStore(emulator.clientConfig());
+    const { job, workflows } = submitted('job-progress');
+    await store.createJob(job, workflows);
+
+    // Act
+    await store.touchJobProgress('job-progress', T0 + 20_000);
+    await store.touchJobProgress('job-progress', T0 + 10_000);
+
+    // Assess
+    const stored = required(await store.getJob('job-progress'), 'job vanished');
+    expect(stored.tracking.lastProgressAt).toBe(T0 + 20_000);
+    expect(stored.version).toBe(2);
+  });
+
+  it('a worker is created once: a second create on version 0 is a conflict', async () => {
+    // Prepare
+    const store = await freshStore(emulator.clientConfig());
+    await store.saveWorker(newWorker('worker-1', T0), 0);
+
+    // Act + Assess
+    await expect(store.saveWorker(newWorker('worker-1', T0 + 5), 0)).rejects.toBeInstanceOf(VersionConflictError);
+    expect((await store.getWorker('worker-1'))?.lastHealthAt).toBe(T0);
+  });
+});
