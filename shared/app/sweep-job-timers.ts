@@ -1,10 +1,11 @@
 import { fireJobTimer } from './fire-job-timer.js';
+import { inBatches } from './in-batches.js';
 import type { ManagerDeps } from './manager-deps.js';
 
 /** Overdue by this much, a wake-up is presumed lost; until then its own delivery should arrive. */
 export const SWEEP_GRACE_MS = 5_000;
 const SWEEP_BATCH = 200;
-const CONCURRENCY = 8;
+export const SWEEP_CONCURRENCY = 8;
 
 /**
  * The backstop: fires every job wake-up the sparse timer index says is overdue. A lost schedule,
@@ -12,14 +13,8 @@ const CONCURRENCY = 8;
  */
 export async function sweepJobTimers(deps: ManagerDeps, graceMs = SWEEP_GRACE_MS): Promise<{ fired: number }> {
   const due = await deps.jobs.findDueTimers(deps.clock.now() - graceMs, SWEEP_BATCH);
-  await inBatches(due, CONCURRENCY, (timer) => fireJobTimer(deps, timer));
+  await inBatches(due, SWEEP_CONCURRENCY, (timer) => fireJobTimer(deps, timer));
   if (due.length > 0) deps.telemetry.info('sweep fired overdue timers', { region: deps.region, fired: due.length });
   return { fired: due.length };
-}
-
-export async function inBatches<T>(items: readonly T[], size: number, run: (item: T) => Promise<void>): Promise<void> {
-  for (let start = 0; start < items.length; start += size) {
-    await Promise.all(items.slice(start, start + size).map(run));
-  }
 }
 

@@ -66,3 +66,6 @@ export class UnknownRegionError extends VigilError {
 export class UpstreamUnavailableError extends VigilError {
   readonly code = 'upstream_unavailable';
 }
+export class RegionRefusedError extends VigilError {
+  readonly code = 'region_refused';
+}

@@ -13,6 +13,7 @@ const statusByCode: Record<string, number> = {
   job_finished: 409,
   workflow_finished: 409,
   submission_conflict: 409,
+  region_refused: 409,
   upstream_unavailable: 503,
 };
 

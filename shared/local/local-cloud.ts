@@ -16,6 +16,11 @@ import { startLocalRegion, type LocalRegion } from './local-region.js';
 import { managerRoutes } from './manager-routes.js';
 import { gateRoutes, startLocalGate, type LocalGate } from './local-gate.js';
 
+const gateDownAnswer = {
+  statusCode: 503,
+  body: { error: { code: 'upstream_unavailable', message: 'The gate is down (fault injected). Retry later, or talk to a region directly.' } },
+};
+
 export interface LocalCloudOptions extends LocalCloudFlags {
   clock?: Clock;
   /** How often each region and the gate sweep their timer index (the backstop). */
@@ -60,7 +65,9 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
   });
   const gate = await startLocalGate({
     dataDir: options.dataDir,
-    regions,
+    regions: options.regions,
+    // The gate is deployed in one of the regions; locally, as by default on AWS, in the first.
+    gateRegion: options.regions[0] ?? 'us-east-1',
     clock,
     network,
     metrics,
@@ -69,7 +76,12 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
 
   const control = localControlRoutes(network, metrics);
   const servers: Server[] = [];
-  const gateListener = await startHttpListener({ name: GATE, port: options.port, routes: gateRoutes, extra: control });
+  const gateListener = await startHttpListener({
+    name: GATE,
+    port: options.port,
+    routes: gateRoutes,
+    extra: async (method, path, body) => (await control(method, path, body)) ?? (network.faults.gateDown ? gateDownAnswer : undefined),
+  });
   servers.push(gateListener.server);
   const regionUrls: Record<string, string> = {};
   for (const [index, region] of options.regions.entries()) {

@@ -1,17 +1,38 @@
+import { join } from 'node:path';
+import { DynamoGateStore } from '../adapters/aws/dynamo-gate-store.js';
+import { ensureTable } from '../adapters/aws/jobs-table.js';
+import { startLocalDynamo, type LocalDynamo } from '../adapters/local/dynalite-server.js';
+import { GATE } from '../adapters/local/event-routes.js';
 import type { LocalEventNetwork } from '../adapters/local/local-event-network.js';
+import { LocalTimers } from '../adapters/local/local-timers.js';
+import type { GateDeps } from '../app/gate/gate-deps.js';
+import { defaultGatePolicy } from '../domain/gate/gate-policy.js';
 import type { Clock } from '../ports/clock.js';
+import type { TimerRequest } from '../ports/timers.js';
+import { PowertoolsTelemetry } from '../telemetry/powertools.js';
+import { installGateResolver } from '../wiring/gate-resolver.js';
 import type { Route } from './http-routes.js';
+import { localContext } from './lambda-context.js';
 import type { LocalMetrics } from './local-metrics.js';
-import type { LocalRegion } from './local-region.js';
+import { LocalRegionManagers } from './local-region-managers.js';
+import { scheduledEvent } from './scheduled-event.js';
+import { sqsTimerEvent } from './sqs-timer-event.js';
+
+export const LOCAL_GATE_TABLE = 'vigil-gate';
 
 export interface LocalGate {
+  deps: GateDeps;
+  timers: LocalTimers;
+  dynamo: LocalDynamo;
   sweep(): Promise<void>;
   close(): Promise<void>;
 }
 
 export interface LocalGateOptions {
   dataDir: string;
-  regions: Map<string, LocalRegion>;
+  regions: readonly string[];
+  /** The region the gate is deployed in (the `gateRegion` of its jobs). */
+  gateRegion: string;
   clock: Clock;
   network: LocalEventNetwork;
   metrics: LocalMetrics;
@@ -20,8 +41,62 @@ export interface LocalGateOptions {
 
 export const gateRoutes: Route[] = [
   { method: 'GET', path: '/health', handler: async () => (await import('../../functions/api/health.js')).handler },
+  { method: 'POST', path: '/jobs', handler: async () => (await import('../../functions/gate-api/submit-job.js')).handler },
+  { method: 'GET', path: '/jobs/{jobId}', handler: async () => (await import('../../functions/gate-api/get-job.js')).handler },
+  { method: 'POST', path: '/jobs/{jobId}/cancel', handler: async () => (await import('../../functions/gate-api/cancel-job.js')).handler },
 ];
 
-export async function startLocalGate(_options: LocalGateOptions): Promise<LocalGate> {
-  return { sweep: async () => undefined, close: async () => undefined };
+/**
+ * The gate of the local cloud: its own dynalite on disk, timers and bus endpoint. While the
+ * network says the gate is down it neither hears, says nor decides anything; its timers stay in
+ * its timer index and the sweep fires them when it is back.
+ */
+export async function startLocalGate(options: LocalGateOptions): Promise<LocalGate> {
+  const { clock, network, metrics } = options;
+  const dynamo = await startLocalDynamo(join(options.dataDir, 'dynamodb', GATE), options.gateRegion);
+  await ensureTable(dynamo.client, LOCAL_GATE_TABLE, false);
+  const telemetry = new PowertoolsTelemetry({ region: options.gateRegion, role: 'gate' }, (name, dimensions) =>
+    metrics.record(GATE, name, dimensions),
+  );
+  const fireTimer = async (timer: TimerRequest) => {
+    if (network.faults.gateDown) throw new Error('gate is down');
+    const { handler } = await import('../../functions/timers/fire-gate-timer.js');
+    const result = await handler(sqsTimerEvent(timer, options.gateRegion), localContext('vigil-fire-gate-timer', options.gateRegion));
+    if (result.batchItemFailures.length > 0) throw new Error(`gate timer for job ${timer.jobId} failed; the sweep will retry it`);
+  };
+  const timers = new LocalTimers(clock, fireTimer, (error, timer) =>
+    telemetry.warn('local gate timer did not run', { jobId: timer.jobId, error: String(error) }),
+  );
+  const deps: GateDeps = {
+    gateRegion: options.gateRegion,
+    gates: new DynamoGateStore(dynamo.doc, LOCAL_GATE_TABLE, () => clock.now()),
+    regions: new LocalRegionManagers(options.regions, network),
+    timers,
+    bus: network.busFor(GATE),
+    clock,
+    policy: { ...defaultGatePolicy, gateStuckThresholdSeconds: options.gateStuckThresholdSeconds },
+    telemetry,
+  };
+  installGateResolver(async () => deps);
+  network.consume(GATE, async (event) => {
+    const { handler } = await import('../../functions/gate-events/on-manager-report.js');
+    await handler(event, localContext('vigil-on-manager-report', options.gateRegion));
+  });
+
+  for (const timer of await deps.gates.findDueTimers(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)) await timers.arm(timer);
+
+  return {
+    deps,
+    timers,
+    dynamo,
+    sweep: async () => {
+      if (network.faults.gateDown) return;
+      const { handler } = await import('../../functions/timers/sweep-gate-timers.js');
+      await handler(scheduledEvent(options.gateRegion), localContext('vigil-sweep-gate-timers', options.gateRegion));
+    },
+    close: async () => {
+      timers.stop();
+      await dynamo.close();
+    },
+  };
 }

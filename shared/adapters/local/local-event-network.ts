@@ -58,7 +58,8 @@ export class LocalEventNetwork {
     this.inFlight.clear();
   }
 
-  private isSevered(origin: string, target: string): boolean {
+  /** True while a fault cuts the link between the two endpoints. */
+  isSevered(origin: string, target: string): boolean {
     const { gateDown, cutOff } = this.faults;
     if (origin === GATE || target === GATE) {
       if (gateDown) return true;

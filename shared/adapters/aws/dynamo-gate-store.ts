@@ -1,0 +1,54 @@
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { allRegionsFinal, type GateJob } from '../../domain/gate/gate-job.js';
+import type { EpochMs } from '../../domain/time.js';
+import type { GateStore } from '../../ports/gate-store.js';
+import { VersionConflictError } from '../../ports/job-store.js';
+import { queryDueTimers } from './due-timers-query.js';
+import { timerShardOf, TTL_ATTRIBUTE } from './jobs-table.js';
+import { putVersioned, withoutStorageAttributes } from './versioned-item.js';
+
+const FINISHED_JOB_RETENTION_SECONDS = 30 * 24 * 3600;
+
+const gateJobKey = (jobId: string) => ({ pk: `GATEJOB#${jobId}`, sk: 'GATEJOB' });
+const asGateJob = (item: Record<string, unknown>) => withoutStorageAttributes(item) as unknown as GateJob;
+
+function indexAttributes(job: GateJob, now: EpochMs): Record<string, unknown> {
+  return {
+    ...(job.timerDueAt !== undefined ? { timerShard: timerShardOf(job.jobId) } : {}),
+    ...(allRegionsFinal(job) ? { [TTL_ATTRIBUTE]: Math.floor(now / 1000) + FINISHED_JOB_RETENTION_SECONDS } : {}),
+  };
+}
+
+/** The gate's view of every job, one item each, in the gate region's table. */
+export class DynamoGateStore implements GateStore {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly now: () => EpochMs = Date.now,
+  ) {}
+
+  async get(jobId: string): Promise<GateJob | undefined> {
+    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: gateJobKey(jobId), ConsistentRead: true }));
+    return Item ? asGateJob(Item) : undefined;
+  }
+
+  async create(job: GateJob) {
+    try {
+      const stored = await putVersioned(this.doc, this.tableName, gateJobKey(job.jobId), job, 0, indexAttributes(job, this.now()));
+      return { created: true as const, job: stored };
+    } catch (error) {
+      if (!(error instanceof VersionConflictError)) throw error;
+      const existing = await this.get(job.jobId);
+      if (!existing) throw error;
+      return { created: false as const, existing };
+    }
+  }
+
+  save(job: GateJob, expectedVersion: number): Promise<GateJob> {
+    return putVersioned(this.doc, this.tableName, gateJobKey(job.jobId), job, expectedVersion, indexAttributes(job, this.now()));
+  }
+
+  findDueTimers(dueBy: EpochMs, limit: number) {
+    return queryDueTimers(this.doc, this.tableName, 'gate', dueBy, limit, (item) => Number(item['timeoutFenceToken'] ?? 0));
+  }
+}

@@ -1,0 +1,11 @@
+import { cancelGateJob as decideCancel } from '../../domain/gate/cancel-gate-job.js';
+import { gateJobStatus } from '../../domain/gate/gate-job-status.js';
+import { decideGateJob } from './decide-gate-job.js';
+import type { GateDeps } from './gate-deps.js';
+
+/** Cancels the job in every region; the gate re-sends until each region reports its final status. */
+export async function cancelGateJob(deps: GateDeps, jobId: string, reason: string | undefined) {
+  const { state } = await decideGateJob(deps, jobId, (job) => decideCancel(job, reason, deps.clock.now(), deps.policy));
+  deps.telemetry.info('gate job cancelled', { jobId, reason });
+  return { jobId, status: gateJobStatus(state) };
+}

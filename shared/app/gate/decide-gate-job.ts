@@ -1,0 +1,16 @@
+import type { Decision } from '../../domain/effects.js';
+import { JobNotFoundError } from '../../domain/errors.js';
+import { allRegionsFinal, type GateJob } from '../../domain/gate/gate-job.js';
+import type { GateStore } from '../../ports/gate-store.js';
+import { decideAndSave, type VersionedStore } from '../decide-and-save.js';
+import type { GateDeps } from './gate-deps.js';
+
+export const gateStateStore = (gates: GateStore): VersionedStore<GateJob> => ({
+  load: (jobId) => gates.get(jobId),
+  save: (job, expectedVersion) => gates.save(job, expectedVersion),
+  isFinished: allRegionsFinal,
+});
+
+/** `decideAndSave` for the gate's view of one job. */
+export const decideGateJob = (deps: GateDeps, jobId: string, decide: (job: GateJob) => Decision<GateJob>) =>
+  decideAndSave(gateStateStore(deps.gates), deps, jobId, () => deps.clock.now(), decide, () => new JobNotFoundError(jobId));

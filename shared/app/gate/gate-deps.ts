@@ -1,0 +1,20 @@
+import type { GatePolicy } from '../../domain/gate/gate-policy.js';
+import type { Clock } from '../../ports/clock.js';
+import type { EventBus } from '../../ports/event-bus.js';
+import type { GateStore } from '../../ports/gate-store.js';
+import type { RegionManagers } from '../../ports/region-managers.js';
+import type { Telemetry } from '../../ports/telemetry.js';
+import type { Timers } from '../../ports/timers.js';
+
+/** Everything a gate use case needs, wired once per process. */
+export interface GateDeps {
+  /** The region the gate runs in: the `gateRegion` of every job it submits. */
+  gateRegion: string;
+  gates: GateStore;
+  regions: RegionManagers;
+  timers: Timers;
+  bus: EventBus;
+  clock: Clock;
+  policy: GatePolicy;
+  telemetry: Telemetry;
+}

@@ -1,0 +1,82 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { RegionRefusedError, SubmissionConflictError, UnknownRegionError, UpstreamUnavailableError } from '../../domain/errors.js';
+import { markRegionSubmitFailed, markRegionSubmitted } from '../../domain/gate/region-submission.js';
+import { startGateJob } from '../../domain/gate/start-gate-job.js';
+import type { GateSubmitJobBody } from '../../contract/gate-requests.js';
+import type { RegionSubmitResult } from '../../ports/region-managers.js';
+import { runEffects } from '../effect-runner.js';
+import { decideGateJob } from './decide-gate-job.js';
+import type { GateDeps } from './gate-deps.js';
+
+function submissionDigest(body: GateSubmitJobBody): string {
+  const regions = Object.entries(body.datacenters)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([region, dc]) => [region, dc.workflows.map((w) => [w.workflowId, w.workerId])]);
+  return createHash('sha256').update(JSON.stringify([body.timeoutSeconds, body.stuckThresholdSeconds ?? null, regions])).digest('hex');
+}
+
+/**
+ * Gate submit (seed 000 Part 1, multi-DC): record the job, then submit it to every named region
+ * with `gateRegion` set. Idempotent on `jobId` end to end, so a partial failure is fixed by resending.
+ */
+export async function submitGateJob(deps: GateDeps, body: GateSubmitJobBody) {
+  const unknown = Object.keys(body.datacenters).filter((region) => !deps.regions.regions.includes(region));
+  if (unknown.length > 0) {
+    throw new UnknownRegionError(
+      `Unknown region(s) under datacenters: ${unknown.join(', ')}. This gate runs ${deps.regions.regions.join(', ')}.`,
+    );
+  }
+  const jobId = body.jobId ?? randomUUID();
+  const digest = submissionDigest(body);
+  const started = startGateJob({ jobId, timeoutSeconds: body.timeoutSeconds, datacenters: body.datacenters }, digest, deps.clock.now());
+  const result = await deps.gates.create(started.state);
+  if (result.created) await runEffects(deps, started.effects);
+  else if (result.existing.submissionDigest !== digest) throw new SubmissionConflictError(jobId);
+
+  const answers = await Promise.all(
+    Object.entries(body.datacenters).map(async ([region, dc]) => {
+      const answer = await deps.regions.submit(region, {
+        jobId,
+        timeoutSeconds: body.timeoutSeconds,
+        ...(body.stuckThresholdSeconds !== undefined ? { stuckThresholdSeconds: body.stuckThresholdSeconds } : {}),
+        gateRegion: deps.gateRegion,
+        workflows: dc.workflows,
+      });
+      await recordAnswer(deps, jobId, region, answer);
+      return [region, answer] as const;
+    }),
+  );
+  const unreachable = answers.filter(([, answer]) => answer.outcome === 'unreachable');
+  if (unreachable.length > 0) {
+    throw new UpstreamUnavailableError(
+      `Region(s) ${unreachable.map(([region]) => region).join(', ')} did not answer. Resend the same body with jobId '${jobId}' to retry; regions that accepted it keep it.`,
+      Object.fromEntries(unreachable),
+    );
+  }
+  const refused = answers.filter(([, answer]) => answer.outcome === 'refused');
+  if (refused.length > 0) {
+    throw new RegionRefusedError(
+      `Region(s) ${refused.map(([region]) => region).join(', ')} refused the job; see details for each region's answer.`,
+      Object.fromEntries(refused),
+    );
+  }
+  deps.telemetry.info('gate job submitted', { jobId, regions: Object.keys(body.datacenters) });
+  return {
+    created: result.created,
+    view: {
+      jobId,
+      strategy: 'gate_coordinated' as const,
+      datacenters: Object.fromEntries(
+        answers.map(([region, answer]) => [region, { workflows: answer.outcome === 'accepted' ? answer.body.workflows : [] }]),
+      ),
+    },
+  };
+}
+
+async function recordAnswer(deps: GateDeps, jobId: string, region: string, answer: RegionSubmitResult) {
+  if (answer.outcome === 'accepted') {
+    await decideGateJob(deps, jobId, (job) => markRegionSubmitted(job, region, answer.body.fenceToken));
+  } else if (answer.outcome === 'refused') {
+    await decideGateJob(deps, jobId, (job) => markRegionSubmitFailed(job, region, deps.clock.now(), deps.policy));
+  }
+}

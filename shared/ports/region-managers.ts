@@ -1,0 +1,15 @@
+import type { SubmitFromGateBody } from '../contract/manager-requests.js';
+
+/** A region manager's answer to the gate's submission, shaped like its HTTP answer. */
+export type RegionSubmitResult =
+  | { outcome: 'accepted'; body: { fenceToken: number; workflows: Array<{ workflowId: string; workerId: string; token: string }> } }
+  /** The manager refused the submission (4xx): it will never run the job. */
+  | { outcome: 'refused'; statusCode: number; body: unknown }
+  /** No answer: the region may or may not have the job; a retry with the same jobId is safe. */
+  | { outcome: 'unreachable'; message: string };
+
+/** How the gate reaches each region's manager to submit (direct invoke on AWS; in-process locally). */
+export interface RegionManagers {
+  readonly regions: readonly string[];
+  submit(region: string, submission: SubmitFromGateBody): Promise<RegionSubmitResult>;
+}

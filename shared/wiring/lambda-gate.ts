@@ -1,0 +1,36 @@
+import { createEventBridgeBus } from '../adapters/aws/eventbridge-bus.js';
+import { DynamoGateStore } from '../adapters/aws/dynamo-gate-store.js';
+import { LambdaRegionManagers } from '../adapters/aws/lambda-region-managers.js';
+import type { GateDeps } from '../app/gate/gate-deps.js';
+import { defaultGatePolicy } from '../domain/gate/gate-policy.js';
+import { LambdaEnv } from '../config/lambda-env.js';
+import { requiredEnv, secondsEnv } from '../config/read-env.js';
+import { systemClock } from '../ports/clock.js';
+import { PowertoolsTelemetry } from '../telemetry/powertools.js';
+import { awsClients } from './aws-clients.js';
+import { awsTimersFromEnv } from './aws-timers.js';
+
+let deps: GateDeps | undefined;
+
+function build(): GateDeps {
+  const gateRegion = requiredEnv('AWS_REGION');
+  return {
+    gateRegion,
+    gates: new DynamoGateStore(awsClients.doc, requiredEnv(LambdaEnv.gateTableName)),
+    regions: new LambdaRegionManagers(
+      requiredEnv(LambdaEnv.regions).split(',').map((region) => region.trim()).filter(Boolean),
+      requiredEnv(LambdaEnv.submitFromGateFunctionName),
+    ),
+    timers: awsTimersFromEnv(),
+    bus: createEventBridgeBus({ client: awsClients.events, eventBusName: requiredEnv(LambdaEnv.eventBusName) }),
+    clock: systemClock,
+    policy: {
+      ...defaultGatePolicy,
+      gateStuckThresholdSeconds: secondsEnv(LambdaEnv.gateStuckThresholdSeconds, defaultGatePolicy.gateStuckThresholdSeconds),
+    },
+    telemetry: new PowertoolsTelemetry({ region: gateRegion, role: 'gate' }),
+  };
+}
+
+/** The gate of this Lambda process, built once from its environment. */
+export const lambdaGate = async (): Promise<GateDeps> => (deps ??= build());
