@@ -35,9 +35,11 @@ export async function decideAndSave<State extends OutboxState>(
   now: () => EpochMs,
   decide: (state: State) => Decision<State>,
   onMissing: () => Error,
+  /** The state as the caller just read it: saves the first load. */
+  alreadyLoaded?: State,
 ): Promise<{ state: State; decision: Decision<State> }> {
   for (let attempt = 1; ; attempt++) {
-    const current = await store.load(id);
+    const current = attempt === 1 && alreadyLoaded ? alreadyLoaded : await store.load(id);
     if (!current) throw onMissing();
     const decision = decide(current);
     if (decision.state === current) {

@@ -16,8 +16,11 @@ export async function fireJobTimer(deps: ManagerDeps, timer: TimerRequest): Prom
   job = await flushOutbox(jobStateStore(deps.jobs), deps, job);
   if (isTerminal(job.status)) return;
   const failedWorkerIds = await failedWorkersHoldingExtensions(deps, job);
-  const { state, decision } = await decideJob(deps, job.jobId, (current) =>
-    onTimerFired(current, timer, decisionContext(deps), failedWorkerIds),
+  const { state, decision } = await decideJob(
+    deps,
+    job.jobId,
+    (current) => onTimerFired(current, timer, decisionContext(deps), failedWorkerIds),
+    job,
   );
   if (state.status === 'TIMED_OUT' && decision.ignored === undefined) {
     deps.telemetry.info('job timed out', {

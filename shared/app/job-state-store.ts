@@ -12,5 +12,5 @@ export const jobStateStore = (jobs: JobStore): VersionedStore<Job> => ({
 });
 
 /** `decideAndSave` for one region manager's job. */
-export const decideJob = (deps: ManagerDeps, jobId: string, decide: (job: Job) => Decision<Job>) =>
-  decideAndSave(jobStateStore(deps.jobs), deps, jobId, () => deps.clock.now(), decide, () => new JobNotFoundError(jobId));
+export const decideJob = (deps: ManagerDeps, jobId: string, decide: (job: Job) => Decision<Job>, alreadyLoaded?: Job) =>
+  decideAndSave(jobStateStore(deps.jobs), deps, jobId, () => deps.clock.now(), decide, () => new JobNotFoundError(jobId), alreadyLoaded);

@@ -12,5 +12,5 @@ export const gateStateStore = (gates: GateStore): VersionedStore<GateJob> => ({
 });
 
 /** `decideAndSave` for the gate's view of one job. */
-export const decideGateJob = (deps: GateDeps, jobId: string, decide: (job: GateJob) => Decision<GateJob>) =>
-  decideAndSave(gateStateStore(deps.gates), deps, jobId, () => deps.clock.now(), decide, () => new JobNotFoundError(jobId));
+export const decideGateJob = (deps: GateDeps, jobId: string, decide: (job: GateJob) => Decision<GateJob>, alreadyLoaded?: GateJob) =>
+  decideAndSave(gateStateStore(deps.gates), deps, jobId, () => deps.clock.now(), decide, () => new JobNotFoundError(jobId), alreadyLoaded);

@@ -8,8 +8,13 @@ import type { GateDeps } from './gate-deps.js';
 export async function fireGateTimer(deps: GateDeps, timer: TimerRequest): Promise<void> {
   const job = await deps.gates.get(timer.jobId);
   if (!job) return;
-  await flushOutbox(gateStateStore(deps.gates), deps, job);
-  const { decision } = await decideGateJob(deps, timer.jobId, (current) => onGateTimerFired(current, timer, deps.clock.now(), deps.policy));
+  const flushed = await flushOutbox(gateStateStore(deps.gates), deps, job);
+  const { decision } = await decideGateJob(
+    deps,
+    timer.jobId,
+    (current) => onGateTimerFired(current, timer, deps.clock.now(), deps.policy),
+    flushed,
+  );
   if (decision.ignored === undefined && decision.state.globallyTimedOut && !job.globallyTimedOut) {
     deps.telemetry.info('global timeout declared', { jobId: job.jobId, reason: decision.state.timeoutReason });
   }
