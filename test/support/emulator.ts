@@ -65,7 +65,8 @@ function emulatorAvailability(): Availability {
     throw new Error(`The emulator integration suite must run in CI, but ${reason}. Install it in .ci/run.`);
   }
   console.warn(`EMULATOR SUITE SKIPPED: ${reason}`);
-  recordSkip(inject('emulatorRunDir'), reason);
+  const runDir = inject('emulatorRunDir');
+  if (runDir) recordSkip(runDir, reason);
   return { run: false, reason };
 }
 
