@@ -1,0 +1,25 @@
+import type { Decision } from '../effects.js';
+import { JobFinishedError } from '../errors.js';
+import type { EpochMs } from '../time.js';
+import { broadcastDecision } from './broadcast-decision.js';
+import type { GateJob } from './gate-job.js';
+import { gateJobStatus } from './gate-job-status.js';
+import type { GatePolicy } from './gate-policy.js';
+
+/**
+ * Cancel through the gate: reaches every region that has not ended the job, with the same re-sends
+ * as a global timeout. A job that is no longer RUNNING across regions (already decided, or ended
+ * everywhere) cannot be cancelled (409), like the manager's cancel. Cancel is a decision too, so it
+ * bumps the decision counter and a wake-up armed before it is stale.
+ */
+export function cancelGateJob(job: GateJob, reason: string | undefined, now: EpochMs, policy: GatePolicy): Decision<GateJob> {
+  const status = gateJobStatus(job);
+  if (status !== 'RUNNING') throw new JobFinishedError(job.jobId, status);
+  const cancelled: GateJob = {
+    ...job,
+    cancelRequested: reason !== undefined ? { reason } : {},
+    timeoutFenceToken: job.timeoutFenceToken + 1,
+    decidedAt: now,
+  };
+  return broadcastDecision(cancelled, now, policy);
+}

@@ -1,0 +1,74 @@
+import type { BusEvent } from '../../ports/event-bus.js';
+import type { EpochMs } from '../time.js';
+
+/** One region's copy of the job as the gate sees it. `submitting` until that region's manager accepted it. */
+export type DcStatus = 'submitting' | 'running' | 'completed' | 'failed' | 'cancelled' | 'timed_out';
+
+/**
+ * Seed 001 §10.5.1 `GateJobTrackingInfo` in camelCase: one item in the gate table. Per-region maps
+ * are keyed by region name.
+ *
+ * `dc_manager_addrs` has no counterpart on purpose: in a serverless design a region is reached
+ * through its event bus (one forwarding rule per region), never at a manager's host and port, and
+ * which Lambda may act for the job is settled by the fence token, so there is no address to keep.
+ */
+export interface GateJob {
+  jobId: string;
+  /** Optimistic-concurrency version: every write is conditional on it. */
+  version: number;
+  submissionDigest: string;
+  /** Gate clock at submission: the start of the global deadline. */
+  submittedAt: EpochMs;
+  timeoutSeconds: number;
+  targetRegions: string[];
+  dcStatus: Record<string, DcStatus>;
+  /** Last workflow progress per region as its manager reported it; only moves forward. */
+  dcLastProgress: Record<string, EpochMs>;
+  /**
+   * Manager timestamp of the newest progress report per region; absent before the first one. Next to
+   * `dcLastProgress` it tells "alive without progress" apart from "not heard from" (see stuck-regions.ts).
+   */
+  dcLastReportAt: Record<string, EpochMs>;
+  /** Highest fence token heard from each region; a decision is addressed with it. */
+  dcFenceToken: Record<string, number>;
+  dcTotalExtensions: Record<string, number>;
+  dcMaxExtension: Record<string, number>;
+  dcWorkersWithExtensions: Record<string, number>;
+  /** Regions that reported a local timeout, with the reason they gave. */
+  dcTimeoutReported: Record<string, string>;
+  globallyTimedOut: boolean;
+  /** Why the gate timed the job out; see gate-timeout-cause.ts for the forms. */
+  timeoutReason?: string;
+  /**
+   * The gate's decision counter (seed 000 Part 5 `timeout_fence_token++`). Bumped by a global timeout
+   * and by a cancel, and carried by the gate's timer, so a wake-up armed before the decision is stale.
+   */
+  timeoutFenceToken: number;
+  /** When the gate decided (global timeout or cancel). */
+  decidedAt?: EpochMs;
+  /** Present once the job was cancelled through the gate. */
+  cancelRequested?: { reason?: string };
+  /** The durable wake-up of this gate job; absent when the gate has nothing left to do on its own. */
+  timerDueAt?: EpochMs;
+  /** Written and drained by the app layer's transactional outbox; the domain never sets it. */
+  outbox?: BusEvent[];
+}
+
+export const isFinalDcStatus = (status: DcStatus): boolean =>
+  status !== 'submitting' && status !== 'running';
+
+export const isTargetRegion = (job: GateJob, region: string): boolean => job.dcStatus[region] !== undefined;
+
+export const isRegionFinal = (job: GateJob, region: string): boolean => {
+  const status = job.dcStatus[region];
+  return status !== undefined && isFinalDcStatus(status);
+};
+
+/** Regions that have not reported how the job ended there: the ones a decision must still reach. */
+export const regionsNotFinal = (job: GateJob): string[] =>
+  job.targetRegions.filter((region) => !isRegionFinal(job, region));
+
+export const allRegionsFinal = (job: GateJob): boolean => regionsNotFinal(job).length === 0;
+
+/** The gate has decided: timed out globally or cancelled. A job is decided at most once. */
+export const isDecided = (job: GateJob): boolean => job.globallyTimedOut || job.cancelRequested !== undefined;

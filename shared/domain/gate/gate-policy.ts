@@ -1,0 +1,18 @@
+/** The gate's knobs; defaults from seed 000 Part 5 and seed 001 §10.8. */
+export interface GatePolicy {
+  /** Every still-running region without progress this long → global timeout (seed 000 Part 5, condition 3). */
+  gateStuckThresholdSeconds: number;
+  /** A decision is re-sent this often to the regions that have not reported a final status. */
+  rebroadcastSeconds: number;
+  /**
+   * Timed re-sends stop this long after the decision, so a region that is gone for good costs
+   * nothing forever. The decision still reaches it: any later message from it is answered with it.
+   */
+  rebroadcastGiveUpSeconds: number;
+}
+
+export const defaultGatePolicy: GatePolicy = {
+  gateStuckThresholdSeconds: 180,
+  rebroadcastSeconds: 10,
+  rebroadcastGiveUpSeconds: 3_600,
+};

@@ -1,0 +1,10 @@
+import { secondsToMs, type EpochMs } from '../time.js';
+import type { GateJob } from './gate-job.js';
+
+/** AD-34 Part 8 across regions: a region's extensions must not be cut short by the global deadline. */
+export const largestExtensionSeconds = (job: GateJob): number =>
+  job.targetRegions.reduce((max, region) => Math.max(max, job.dcTotalExtensions[region] ?? 0), 0);
+
+/** Seed 000 Part 5, condition 1: `submittedAt + timeoutSeconds + max over regions of their extension total`. */
+export const globalDeadline = (job: GateJob): EpochMs =>
+  job.submittedAt + secondsToMs(job.timeoutSeconds + largestExtensionSeconds(job));

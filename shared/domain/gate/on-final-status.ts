@@ -1,0 +1,40 @@
+import { unchanged, type Decision } from '../effects.js';
+import type { EpochMs } from '../time.js';
+import type { JobFinalStatus } from '../../events/job-final-status.js';
+import { declareGlobalTimeout } from './declare-global-timeout.js';
+import { isDecided, isRegionFinal, isTargetRegion, type DcStatus, type GateJob } from './gate-job.js';
+import type { GatePolicy } from './gate-policy.js';
+import { settleAfterReport } from './settle-after-report.js';
+
+export type FinalStatusInput = Pick<JobFinalStatus, 'region' | 'fenceToken' | 'status' | 'timeoutReason'>;
+
+const dcStatusOf: Record<FinalStatusInput['status'], DcStatus> = {
+  COMPLETED: 'completed',
+  FAILED: 'failed',
+  CANCELLED: 'cancelled',
+  TIMED_OUT: 'timed_out',
+};
+
+/**
+ * Seed 001 §10.5.2 `handle_final_status`: the region ended the job, which is what every re-send waits
+ * for. No fence check: a region's terminal state is written once and a finished job cannot be taken
+ * over, so a final status is never superseded, whatever token it carries; ignoring one would only
+ * make the gate re-send forever.
+ *
+ * A region that timed out while the gate had not decided (it fell back while the gate was
+ * unreachable, seed 000 Scenario 2) counts as a local timeout report: the others are timed out too.
+ */
+export function onFinalStatus(job: GateJob, final: FinalStatusInput, now: EpochMs, policy: GatePolicy): Decision<GateJob> {
+  const { region } = final;
+  if (!isTargetRegion(job, region)) return unchanged(job, 'unknown_region');
+  if (isRegionFinal(job, region)) return unchanged(job, 'region_final');
+  const ended: GateJob = {
+    ...job,
+    dcStatus: { ...job.dcStatus, [region]: dcStatusOf[final.status] },
+    dcFenceToken: { ...job.dcFenceToken, [region]: Math.max(final.fenceToken, job.dcFenceToken[region] ?? 0) },
+  };
+  if (final.status !== 'TIMED_OUT' || isDecided(ended)) return settleAfterReport(ended, now, policy);
+  const localReason = final.timeoutReason ?? 'timeout';
+  const reported: GateJob = { ...ended, dcTimeoutReported: { ...ended.dcTimeoutReported, [region]: localReason } };
+  return declareGlobalTimeout(reported, { kind: 'dc_timeout', region, localReason }, now, policy);
+}

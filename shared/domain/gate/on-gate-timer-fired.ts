@@ -1,0 +1,43 @@
+import { metric, unchanged, type Decision } from '../effects.js';
+import { secondsToMs, type EpochMs } from '../time.js';
+import type { TimerRequest } from '../../ports/timers.js';
+import { broadcastDecision } from './broadcast-decision.js';
+import { declareGlobalTimeout } from './declare-global-timeout.js';
+import { allRegionsFinal, isDecided, type GateJob } from './gate-job.js';
+import type { GatePolicy } from './gate-policy.js';
+import { armGateTimer, disarmGateTimer } from './gate-timer.js';
+import { globalDeadline } from './global-deadline.js';
+
+/**
+ * The gate job's wake-up, checked lazily like the manager's: a timer armed before the decision is
+ * stale; not due (extensions moved the deadline, or the re-send is not due yet) → re-arm only.
+ * Undecided and due → global timeout (seed 000 Part 5, condition 1). Decided and due → re-send to
+ * the regions without a final status, until the give-up time.
+ */
+export function onGateTimerFired(
+  job: GateJob,
+  timer: Pick<TimerRequest, 'fenceToken'>,
+  now: EpochMs,
+  policy: GatePolicy,
+): Decision<GateJob> {
+  if (timer.fenceToken !== job.timeoutFenceToken) {
+    return unchanged(job, 'stale_timer', [metric('StaleMessageRejected', { kind: 'gate_timer' })]);
+  }
+  if (allRegionsFinal(job)) return unchanged(job, 'all_regions_final');
+  if (!isDecided(job)) return checkGlobalDeadline(job, now, policy);
+  if (job.timerDueAt === undefined) return unchanged(job, 'rebroadcast_stopped');
+  if (now < job.timerDueAt) return unchanged(job, 'not_due', armGateTimer(job, job.timerDueAt).effects);
+  if (job.decidedAt !== undefined && now >= job.decidedAt + secondsToMs(policy.rebroadcastGiveUpSeconds)) {
+    const stopped = disarmGateTimer(job);
+    return { state: stopped.job, effects: stopped.effects };
+  }
+  return broadcastDecision(job, now, policy);
+}
+
+function checkGlobalDeadline(job: GateJob, now: EpochMs, policy: GatePolicy): Decision<GateJob> {
+  const due = globalDeadline(job);
+  if (now >= due) return declareGlobalTimeout(job, { kind: 'timeout' }, now, policy);
+  if (job.timerDueAt === due) return unchanged(job, 'not_due', armGateTimer(job, due).effects);
+  const rearmed = armGateTimer(job, due);
+  return { state: rearmed.job, effects: rearmed.effects };
+}

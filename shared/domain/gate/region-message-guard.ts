@@ -1,0 +1,39 @@
+import { metric, unchanged, type Decision } from '../effects.js';
+import { isRegionFinal, isTargetRegion, type GateJob } from './gate-job.js';
+
+export type RegionMessageKind = 'progress_report' | 'timeout_report' | 'leader_transfer' | 'region_submitted';
+
+/**
+ * The checks every message from a region's manager passes first, so that duplicates, reordering and
+ * stale leaders change nothing: a region the job does not run in, a region that already ended the
+ * job, or a fence token older than one already heard from that region (a replaced leader).
+ * Returns the "ignored" decision, or undefined when the message counts.
+ */
+export function ignoredRegionMessage(
+  job: GateJob,
+  region: string,
+  fenceToken: number,
+  kind: RegionMessageKind,
+): Decision<GateJob> | undefined {
+  if (!isTargetRegion(job, region)) return unchanged(job, 'unknown_region');
+  if (isRegionFinal(job, region)) return unchanged(job, 'region_final');
+  if (fenceToken < (job.dcFenceToken[region] ?? 0)) {
+    return unchanged(job, 'stale_fence', [metric('StaleMessageRejected', { kind })]);
+  }
+  return undefined;
+}
+
+/**
+ * The region's manager is alive at this fence token: a region still `submitting` evidently has the
+ * job, and the token only goes up. Returns the very same object when nothing moves.
+ */
+export function heardFromRegion(job: GateJob, region: string, fenceToken: number): GateJob {
+  const raise = fenceToken > (job.dcFenceToken[region] ?? 0);
+  const start = job.dcStatus[region] === 'submitting';
+  if (!raise && !start) return job;
+  return {
+    ...job,
+    ...(raise ? { dcFenceToken: { ...job.dcFenceToken, [region]: fenceToken } } : {}),
+    ...(start ? { dcStatus: { ...job.dcStatus, [region]: 'running' as const } } : {}),
+  };
+}

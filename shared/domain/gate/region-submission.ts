@@ -1,0 +1,30 @@
+import { unchanged, type Decision } from '../effects.js';
+import type { EpochMs } from '../time.js';
+import { isDecided, isRegionFinal, isTargetRegion, type GateJob } from './gate-job.js';
+import type { GatePolicy } from './gate-policy.js';
+import { heardFromRegion, ignoredRegionMessage } from './region-message-guard.js';
+import { replyWithDecision } from './reply-with-decision.js';
+import { settleAfterReport } from './settle-after-report.js';
+
+/**
+ * The region's manager accepted the job at this fence token. When the gate already decided (the
+ * answer came back late), the decision goes to the region right away.
+ */
+export function markRegionSubmitted(job: GateJob, region: string, fenceToken: number): Decision<GateJob> {
+  const ignored = ignoredRegionMessage(job, region, fenceToken, 'region_submitted');
+  if (ignored) return ignored;
+  const next = heardFromRegion(job, region, fenceToken);
+  if (isDecided(next)) return replyWithDecision(job, next, region);
+  return next === job ? unchanged(job, 'duplicate') : { state: next, effects: [] };
+}
+
+/**
+ * The region definitely refused the job (its manager answered 4xx): it will never report, so it
+ * counts as ended `failed` and cannot hold the job open. Not for a region that merely did not answer:
+ * it may have the job, and its reports would then be ignored.
+ */
+export function markRegionSubmitFailed(job: GateJob, region: string, now: EpochMs, policy: GatePolicy): Decision<GateJob> {
+  if (!isTargetRegion(job, region)) return unchanged(job, 'unknown_region');
+  if (isRegionFinal(job, region)) return unchanged(job, 'region_final');
+  return settleAfterReport({ ...job, dcStatus: { ...job.dcStatus, [region]: 'failed' } }, now, policy);
+}

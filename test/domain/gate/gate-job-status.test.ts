@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import type { DcStatus, GateJob } from '../../../shared/domain/gate/gate-job.js';
+import { gateJobStatus } from '../../../shared/domain/gate/gate-job-status.js';
+import { AP, EU, US, runningGateJob } from './gate-fixtures.js';
+
+const withStatuses = (statuses: [DcStatus, DcStatus, DcStatus], extra: Partial<GateJob> = {}): GateJob => ({
+  ...runningGateJob(),
+  dcStatus: { [US]: statuses[0], [EU]: statuses[1], [AP]: statuses[2] },
+  ...extra,
+});
+
+describe('the aggregate status across regions', () => {
+  it.each<[[DcStatus, DcStatus, DcStatus], string]>([
+    [['running', 'completed', 'completed'], 'RUNNING'],
+    [['submitting', 'completed', 'completed'], 'RUNNING'],
+    [['completed', 'completed', 'completed'], 'COMPLETED'],
+    [['completed', 'cancelled', 'completed'], 'CANCELLED'],
+    [['completed', 'failed', 'cancelled'], 'FAILED'],
+    [['timed_out', 'failed', 'cancelled'], 'TIMED_OUT'],
+  ])('regions %j → %s', (statuses, expected) => {
+    expect(gateJobStatus(withStatuses(statuses))).toBe(expected);
+  });
+
+  it('the gate\'s own decision wins over the regions: a global timeout, then a cancel', () => {
+    expect(gateJobStatus(withStatuses(['running', 'running', 'completed'], { globallyTimedOut: true }))).toBe('TIMED_OUT');
+    expect(gateJobStatus(withStatuses(['completed', 'completed', 'completed'], { globallyTimedOut: true }))).toBe('TIMED_OUT');
+    expect(gateJobStatus(withStatuses(['running', 'timed_out', 'completed'], { cancelRequested: {} }))).toBe('CANCELLED');
+  });
+});
