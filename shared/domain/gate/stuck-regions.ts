@@ -1,3 +1,4 @@
+import { progressCoalesceMs } from '../deadlines.js';
 import { secondsToMs } from '../time.js';
 import { regionsNotFinal, type GateJob } from './gate-job.js';
 import type { GatePolicy } from './gate-policy.js';
@@ -12,11 +13,17 @@ import type { GatePolicy } from './gate-policy.js';
  * hear from is covered by its own manager (local timeout, then the gate fallback) and by the global
  * deadline.
  */
+/**
+ * A manager's stored last progress may lag the truth by its coalescing window (deadlines.ts), at most
+ * this much whatever the job's threshold. Like the manager, the gate allows for it: never stuck early.
+ */
+const REPORTED_PROGRESS_LAG_MS = progressCoalesceMs(Number.POSITIVE_INFINITY);
+
 export function regionKnownStuck(job: GateJob, region: string, policy: GatePolicy): boolean {
   const reportAt = job.dcLastReportAt[region];
   const progressAt = job.dcLastProgress[region];
   if (reportAt === undefined || progressAt === undefined) return false;
-  return reportAt - progressAt >= secondsToMs(policy.gateStuckThresholdSeconds);
+  return reportAt - progressAt >= secondsToMs(policy.gateStuckThresholdSeconds) + REPORTED_PROGRESS_LAG_MS;
 }
 
 /** Seed 000 Part 5, condition 3: every region still running is known to be stuck. */
