@@ -3,6 +3,12 @@ import type { EpochMs } from '../../domain/time.js';
 import type { TimerRequest } from '../../ports/timers.js';
 import { TIMER_INDEX, TIMER_SHARDS } from './jobs-table.js';
 
+/**
+ * DynamoDB's `Limit` is a 32-bit integer; a larger one (restart recovery asks for "all" with
+ * MAX_SAFE_INTEGER) makes dynalite answer an empty page. Pages are followed anyway.
+ */
+const PAGE_LIMIT = 1_000;
+
 /** Reads overdue wake-ups from the sparse `timers` index, shard by shard. */
 export async function queryDueTimers(
   doc: DynamoDBDocumentClient,
@@ -22,7 +28,7 @@ export async function queryDueTimers(
           IndexName: TIMER_INDEX,
           KeyConditionExpression: 'timerShard = :shard AND timerDueAt <= :dueBy',
           ExpressionAttributeValues: { ':shard': String(shard), ':dueBy': dueBy },
-          Limit: limit - timers.length,
+          Limit: Math.min(PAGE_LIMIT, limit - timers.length),
           ExclusiveStartKey: startKey,
         }),
       );
