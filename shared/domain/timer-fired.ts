@@ -9,6 +9,8 @@ import { withoutWorkerExtensions } from './worker-extensions.js';
 
 export interface TimerFired {
   fenceToken: number;
+  /** The due time the wake-up was armed for; absent for a check that is not a wake-up. */
+  dueAt?: number;
 }
 
 /**
@@ -25,6 +27,9 @@ export function onTimerFired(
 ): Decision<Job> {
   if (timer.fenceToken !== job.tracking.fenceToken) return unchanged(job, 'stale_timer', [metric('StaleMessageRejected', { kind: 'timer' })]);
   if (isTerminal(job.status)) return unchanged(job, 'already_terminal');
+  // Only the wake-up the job last asked for may act: a late duplicate (a sweep and its SQS message
+  // both arriving) would otherwise start a second chain of re-arms. A lost current one is swept.
+  if (timer.dueAt !== undefined && job.timerDueAt !== undefined && timer.dueAt !== job.timerDueAt) return unchanged(job, 'superseded_timer');
   if (workflowCounts(job).active === 0) {
     // Every workflow reported an outcome but the write that finishes the job was lost (a crash).
     return finishJob(job, workflowCounts(job).failed > 0 ? 'FAILED' : 'COMPLETED', ctx);
