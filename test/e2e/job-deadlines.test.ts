@@ -1,0 +1,197 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { failed, ok, VigilClient } from '../support/vigil-client.js';
+import { VigilProcess } from '../support/vigil-process.js';
+import { isFinished, ms, sleepUntil, timedOutEvents, waitForJob } from './e2e-support.js';
+
+/** How late a timeout may be declared on this (noisy, 2-core) machine and still count as on time. */
+const ON_TIME_MS = 1_500;
+
+let vigil: VigilProcess;
+let client: VigilClient;
+const run = randomUUID().slice(0, 8);
+
+beforeAll(async () => {
+  vigil = await VigilProcess.start({ regions: ['us-east-1'] });
+  client = new VigilClient(vigil.regionUrl());
+});
+
+afterAll(async () => {
+  await vigil?.stop();
+});
+
+// Each test owns its jobs and workers (extension budgets are per worker), so they run side by side.
+describe.concurrent('deadlines of a real `npm start` process', () => {
+  it('times a job out at its deadline; a later progress report tells the worker to cancel', async ({ expect }) => {
+    // Prepare
+    const workerId = `w-timeout-${run}`;
+    const submitted = ok(
+      await client.submitJob({ jobId: `timeout-${run}`, timeoutSeconds: 2, stuckThresholdSeconds: 60, workflows: [{ workflowId: 'wf-1', workerId }] }),
+    );
+    const token = submitted.workflows[0]?.token;
+    expect(ok(await client.reportProgress(submitted.jobId, 'wf-1', { workerId, progress: 0.1 }, token))).toMatchObject({ status: 'RUNNING', cancel: false });
+
+    // Act
+    const job = await waitForJob(vigil, client, submitted.jobId, isFinished, 2_000 + 8_000);
+
+    // Assess
+    expect(job).toMatchObject({ status: 'TIMED_OUT', timeoutReason: 'timeout', fenceToken: 1 });
+    expect(job.workflows.map((w) => w.state)).toEqual(['cancelled']);
+    const lateMs = ms(job.finishedAt) - ms(submitted.deadlineAt);
+    expect(lateMs).toBeGreaterThanOrEqual(0);
+    expect(lateMs).toBeLessThan(ON_TIME_MS);
+    expect(ok(await client.reportProgress(submitted.jobId, 'wf-1', { workerId, progress: 0.2 }, token))).toMatchObject({
+      status: 'TIMED_OUT',
+      cancel: true,
+    });
+    const events = await timedOutEvents(client, submitted.jobId);
+    expect(events).toHaveLength(1);
+    expect(events[0]?.detail).toMatchObject({ reason: 'timeout', fenceToken: 1 });
+  });
+
+  it('keeps a job alive while progress arrives, then declares it stuck after the threshold of silence', async ({ expect }) => {
+    // Prepare
+    const workerId = `w-stuck-${run}`;
+    const stuckThresholdSeconds = 1.5;
+    const submitted = ok(
+      await client.submitJob({ jobId: `stuck-${run}`, timeoutSeconds: 60, stuckThresholdSeconds, workflows: [{ workflowId: 'wf-1', workerId }] }),
+    );
+    const token = submitted.workflows[0]?.token;
+
+    // Act: report for longer than the stuck threshold, then go silent.
+    const reportUntil = Date.now() + 2_500;
+    let lastReportAt = 0;
+    for (let progress = 0.05; Date.now() < reportUntil; progress += 0.05) {
+      lastReportAt = Date.now();
+      const answer = ok(await client.reportProgress(submitted.jobId, 'wf-1', { workerId, progress: Math.min(progress, 1) }, token));
+      expect(answer).toMatchObject({ status: 'RUNNING', cancel: false });
+      await sleep(300);
+    }
+    const job = await waitForJob(vigil, client, submitted.jobId, isFinished, stuckThresholdSeconds * 1_000 + 8_000);
+
+    // Assess: never early (stored progress may lag, the deadline allows for it), and not much late.
+    expect(job).toMatchObject({ status: 'TIMED_OUT', timeoutReason: 'stuck' });
+    const silentMs = ms(job.finishedAt) - lastReportAt;
+    expect(silentMs).toBeGreaterThanOrEqual(stuckThresholdSeconds * 1_000);
+    expect(silentMs).toBeLessThan(stuckThresholdSeconds * 1_000 + ON_TIME_MS);
+    expect(job.workflows[0]).toMatchObject({ state: 'cancelled' });
+    expect(ok(await client.reportProgress(submitted.jobId, 'wf-1', { workerId, progress: 1 }, token))).toMatchObject({ cancel: true });
+    expect((await timedOutEvents(client, submitted.jobId)).map((event) => event.detail['reason'])).toEqual(['stuck']);
+  });
+
+  it('an extension keeps a job running past its base timeout until its workflows complete', async ({ expect }) => {
+    // Prepare: two workflows of one worker; the base timeout is 2 s.
+    const workerId = `w-ext-${run}`;
+    const submitted = ok(
+      await client.submitJob({
+        jobId: `extended-${run}`,
+        timeoutSeconds: 2,
+        stuckThresholdSeconds: 20,
+        workflows: [
+          { workflowId: 'wf-1', workerId },
+          { workflowId: 'wf-2', workerId },
+        ],
+      }),
+    );
+    const [first, second] = submitted.workflows;
+    ok(await client.reportProgress(submitted.jobId, 'wf-1', { workerId, progress: 0.1 }, first?.token));
+
+    // Act: AD-26 grants 30 s, then refuses without new progress, then grants 15 s.
+    const grant1 = ok(await client.requestExtension(workerId, { reason: 'long_workflow', currentProgress: 0.2 }, first?.token));
+    const refused = ok(await client.requestExtension(workerId, { reason: 'long_workflow', currentProgress: 0.2 }, second?.token));
+    ok(await client.reportProgress(submitted.jobId, 'wf-2', { workerId, progress: 0.4 }, second?.token));
+    const grant2 = ok(await client.requestExtension(workerId, { reason: 'long_workflow', currentProgress: 0.4 }, second?.token));
+
+    // Assess the grants
+    expect(grant1).toMatchObject({ granted: true, extensionSeconds: 30, remainingExtensions: 4 });
+    expect(refused).toMatchObject({ granted: false, extensionSeconds: 0, remainingExtensions: 4 });
+    expect(refused.denialReason).toMatch(/progress/i);
+    expect(grant2).toMatchObject({ granted: true, extensionSeconds: 15, remainingExtensions: 3 });
+    const extended = ok(await client.getJob(submitted.jobId));
+    expect(extended.timeoutTracking.totalExtensionsGranted).toBe(45);
+    expect(ms(extended.timeoutTracking.effectiveDeadlineAt)).toBe(ms(submitted.deadlineAt) + 45_000);
+
+    // Assess: well past the base deadline the job is still running and its worker is not told to stop.
+    await sleepUntil(ms(submitted.deadlineAt) + 1_000);
+    expect(ok(await client.getJob(submitted.jobId)).status).toBe('RUNNING');
+    expect(ok(await client.reportProgress(submitted.jobId, 'wf-1', { workerId, progress: 0.9 }, first?.token))).toMatchObject({
+      status: 'RUNNING',
+      cancel: false,
+    });
+
+    // Act + Assess: the workflows complete, and so does the job.
+    ok(await client.complete(submitted.jobId, 'wf-1', { workerId, outcome: 'completed' }, first?.token));
+    expect(ok(await client.getJob(submitted.jobId)).status).toBe('RUNNING');
+    ok(await client.complete(submitted.jobId, 'wf-2', { workerId, outcome: 'completed' }, second?.token));
+    const done = ok(await client.getJob(submitted.jobId));
+    expect(done.status).toBe('COMPLETED');
+    expect(done.workflows.map((w) => w.state)).toEqual(['completed', 'completed']);
+    expect(await timedOutEvents(client, submitted.jobId)).toEqual([]);
+  });
+
+  it('completion before the deadline wins: no timeout fires afterwards', async ({ expect }) => {
+    // Prepare
+    const submitted = ok(
+      await client.submitJob({
+        jobId: `completed-${run}`,
+        timeoutSeconds: 2,
+        stuckThresholdSeconds: 60,
+        workflows: [
+          { workflowId: 'wf-1', workerId: `w-done-a-${run}` },
+          { workflowId: 'wf-2', workerId: `w-done-b-${run}` },
+        ],
+      }),
+    );
+    const [first, second] = submitted.workflows;
+
+    // Act
+    ok(await client.reportProgress(submitted.jobId, 'wf-1', { workerId: `w-done-a-${run}`, progress: 0.5 }, first?.token));
+    ok(await client.complete(submitted.jobId, 'wf-1', { workerId: `w-done-a-${run}`, outcome: 'completed' }, first?.token));
+    ok(await client.complete(submitted.jobId, 'wf-2', { workerId: `w-done-b-${run}`, outcome: 'completed' }, second?.token));
+    const completed = ok(await client.getJob(submitted.jobId));
+
+    // Assess: completed now, and still completed (same finish time) a second after the old deadline.
+    expect(completed.status).toBe('COMPLETED');
+    expect(ms(completed.finishedAt)).toBeLessThan(ms(submitted.deadlineAt));
+    await sleepUntil(ms(submitted.deadlineAt) + 1_000);
+    const later = ok(await client.getJob(submitted.jobId));
+    expect(later).toEqual(completed);
+    expect(await timedOutEvents(client, submitted.jobId)).toEqual([]);
+    expect(ok(await client.reportProgress(submitted.jobId, 'wf-2', { workerId: `w-done-b-${run}`, progress: 1 }, second?.token))).toMatchObject({
+      status: 'COMPLETED',
+      cancel: true,
+    });
+  });
+
+  it('a takeover raises the fence token, keeps startedAt, and the job still times out on time', async ({ expect }) => {
+    // Prepare
+    const workerId = `w-takeover-${run}`;
+    const submitted = ok(
+      await client.submitJob({ jobId: `takeover-${run}`, timeoutSeconds: 3, stuckThresholdSeconds: 60, workflows: [{ workflowId: 'wf-1', workerId }] }),
+    );
+    const before = ok(await client.getJob(submitted.jobId));
+
+    // Act
+    const takeover = ok(await client.takeOver(submitted.jobId));
+    const after = ok(await client.getJob(submitted.jobId));
+
+    // Assess: new leader, same clock; the worker's token still works (it is not the fence token).
+    expect(takeover.fenceToken).toBe(before.fenceToken + 1);
+    expect(after.fenceToken).toBe(before.fenceToken + 1);
+    expect(after.timeoutTracking.startedAt).toBe(before.timeoutTracking.startedAt);
+    expect(after.timeoutTracking.effectiveDeadlineAt).toBe(before.timeoutTracking.effectiveDeadlineAt);
+    expect(ok(await client.reportProgress(submitted.jobId, 'wf-1', { workerId, progress: 0.3 }, submitted.workflows[0]?.token))).toMatchObject({
+      status: 'RUNNING',
+      cancel: false,
+    });
+    const job = await waitForJob(vigil, client, submitted.jobId, isFinished, 3_000 + 8_000);
+    expect(job).toMatchObject({ status: 'TIMED_OUT', timeoutReason: 'timeout', fenceToken: 2 });
+    const lateMs = ms(job.finishedAt) - ms(submitted.deadlineAt);
+    expect(lateMs).toBeGreaterThanOrEqual(0);
+    expect(lateMs).toBeLessThan(ON_TIME_MS);
+    const events = await timedOutEvents(client, submitted.jobId);
+    expect(events.map((event) => event.detail['fenceToken'])).toEqual([2]);
+    expect(failed(await client.takeOver(submitted.jobId), 409).code).toBe('job_finished');
+  });
+});
