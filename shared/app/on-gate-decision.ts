@@ -12,6 +12,11 @@ export type GateDecision =
 /** A decision from the gate for a job of this region. Duplicates and stale ones are harmless. */
 export async function onGateDecision(deps: ManagerDeps, message: GateDecision): Promise<void> {
   const jobId = message.detail.jobId;
+  if (message.detail.region !== deps.region) {
+    // Addressed to another region: its fence token is not ours to compare (the bus rule should not deliver it).
+    deps.telemetry.warn('gate decision for another region dropped', { jobId, region: deps.region, addressedTo: message.detail.region });
+    return;
+  }
   try {
     const { decision } = await decideJob(deps, jobId, (job) =>
       message.kind === 'JobGlobalTimeout'

@@ -16,7 +16,7 @@ import { globalDeadline } from './global-deadline.js';
  */
 export function onGateTimerFired(
   job: GateJob,
-  timer: Pick<TimerRequest, 'fenceToken'>,
+  timer: Pick<TimerRequest, 'fenceToken'> & { dueAt?: number },
   now: EpochMs,
   policy: GatePolicy,
 ): Decision<GateJob> {
@@ -24,6 +24,10 @@ export function onGateTimerFired(
     return unchanged(job, 'stale_timer', [metric('StaleMessageRejected', { kind: 'gate_timer' })]);
   }
   if (allRegionsFinal(job)) return unchanged(job, 'all_regions_final');
+  // Only the wake-up last asked for may act, so a late duplicate cannot start a second re-send chain.
+  if (timer.dueAt !== undefined && job.timerDueAt !== undefined && timer.dueAt !== job.timerDueAt) {
+    return unchanged(job, 'superseded_timer');
+  }
   if (!isDecided(job)) return checkGlobalDeadline(job, now, policy);
   if (job.timerDueAt === undefined) return unchanged(job, 'rebroadcast_stopped');
   if (now < job.timerDueAt) return unchanged(job, 'not_due', armGateTimer(job, job.timerDueAt).effects);
