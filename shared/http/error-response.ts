@@ -32,7 +32,12 @@ export function errorResponse(error: unknown): { statusCode: number; body: Error
           message: `The request is invalid: ${error.issues
             .map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`)
             .join('; ')}. Fix these fields and resend.`,
-          details: error.issues.map((issue) => ({ field: issue.path.join('.'), problem: issue.message })),
+          // An unknown key is reported on its parent object: name the key itself, one detail each.
+          details: error.issues.flatMap((issue) =>
+            issue.code === 'unrecognized_keys'
+              ? issue.keys.map((key) => ({ field: [...issue.path, key].join('.'), problem: 'is not a field of this request; remove it' }))
+              : [{ field: issue.path.join('.'), problem: issue.message }],
+          ),
         },
       },
     };

@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { handler as getJob } from '../../functions/api/get-job.js';
+import { handler as cancelJob } from '../../functions/api/cancel-job.js';
+import { handler as reportProgress } from '../../functions/api/report-progress.js';
+import { handler as submitJob } from '../../functions/api/submit-job.js';
+import { installManagerResolver } from '../../shared/wiring/manager-resolver.js';
+import { startTestDynamo } from '../support/dynalite.js';
+import { errorOf, invoke } from './support/http-events.js';
+import { testManager, type TestDynamo, type TestManager } from './support/test-manager.js';
+
+const validBody = { jobId: 'job-1', timeoutSeconds: 60, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] };
+
+describe('HTTP handlers refuse bad input with the contract\'s errors and change nothing (dynalite)', () => {
+  let dynamo: TestDynamo;
+  let m: TestManager;
+  beforeAll(async () => {
+    dynamo = await startTestDynamo();
+    installManagerResolver(async () => m.deps);
+  });
+  afterAll(() => dynamo.close());
+  beforeEach(async () => {
+    m = await testManager(dynamo);
+  });
+
+  it('malformed JSON → 400 invalid_request, and no job is stored', async () => {
+    // Prepare
+    const body = '{"jobId": "job-1", "timeoutSeconds": 60,';
+    // Act
+    const answer = await invoke(submitJob, { method: 'POST', route: '/jobs', body });
+    // Assess
+    expect(answer.statusCode).toBe(400);
+    expect(errorOf(answer)).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/not valid JSON/) });
+    expect(await m.snapshot()).toEqual([]);
+  });
+
+  it('a negative timeoutSeconds → 400 invalid_request whose details name timeoutSeconds, and no job is stored', async () => {
+    // Prepare
+    const body = { ...validBody, timeoutSeconds: -5 };
+    // Act
+    const answer = await invoke(submitJob, { method: 'POST', route: '/jobs', body });
+    // Assess
+    expect(answer.statusCode).toBe(400);
+    const error = errorOf(answer);
+    expect(error.code).toBe('invalid_request');
+    expect(error.details?.map((d) => d.field)).toEqual(['timeoutSeconds']);
+    expect(await m.snapshot()).toEqual([]);
+  });
+
+  it('every bad field is named in details, an unknown one included', async () => {
+    // Prepare
+    const body = { timeoutSeconds: 0, workflows: [], surprise: true };
+    // Act
+    const answer = await invoke(submitJob, { method: 'POST', route: '/jobs', body });
+    // Assess
+    expect(answer.statusCode).toBe(400);
+    expect(errorOf(answer).details?.map((d) => d.field).sort()).toEqual(['surprise', 'timeoutSeconds', 'workflows']);
+  });
+
+  it('an unknown field inside a workflow is named by its full path', async () => {
+    // Prepare
+    const body = { ...validBody, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a', priority: 1 }] };
+    // Act
+    const answer = await invoke(submitJob, { method: 'POST', route: '/jobs', body });
+    // Assess
+    expect(answer.statusCode).toBe(400);
+    expect(errorOf(answer).details?.map((d) => d.field)).toEqual(['workflows.0.priority']);
+    expect(await m.snapshot()).toEqual([]);
+  });
+
+  it('a valid submission → 201, the same again → 200, another body for the same jobId → 409 submission_conflict', async () => {
+    // Prepare
+    const submit = (body: unknown) => invoke(submitJob, { method: 'POST', route: '/jobs', body });
+    // Act
+    const first = await submit(validBody);
+    const again = await submit(validBody);
+    const before = await m.snapshot();
+    const conflict = await submit({ ...validBody, timeoutSeconds: 61 });
+    // Assess
+    expect([first.statusCode, again.statusCode, conflict.statusCode]).toEqual([201, 200, 409]);
+    expect(errorOf(conflict).code).toBe('submission_conflict');
+    expect(await m.snapshot()).toEqual(before);
+  });
+
+  it('GET of an unknown job → 404 job_not_found', async () => {
+    // Prepare
+    const pathParameters = { jobId: 'no-such-job' };
+    // Act
+    const answer = await invoke(getJob, { method: 'GET', route: '/jobs/{jobId}', pathParameters });
+    // Assess
+    expect(answer.statusCode).toBe(404);
+    expect(errorOf(answer).code).toBe('job_not_found');
+  });
+
+  it('cancel of an unknown job → 404 job_not_found, and nothing is stored', async () => {
+    // Prepare
+    const pathParameters = { jobId: 'no-such-job' };
+    // Act
+    const answer = await invoke(cancelJob, { method: 'POST', route: '/jobs/{jobId}/cancel', pathParameters, body: {} });
+    // Assess
+    expect(answer.statusCode).toBe(404);
+    expect(await m.snapshot()).toEqual([]);
+  });
+
+  it('a path id outside the contract\'s alphabet → 400 naming jobId', async () => {
+    // Prepare
+    const pathParameters = { jobId: 'bad id!' };
+    // Act
+    const answer = await invoke(getJob, { method: 'GET', route: '/jobs/{jobId}', pathParameters });
+    // Assess
+    expect(answer.statusCode).toBe(400);
+    expect(errorOf(answer).details?.map((d) => d.field)).toEqual(['jobId']);
+  });
+
+  it('progress with an out-of-range value → 400 naming progress, and the job is unchanged', async () => {
+    // Prepare
+    const submitted = await invoke(submitJob, { method: 'POST', route: '/jobs', body: validBody });
+    const token = (submitted.body['workflows'] as Array<{ token: string }>)[0]?.token ?? '';
+    const before = await m.snapshot();
+    // Act
+    const answer = await invoke(reportProgress, {
+      method: 'POST',
+      route: '/jobs/{jobId}/workflows/{workflowId}/progress',
+      pathParameters: { jobId: 'job-1', workflowId: 'wf-1' },
+      headers: { 'x-vigil-token': token },
+      body: { workerId: 'worker-a', progress: 1.5 },
+    });
+    // Assess
+    expect(answer.statusCode).toBe(400);
+    expect(errorOf(answer).details?.map((d) => d.field)).toEqual(['progress']);
+    expect(await m.snapshot()).toEqual(before);
+  });
+});

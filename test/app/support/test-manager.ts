@@ -1,0 +1,121 @@
+import { ScanCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoJobStore } from '../../../shared/adapters/aws/dynamo-job-store.js';
+import type { ManagerDeps } from '../../../shared/app/manager-deps.js';
+import { submitJob, type SubmitInput } from '../../../shared/app/submit-job.js';
+import { WorkflowTokens } from '../../../shared/app/workflow-tokens.js';
+import type { Job } from '../../../shared/domain/job.js';
+import type { TimeoutPolicy } from '../../../shared/domain/policy.js';
+import type { JobStore } from '../../../shared/ports/job-store.js';
+import type { startTestDynamo } from '../../support/dynalite.js';
+import { MANAGER_ID, policy, REGION, T0 } from '../../support/fixtures.js';
+import { ManualClock, RecordingBus, RecordingTelemetry, RecordingTimers } from './recording-ports.js';
+
+export type TestDynamo = Awaited<ReturnType<typeof startTestDynamo>>;
+
+/** One DynamoDB call as the store made it: the document-client command name and its input. */
+export interface DynamoCall {
+  command: string;
+  input: { Key?: { sk?: unknown }; Item?: { sk?: unknown } } & Record<string, unknown>;
+}
+
+export interface TestManager {
+  deps: ManagerDeps;
+  jobs: DynamoJobStore;
+  clock: ManualClock;
+  timers: RecordingTimers;
+  bus: RecordingBus;
+  telemetry: RecordingTelemetry;
+  /** Every call the store sent to dynalite, in order. */
+  calls: DynamoCall[];
+  tableName: string;
+  doc: DynamoDBDocumentClient;
+  /** Every item of the table (jobs, workflows, workers), for "nothing changed" checks. */
+  snapshot(): Promise<Record<string, unknown>[]>;
+  getJob(jobId: string): Promise<Job>;
+}
+
+const WRITE_COMMANDS = new Set(['PutCommand', 'UpdateCommand', 'DeleteCommand', 'BatchWriteCommand']);
+
+/** The writes among `calls` that targeted a job item (sk `JOB`). */
+export const jobItemWrites = (calls: readonly DynamoCall[]): DynamoCall[] =>
+  calls.filter((call) => WRITE_COMMANDS.has(call.command) && (call.input.Key?.sk ?? call.input.Item?.sk) === 'JOB');
+
+/** A document client whose `send` records each command before passing it on unchanged. */
+function recordingDocumentClient(dynamo: TestDynamo, calls: DynamoCall[]): DynamoDBDocumentClient {
+  const doc = DynamoDBDocumentClient.from(dynamo.client, { marshallOptions: { removeUndefinedValues: true } });
+  const send = doc.send.bind(doc) as (command: unknown, ...rest: unknown[]) => Promise<unknown>;
+  const recordingSend = (command: { constructor: { name: string }; input: DynamoCall['input'] }, ...rest: unknown[]) => {
+    calls.push({ command: command.constructor.name, input: command.input });
+    return send(command, ...rest);
+  };
+  doc.send = recordingSend as unknown as typeof doc.send;
+  return doc;
+}
+
+export const TOKEN_SECRET = Buffer.from('vigil-test-token-secret');
+
+/**
+ * A region manager over a fresh dynalite table through the real DynamoDB store. Only the clock,
+ * the timers, the bus and telemetry are test doubles; `store` lets a test wrap the real store.
+ */
+export async function testManager(
+  dynamo: TestDynamo,
+  options: { policy?: Partial<TimeoutPolicy>; store?: (doc: DynamoDBDocumentClient, tableName: string) => DynamoJobStore } = {},
+): Promise<TestManager> {
+  const tableName = await dynamo.table();
+  const calls: DynamoCall[] = [];
+  const doc = recordingDocumentClient(dynamo, calls);
+  const jobs = options.store ? options.store(doc, tableName) : new DynamoJobStore(doc, tableName);
+  const clock = new ManualClock(T0);
+  const timers = new RecordingTimers();
+  const bus = new RecordingBus();
+  const telemetry = new RecordingTelemetry();
+  const deps: ManagerDeps = {
+    region: REGION,
+    managerId: MANAGER_ID,
+    jobs,
+    timers,
+    bus,
+    clock,
+    policy: policy(options.policy),
+    tokens: new WorkflowTokens(TOKEN_SECRET),
+    telemetry,
+  };
+  return {
+    deps,
+    jobs,
+    clock,
+    timers,
+    bus,
+    telemetry,
+    calls,
+    tableName,
+    doc,
+    async snapshot() {
+      const { Items = [] } = await dynamo.doc.send(new ScanCommand({ TableName: tableName, ConsistentRead: true }));
+      return Items.sort((a, b) => `${a['pk']}|${a['sk']}`.localeCompare(`${b['pk']}|${b['sk']}`));
+    },
+    async getJob(jobId) {
+      const job = await jobs.getJob(jobId);
+      if (!job) throw new Error(`job ${jobId} is not in the store`);
+      return job;
+    },
+  };
+}
+
+/** Another manager of the same region over the same table (a second Lambda instance). */
+export function sameTable(m: TestManager, jobs: JobStore = new DynamoJobStore(m.doc, m.tableName)): ManagerDeps {
+  return { ...m.deps, jobs };
+}
+
+/** Submits a job and returns the token of each workflow by workflow id. */
+export async function submit(m: TestManager, input: SubmitInput): Promise<{ jobId: string; tokens: Record<string, string> }> {
+  const { view } = await submitJob(m.deps, input);
+  return { jobId: view.jobId, tokens: Object.fromEntries(view.workflows.map((w) => [w.workflowId, w.token])) };
+}
+
+export function tokenOf(submitted: { tokens: Record<string, string> }, workflowId: string): string {
+  const token = submitted.tokens[workflowId];
+  if (!token) throw new Error(`no token for workflow ${workflowId}`);
+  return token;
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { onTimerFired } from '../../../shared/domain/timer-fired.js';
+import { recordWorkerExtension } from '../../../shared/domain/worker-extensions.js';
+import { at, context, runningJob, timerOf } from '../../support/fixtures.js';
+
+describe('only the wake-up a job last asked for may act', () => {
+  it('a late duplicate of a wake-up the job has since re-armed past changes nothing and arms nothing', () => {
+    // Prepare: armed for 60 s, extended to 90 s; the 60 s wake-up re-armed it for 90 s
+    const extended = recordWorkerExtension(runningJob({ timeoutSeconds: 60 }), 'worker-a', [0], 30, at(10)).state;
+    const firstWake = timerOf(extended);
+    const rearmed = onTimerFired(extended, firstWake, context(at(60))).state;
+    // Act: the same 60 s wake-up delivered again (a sweep and its queue message both arriving)
+    const duplicate = onTimerFired(rearmed, firstWake, context(at(61)));
+    // Assess
+    expect(firstWake.dueAt).toBe(at(60));
+    expect(rearmed.timerDueAt).toBe(at(90));
+    expect(duplicate.state).toBe(rearmed);
+    expect(duplicate.effects).toEqual([]);
+    expect(duplicate.ignored).toBe('superseded_timer');
+  });
+
+  it('the current wake-up still decides', () => {
+    // Prepare
+    const extended = recordWorkerExtension(runningJob({ timeoutSeconds: 60 }), 'worker-a', [0], 30, at(10)).state;
+    const rearmed = onTimerFired(extended, timerOf(extended), context(at(60))).state;
+    // Act
+    const { state } = onTimerFired(rearmed, timerOf(rearmed), context(at(90)));
+    // Assess
+    expect(state.status).toBe('TIMED_OUT');
+  });
+});
