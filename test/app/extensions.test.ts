@@ -93,4 +93,21 @@ describe('AD-26 extensions through the use case (dynalite)', () => {
     expect((await m.getJob('job-run')).status).toBe('RUNNING');
     expect(m.timers.expectArmed('job-run').dueAt).toBe(at(90));
   });
+
+  it('a worker with two active workflows in one job extends that job once, not once per workflow', async () => {
+    // Prepare
+    const both = await submit(m, {
+      jobId: 'job-two',
+      timeoutSeconds: 60,
+      workflows: [
+        { workflowId: 'wf-1', workerId: 'worker-c' },
+        { workflowId: 'wf-2', workerId: 'worker-c' },
+      ],
+    });
+    // Act
+    const answer = await requestExtension(m.deps, { workerId: 'worker-c', token: tokenOf(both, 'wf-2'), currentProgress: 0.1 });
+    // Assess
+    expect(answer).toMatchObject({ granted: true, extensionSeconds: 30 });
+    expect((await m.getJob('job-two')).tracking.extensionsByWorker).toEqual({ 'worker-c': 30 });
+  });
 });

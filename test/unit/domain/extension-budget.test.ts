@@ -50,7 +50,9 @@ describe('AD-26 extension budget, within one budget at the defaults (properties)
   it('grants never increase', () => {
     fc.assert(
       fc.property(progressSequence, (sequence) => {
+        // Act
         const grants = grantsOf(runBudget(sequence).steps);
+        // Assess
         grants.slice(1).forEach((grant, i) => expect(grant).toBeLessThanOrEqual(grants[i] ?? Infinity));
       }),
     );
@@ -59,7 +61,9 @@ describe('AD-26 extension budget, within one budget at the defaults (properties)
   it('at most 5 extensions, totalling at most 58.125 s, and the budget total is the sum of the grants', () => {
     fc.assert(
       fc.property(progressSequence, (sequence) => {
+        // Act
         const { steps, budget } = runBudget(sequence);
+        // Assess
         const grants = grantsOf(steps);
         expect(budget.count).toBe(grants.length);
         expect(budget.count).toBeLessThanOrEqual(5);
@@ -72,9 +76,11 @@ describe('AD-26 extension budget, within one budget at the defaults (properties)
   it('after the first grant, no request without progress since the last grant is granted, and the denial says why', () => {
     fc.assert(
       fc.property(progressSequence, (sequence) => {
+        // Act
         const withoutProgress = runBudget(sequence).steps.filter(
           (step) => step.budgetBefore.count > 0 && step.progress <= step.budgetBefore.lastProgress,
         );
+        // Assess
         for (const step of withoutProgress) {
           expect(step.granted).toBe(false);
           expect(step.denialReason).toMatch(/^(No progress since last extension|Maximum extensions \(5\) exceeded)/);
@@ -86,16 +92,20 @@ describe('AD-26 extension budget, within one budget at the defaults (properties)
   it('the first request is granted 30 s whatever its progress, even 0', () => {
     fc.assert(
       fc.property(fc.double({ min: 0, max: 1, noNaN: true }), (progress) => {
+        // Act + Assess
         expect(requestExtension(freshBudget(), progress, false, defaults)).toMatchObject({ granted: true, seconds: 30 });
       }),
     );
   });
 
-  it('a suspect worker is denied whatever its budget and progress, with a reason naming suspicion, and spends nothing', () => {
+  it('a suspect worker is denied whatever its budget and progress, with a reason naming suspicion', () => {
     fc.assert(
       fc.property(progressSequence, fc.double({ min: 0, max: 1, noNaN: true }), (sequence, progress) => {
+        // Prepare
         const { budget } = runBudget(sequence);
+        // Act
         const outcome = requestExtension(budget, progress, true, defaults);
+        // Assess
         expect(outcome.granted).toBe(false);
         if (!outcome.granted) expect(outcome.denialReason).toMatch(/suspect/);
       }),
