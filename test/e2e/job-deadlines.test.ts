@@ -3,10 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { failed, ok, VigilClient } from '../support/vigil-client.js';
 import { VigilProcess } from '../support/vigil-process.js';
-import { isFinished, ms, sleepUntil, timedOutEvents, waitForJob } from './e2e-support.js';
+import { isFinished, ms, ON_TIME_MS, sleepUntil, timedOutEvents, waitForJob } from './e2e-support.js';
 
-/** How late a timeout may be declared on this (noisy, 2-core) machine and still count as on time. */
-const ON_TIME_MS = 1_500;
 
 let vigil: VigilProcess;
 let client: VigilClient;

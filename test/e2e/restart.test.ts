@@ -2,10 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, VigilClient } from '../support/vigil-client.js';
 import { VigilProcess } from '../support/vigil-process.js';
-import { isFinished, ms, sleepUntil, timedOutEvents, waitForJob } from './e2e-support.js';
+import { isFinished, ms, ON_TIME_MS, sleepUntil, timedOutEvents, waitForJob } from './e2e-support.js';
 
-/** How late a timeout may be declared on this (noisy, 2-core) machine and still count as on time. */
-const ON_TIME_MS = 1_500;
 /** Long enough that the restart (tsx start-up, dynalite reopening its files) ends before this deadline. */
 const SURVIVOR_TIMEOUT_SECONDS = 8;
 

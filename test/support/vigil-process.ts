@@ -3,12 +3,15 @@ import { appendFileSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync 
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { isAlive, isErrno } from './dir-lock.js';
 import { pollUntil } from './poll.js';
 
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const HERE = dirname(fileURLToPath(import.meta.url));
+const REPO_ROOT = resolve(HERE, '..', '..');
+/** Stops Vigil when this test process is gone, however it ended. */
+const WATCHDOG = pathToFileURL(join(HERE, 'vigil-process-watchdog.ts')).href;
 /** tsx compiles on start; a busy 2-core machine running other test files needs the slack. */
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 10_000;
@@ -153,7 +156,7 @@ export class VigilProcess {
     // A restart must not mistake the previous run's map for readiness.
     rmSync(endpointsFile, { force: true });
     appendFileSync(this.logFile, `--- ${new Date().toISOString()} starting Vigil on port ${basePort}\n`);
-    const args = ['--import', 'tsx', 'shared/local/main.ts', '--port', String(basePort), '--regions', this.regions.join(','), '--data-dir', this.dataDir];
+    const args = ['--import', 'tsx', '--import', WATCHDOG, 'shared/local/main.ts', '--port', String(basePort), '--regions', this.regions.join(','), '--data-dir', this.dataDir];
     const { stuckThresholdSeconds, gateFallbackSeconds, gateStuckThresholdSeconds } = this.options;
     if (stuckThresholdSeconds !== undefined) args.push('--stuck-threshold-seconds', String(stuckThresholdSeconds));
     if (gateFallbackSeconds !== undefined) args.push('--gate-fallback-seconds', String(gateFallbackSeconds));

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+/** What the bench children tell test/bench/run.ts over IPC. */
+
+export const timerLatenessResult = z.object({
+  type: z.literal('result'),
+  jobs: z.number(),
+  spreadMs: z.number(),
+  /** fired − due of each job's first wake-up, where the local cloud starts its handler. */
+  localMs: z.array(z.number()),
+  /** finishedAt − due, read back from the store. */
+  timedOutMs: z.array(z.number()),
+  /** Bare setTimeouts for the same due times, armed beside the cloud in the same process. */
+  bareSameRunMs: z.array(z.number()),
+  /** Bare setTimeouts for the same schedule on an idle event loop, before the cloud starts. */
+  bareIdleMs: z.array(z.number()),
+  /** Jobs whose submission returned after their own due time (their lateness is not the timer's). */
+  armedLate: z.number(),
+  notTimedOut: z.number(),
+  submitSeconds: z.number(),
+  /** DynamoDB requests by operation and item writes while the timers fired (submissions and read-back excluded). */
+  firingRequests: z.record(z.string(), z.number()),
+  firingItemWrites: z.record(z.string(), z.number()),
+});
+export type TimerLatenessResult = z.infer<typeof timerLatenessResult>;
+
+export const progressCloudReady = z.object({ type: z.literal('ready'), regionUrl: z.string() });
+
+/** DynamoDB requests the progress cloud's region made, by operation; batch writes count their items. */
+export const progressCloudCounts = z.object({
+  type: z.literal('counts'),
+  requests: z.record(z.string(), z.number()),
+  itemWrites: z.record(z.string(), z.number()),
+  conditionalFailures: z.number(),
+  /** The child's CPU time so far (user + system), in microseconds. */
+  cpuMicros: z.number(),
+});
+export type DynamoCounts = z.infer<typeof progressCloudCounts>;
+
+export type ParentMessage = { type: 'counts' };
+export const parentMessage = z.object({ type: z.literal('counts') });

@@ -1,0 +1,89 @@
+import { ok, type VigilClient } from '../support/vigil-client.js';
+import { inParallel, summarize, type Summary } from './stats.js';
+
+export interface ProgressScenario {
+  name: string;
+  jobs: number;
+  clients: number;
+  stuckThresholdSeconds: number;
+  warmUpMs: number;
+  durationMs: number;
+  /** Stops earlier when this many reports were sent. */
+  maxReports: number;
+}
+
+export interface Reporter {
+  jobId: string;
+  workflowId: string;
+  workerId: string;
+  token: string;
+}
+
+export interface ProgressRun {
+  reports: number;
+  seconds: number;
+  perSecond: number;
+  latencyMs: Summary;
+  /** Answers that said `cancel: true`: the job ended during the run (it should not have). */
+  cancelAnswers: number;
+}
+
+/** One job (one workflow, one worker) per reporter, with a deadline far beyond the run. */
+export async function submitReporters(client: VigilClient, scenario: ProgressScenario, prefix: string): Promise<Reporter[]> {
+  const reporters: Reporter[] = [];
+  const ids = Array.from({ length: scenario.jobs }, (_, i) => `${prefix}-${i}`);
+  await inParallel(ids, 8, async (jobId) => {
+    const workerId = `w-${jobId}`;
+    const submitted = ok(
+      await client.submitJob({ jobId, timeoutSeconds: 3_600, stuckThresholdSeconds: scenario.stuckThresholdSeconds, workflows: [{ workflowId: 'wf-1', workerId }] }),
+    );
+    const token = submitted.workflows[0]?.token;
+    if (!token) throw new Error(`no token for ${jobId}`);
+    reporters.push({ jobId, workflowId: 'wf-1', workerId, token });
+  });
+  return reporters;
+}
+
+/**
+ * `clients` keep-alive loops on loopback, each cycling through its share of the reporters and
+ * sending one progress report at a time, until `durationMs` passes or `maxReports` were sent.
+ */
+export async function driveProgress(client: VigilClient, reporters: readonly Reporter[], scenario: ProgressScenario, durationMs: number): Promise<ProgressRun> {
+  const latencies: number[] = [];
+  let cancelAnswers = 0;
+  const start = performance.now();
+  const stopAt = start + durationMs;
+  const lane = async (lane: number) => {
+    const mine = reporters.filter((_, i) => i % scenario.clients === lane);
+    for (let n = 0; performance.now() < stopAt && latencies.length < scenario.maxReports; n++) {
+      const reporter = mine[n % mine.length];
+      if (!reporter) return;
+      const sentAt = performance.now();
+      const answer = await sendReport(client, reporter, (n % 100) / 100);
+      latencies.push(performance.now() - sentAt);
+      if (answer.cancel) cancelAnswers++;
+    }
+  };
+  await Promise.all(Array.from({ length: scenario.clients }, (_, i) => lane(i)));
+  const seconds = (performance.now() - start) / 1_000;
+  return { reports: latencies.length, seconds, perSecond: latencies.length / seconds, latencyMs: summarize(latencies), cancelAnswers };
+}
+
+/** One report from every reporter (its first creates the worker's health item): the warm-up. */
+export async function reportOnceEach(client: VigilClient, reporters: readonly Reporter[], clients: number): Promise<void> {
+  await inParallel(reporters, clients, async (reporter) => {
+    await sendReport(client, reporter, 0);
+  });
+}
+
+async function sendReport(client: VigilClient, reporter: Reporter, progress: number): Promise<{ cancel: boolean }> {
+  const answer = await client.raw(
+    'POST',
+    `/jobs/${reporter.jobId}/workflows/${reporter.workflowId}/progress`,
+    JSON.stringify({ workerId: reporter.workerId, progress }),
+    { 'x-vigil-token': reporter.token },
+  );
+  if (answer.status !== 200) throw new Error(`progress answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  const body = answer.body;
+  return { cancel: typeof body === 'object' && body !== null && 'cancel' in body && body.cancel === true };
+}

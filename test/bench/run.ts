@@ -1,0 +1,214 @@
+/**
+ * `npm run bench`: the numbers issue 2 asks for, each beside a baseline measured in the same run.
+ *   1. Timer lateness of 1,000 local-cloud timers (bench child timer-lateness.ts) vs bare setTimeout.
+ *   2. Progress reports per second through the local HTTP API and DynamoDB writes per report
+ *      (bench child progress-cloud.ts counts them), vs raw dynalite conditional UpdateItem.
+ * Everything runs under a temp dir that is removed; a watchdog ends the run if it hangs.
+ */
+process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
+process.env['POWERTOOLS_METRICS_DISABLED'] ??= 'true';
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { VigilClient } from '../support/vigil-client.js';
+import { BenchChild } from './bench-child.js';
+import { totalOf } from './dynamo-counter.js';
+import { dynaliteConditionalUpdateRate, type UpdateRate } from './dynalite-update-rate.js';
+import { progressCloudCounts, progressCloudReady, timerLatenessResult, type DynamoCounts, type TimerLatenessResult } from './messages.js';
+import { driveProgress, reportOnceEach, submitReporters, type ProgressRun, type ProgressScenario } from './progress-load.js';
+import { summarize, type Summary } from './stats.js';
+import { fmtMs, fmtRate, formatTable } from './table.js';
+
+const WATCHDOG_MS = 115_000;
+const TIMER_TARGET_P99_MS = 100;
+const CLIENTS = 8;
+const RAW_DURATION_MS = 3_000;
+
+const scenarios: ProgressScenario[] = [
+  // Few jobs reporting as fast as they can: the coalescing window (min(5 s, stuck / 20)) absorbs most writes.
+  { name: `hot: 8 jobs, stuck 120 s (5 s window)`, jobs: 8, clients: CLIENTS, stuckThresholdSeconds: 120, warmUpMs: 1_000, durationMs: 5_000, maxReports: 50_000 },
+  // Many jobs, each reported less often than its 500 ms window: coalescing cannot help.
+  { name: `spread: 400 jobs, stuck 10 s (500 ms window)`, jobs: 400, clients: CLIENTS, stuckThresholdSeconds: 10, warmUpMs: 1_000, durationMs: 5_000, maxReports: 50_000 },
+];
+
+interface ScenarioResult {
+  scenario: ProgressScenario;
+  run: ProgressRun;
+  writes: Record<string, number>;
+  conditionalFailures: number;
+  reads: number;
+  serverCpuMs: number;
+  clientCpuMs: number;
+}
+
+const root = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
+const children: BenchChild[] = [];
+const watchdog = setTimeout(() => {
+  console.error(`bench: still running after ${WATCHDOG_MS / 1_000} s; stopping`);
+  rmSync(root, { recursive: true, force: true });
+  process.exit(1); // the exit hook in bench-child.ts kills the children
+}, WATCHDOG_MS);
+watchdog.unref();
+
+try {
+  const startedAt = Date.now();
+  console.log(`Vigil bench · node ${process.version} · ${availableParallelism()} CPUs (${cpus()[0]?.model.trim() ?? 'unknown'}) · ${new Date().toISOString()}\n`);
+
+  console.log('1/3 timer lateness: 1,000 jobs through the submit use case, deadlines spread over 3 s …');
+  const timers = await measureTimers();
+  console.log('2/3 progress reports through the local HTTP API …');
+  const progress = await measureProgress();
+  console.log('3/3 raw dynalite conditional UpdateItem (baseline) …\n');
+  const raw = [
+    await dynaliteConditionalUpdateRate(join(root, 'raw-1'), 1, RAW_DURATION_MS),
+    await dynaliteConditionalUpdateRate(join(root, `raw-${CLIENTS}`), CLIENTS, RAW_DURATION_MS),
+  ];
+
+  printTimers(timers);
+  printProgress(progress, raw);
+  console.log(`\n(bench took ${Math.round((Date.now() - startedAt) / 1_000)} s)`);
+} finally {
+  for (const child of children) await child.stop();
+  clearTimeout(watchdog);
+  rmSync(root, { recursive: true, force: true });
+}
+
+async function measureTimers(): Promise<TimerLatenessResult> {
+  const child = BenchChild.start('timer-lateness.ts', [join(root, 'timers')], join(root, 'timer-lateness.log'));
+  children.push(child);
+  const result = await child.receive(timerLatenessResult, 90_000);
+  await child.stop();
+  return result;
+}
+
+async function measureProgress(): Promise<ScenarioResult[]> {
+  const child = BenchChild.start('progress-cloud.ts', [join(root, 'progress')], join(root, 'progress-cloud.log'));
+  children.push(child);
+  const { regionUrl } = await child.receive(progressCloudReady, 60_000);
+  const client = new VigilClient(regionUrl);
+  const counts = async (): Promise<DynamoCounts> => {
+    child.send({ type: 'counts' });
+    return child.receive(progressCloudCounts, 10_000);
+  };
+  const results: ScenarioResult[] = [];
+  for (const [index, scenario] of scenarios.entries()) {
+    const reporters = await submitReporters(client, scenario, `bench${index}`);
+    // Warm-up: every reporter's first report (it creates the worker's health item), then steady load.
+    await reportOnceEach(client, reporters, scenario.clients);
+    await driveProgress(client, reporters, scenario, scenario.warmUpMs);
+    const before = await counts();
+    const clientCpuBefore = process.cpuUsage();
+    const run = await driveProgress(client, reporters, scenario, scenario.durationMs);
+    const clientCpu = process.cpuUsage(clientCpuBefore);
+    const after = await counts();
+    const writes = delta(before.itemWrites, after.itemWrites);
+    const reads = ['GetItem', 'BatchGetItem', 'Query'].reduce((sum, op) => sum + (after.requests[op] ?? 0) - (before.requests[op] ?? 0), 0);
+    results.push({
+      scenario,
+      run,
+      writes,
+      reads,
+      conditionalFailures: after.conditionalFailures - before.conditionalFailures,
+      serverCpuMs: (after.cpuMicros - before.cpuMicros) / 1_000,
+      clientCpuMs: (clientCpu.user + clientCpu.system) / 1_000,
+    });
+  }
+  await child.stop();
+  return results;
+}
+
+function delta(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [key, value] of Object.entries(after)) {
+    const change = value - (before[key] ?? 0);
+    if (change > 0) out[key] = change;
+  }
+  return out;
+}
+
+function latencyRow(name: string, summary: Summary): string[] {
+  return [name, String(summary.count), fmtMs(summary.p50), fmtMs(summary.p99), fmtMs(summary.max)];
+}
+
+function printTimers(result: TimerLatenessResult): void {
+  const local = summarize(result.localMs);
+  console.log(`1. Timer lateness (fired − due), ${result.jobs.toLocaleString('en-US')} local timers due over ${result.spreadMs / 1_000} s`);
+  console.log(
+    formatTable(
+      ['measured', 'timers', 'p50', 'p99', 'max'],
+      [
+        latencyRow('local cloud: wake-up starts the fire-job-timer handler', local),
+        latencyRow('local cloud: job is TIMED_OUT in DynamoDB (finishedAt − due)', summarize(result.timedOutMs)),
+        latencyRow('baseline: bare setTimeout, same due times, same process and run', summarize(result.bareSameRunMs)),
+        latencyRow('baseline: bare setTimeout, same schedule, idle event loop', summarize(result.bareIdleMs)),
+      ],
+    ),
+  );
+  const verdict = local.p99 <= TIMER_TARGET_P99_MS ? 'met' : 'NOT met';
+  console.log(`   target p99 ≤ ${TIMER_TARGET_P99_MS} ms (wake-up): ${verdict} (p99 ${fmtMs(local.p99)}).`);
+  const perTimeout = (record: Record<string, number>) =>
+    Object.entries(record)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([what, n]) => `${what} ${(n / result.jobs).toFixed(2)}`)
+      .join(', ');
+  console.log(
+    `   DynamoDB per timed-out job while the timers fired: ${(totalOf(result.firingRequests) / result.jobs).toFixed(2)} requests ` +
+      `(${perTimeout(result.firingRequests)}); item writes: ${perTimeout(result.firingItemWrites)}.`,
+  );
+  console.log(
+    `   ${result.jobs} submissions took ${result.submitSeconds.toFixed(1)} s; ${result.armedLate} returned after their own due time; ` +
+      `${result.notTimedOut} jobs were not TIMED_OUT in the end.`,
+  );
+}
+
+function printProgress(results: readonly ScenarioResult[], raw: readonly UpdateRate[]): void {
+  console.log(`\n2. Progress reports through the local HTTP API (${CLIENTS} concurrent keep-alive clients on loopback, a separate process)`);
+  const writesOf = (result: ScenarioResult) => totalOf(result.writes);
+  console.log(
+    formatTable(
+      ['measured', 'requests', 'rate', 'p50', 'p99', 'writes', 'writes/report', 'reads/report'],
+      [
+        ...results.map((result) => [
+          result.scenario.name,
+          String(result.run.reports),
+          fmtRate(result.run.perSecond),
+          fmtMs(result.run.latencyMs.p50),
+          fmtMs(result.run.latencyMs.p99),
+          String(writesOf(result)),
+          (writesOf(result) / result.run.reports).toFixed(3),
+          (result.reads / result.run.reports).toFixed(2),
+        ]),
+        ...raw.map((rate) => [
+          `baseline: raw dynalite conditional UpdateItem, ${rate.loops} loop${rate.loops > 1 ? 's' : ''}`,
+          String(rate.updates),
+          fmtRate(rate.perSecond),
+          fmtMs(rate.latencyMs.p50),
+          fmtMs(rate.latencyMs.p99),
+          String(rate.updates),
+          '1.000',
+          '0.00',
+        ]),
+      ],
+    ),
+  );
+  console.log('   Writes are counted by a middleware on the region\'s DynamoDB client (each PutItem/UpdateItem/DeleteItem,');
+  console.log('   each item of a BatchWriteItem), over the measured window only (job submission and warm-up excluded):');
+  for (const result of results) {
+    const parts = Object.entries(result.writes)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([what, n]) => `${what} ${n} (${(n / result.run.reports).toFixed(3)}/report)`);
+    const failedNote = result.conditionalFailures > 0 ? `; ${result.conditionalFailures} of them failed their condition (still billed)` : '';
+    const cancelNote = result.run.cancelAnswers > 0 ? `; ${result.run.cancelAnswers} answers said cancel: the job ended mid-run` : '';
+    console.log(`   - ${result.scenario.name}: ${parts.join(', ') || 'none'}${failedNote}${cancelNote}`);
+  }
+  console.log('   CPU per report (the server is one Node process: HTTP, handler, SDK and dynalite share its event loop):');
+  for (const result of results) {
+    const perReport = (ms: number) => `${(ms / result.run.reports).toFixed(2)} ms`;
+    const busy = (ms: number) => `${Math.round((100 * ms) / (result.run.seconds * 1_000))}%`;
+    console.log(
+      `   - ${result.scenario.name}: server ${perReport(result.serverCpuMs)} (${busy(result.serverCpuMs)} of a core), ` +
+        `bench clients ${perReport(result.clientCpuMs)} (${busy(result.clientCpuMs)} of a core)`,
+    );
+  }
+}
