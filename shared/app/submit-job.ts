@@ -26,9 +26,13 @@ export async function submitJob(deps: ManagerDeps, input: SubmitInput) {
   const result = await deps.jobs.createJob(started.job, started.workflows);
   if (!result.created) {
     if (result.existing.submissionDigest !== digest) throw new SubmissionConflictError(jobId);
+    // A submit that crashed after the job item may have left workflows unwritten: add only those.
     const stored = await deps.jobs.getJobWithWorkflows(jobId);
     if (!stored) throw new Error(`job ${jobId} vanished after it was found`);
-    return { created: false, view: submittedJobView(stored.job, stored.workflows, deps.tokens) };
+    const present = new Set(stored.workflows.map((w) => w.workflowId));
+    const missing = started.workflows.filter((w) => !present.has(w.workflowId));
+    if (missing.length > 0) await deps.jobs.putWorkflows(missing);
+    return { created: false, view: submittedJobView(stored.job, started.workflows, deps.tokens) };
   }
   await runEffects(deps, started.effects);
   deps.telemetry.info('job submitted', {

@@ -22,8 +22,10 @@ export interface JobStore {
     workflowId: string,
     workerId: string,
   ): Promise<{ job?: Job; workflow?: Workflow; worker?: WorkerHealth }>;
-  /** Writes the workflows, then the job only if no job with that id exists; else returns the existing one. */
+  /** Writes the job only if no job with that id exists, then its workflows; else returns the existing job. */
   createJob(job: Job, workflows: readonly Workflow[]): Promise<{ created: true; job: Job } | { created: false; existing: Job }>;
+  /** Idempotent: rewrites the workflow items (a resubmission repairs a submit that crashed midway). */
+  putWorkflows(workflows: readonly Workflow[]): Promise<void>;
   /** Conditional on `expectedVersion`; returns the job as stored (version + 1). */
   saveJob(job: Job, expectedVersion: number): Promise<Job>;
   /** Moves `lastProgressAt` forward on a RUNNING job and bumps its version; never moves it back. */

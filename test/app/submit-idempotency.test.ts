@@ -1,3 +1,4 @@
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { submitJob } from '../../shared/app/submit-job.js';
 import { SubmissionConflictError } from '../../shared/domain/errors.js';
@@ -73,5 +74,35 @@ describe('submit is idempotent on jobId (dynalite)', () => {
     const conflicting = submitJob(m.deps, { ...body, stuckThresholdSeconds: 30 });
     // Assess
     await expect(conflicting).rejects.toThrow(SubmissionConflictError);
+  });
+
+  it('two submissions with different bodies at once: exactly one wins and its workflows are not overwritten', async () => {
+    // Prepare
+    const other = { ...body, workflows: [{ workflowId: 'wf-1', workerId: 'worker-z' }] };
+    // Act
+    const outcomes = await Promise.allSettled([submitJob(m.deps, body), submitJob(m.deps, other)]);
+    // Assess
+    const winners = outcomes.filter((o) => o.status === 'fulfilled');
+    expect(winners).toHaveLength(1);
+    const rejected = outcomes.find((o) => o.status === 'rejected');
+    expect(rejected?.status === 'rejected' && rejected.reason).toBeInstanceOf(SubmissionConflictError);
+    const stored = await m.jobs.getJobWithWorkflows('job-1');
+    const winnerBody = outcomes[0]?.status === 'fulfilled' ? body : other;
+    expect(stored?.workflows.map((w) => [w.workflowId, w.workerId])).toEqual(
+      winnerBody.workflows.map((w) => [w.workflowId, w.workerId]),
+    );
+  });
+
+  it('resubmitting after a submit that stopped before its workflows were written adds the missing ones', async () => {
+    // Prepare: the job item is written, the workflows are not (a crash in between)
+    const started = await submitJob(m.deps, body);
+    const jobOnly = await m.jobs.getJobWithWorkflows('job-1');
+    await dynamo.doc.send(new DeleteCommand({ TableName: m.tableName, Key: { pk: 'JOB#job-1', sk: 'WF#wf-2' } }));
+    // Act
+    const again = await submitJob(m.deps, body);
+    // Assess
+    expect(again.view).toEqual(started.view);
+    const stored = await m.jobs.getJobWithWorkflows('job-1');
+    expect(stored?.workflows).toEqual(jobOnly?.workflows);
   });
 });

@@ -3,7 +3,7 @@ import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } 
 import { isTerminal, type Job, type Workflow } from '../../domain/job.js';
 import type { EpochMs } from '../../domain/time.js';
 import type { WorkerHealth } from '../../domain/worker-health.js';
-import type { JobStore } from '../../ports/job-store.js';
+import { VersionConflictError, type JobStore } from '../../ports/job-store.js';
 import { batchGet, batchPut } from './batch-requests.js';
 import { queryDueTimers } from './due-timers-query.js';
 import { timerShardOf, TTL_ATTRIBUTE, WORKER_INDEX } from './jobs-table.js';
@@ -85,22 +85,26 @@ export class DynamoJobStore implements JobStore {
   }
 
   async createJob(job: Job, workflows: readonly Workflow[]) {
-    const existing = await this.getJob(job.jobId);
-    if (existing) return { created: false as const, existing };
-    // Workflows first: once the job item exists, every workflow it names is readable.
+    // The job item first, conditionally: a second submission with another body gets the existing
+    // job back and writes nothing, so it cannot overwrite the winner's workflows.
+    try {
+      const stored = await putVersioned(this.doc, this.tableName, jobKey(job.jobId), job, 0, jobIndexAttributes(job));
+      await this.putWorkflows(workflows);
+      return { created: true as const, job: stored };
+    } catch (error) {
+      if (!(error instanceof VersionConflictError)) throw error;
+      const existing = await this.getJob(job.jobId);
+      if (!existing) throw error;
+      return { created: false as const, existing };
+    }
+  }
+
+  async putWorkflows(workflows: readonly Workflow[]): Promise<void> {
     await batchPut(
       this.doc,
       this.tableName,
       workflows.map((w) => ({ ...w, ...workflowKey(w.jobId, w.workflowId), gsiWorkerId: w.workerId })),
     );
-    try {
-      const stored = await putVersioned(this.doc, this.tableName, jobKey(job.jobId), job, 0, jobIndexAttributes(job));
-      return { created: true as const, job: stored };
-    } catch (error) {
-      const raced = await this.getJob(job.jobId);
-      if (raced) return { created: false as const, existing: raced };
-      throw error;
-    }
   }
 
   saveJob(job: Job, expectedVersion: number): Promise<Job> {
