@@ -1,0 +1,97 @@
+import type { Node } from 'constructs';
+
+/** The seconds knobs the handlers read from their environment (`shared/config/lambda-env.ts`). */
+export interface PolicySeconds {
+  readonly defaultStuckThresholdSeconds: number;
+  readonly gateFallbackSeconds: number;
+  readonly gateStuckThresholdSeconds: number;
+}
+
+/** Everything the CDK app takes from context (`cdk.json` or `-c key=value`). */
+export interface VigilConfig {
+  readonly regions: readonly string[];
+  readonly gateRegion: string;
+  /** Absent: stacks stay account-agnostic and ARNs use `AWS::AccountId`, resolved at deploy time. */
+  readonly account: string | undefined;
+  readonly deletionProtection: boolean;
+  readonly policy: PolicySeconds;
+}
+
+export const defaultPolicySeconds: PolicySeconds = {
+  defaultStuckThresholdSeconds: 120,
+  gateFallbackSeconds: 300,
+  gateStuckThresholdSeconds: 180,
+};
+
+const REGION_PATTERN = /^[a-z]{2}(-[a-z]+)+-\d+$/;
+const ACCOUNT_PATTERN = /^\d{12}$/;
+
+export class VigilConfigError extends Error {
+  constructor(key: string, problem: string, fix: string) {
+    super(`context '${key}' ${problem}; ${fix}`);
+    this.name = 'VigilConfigError';
+  }
+}
+
+/** Reads and validates the context. `env` supplies `CDK_DEFAULT_ACCOUNT` when the CLI has credentials. */
+export function readVigilConfig(node: Node, env: NodeJS.ProcessEnv = process.env): VigilConfig {
+  const regions = readRegions(node.tryGetContext('regions'));
+  const gateRegion = readRegion('gateRegion', node.tryGetContext('gateRegion') ?? regions[0]);
+  return {
+    regions,
+    gateRegion,
+    account: readAccount(node.tryGetContext('account') ?? env['CDK_DEFAULT_ACCOUNT']),
+    deletionProtection: readBoolean('deletionProtection', node.tryGetContext('deletionProtection'), true),
+    policy: {
+      defaultStuckThresholdSeconds: readSeconds(node, 'defaultStuckThresholdSeconds'),
+      gateFallbackSeconds: readSeconds(node, 'gateFallbackSeconds'),
+      gateStuckThresholdSeconds: readSeconds(node, 'gateStuckThresholdSeconds'),
+    },
+  };
+}
+
+function readRegions(raw: unknown): string[] {
+  // `-c regions=a,b` arrives as a string, cdk.json as an array.
+  const list = typeof raw === 'string' ? raw.split(',') : raw;
+  if (!Array.isArray(list) || list.length === 0) {
+    throw new VigilConfigError('regions', 'is missing or empty', 'set it in cdk.json or pass -c regions=us-east-1,eu-west-1');
+  }
+  const regions = list.map((region: unknown) => readRegion('regions', typeof region === 'string' ? region.trim() : region));
+  if (new Set(regions).size !== regions.length) {
+    throw new VigilConfigError('regions', `names a region twice (${regions.join(',')})`, 'list each region once');
+  }
+  return regions;
+}
+
+function readRegion(key: string, raw: unknown): string {
+  if (typeof raw !== 'string' || !REGION_PATTERN.test(raw)) {
+    throw new VigilConfigError(key, `has '${String(raw)}', which is not an AWS region name`, 'use names like us-east-1');
+  }
+  return raw;
+}
+
+function readAccount(raw: unknown): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const account = String(raw);
+  if (!ACCOUNT_PATTERN.test(account)) {
+    throw new VigilConfigError('account', `has '${account}', which is not a 12-digit AWS account id`, 'pass -c account=123456789012 or omit it');
+  }
+  return account;
+}
+
+function readBoolean(key: string, raw: unknown, fallback: boolean): boolean {
+  if (raw === undefined) return fallback;
+  if (raw === true || raw === 'true') return true;
+  if (raw === false || raw === 'false') return false;
+  throw new VigilConfigError(key, `has '${String(raw)}'`, 'use true or false');
+}
+
+function readSeconds(node: Node, key: keyof PolicySeconds): number {
+  const raw: unknown = node.tryGetContext(key);
+  if (raw === undefined) return defaultPolicySeconds[key];
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    throw new VigilConfigError(key, `has '${String(raw)}'`, 'use a positive number of seconds');
+  }
+  return seconds;
+}

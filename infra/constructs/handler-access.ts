@@ -1,0 +1,61 @@
+import { Stack, type Duration } from 'aws-cdk-lib';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { IEventBus } from 'aws-cdk-lib/aws-events';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import { acknowledgeWildcardResource } from './nag-acknowledgements.js';
+import type { TimerDelivery } from './timer-delivery.js';
+import type { VigilFunction } from './vigil-function.js';
+
+/** What a handler may do to its stack's resources. Every grant below is scoped to one resource. */
+export interface HandlerAccess {
+  readonly table: 'read' | 'readWrite';
+  /** events:PutEvents on the stack's own bus (decision effects and the item outbox). */
+  readonly publishEvents: boolean;
+  /** Send to the timer queue, upsert/delete schedules in the group, pass the Scheduler role. */
+  readonly armTimers: boolean;
+  /** Read the workflow token HMAC key (regional stacks only). */
+  readonly tokenSecret: boolean;
+}
+
+export interface HandlerSpec {
+  /** Relative to the repository root; the file exports `handler`. */
+  readonly entry: string;
+  readonly description: string;
+  /** `undefined`: the handler touches no state (health). */
+  readonly access: HandlerAccess | undefined;
+  readonly timeout?: Duration;
+  /** A fixed physical name, for functions another region calls by name. */
+  readonly functionName?: string;
+}
+
+export const readOnly: HandlerAccess = { table: 'read', publishEvents: false, armTimers: false, tokenSecret: false };
+
+/**
+ * Anything that goes through `decideAndSave`: it may write the item, run ArmTimer/DisarmTimer
+ * effects and flush the item's outbox to the bus, whatever the decision at hand is.
+ */
+export const decider: HandlerAccess = { table: 'readWrite', publishEvents: true, armTimers: true, tokenSecret: false };
+
+export interface StateResources {
+  readonly table: Table;
+  readonly bus: IEventBus;
+  readonly timers: TimerDelivery;
+  readonly tokenSecret?: ISecret;
+}
+
+export function grantAccess(fn: VigilFunction, access: HandlerAccess, resources: StateResources): void {
+  if (access.table === 'readWrite') resources.table.grantReadWriteData(fn.handler);
+  else resources.table.grantReadData(fn.handler);
+  acknowledgeWildcardResource(
+    fn.role,
+    Stack.of(resources.table),
+    `${resources.table.tableArn}/index/*`,
+    'Table grants cover "<table>/index/*": the handlers query the timers and byWorker indexes of their own table.',
+  );
+  if (access.publishEvents) resources.bus.grantPutEventsTo(fn.handler);
+  if (access.armTimers) resources.timers.grantArm(fn);
+  if (access.tokenSecret) {
+    if (!resources.tokenSecret) throw new Error(`${fn.node.path} needs the workflow token secret, but its stack has none`);
+    resources.tokenSecret.grantRead(fn.handler);
+  }
+}

@@ -1,0 +1,97 @@
+import { Duration } from 'aws-cdk-lib';
+import {
+  Alarm,
+  AlarmStatusWidget,
+  ComparisonOperator,
+  Dashboard,
+  GraphWidget,
+  TreatMissingData,
+  type IMetric,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { VigilFunction } from './vigil-function.js';
+import type { VigilHttpApi } from './vigil-http-api.js';
+
+export interface OperationsProps {
+  readonly dashboardName: string;
+  /** Keyed by a short label used in alarm names and graph legends. */
+  readonly functions: Readonly<Record<string, VigilFunction>>;
+  readonly deadLetterQueues: Readonly<Record<string, Queue>>;
+  readonly timerQueue: Queue;
+  readonly table: Table;
+  readonly api: VigilHttpApi;
+}
+
+const PERIOD = Duration.minutes(1);
+
+/**
+ * Alarms and one dashboard per stack. Any message in a DLQ is a timer, decision or forwarded
+ * event that did not arrive, and any handler error may leave a job untracked until the sweep, so
+ * both alarm at the first occurrence. Alarm actions (SNS, chat) are left to the operator.
+ */
+export class Operations extends Construct {
+  public readonly alarms: Alarm[] = [];
+  public readonly dashboard: Dashboard;
+
+  constructor(scope: Construct, id: string, props: OperationsProps) {
+    super(scope, id);
+    for (const [label, queue] of Object.entries(props.deadLetterQueues)) {
+      this.alarms.push(
+        queue
+          .metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' })
+          .createAlarm(this, `${label}DepthAlarm`, {
+            alarmDescription: `Vigil: messages in the ${label} dead-letter queue; inspect and redrive them.`,
+            ...firstOccurrence,
+          }),
+      );
+    }
+    for (const [label, fn] of Object.entries(props.functions)) {
+      this.alarms.push(
+        fn.handler.metricErrors({ period: PERIOD, statistic: 'Sum' }).createAlarm(this, `${label}ErrorsAlarm`, {
+          alarmDescription: `Vigil: the ${label} handler failed; see its log group ${fn.logGroup.logGroupName}.`,
+          ...firstOccurrence,
+        }),
+      );
+    }
+    this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: props.dashboardName });
+    const fns = Object.entries(props.functions);
+    this.dashboard.addWidgets(
+      graph('API requests and errors', [props.api.api.metricCount(), props.api.api.metricClientError(), props.api.api.metricServerError()]),
+      graph('API latency p99', [props.api.api.metricLatency({ statistic: 'p99' })]),
+      new AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 8, height: 6 }),
+    );
+    this.dashboard.addWidgets(
+      graph('Handler errors', fns.map(([label, fn]) => fn.handler.metricErrors({ label, statistic: 'Sum' }))),
+      graph('Handler duration p99', fns.map(([label, fn]) => fn.handler.metricDuration({ label, statistic: 'p99' }))),
+      graph('Handler throttles', fns.map(([label, fn]) => fn.handler.metricThrottles({ label, statistic: 'Sum' }))),
+    );
+    this.dashboard.addWidgets(
+      graph(
+        'Dead-letter queue depth',
+        Object.entries(props.deadLetterQueues).map(([label, q]) => q.metricApproximateNumberOfMessagesVisible({ label, statistic: 'Maximum' })),
+      ),
+      graph('Timer queue', [
+        props.timerQueue.metricApproximateNumberOfMessagesVisible({ label: 'due now' }),
+        props.timerQueue.metricApproximateNumberOfMessagesNotVisible({ label: 'in flight' }),
+        props.timerQueue.metricNumberOfMessagesSent({ label: 'armed', statistic: 'Sum' }),
+      ]),
+      graph('Table', [
+        props.table.metricConsumedReadCapacityUnits({ label: 'read units' }),
+        props.table.metricConsumedWriteCapacityUnits({ label: 'write units' }),
+        // Optimistic concurrency at work: lost races that were decided again.
+        props.table.metricConditionalCheckFailedRequests({ label: 'version conflicts' }),
+      ]),
+    );
+  }
+}
+
+const firstOccurrence = {
+  threshold: 1,
+  evaluationPeriods: 1,
+  comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+  treatMissingData: TreatMissingData.NOT_BREACHING,
+} as const;
+
+const graph = (title: string, metrics: IMetric[]) => new GraphWidget({ title, left: metrics, width: 8, height: 6 });

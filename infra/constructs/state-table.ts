@@ -1,0 +1,48 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { Construct } from 'constructs';
+import { TIMER_INDEX, TTL_ATTRIBUTE, WORKER_INDEX } from '../../shared/adapters/aws/jobs-table.js';
+
+export interface StateTableProps {
+  readonly deletionProtection: boolean;
+  /** The regional table also indexes workflow items by worker (extensions, worker failure). */
+  readonly withWorkerIndex: boolean;
+}
+
+/**
+ * The single table of a region manager or of the gate, declared exactly like
+ * `shared/adapters/aws/jobs-table.ts` creates it for the emulators: pk/sk, the sparse `timers`
+ * index the backstop sweep queries, and TTL so finished jobs expire.
+ */
+export class StateTable extends Construct {
+  public readonly table: Table;
+
+  constructor(scope: Construct, id: string, props: StateTableProps) {
+    super(scope, id);
+    this.table = new Table(this, 'Table', {
+      partitionKey: { name: 'pk', type: AttributeType.STRING },
+      sortKey: { name: 'sk', type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      encryption: TableEncryption.AWS_MANAGED,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      timeToLiveAttribute: TTL_ATTRIBUTE,
+      deletionProtection: props.deletionProtection,
+      removalPolicy: props.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    this.table.addGlobalSecondaryIndex({
+      indexName: TIMER_INDEX,
+      partitionKey: { name: 'timerShard', type: AttributeType.STRING },
+      sortKey: { name: 'timerDueAt', type: AttributeType.NUMBER },
+      projectionType: ProjectionType.ALL,
+    });
+    if (props.withWorkerIndex) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: WORKER_INDEX,
+        partitionKey: { name: 'gsiWorkerId', type: AttributeType.STRING },
+        sortKey: { name: 'pk', type: AttributeType.STRING },
+        projectionType: ProjectionType.INCLUDE,
+        nonKeyAttributes: ['index'],
+      });
+    }
+  }
+}

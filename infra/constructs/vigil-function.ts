@@ -1,0 +1,91 @@
+import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { entryPath, repoRoot } from '../config/repo-paths.js';
+import { acknowledgeNag } from './nag-acknowledgements.js';
+
+export interface VigilFunctionProps {
+  /** Handler file relative to the repository root; it exports `handler`. */
+  readonly entry: string;
+  readonly description: string;
+  readonly environment?: Readonly<Record<string, string>>;
+  readonly functionName?: string;
+  readonly timeout?: Duration;
+  readonly logRemovalPolicy: RemovalPolicy;
+}
+
+export const LOG_RETENTION = RetentionDays.ONE_MONTH;
+
+/** Environment every Vigil function gets, besides the names from `LambdaEnv`. */
+export const commonEnvironment = {
+  NODE_OPTIONS: '--enable-source-maps',
+  POWERTOOLS_SERVICE_NAME: 'vigil',
+  POWERTOOLS_METRICS_NAMESPACE: 'Vigil',
+} as const;
+
+// The bundle is ESM; some CommonJS dependencies still call require(), which ESM lacks.
+const ESM_REQUIRE_BANNER =
+  "import { createRequire as vigilCreateRequire } from 'node:module'; const require = vigilCreateRequire(import.meta.url);";
+
+/**
+ * A Vigil Lambda: nodejs22.x on ARM64, one minified ESM bundle with source maps, its own log group
+ * with retention, active tracing, and a role that starts with nothing but write access to that
+ * log group (no AWSLambdaBasicExecutionRole). Callers add grants for what the handler does.
+ */
+export class VigilFunction extends Construct {
+  public readonly handler: NodejsFunction;
+  public readonly role: Role;
+  public readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: VigilFunctionProps) {
+    super(scope, id);
+    this.logGroup = new LogGroup(this, 'Logs', { retention: LOG_RETENTION, removalPolicy: props.logRemovalPolicy });
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Execution role of ${props.description}`.slice(0, 1000),
+    });
+    this.logGroup.grantWrite(this.role);
+    this.handler = new NodejsFunction(this, 'Handler', {
+      entry: entryPath(props.entry),
+      handler: 'handler',
+      projectRoot: repoRoot,
+      depsLockFilePath: `${repoRoot}package-lock.json`,
+      description: props.description,
+      ...(props.functionName !== undefined ? { functionName: props.functionName } : {}),
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      // CPU scales with memory; 512 MB keeps cold starts of the ~1 MB bundles short at little cost.
+      memorySize: 512,
+      timeout: props.timeout ?? Duration.seconds(10),
+      role: this.role,
+      logGroup: this.logGroup,
+      tracing: Tracing.ACTIVE,
+      awsSdkConnectionReuse: false,
+      environment: { ...commonEnvironment, ...props.environment },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        mainFields: ['module', 'main'],
+        banner: ESM_REQUIRE_BANNER,
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        // Pin the SDK the tests ran against instead of whatever the runtime ships.
+        bundleAwsSDK: true,
+      },
+    });
+    acknowledgeNag(
+      this.role,
+      'IAM5[Resource::*]',
+      'Active X-Ray tracing needs xray:PutTraceSegments/PutTelemetryRecords, which cannot be scoped to a resource.',
+    );
+    acknowledgeNag(
+      this.handler,
+      'L1',
+      'The project pins nodejs22.x (issue 4); moving to nodejs24.x is a deliberate upgrade with its own test run.',
+    );
+  }
+}

@@ -1,0 +1,95 @@
+import type { RemovalPolicy } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination, type HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpIamAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { acknowledgeNag } from './nag-acknowledgements.js';
+import { LOG_RETENTION, type VigilFunction } from './vigil-function.js';
+
+export interface VigilHttpApiProps {
+  readonly apiName: string;
+  readonly description: string;
+  readonly logRemovalPolicy: RemovalPolicy;
+}
+
+// One JSON object per request, so Logs Insights can filter by caller, route and status.
+const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: '$context.requestId',
+    requestTime: '$context.requestTime',
+    sourceIp: '$context.identity.sourceIp',
+    caller: '$context.identity.userArn',
+    routeKey: '$context.routeKey',
+    path: '$context.path',
+    status: '$context.status',
+    responseLength: '$context.responseLength',
+    responseLatencyMs: '$context.responseLatency',
+    integrationLatencyMs: '$context.integration.latency',
+    integrationError: '$context.integrationErrorMessage',
+  }),
+);
+
+/**
+ * An HTTP API with an access-logged `$default` stage. Every route states how it is authorized:
+ * client routes by SigV4 (IAM), worker routes by the workflow token the handler verifies, and
+ * the health check not at all.
+ */
+export class VigilHttpApi extends Construct {
+  public readonly api: HttpApi;
+  public readonly stage: HttpStage;
+  public readonly accessLogs: LogGroup;
+  private readonly iamAuthorizer = new HttpIamAuthorizer();
+
+  constructor(scope: Construct, id: string, props: VigilHttpApiProps) {
+    super(scope, id);
+    this.api = new HttpApi(this, 'Api', { apiName: props.apiName, description: props.description, createDefaultStage: false });
+    this.accessLogs = new LogGroup(this, 'AccessLogs', { retention: LOG_RETENTION, removalPolicy: props.logRemovalPolicy });
+    this.stage = this.api.addStage('DefaultStage', {
+      stageName: '$default',
+      autoDeploy: true,
+      accessLogSettings: { destination: new LogGroupLogDestination(this.accessLogs), format: ACCESS_LOG_FORMAT },
+    });
+  }
+
+  get url(): string {
+    return this.stage.url;
+  }
+
+  /** Callers sign with SigV4; only principals granted execute-api:Invoke get through. */
+  addClientRoute(method: HttpMethod, path: string, fn: VigilFunction): HttpRoute[] {
+    return this.route(method, path, fn, true);
+  }
+
+  /** Workers carry the per-workflow HMAC token in `x-vigil-token`; the handler rejects a missing or wrong one. */
+  addWorkerRoute(method: HttpMethod, path: string, fn: VigilFunction): HttpRoute[] {
+    return this.unsignedRoute(
+      method,
+      path,
+      fn,
+      'Worker route: the Lambda authorizes it by the per-workflow HMAC token in the x-vigil-token header (401/403 without a valid one); workers hold no AWS credentials.',
+    );
+  }
+
+  /** The liveness probe; it reads no data. */
+  addHealthRoute(fn: VigilFunction): HttpRoute[] {
+    return this.unsignedRoute(HttpMethod.GET, '/health', fn, 'GET /health is a public liveness probe for monitors; it touches no data.');
+  }
+
+  private unsignedRoute(method: HttpMethod, path: string, fn: VigilFunction, whyNoAuthorizer: string): HttpRoute[] {
+    const routes = this.route(method, path, fn, false);
+    for (const route of routes) acknowledgeNag(route, 'APIG4', whyNoAuthorizer);
+    return routes;
+  }
+
+  private route(method: HttpMethod, path: string, fn: VigilFunction, signed: boolean): HttpRoute[] {
+    const integration = new HttpLambdaIntegration(`${fn.node.id}Integration`, fn.handler);
+    return this.api.addRoutes({
+      path,
+      methods: [method],
+      integration,
+      ...(signed ? { authorizer: this.iamAuthorizer } : {}),
+    });
+  }
+}

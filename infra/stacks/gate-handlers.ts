@@ -1,0 +1,31 @@
+import { Duration } from 'aws-cdk-lib';
+import { decider, readOnly, type HandlerSpec } from '../constructs/handler-access.js';
+
+/** The gate's handlers (multi-DC coordination, AD-34 Part 5) and what each may touch. */
+export const gateHandlers = {
+  SubmitJob: {
+    entry: 'functions/gate-api/submit-job.ts',
+    description: 'POST /jobs (fans out to vigil-submit-from-gate in each region)',
+    access: decider,
+    timeout: Duration.seconds(29),
+  },
+  GetJob: { entry: 'functions/gate-api/get-job.ts', description: 'GET /jobs/{jobId}', access: readOnly },
+  CancelJob: { entry: 'functions/gate-api/cancel-job.ts', description: 'POST /jobs/{jobId}/cancel (every region)', access: decider },
+  Health: { entry: 'functions/api/health.ts', description: 'GET /health', access: undefined },
+  OnManagerReport: {
+    entry: 'functions/gate-events/on-manager-report.ts',
+    description: 'Manager reports forwarded from every region',
+    access: decider,
+    timeout: Duration.seconds(30),
+  },
+  FireGateTimer: { entry: 'functions/timers/fire-gate-timer.ts', description: 'Gate timer queue consumer', access: decider, timeout: Duration.seconds(30) },
+  SweepGateTimers: {
+    entry: 'functions/timers/sweep-gate-timers.ts',
+    description: 'One-minute backstop sweep over the gate timer index',
+    access: decider,
+    timeout: Duration.seconds(55),
+  },
+} as const satisfies Record<string, HandlerSpec>;
+
+export type GateHandlerName = keyof typeof gateHandlers;
+export const GATE_TIMER_CONSUMER_TIMEOUT = gateHandlers.FireGateTimer.timeout;

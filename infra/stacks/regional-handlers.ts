@@ -1,0 +1,54 @@
+import { Duration } from 'aws-cdk-lib';
+import { PhysicalNames } from '../config/physical-names.js';
+import { decider, readOnly, type HandlerAccess, type HandlerSpec } from '../constructs/handler-access.js';
+
+const withTokens = (access: HandlerAccess): HandlerAccess => ({ ...access, tokenSecret: true });
+
+// Submissions may carry up to 10,000 workflows; HTTP APIs cut integrations off at 30 s.
+const SUBMIT_TIMEOUT = Duration.seconds(29);
+export const TIMER_CONSUMER_TIMEOUT = Duration.seconds(30);
+
+/** The region manager's handlers (ARCHITECTURE "Layers": one use case each) and what each may touch. */
+export const regionalHandlers = {
+  SubmitJob: { entry: 'functions/api/submit-job.ts', description: 'POST /jobs', access: withTokens(decider), timeout: SUBMIT_TIMEOUT },
+  GetJob: { entry: 'functions/api/get-job.ts', description: 'GET /jobs/{jobId}', access: readOnly },
+  ReportProgress: {
+    entry: 'functions/api/report-progress.ts',
+    description: 'POST /jobs/{jobId}/workflows/{workflowId}/progress',
+    // The hot path: coalesced item writes and the worker healthcheck, no decisions, no timers.
+    access: { table: 'readWrite', publishEvents: false, armTimers: false, tokenSecret: true },
+  },
+  CompleteWorkflow: {
+    entry: 'functions/api/complete-workflow.ts',
+    description: 'POST /jobs/{jobId}/workflows/{workflowId}/complete',
+    access: withTokens(decider),
+  },
+  RequestExtension: { entry: 'functions/api/request-extension.ts', description: 'POST /workers/{workerId}/extensions', access: withTokens(decider) },
+  CancelJob: { entry: 'functions/api/cancel-job.ts', description: 'POST /jobs/{jobId}/cancel', access: decider },
+  TakeOverJob: { entry: 'functions/api/take-over-job.ts', description: 'POST /jobs/{jobId}/takeover', access: decider },
+  ReportWorkerFailure: { entry: 'functions/api/report-worker-failure.ts', description: 'POST /workers/{workerId}/failure', access: decider },
+  Health: { entry: 'functions/api/health.ts', description: 'GET /health', access: undefined },
+  SubmitFromGate: {
+    entry: 'functions/internal/submit-from-gate.ts',
+    description: "The gate's per-region submission (direct invoke)",
+    access: withTokens(decider),
+    timeout: SUBMIT_TIMEOUT,
+    functionName: PhysicalNames.submitFromGateFunction,
+  },
+  FireJobTimer: { entry: 'functions/timers/fire-job-timer.ts', description: 'Timer queue consumer', access: decider, timeout: TIMER_CONSUMER_TIMEOUT },
+  // The sweep fires overdue timers in-process (shared/app/sweep-job-timers.ts), so it decides too.
+  SweepJobTimers: {
+    entry: 'functions/timers/sweep-job-timers.ts',
+    description: 'One-minute backstop sweep over the timer index',
+    access: decider,
+    timeout: Duration.seconds(55),
+  },
+  OnGateDecision: {
+    entry: 'functions/events/on-gate-decision.ts',
+    description: 'JobGlobalTimeout / JobGlobalCancel from the gate',
+    access: decider,
+    timeout: Duration.seconds(30),
+  },
+} as const satisfies Record<string, HandlerSpec>;
+
+export type RegionalHandlerName = keyof typeof regionalHandlers;

@@ -1,0 +1,165 @@
+import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import { EventBus } from 'aws-cdk-lib/aws-events';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { LambdaEnv } from '../../shared/config/lambda-env.js';
+import { EVENT_SOURCE } from '../../shared/events/event-contract.js';
+import { JobFinalStatus } from '../../shared/events/job-final-status.js';
+import { JobGlobalCancel } from '../../shared/events/job-global-cancel.js';
+import { JobGlobalTimeout } from '../../shared/events/job-global-timeout.js';
+import { JobLeaderTransfer } from '../../shared/events/job-leader-transfer.js';
+import { JobProgressReport } from '../../shared/events/job-progress-report.js';
+import { JobTimeoutReport } from '../../shared/events/job-timeout-report.js';
+import { eventBusArnIn, PhysicalNames } from '../config/physical-names.js';
+import type { VigilConfig } from '../config/vigil-config.js';
+import { BackstopSweep } from '../constructs/backstop-sweep.js';
+import { BusForwardingRule } from '../constructs/bus-forwarding-rule.js';
+import { BusSubscription } from '../constructs/bus-subscription.js';
+import { grantAccess } from '../constructs/handler-access.js';
+import { Operations } from '../constructs/operations.js';
+import { deadLetterQueue } from '../constructs/secure-queue.js';
+import { StateTable } from '../constructs/state-table.js';
+import { TimerDelivery } from '../constructs/timer-delivery.js';
+import { VigilFunction } from '../constructs/vigil-function.js';
+import { VigilHttpApi } from '../constructs/vigil-http-api.js';
+import { WorkflowTokenSecret } from '../constructs/workflow-token-secret.js';
+import { regionalHandlers, TIMER_CONSUMER_TIMEOUT, type RegionalHandlerName } from './regional-handlers.js';
+
+export interface RegionalStackProps extends StackProps {
+  readonly config: VigilConfig;
+}
+
+/** Manager to gate events (seed 001 §10.2), forwarded to the gate region's bus. */
+export const MANAGER_REPORT_TYPES = [JobProgressReport, JobTimeoutReport, JobLeaderTransfer, JobFinalStatus].map((e) => e.detailType);
+/** Gate to manager decisions, addressed to one region by `detail.region`. */
+export const GATE_DECISION_TYPES = [JobGlobalTimeout, JobGlobalCancel].map((e) => e.detailType);
+
+/**
+ * One region manager (one "DC"): its API, handlers, table, bus, timers and the forwarding of its
+ * reports to the gate region. Deployed once per region in context `regions`.
+ */
+export class RegionalStack extends Stack {
+  public readonly table: Table;
+  public readonly bus: EventBus;
+  public readonly timers: TimerDelivery;
+  public readonly tokenSecret: Secret;
+  public readonly api: VigilHttpApi;
+  public readonly functions: Record<RegionalHandlerName, VigilFunction>;
+  public readonly gateDecisionDlq: Queue;
+  public readonly forwardToGateDlq: Queue;
+  public readonly operations: Operations;
+
+  constructor(scope: Construct, id: string, props: RegionalStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+    const removalPolicy = config.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+
+    this.table = new StateTable(this, 'JobsTable', { deletionProtection: config.deletionProtection, withWorkerIndex: true }).table;
+    this.bus = new EventBus(this, 'Bus', { eventBusName: PhysicalNames.regionBus, description: 'Vigil region manager events' });
+    this.timers = new TimerDelivery(this, 'Timers', {
+      scheduleGroupName: PhysicalNames.regionScheduleGroup,
+      consumerTimeout: TIMER_CONSUMER_TIMEOUT,
+    });
+    this.tokenSecret = new WorkflowTokenSecret(this, 'WorkflowTokenKey', { removalPolicy }).secret;
+    this.functions = this.createFunctions(config, removalPolicy);
+
+    this.api = new VigilHttpApi(this, 'HttpApi', {
+      apiName: `vigil-${this.region}`,
+      description: `Vigil region manager API (${this.region})`,
+      logRemovalPolicy: removalPolicy,
+    });
+    this.addRoutes();
+
+    this.timers.consumeWith(this.functions.FireJobTimer);
+    new BackstopSweep(this, 'BackstopSweep', this.functions.SweepJobTimers);
+
+    this.gateDecisionDlq = deadLetterQueue(this, 'GateDecisionDlq', 'gate decisions (JobGlobalTimeout/JobGlobalCancel) to on-gate-decision');
+    new BusSubscription(this, 'GateDecisions', {
+      bus: this.bus,
+      eventPattern: { source: [EVENT_SOURCE], detailType: GATE_DECISION_TYPES, detail: { region: [this.region] } },
+      consumer: this.functions.OnGateDecision,
+      deadLetterQueue: this.gateDecisionDlq,
+      description: `Gate decisions for ${this.region} to on-gate-decision`,
+    });
+
+    this.forwardToGateDlq = deadLetterQueue(this, 'ForwardToGateDlq', `manager reports forwarded to the gate bus in ${config.gateRegion}`);
+    new BusForwardingRule(this, 'ForwardToGate', {
+      sourceBus: this.bus,
+      // Only gate-coordinated jobs name a gate; local-authority jobs' reports stay in the region.
+      eventPattern: { source: [EVENT_SOURCE], detailType: MANAGER_REPORT_TYPES, detail: { gateRegion: [config.gateRegion] } },
+      targetBusArn: eventBusArnIn(this, config.gateRegion, PhysicalNames.gateBus),
+      role: new Role(this, 'ForwardToGateRole', {
+        assumedBy: new ServicePrincipal('events.amazonaws.com'),
+        description: `EventBridge: put manager reports on ${PhysicalNames.gateBus} in ${config.gateRegion}`,
+      }),
+      deadLetterQueue: this.forwardToGateDlq,
+      description: `Manager reports to ${PhysicalNames.gateBus} (${config.gateRegion})`,
+    });
+
+    this.operations = new Operations(this, 'Operations', {
+      dashboardName: `Vigil-${this.region}`,
+      functions: this.functions,
+      deadLetterQueues: {
+        TimerQueue: this.timers.queueDlq,
+        Scheduler: this.timers.schedulerDlq,
+        GateDecisions: this.gateDecisionDlq,
+        ForwardToGate: this.forwardToGateDlq,
+      },
+      timerQueue: this.timers.queue,
+      table: this.table,
+      api: this.api,
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: `Vigil region manager API in ${this.region}` });
+    new CfnOutput(this, 'EventBusName', { value: this.bus.eventBusName });
+    new CfnOutput(this, 'JobsTableName', { value: this.table.tableName });
+    new CfnOutput(this, 'DashboardName', { value: this.operations.dashboard.dashboardName });
+  }
+
+  private createFunctions(config: VigilConfig, removalPolicy: RemovalPolicy): Record<RegionalHandlerName, VigilFunction> {
+    // The Lambda wiring (shared/wiring/lambda-manager.ts) builds the whole manager from these at cold start.
+    const managerEnvironment = {
+      [LambdaEnv.jobsTableName]: this.table.tableName,
+      [LambdaEnv.eventBusName]: this.bus.eventBusName,
+      ...this.timers.environment,
+      [LambdaEnv.defaultStuckThresholdSeconds]: String(config.policy.defaultStuckThresholdSeconds),
+      [LambdaEnv.gateFallbackSeconds]: String(config.policy.gateFallbackSeconds),
+    };
+    const resources = { table: this.table, bus: this.bus, timers: this.timers, tokenSecret: this.tokenSecret };
+    const entries = Object.entries(regionalHandlers) as [RegionalHandlerName, (typeof regionalHandlers)[RegionalHandlerName]][];
+    const functions = {} as Record<RegionalHandlerName, VigilFunction>;
+    for (const [name, spec] of entries) {
+      const access = spec.access;
+      const fn = new VigilFunction(this, name, {
+        entry: spec.entry,
+        description: `Vigil ${this.region}: ${spec.description}`,
+        ...('timeout' in spec ? { timeout: spec.timeout } : {}),
+        ...('functionName' in spec ? { functionName: spec.functionName } : {}),
+        environment: access
+          ? { ...managerEnvironment, ...(access.tokenSecret ? { [LambdaEnv.tokenSecretArn]: this.tokenSecret.secretArn } : {}) }
+          : {},
+        logRemovalPolicy: removalPolicy,
+      });
+      if (access) grantAccess(fn, access, resources);
+      functions[name] = fn;
+    }
+    return functions;
+  }
+
+  private addRoutes(): void {
+    const { api, functions: fn } = this;
+    api.addClientRoute(HttpMethod.POST, '/jobs', fn.SubmitJob);
+    api.addClientRoute(HttpMethod.GET, '/jobs/{jobId}', fn.GetJob);
+    api.addClientRoute(HttpMethod.POST, '/jobs/{jobId}/cancel', fn.CancelJob);
+    api.addClientRoute(HttpMethod.POST, '/jobs/{jobId}/takeover', fn.TakeOverJob);
+    api.addClientRoute(HttpMethod.POST, '/workers/{workerId}/failure', fn.ReportWorkerFailure);
+    api.addWorkerRoute(HttpMethod.POST, '/jobs/{jobId}/workflows/{workflowId}/progress', fn.ReportProgress);
+    api.addWorkerRoute(HttpMethod.POST, '/jobs/{jobId}/workflows/{workflowId}/complete', fn.CompleteWorkflow);
+    api.addWorkerRoute(HttpMethod.POST, '/workers/{workerId}/extensions', fn.RequestExtension);
+    api.addHealthRoute(fn.Health);
+  }
+}

@@ -1,0 +1,369 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RegionalStack } from '../../infra/stacks/regional-stack.js';
+import { LambdaEnv } from '../../shared/config/lambda-env.js';
+import { synthesizeVigil, type SynthesizedVigil } from './support/vigil-app.js';
+import {
+  actionsOf,
+  arnText,
+  environmentOf,
+  logicalId,
+  resourceOf,
+  resourcesOfType,
+  statementsOfRole,
+} from './support/template-queries.js';
+
+let vigil: SynthesizedVigil;
+let usEast1: RegionalStack;
+let euWest1: RegionalStack;
+
+beforeAll(() => {
+  vigil = synthesizeVigil();
+  [usEast1, euWest1] = vigil.regional as [RegionalStack, RegionalStack];
+});
+
+const template = () => vigil.template(usEast1);
+
+describe('regional stack: state', () => {
+  it('one stack per region from cdk.json, each pinned to its region', () => {
+    expect(vigil.regional.map((stack) => [stack.stackName, stack.region])).toEqual([
+      ['Vigil-us-east-1', 'us-east-1'],
+      ['Vigil-eu-west-1', 'eu-west-1'],
+      ['Vigil-ap-southeast-2', 'ap-southeast-2'],
+    ]);
+  });
+
+  it('the jobs table is on-demand, encrypted, point-in-time recoverable, expiring, protected and retained', () => {
+    const table = resourceOf(template(), usEast1.table);
+    expect(table.DeletionPolicy).toBe('Retain');
+    expect(table.Properties).toMatchObject({
+      BillingMode: 'PAY_PER_REQUEST',
+      SSESpecification: { SSEEnabled: true },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+      DeletionProtectionEnabled: true,
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+    });
+  });
+
+  it('has the sparse timers index and the byWorker index the store queries', () => {
+    expect(resourceOf(template(), usEast1.table).Properties?.['GlobalSecondaryIndexes']).toEqual([
+      {
+        IndexName: 'timers',
+        KeySchema: [
+          { AttributeName: 'timerShard', KeyType: 'HASH' },
+          { AttributeName: 'timerDueAt', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      },
+      {
+        IndexName: 'byWorker',
+        KeySchema: [
+          { AttributeName: 'gsiWorkerId', KeyType: 'HASH' },
+          { AttributeName: 'pk', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['index'] },
+      },
+    ]);
+  });
+
+  it('deletionProtection=false turns protection off and lets the table go with the stack', () => {
+    const unprotected = synthesizeVigil({ context: { regions: 'eu-west-1', gateRegion: 'eu-west-1', deletionProtection: 'false' } });
+    const [stack] = unprotected.regional as [RegionalStack];
+    const table = resourceOf(unprotected.template(stack), stack.table);
+    expect(table.DeletionPolicy).toBe('Delete');
+    expect(table.Properties?.['DeletionProtectionEnabled']).toBe(false);
+  });
+
+  it('the workflow token HMAC key is a generated secret', () => {
+    template().hasResourceProperties('AWS::SecretsManager::Secret', {
+      GenerateSecretString: { PasswordLength: 64, ExcludePunctuation: true },
+    });
+  });
+});
+
+describe('regional stack: HTTP API', () => {
+  it('client routes need SigV4 (IAM); worker routes and /health carry no API-level authorizer', () => {
+    const routes = Object.values(resourcesOfType(template(), 'AWS::ApiGatewayV2::Route')).map((route) => [
+      route.Properties?.['RouteKey'],
+      route.Properties?.['AuthorizationType'],
+    ]);
+    expect(Object.fromEntries(routes)).toEqual({
+      'POST /jobs': 'AWS_IAM',
+      'GET /jobs/{jobId}': 'AWS_IAM',
+      'POST /jobs/{jobId}/cancel': 'AWS_IAM',
+      'POST /jobs/{jobId}/takeover': 'AWS_IAM',
+      'POST /workers/{workerId}/failure': 'AWS_IAM',
+      'POST /jobs/{jobId}/workflows/{workflowId}/progress': 'NONE',
+      'POST /jobs/{jobId}/workflows/{workflowId}/complete': 'NONE',
+      'POST /workers/{workerId}/extensions': 'NONE',
+      'GET /health': 'NONE',
+    });
+  });
+
+  it('the $default stage writes JSON access logs to a log group with retention', () => {
+    const stage = resourceOf(template(), usEast1.api.stage);
+    expect(stage.Properties).toMatchObject({ StageName: '$default', AutoDeploy: true });
+    const settings = stage.Properties?.['AccessLogSettings'] as { DestinationArn: unknown; Format: string };
+    expect(settings.DestinationArn).toEqual({ 'Fn::GetAtt': [logicalId(usEast1.api.accessLogs), 'Arn'] });
+    expect(JSON.parse(settings.Format)).toMatchObject({ requestId: '$context.requestId', caller: '$context.identity.userArn' });
+    expect(resourceOf(template(), usEast1.api.accessLogs).Properties?.['RetentionInDays']).toBe(30);
+  });
+
+  it('exports the API URL', () => {
+    template().hasOutput('ApiUrl', Match.anyValue());
+  });
+});
+
+describe('regional stack: Lambda handlers', () => {
+  it('every handler runs nodejs22.x on arm64 with active tracing and its own log group with retention', () => {
+    for (const fn of Object.values(usEast1.functions)) {
+      const props = resourceOf(template(), fn.handler).Properties;
+      expect(props).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        TracingConfig: { Mode: 'Active' },
+        LoggingConfig: { LogGroup: { Ref: logicalId(fn.logGroup) } },
+        Handler: 'index.handler',
+      });
+      expect(resourceOf(template(), fn.logGroup).Properties?.['RetentionInDays']).toBe(30);
+    }
+  });
+
+  it('the gate calls submit-from-gate by its fixed name', () => {
+    expect(resourceOf(template(), usEast1.functions.SubmitFromGate.handler).Properties?.['FunctionName']).toBe('vigil-submit-from-gate');
+  });
+
+  it('each handler gets exactly the variables its wiring reads, named by LambdaEnv', () => {
+    const common = ['NODE_OPTIONS', 'POWERTOOLS_SERVICE_NAME', 'POWERTOOLS_METRICS_NAMESPACE'];
+    const manager = [
+      LambdaEnv.jobsTableName,
+      LambdaEnv.eventBusName,
+      LambdaEnv.timerQueueUrl,
+      LambdaEnv.timerQueueArn,
+      LambdaEnv.scheduleGroupName,
+      LambdaEnv.schedulerRoleArn,
+      LambdaEnv.schedulerDlqArn,
+      LambdaEnv.defaultStuckThresholdSeconds,
+      LambdaEnv.gateFallbackSeconds,
+    ];
+    const withTokens = [...manager, LambdaEnv.tokenSecretArn];
+    const expected: Record<keyof typeof usEast1.functions, string[]> = {
+      SubmitJob: withTokens,
+      GetJob: manager,
+      ReportProgress: withTokens,
+      CompleteWorkflow: withTokens,
+      RequestExtension: withTokens,
+      CancelJob: manager,
+      TakeOverJob: manager,
+      ReportWorkerFailure: manager,
+      Health: [],
+      SubmitFromGate: withTokens,
+      FireJobTimer: manager,
+      SweepJobTimers: manager,
+      OnGateDecision: manager,
+    };
+    for (const [name, fn] of Object.entries(usEast1.functions)) {
+      const names = Object.keys(environmentOf(template(), fn));
+      expect(names.sort(), name).toEqual([...common, ...expected[name as keyof typeof expected]].sort());
+    }
+  });
+
+  it('variables carry this stack’s resources and the policy defaults', () => {
+    expect(environmentOf(template(), usEast1.functions.FireJobTimer)).toMatchObject({
+      NODE_OPTIONS: '--enable-source-maps',
+      POWERTOOLS_SERVICE_NAME: 'vigil',
+      POWERTOOLS_METRICS_NAMESPACE: 'Vigil',
+      [LambdaEnv.jobsTableName]: { Ref: logicalId(usEast1.table) },
+      [LambdaEnv.eventBusName]: { Ref: logicalId(usEast1.bus) },
+      [LambdaEnv.timerQueueUrl]: { Ref: logicalId(usEast1.timers.queue) },
+      [LambdaEnv.scheduleGroupName]: 'vigil-timers',
+      [LambdaEnv.schedulerRoleArn]: { 'Fn::GetAtt': [logicalId(usEast1.timers.schedulerRole), 'Arn'] },
+      [LambdaEnv.schedulerDlqArn]: { 'Fn::GetAtt': [logicalId(usEast1.timers.schedulerDlq), 'Arn'] },
+      [LambdaEnv.defaultStuckThresholdSeconds]: '120',
+      [LambdaEnv.gateFallbackSeconds]: '300',
+    });
+  });
+
+  it('each handler is granted only what it does', () => {
+    const capabilitiesOf = (name: keyof typeof usEast1.functions) => {
+      const actions = statementsOfRole(template(), logicalId(usEast1.functions[name].role)).flatMap(actionsOf);
+      return {
+        readTable: actions.includes('dynamodb:GetItem'),
+        writeTable: actions.includes('dynamodb:PutItem'),
+        publish: actions.includes('events:PutEvents'),
+        armTimers: ['sqs:SendMessage', 'scheduler:CreateSchedule', 'scheduler:DeleteSchedule', 'iam:PassRole'].every((a) => actions.includes(a)),
+        tokenSecret: actions.includes('secretsmanager:GetSecretValue'),
+      };
+    };
+    const none = { readTable: false, writeTable: false, publish: false, armTimers: false, tokenSecret: false };
+    const decider = { readTable: true, writeTable: true, publish: true, armTimers: true, tokenSecret: false };
+    expect(capabilitiesOf('Health')).toEqual(none);
+    expect(capabilitiesOf('GetJob')).toEqual({ ...none, readTable: true });
+    expect(capabilitiesOf('ReportProgress')).toEqual({ ...none, readTable: true, writeTable: true, tokenSecret: true });
+    for (const name of ['SubmitJob', 'CompleteWorkflow', 'RequestExtension', 'SubmitFromGate'] as const) {
+      expect(capabilitiesOf(name), name).toEqual({ ...decider, tokenSecret: true });
+    }
+    for (const name of ['CancelJob', 'TakeOverJob', 'ReportWorkerFailure', 'FireJobTimer', 'SweepJobTimers', 'OnGateDecision'] as const) {
+      expect(capabilitiesOf(name), name).toEqual(decider);
+    }
+  });
+});
+
+describe('regional stack: timers', () => {
+  it('the timer queue is encrypted, TLS-only, and dead-letters after 5 receives', () => {
+    expect(resourceOf(template(), usEast1.timers.queue).Properties).toMatchObject({
+      SqsManagedSseEnabled: true,
+      VisibilityTimeout: 180,
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(usEast1.timers.queueDlq), 'Arn'] }, maxReceiveCount: 5 },
+    });
+    template().hasResourceProperties('AWS::SQS::QueuePolicy', {
+      Queues: [{ Ref: logicalId(usEast1.timers.queue) }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+  });
+
+  it('every queue in the stack is encrypted and TLS-only', () => {
+    const queues = resourcesOfType(template(), 'AWS::SQS::Queue');
+    const tlsOnly = Object.values(resourcesOfType(template(), 'AWS::SQS::QueuePolicy')).filter((policy) =>
+      JSON.stringify(policy.Properties).includes('"aws:SecureTransport":"false"'),
+    );
+    for (const queue of Object.values(queues)) expect(queue.Properties?.['SqsManagedSseEnabled']).toBe(true);
+    expect(tlsOnly.map((policy) => JSON.stringify(policy.Properties?.['Queues'])).sort()).toEqual(
+      Object.keys(queues).map((id) => JSON.stringify([{ Ref: id }])).sort(),
+    );
+  });
+
+  it('fire-job-timer consumes the queue with partial batch responses', () => {
+    template().hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [logicalId(usEast1.timers.queue), 'Arn'] },
+      FunctionName: { Ref: logicalId(usEast1.functions.FireJobTimer.handler) },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+
+  it('the Scheduler role may only be assumed for this account’s group and may only send to the timer queue and its DLQ', () => {
+    const role = resourceOf(template(), usEast1.timers.schedulerRole);
+    expect(role.Properties?.['AssumeRolePolicyDocument']).toEqual({
+      Version: '2012-10-17',
+      Statement: [
+        {
+          Effect: 'Allow',
+          Action: 'sts:AssumeRole',
+          Principal: { Service: 'scheduler.amazonaws.com' },
+          Condition: {
+            StringEquals: {
+              'aws:SourceAccount': { Ref: 'AWS::AccountId' },
+              'aws:SourceArn': { 'Fn::GetAtt': [logicalId(usEast1.timers.scheduleGroup), 'Arn'] },
+            },
+          },
+        },
+      ],
+    });
+    expect(statementsOfRole(template(), logicalId(usEast1.timers.schedulerRole))).toEqual([
+      { Effect: 'Allow', Action: 'sqs:SendMessage', Resource: { 'Fn::GetAtt': [logicalId(usEast1.timers.queue), 'Arn'] } },
+      { Effect: 'Allow', Action: 'sqs:SendMessage', Resource: { 'Fn::GetAtt': [logicalId(usEast1.timers.schedulerDlq), 'Arn'] } },
+    ]);
+  });
+
+  it('the schedule group has the fixed name the adapter uses', () => {
+    template().hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: 'vigil-timers' });
+  });
+
+  it('the backstop sweep runs every minute and is not retried (the next run covers it)', () => {
+    template().hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId(usEast1.functions.SweepJobTimers.handler), 'Arn'] } })],
+    });
+    template().hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: logicalId(usEast1.functions.SweepJobTimers.handler) },
+      MaximumRetryAttempts: 0,
+    });
+  });
+});
+
+describe('regional stack: events', () => {
+  it('the bus has the fixed name the gate forwards to', () => {
+    template().hasResourceProperties('AWS::Events::EventBus', { Name: 'vigil-bus' });
+  });
+
+  it('gate decisions addressed to this region reach on-gate-decision, with retries and a DLQ on both hops', () => {
+    const dlqArn = { 'Fn::GetAtt': [logicalId(usEast1.gateDecisionDlq), 'Arn'] };
+    template().hasResourceProperties('AWS::Events::Rule', {
+      EventBusName: { Ref: logicalId(usEast1.bus) },
+      EventPattern: { source: ['vigil'], 'detail-type': ['JobGlobalTimeout', 'JobGlobalCancel'], detail: { region: ['us-east-1'] } },
+      Targets: [
+        Match.objectLike({
+          Arn: { 'Fn::GetAtt': [logicalId(usEast1.functions.OnGateDecision.handler), 'Arn'] },
+          DeadLetterConfig: { Arn: dlqArn },
+          RetryPolicy: { MaximumRetryAttempts: 185, MaximumEventAgeInSeconds: 86400 },
+        }),
+      ],
+    });
+    template().hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: logicalId(usEast1.functions.OnGateDecision.handler) },
+      DestinationConfig: { OnFailure: { Destination: dlqArn } },
+    });
+  });
+
+  it.each([
+    ['us-east-1', () => usEast1],
+    ['eu-west-1', () => euWest1],
+  ])('%s forwards gate-coordinated manager reports to vigil-gate-bus in us-east-1', (_region, stackOf) => {
+    const stack = stackOf();
+    const rules = Object.values(resourcesOfType(vigil.template(stack), 'AWS::Events::Rule')).filter(
+      (rule) => rule.Properties?.['Description'] === 'Manager reports to vigil-gate-bus (us-east-1)',
+    );
+    expect(rules).toHaveLength(1);
+    const [rule] = rules as [(typeof rules)[number]];
+    expect(rule.Properties?.['EventPattern']).toEqual({
+      source: ['vigil'],
+      'detail-type': ['JobProgressReport', 'JobTimeoutReport', 'JobLeaderTransfer', 'JobFinalStatus'],
+      detail: { gateRegion: ['us-east-1'] },
+    });
+    const [target] = rule.Properties?.['Targets'] as [{ Arn: unknown; RoleArn: unknown; DeadLetterConfig: { Arn: unknown } }];
+    expect(arnText(target.Arn)).toBe('arn:<AWS::Partition>:events:us-east-1:<AWS::AccountId>:event-bus/vigil-gate-bus');
+    expect(target.DeadLetterConfig.Arn).toEqual({ 'Fn::GetAtt': [logicalId(stack.forwardToGateDlq), 'Arn'] });
+    const roleId = (target.RoleArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    expect(statementsOfRole(vigil.template(stack), roleId).map((s) => [s.Action, arnText(s.Resource)])).toEqual([
+      ['events:PutEvents', 'arn:<AWS::Partition>:events:us-east-1:<AWS::AccountId>:event-bus/vigil-gate-bus'],
+    ]);
+  });
+});
+
+describe('regional stack: operations', () => {
+  it('alarms on the depth of every dead-letter queue and on every handler’s errors', () => {
+    const alarms = Object.values(resourcesOfType(template(), 'AWS::CloudWatch::Alarm')).map((alarm) => alarm.Properties ?? {});
+    const dlqs = [usEast1.timers.queueDlq, usEast1.timers.schedulerDlq, usEast1.gateDecisionDlq, usEast1.forwardToGateDlq];
+    for (const dlq of dlqs) {
+      expect(alarms).toContainEqual(
+        expect.objectContaining({
+          MetricName: 'ApproximateNumberOfMessagesVisible',
+          Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(dlq), 'QueueName'] } }],
+          Threshold: 1,
+        }),
+      );
+    }
+    for (const fn of Object.values(usEast1.functions)) {
+      expect(alarms).toContainEqual(
+        expect.objectContaining({
+          MetricName: 'Errors',
+          Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalId(fn.handler) } }],
+          Threshold: 1,
+        }),
+      );
+    }
+    expect(alarms).toHaveLength(dlqs.length + Object.keys(usEast1.functions).length);
+  });
+
+  it('has a dashboard named after the region', () => {
+    template().hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'Vigil-us-east-1' });
+  });
+});

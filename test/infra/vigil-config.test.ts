@@ -1,0 +1,56 @@
+import { App } from 'aws-cdk-lib';
+import { describe, expect, it } from 'vitest';
+import { readVigilConfig, VigilConfigError } from '../../infra/config/vigil-config.js';
+import { cdkJsonContext } from './support/vigil-app.js';
+
+const configFrom = (context: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) =>
+  readVigilConfig(new App({ context: { ...cdkJsonContext(), ...context } }).node, env);
+
+describe('CDK context', () => {
+  it('cdk.json deploys three regions with the gate in us-east-1, deletion protection on, and the policy defaults', () => {
+    // Act
+    const config = configFrom({});
+    // Assess
+    expect(config).toEqual({
+      regions: ['us-east-1', 'eu-west-1', 'ap-southeast-2'],
+      gateRegion: 'us-east-1',
+      account: undefined,
+      deletionProtection: true,
+      policy: { defaultStuckThresholdSeconds: 120, gateFallbackSeconds: 300, gateStuckThresholdSeconds: 180 },
+    });
+  });
+
+  it('accepts the -c forms: comma-separated regions, string booleans and numbers', () => {
+    // Act
+    const config = configFrom({
+      regions: 'eu-central-1, us-west-2',
+      gateRegion: 'us-west-2',
+      account: '123456789012',
+      deletionProtection: 'false',
+      gateFallbackSeconds: '60',
+    });
+    // Assess
+    expect(config.regions).toEqual(['eu-central-1', 'us-west-2']);
+    expect(config.gateRegion).toBe('us-west-2');
+    expect(config.account).toBe('123456789012');
+    expect(config.deletionProtection).toBe(false);
+    expect(config.policy.gateFallbackSeconds).toBe(60);
+  });
+
+  it('takes the account from the CLI credentials when no -c account is given', () => {
+    expect(configFrom({}, { CDK_DEFAULT_ACCOUNT: '210987654321' }).account).toBe('210987654321');
+  });
+
+  it.each([
+    [{ regions: [] }, /regions' is missing or empty/],
+    [{ regions: 'us-east-1,us-east-1' }, /names a region twice/],
+    [{ regions: 'useast1' }, /not an AWS region name/],
+    [{ gateRegion: 'mars-1' }, /gateRegion' has 'mars-1'/],
+    [{ account: '1234' }, /not a 12-digit AWS account id/],
+    [{ deletionProtection: 'maybe' }, /deletionProtection' has 'maybe'; use true or false/],
+    [{ gateStuckThresholdSeconds: '-5' }, /use a positive number of seconds/],
+  ])('rejects %j with a message that says how to fix it', (context, message) => {
+    expect(() => configFrom(context)).toThrow(VigilConfigError);
+    expect(() => configFrom(context)).toThrow(message);
+  });
+});
