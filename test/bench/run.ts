@@ -202,6 +202,8 @@ function printProgress(results: readonly ScenarioResult[], raw: readonly UpdateR
     const cancelNote = result.run.cancelAnswers > 0 ? `; ${result.run.cancelAnswers} answers said cancel: the job ended mid-run` : '';
     console.log(`   - ${result.scenario.name}: ${parts.join(', ') || 'none'}${failedNote}${cancelNote}`);
   }
+  console.log('   (UpdateItem job/workflow/worker: the coalesced progress and health touches; PutItem job: a whole-job write,');
+  console.log('   here the job\'s wake-up firing at its old stuck deadline and re-arming; PutItem worker: a worker\'s first health item.)');
   console.log('   CPU per report (the server is one Node process: HTTP, handler, SDK and dynalite share its event loop):');
   for (const result of results) {
     const perReport = (ms: number) => `${(ms / result.run.reports).toFixed(2)} ms`;
