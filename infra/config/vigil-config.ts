@@ -4,6 +4,8 @@ import type { Node } from 'constructs';
 export interface PolicySeconds {
   readonly defaultStuckThresholdSeconds: number;
   readonly gateFallbackSeconds: number;
+  /** How often a gate-coordinated job reports progress to the gate; each report wakes the job once. */
+  readonly gateReportIntervalSeconds: number;
   readonly gateStuckThresholdSeconds: number;
 }
 
@@ -20,6 +22,7 @@ export interface VigilConfig {
 export const defaultPolicySeconds: PolicySeconds = {
   defaultStuckThresholdSeconds: 120,
   gateFallbackSeconds: 300,
+  gateReportIntervalSeconds: 10,
   gateStuckThresholdSeconds: 180,
 };
 
@@ -45,6 +48,7 @@ export function readVigilConfig(node: Node, env: NodeJS.ProcessEnv = process.env
     policy: {
       defaultStuckThresholdSeconds: readSeconds(node, 'defaultStuckThresholdSeconds'),
       gateFallbackSeconds: readSeconds(node, 'gateFallbackSeconds'),
+      gateReportIntervalSeconds: readSeconds(node, 'gateReportIntervalSeconds'),
       gateStuckThresholdSeconds: readSeconds(node, 'gateStuckThresholdSeconds'),
     },
   };

@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { TIMER_INDEX, TTL_ATTRIBUTE, WORKER_INDEX } from '../../shared/adapters/aws/jobs-table.js';
+import { TIMER_INDEX, TIMER_INDEX_ATTRIBUTES, TTL_ATTRIBUTE, WORKER_INDEX } from '../../shared/adapters/aws/jobs-table.js';
 
 export interface StateTableProps {
   readonly deletionProtection: boolean;
@@ -33,7 +33,8 @@ export class StateTable extends Construct {
       indexName: TIMER_INDEX,
       partitionKey: { name: 'timerShard', type: AttributeType.STRING },
       sortKey: { name: 'timerDueAt', type: AttributeType.NUMBER },
-      projectionType: ProjectionType.ALL,
+      projectionType: ProjectionType.INCLUDE,
+      nonKeyAttributes: TIMER_INDEX_ATTRIBUTES,
     });
     if (props.withWorkerIndex) {
       this.table.addGlobalSecondaryIndex({

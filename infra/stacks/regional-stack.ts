@@ -128,6 +128,7 @@ export class RegionalStack extends Stack {
       ...this.timers.environment,
       [LambdaEnv.defaultStuckThresholdSeconds]: String(config.policy.defaultStuckThresholdSeconds),
       [LambdaEnv.gateFallbackSeconds]: String(config.policy.gateFallbackSeconds),
+      [LambdaEnv.gateReportIntervalSeconds]: String(config.policy.gateReportIntervalSeconds),
     };
     const resources = { table: this.table, bus: this.bus, timers: this.timers, tokenSecret: this.tokenSecret };
     const entries = Object.entries(regionalHandlers) as [RegionalHandlerName, (typeof regionalHandlers)[RegionalHandlerName]][];

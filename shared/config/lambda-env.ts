@@ -21,6 +21,7 @@ export const LambdaEnv = {
   /** Policy knobs. */
   defaultStuckThresholdSeconds: 'DEFAULT_STUCK_THRESHOLD_SECONDS',
   gateFallbackSeconds: 'GATE_FALLBACK_SECONDS',
+  gateReportIntervalSeconds: 'GATE_REPORT_INTERVAL_SECONDS',
   gateStuckThresholdSeconds: 'GATE_STUCK_THRESHOLD_SECONDS',
   /** Gate: the regions it may submit to (comma-separated) and the name of each region's submit-from-gate function. */
   regions: 'VIGIL_REGIONS',

@@ -6,4 +6,5 @@ export const policyFromEnv = (env: NodeJS.ProcessEnv = process.env): TimeoutPoli
   ...defaultTimeoutPolicy,
   defaultStuckThresholdSeconds: secondsEnv(LambdaEnv.defaultStuckThresholdSeconds, defaultTimeoutPolicy.defaultStuckThresholdSeconds, env),
   gateFallbackSeconds: secondsEnv(LambdaEnv.gateFallbackSeconds, defaultTimeoutPolicy.gateFallbackSeconds, env),
+  gateReportIntervalSeconds: secondsEnv(LambdaEnv.gateReportIntervalSeconds, defaultTimeoutPolicy.gateReportIntervalSeconds, env),
 });

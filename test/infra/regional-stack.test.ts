@@ -57,7 +57,7 @@ describe('regional stack: state', () => {
           { AttributeName: 'timerShard', KeyType: 'HASH' },
           { AttributeName: 'timerDueAt', KeyType: 'RANGE' },
         ],
-        Projection: { ProjectionType: 'ALL' },
+        Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['jobId', 'timerFenceToken'] },
       },
       {
         IndexName: 'byWorker',
@@ -149,6 +149,7 @@ describe('regional stack: Lambda handlers', () => {
       LambdaEnv.schedulerDlqArn,
       LambdaEnv.defaultStuckThresholdSeconds,
       LambdaEnv.gateFallbackSeconds,
+      LambdaEnv.gateReportIntervalSeconds,
     ];
     const withTokens = [...manager, LambdaEnv.tokenSecretArn];
     const expected: Record<keyof typeof usEast1.functions, string[]> = {
@@ -185,6 +186,7 @@ describe('regional stack: Lambda handlers', () => {
       [LambdaEnv.schedulerDlqArn]: { 'Fn::GetAtt': [logicalId(usEast1.timers.schedulerDlq), 'Arn'] },
       [LambdaEnv.defaultStuckThresholdSeconds]: '120',
       [LambdaEnv.gateFallbackSeconds]: '300',
+      [LambdaEnv.gateReportIntervalSeconds]: '10',
     });
   });
 

@@ -16,7 +16,7 @@ describe('CDK context', () => {
       gateRegion: 'us-east-1',
       account: undefined,
       deletionProtection: true,
-      policy: { defaultStuckThresholdSeconds: 120, gateFallbackSeconds: 300, gateStuckThresholdSeconds: 180 },
+      policy: { defaultStuckThresholdSeconds: 120, gateFallbackSeconds: 300, gateReportIntervalSeconds: 10, gateStuckThresholdSeconds: 180 },
     });
   });
 

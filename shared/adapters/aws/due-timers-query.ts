@@ -16,7 +16,6 @@ export async function queryDueTimers(
   scope: TimerRequest['scope'],
   dueBy: EpochMs,
   limit: number,
-  fenceTokenOf: (item: Record<string, unknown>) => number,
 ): Promise<TimerRequest[]> {
   const timers: TimerRequest[] = [];
   for (let shard = 0; shard < TIMER_SHARDS && timers.length < limit; shard++) {
@@ -33,7 +32,7 @@ export async function queryDueTimers(
         }),
       );
       for (const item of page.Items ?? []) {
-        timers.push({ scope, jobId: String(item['jobId']), fenceToken: fenceTokenOf(item), dueAt: Number(item['timerDueAt']) });
+        timers.push({ scope, jobId: String(item['jobId']), fenceToken: Number(item['timerFenceToken']), dueAt: Number(item['timerDueAt']) });
       }
       startKey = page.LastEvaluatedKey;
     } while (startKey && timers.length < limit);

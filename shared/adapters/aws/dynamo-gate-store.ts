@@ -14,7 +14,7 @@ const asGateJob = (item: Record<string, unknown>) => withoutStorageAttributes(it
 
 function indexAttributes(job: GateJob, now: EpochMs): Record<string, unknown> {
   return {
-    ...(job.timerDueAt !== undefined ? { timerShard: timerShardOf(job.jobId) } : {}),
+    ...(job.timerDueAt !== undefined ? { timerShard: timerShardOf(job.jobId), timerFenceToken: job.timeoutFenceToken } : {}),
     ...(allRegionsFinal(job) ? { [TTL_ATTRIBUTE]: Math.floor(now / 1000) + FINISHED_JOB_RETENTION_SECONDS } : {}),
   };
 }
@@ -49,6 +49,6 @@ export class DynamoGateStore implements GateStore {
   }
 
   findDueTimers(dueBy: EpochMs, limit: number) {
-    return queryDueTimers(this.doc, this.tableName, 'gate', dueBy, limit, (item) => Number(item['timeoutFenceToken'] ?? 0));
+    return queryDueTimers(this.doc, this.tableName, 'gate', dueBy, limit);
   }
 }

@@ -23,7 +23,7 @@ const asWorker = (item: Record<string, unknown>) => withoutStorageAttributes(ite
 /** The index attributes a job item carries: the timer while it has one, a TTL once it is finished. */
 function jobIndexAttributes(job: Job): Record<string, unknown> {
   return {
-    ...(job.timerDueAt !== undefined ? { timerShard: timerShardOf(job.jobId) } : {}),
+    ...(job.timerDueAt !== undefined ? { timerShard: timerShardOf(job.jobId), timerFenceToken: job.tracking.fenceToken } : {}),
     ...(isTerminal(job.status) && job.finishedAt !== undefined
       ? { [TTL_ATTRIBUTE]: Math.floor(job.finishedAt / 1000) + FINISHED_JOB_RETENTION_SECONDS }
       : {}),
@@ -152,10 +152,7 @@ export class DynamoJobStore implements JobStore {
   }
 
   findDueTimers(dueBy: EpochMs, limit: number) {
-    return queryDueTimers(this.doc, this.tableName, 'job', dueBy, limit, (item) => {
-      const tracking = item['tracking'] as { fenceToken?: unknown } | undefined;
-      return Number(tracking?.fenceToken ?? 0);
-    });
+    return queryDueTimers(this.doc, this.tableName, 'job', dueBy, limit);
   }
 
   async getWorker(workerId: string): Promise<WorkerHealth | undefined> {

@@ -9,6 +9,11 @@ export const TIMER_INDEX = 'timers';
 export const WORKER_INDEX = 'byWorker';
 export const TIMER_SHARDS = 16;
 export const TTL_ATTRIBUTE = 'expiresAt';
+/**
+ * What the `timers` index carries besides its keys: enough to build the wake-up, nothing more, so
+ * a write to a job item does not copy the whole item into the index.
+ */
+export const TIMER_INDEX_ATTRIBUTES = ['jobId', 'timerFenceToken'];
 
 export async function ensureTable(client: DynamoDBClient, tableName: string, withWorkerIndex: boolean): Promise<void> {
   try {
@@ -34,7 +39,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string, wit
               { AttributeName: 'timerShard', KeyType: 'HASH' },
               { AttributeName: 'timerDueAt', KeyType: 'RANGE' },
             ],
-            Projection: { ProjectionType: 'ALL' },
+            Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: TIMER_INDEX_ATTRIBUTES },
           },
           ...(withWorkerIndex
             ? [

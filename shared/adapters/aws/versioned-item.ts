@@ -38,7 +38,7 @@ export async function putVersioned<Item extends { version: number }>(
 
 /** Drops the storage-only attributes from an item read back. */
 export function withoutStorageAttributes(item: Record<string, unknown>, extra: readonly string[] = []): Record<string, unknown> {
-  const { pk: _pk, sk: _sk, timerShard: _shard, expiresAt: _ttl, gsiWorkerId: _worker, ...rest } = item;
+  const { pk: _pk, sk: _sk, timerShard: _shard, timerFenceToken: _fence, expiresAt: _ttl, gsiWorkerId: _worker, ...rest } = item;
   for (const name of extra) delete rest[name];
   return rest;
 }
