@@ -3,10 +3,11 @@ import { metric } from '../domain/effects.js';
 import { toIso } from '../domain/time.js';
 import { healthDeadline, newWorker, workerStatus, type WorkerHealth } from '../domain/worker-health.js';
 import { recordWorkerExtension } from '../domain/worker-extensions.js';
+import { withExtensionReport } from '../domain/gate-reports.js';
 import { VersionConflictError } from '../ports/job-store.js';
 import { runEffects } from './effect-runner.js';
 import { decideJob } from './job-state-store.js';
-import type { ManagerDeps } from './manager-deps.js';
+import { decisionContext, type ManagerDeps } from './manager-deps.js';
 import { forEachJobOfWorker } from './jobs-of-worker.js';
 
 export interface ExtensionInput {
@@ -45,7 +46,9 @@ export async function requestExtension(deps: ManagerDeps, input: ExtensionInput)
       throw error;
     }
     const jobsExtended = await forEachJobOfWorker(deps, input.workerId, (jobId, indexes) =>
-      decideJob(deps, jobId, (job) => recordWorkerExtension(job, input.workerId, indexes, outcome.seconds, now)),
+      decideJob(deps, jobId, (job) =>
+        withExtensionReport(recordWorkerExtension(job, input.workerId, indexes, outcome.seconds, now), decisionContext(deps)),
+      ),
     );
     await runEffects(deps, [metric('ExtensionGranted')]);
     deps.telemetry.info('extension granted', {

@@ -1,4 +1,5 @@
 import type { DecisionContext } from './decision-context.js';
+import { publish, type Decision } from './effects.js';
 import { workflowCounts, type Job, type TimeoutReason } from './job.js';
 import { msToSeconds, secondsToMs, toIso } from './time.js';
 import { JobProgressReport } from '../events/job-progress-report.js';
@@ -53,4 +54,15 @@ export function leaderTransfer(job: Job, ctx: DecisionContext) {
     newLeaderId: ctx.managerId,
     fenceToken: job.tracking.fenceToken,
   });
+}
+
+/**
+ * AD-34 Part 8 across regions: an extension moves the global deadline only once the gate hears of
+ * it, and the periodic report may come after the old deadline has passed. So a decision that moved
+ * a gate-coordinated job's extension total tells the gate at once; the periodic report still follows.
+ */
+export function withExtensionReport(decision: Decision<Job>, ctx: DecisionContext): Decision<Job> {
+  const job = decision.state;
+  if (decision.ignored !== undefined || job.status !== 'RUNNING' || job.tracking.gateRegion === undefined) return decision;
+  return { ...decision, effects: [...decision.effects, publish(progressReport(job, ctx))] };
 }

@@ -26,6 +26,15 @@ export interface LocalCloudOptions extends LocalCloudFlags {
   /** How often each region and the gate sweep their timer index (the backstop). */
   sweepIntervalMs?: number;
   onTimerFired?: (timer: TimerRequest, firedAt: number) => void;
+  /**
+   * Test knobs with no CLI flag, so integration tests and benchmarks run in seconds: how often a
+   * gate-coordinated manager reports progress and re-sends a pending timeout report (policy, 10 s),
+   * how often the gate re-sends a decision to regions without a final status (10 s), and the AD-26
+   * base grant of an extension (30 s).
+   */
+  gateReportIntervalSeconds?: number;
+  rebroadcastSeconds?: number;
+  extensionBaseSeconds?: number;
 }
 
 export interface LocalCloud {
@@ -51,6 +60,8 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     ...defaultTimeoutPolicy,
     defaultStuckThresholdSeconds: options.stuckThresholdSeconds,
     gateFallbackSeconds: options.gateFallbackSeconds,
+    gateReportIntervalSeconds: options.gateReportIntervalSeconds ?? defaultTimeoutPolicy.gateReportIntervalSeconds,
+    extensions: { ...defaultTimeoutPolicy.extensions, baseSeconds: options.extensionBaseSeconds ?? defaultTimeoutPolicy.extensions.baseSeconds },
   };
 
   const regions = new Map<string, LocalRegion>();
@@ -72,6 +83,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     network,
     metrics,
     gateStuckThresholdSeconds: options.gateStuckThresholdSeconds,
+    ...(options.rebroadcastSeconds !== undefined ? { rebroadcastSeconds: options.rebroadcastSeconds } : {}),
   });
 
   const control = localControlRoutes(network, metrics);
@@ -106,14 +118,16 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     network,
     metrics,
     close: async () => {
+      // Stop every source of new work first; each store then lets the calls still running end.
       clearInterval(sweeper);
       network.close();
+      gate.timers.stop();
+      for (const region of regions.values()) region.timers.stop();
       await Promise.all(servers.map((server) => new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       })));
-      await gate.close();
-      for (const region of regions.values()) await region.close();
+      await Promise.all([gate.close(), ...[...regions.values()].map((region) => region.close())]);
     },
   };
 }

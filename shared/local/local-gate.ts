@@ -37,6 +37,8 @@ export interface LocalGateOptions {
   network: LocalEventNetwork;
   metrics: LocalMetrics;
   gateStuckThresholdSeconds: number;
+  /** Re-send period of a decision; the policy default (10 s) when absent. */
+  rebroadcastSeconds?: number;
 }
 
 export const gateRoutes: Route[] = [
@@ -74,7 +76,11 @@ export async function startLocalGate(options: LocalGateOptions): Promise<LocalGa
     timers,
     bus: network.busFor(GATE),
     clock,
-    policy: { ...defaultGatePolicy, gateStuckThresholdSeconds: options.gateStuckThresholdSeconds },
+    policy: {
+      ...defaultGatePolicy,
+      gateStuckThresholdSeconds: options.gateStuckThresholdSeconds,
+      rebroadcastSeconds: options.rebroadcastSeconds ?? defaultGatePolicy.rebroadcastSeconds,
+    },
     telemetry,
   };
   installGateResolver(async () => deps);

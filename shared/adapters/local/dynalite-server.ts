@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import dynalite from 'dynalite';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -30,15 +31,34 @@ export async function startLocalDynamo(dataDir?: string, region = 'us-east-1'): 
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     maxAttempts: 5,
   });
+  // dynalite throws uncaught errors when a request is still being served as its database closes,
+  // so close() first refuses new calls (they fail like any DynamoDB error) and lets running ones end.
+  let inFlight = 0;
+  let closing = false;
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      if (closing) throw new Error('The local DynamoDB is shutting down.');
+      inFlight++;
+      try {
+        return await next(args);
+      } finally {
+        inFlight--;
+      }
+    },
+    { step: 'initialize', name: 'vigilLocalDrain' },
+  );
   const doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
   return {
     endpoint,
     client,
     doc,
-    close: () =>
-      new Promise<void>((resolve) => {
-        client.destroy();
-        server.close(() => resolve());
-      }),
+    close: async () => {
+      closing = true;
+      for (const giveUpAt = Date.now() + DRAIN_TIMEOUT_MS; inFlight > 0 && Date.now() < giveUpAt; ) await sleep(5);
+      client.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
+
+const DRAIN_TIMEOUT_MS = 10_000;

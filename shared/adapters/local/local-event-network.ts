@@ -30,6 +30,7 @@ const RETRY_DELAY_MS = 1_000;
 export class LocalEventNetwork {
   private readonly consumers = new Map<string, Consumer>();
   private readonly inFlight = new Set<NodeJS.Timeout>();
+  private closed = false;
   readonly published: Array<{ origin: string; event: BusEvent; at: number }> = [];
   faults: NetworkFaults = noFaults();
 
@@ -54,6 +55,7 @@ export class LocalEventNetwork {
 
   /** Drops everything still in flight (an orderly shutdown; at-least-once resumes from the senders). */
   close(): void {
+    this.closed = true;
     for (const timer of this.inFlight) clearTimeout(timer);
     this.inFlight.clear();
   }
@@ -104,6 +106,8 @@ export class LocalEventNetwork {
   }
 
   private later(ms: number, run: () => void): void {
+    // After close, nothing is delivered or retried: a handler still running must not reach the next cloud.
+    if (this.closed) return;
     const timer = setTimeout(() => {
       this.inFlight.delete(timer);
       run();

@@ -1,0 +1,168 @@
+import './quiet-logs.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startLocalCloud, type LocalCloud, type LocalCloudOptions } from '../../../shared/local/local-cloud.js';
+import { GateClient, submitGateJob, type GateJobHandle, type GateJobRequest, type GateJobView } from '../../support/gate-client.js';
+import { pollUntil } from '../../support/poll.js';
+import { ok, VigilClient, type JobView } from '../../support/vigil-client.js';
+
+export const REGIONS = ['us-east-1', 'eu-west-1', 'ap-southeast-2'] as const;
+export type Region = (typeof REGIONS)[number];
+
+/**
+ * The whole local cloud in this test process, on free loopback ports and a fresh temp data dir, with
+ * second-scale knobs: managers report to the gate every second and the gate re-sends a decision every
+ * second (both 10 s in production). Only one per process at a time: the cloud installs the handlers'
+ * process-wide resolvers.
+ */
+export interface GateCloud {
+  cloud: LocalCloud;
+  gate: GateClient;
+  region(name: Region): VigilClient;
+  close(): Promise<void>;
+}
+
+export type GateCloudOptions = Partial<Omit<LocalCloudOptions, 'dataDir' | 'port' | 'regions'>>;
+
+export async function startGateCloud(options: GateCloudOptions = {}): Promise<GateCloud> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-gate-it-'));
+  let cloud: LocalCloud;
+  try {
+    cloud = await startLocalCloud({
+      port: 0,
+      regions: [...REGIONS],
+      dataDir,
+      stuckThresholdSeconds: 60,
+      gateFallbackSeconds: 60,
+      gateStuckThresholdSeconds: 180,
+      gateReportIntervalSeconds: 1,
+      rebroadcastSeconds: 1,
+      ...options,
+    });
+  } catch (error) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const clients = new Map(REGIONS.map((name) => [name, new VigilClient(regionUrl(cloud, name))]));
+  return {
+    cloud,
+    gate: new GateClient(cloud.endpoints.gate),
+    region: (name) => {
+      const client = clients.get(name);
+      if (!client) throw new Error(`no region ${name}`);
+      return client;
+    },
+    close: async () => {
+      try {
+        await cloud.close();
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+function regionUrl(cloud: LocalCloud, region: string): string {
+  const url = cloud.endpoints.regions[region];
+  if (url === undefined) throw new Error(`no listener for ${region} in ${JSON.stringify(cloud.endpoints)}`);
+  return url;
+}
+
+export type GateJob = GateJobHandle<Region>;
+
+/** Submits a job through the gate with one workflow per region (all three unless named), each run by its own worker. */
+export const submitAcross = (gc: GateCloud, request: Omit<GateJobRequest<Region>, 'regions'> & { regions?: readonly Region[] }): Promise<GateJob> =>
+  submitGateJob(gc.gate, gc.region, { ...request, regions: request.regions ?? REGIONS });
+
+/** Every event published in the local cloud for this job, in publishing order. */
+export function eventsOf(cloud: LocalCloud, jobId: string) {
+  return cloud.network.published
+    .filter(({ event }) => event.detail['jobId'] === jobId)
+    .map(({ origin, event, at }) => ({ origin, at, detailType: event.detailType, detail: event.detail }));
+}
+
+export const countByType = (events: ReadonlyArray<{ detailType: string }>): Record<string, number> => {
+  const counts: Record<string, number> = {};
+  for (const { detailType } of events) counts[detailType] = (counts[detailType] ?? 0) + 1;
+  return counts;
+};
+
+const describeEvents = (cloud: LocalCloud, jobId: string) =>
+  eventsOf(cloud, jobId)
+    .map((e) => `  ${e.at} ${e.origin} ${e.detailType} ${JSON.stringify(e.detail)}`)
+    .join('\n');
+
+/** Polls the gate's view of the job until `until` holds; a timeout shows the last answer and the job's events. */
+export async function waitForGate(gc: GateCloud, jobId: string, until: (job: GateJobView) => boolean, timeoutMs: number): Promise<GateJobView> {
+  let last: unknown;
+  return pollUntil(
+    async () => {
+      const answer = await gc.gate.getJob(jobId);
+      last = answer.body;
+      return answer.ok && until(answer.body) ? answer.body : undefined;
+    },
+    { what: () => `the gate's view of ${jobId}; last answer ${JSON.stringify(last)}\nevents:\n${describeEvents(gc.cloud, jobId)}`, timeoutMs, intervalMs: 50 },
+  );
+}
+
+/** Polls every region's manager until `until` holds for the job in each of them. */
+export async function waitForRegions(
+  gc: GateCloud,
+  jobId: string,
+  until: (job: JobView) => boolean,
+  timeoutMs: number,
+  regions: readonly Region[] = REGIONS,
+): Promise<Record<Region, JobView>> {
+  const last: Partial<Record<Region, JobView>> = {};
+  await pollUntil(
+    async () => {
+      const views = await Promise.all(regions.map(async (region) => [region, ok(await gc.region(region).getJob(jobId))] as const));
+      for (const [region, view] of views) last[region] = view;
+      return views.every(([, view]) => until(view)) ? true : undefined;
+    },
+    {
+      what: () =>
+        `job ${jobId} in ${regions.join(', ')}; last answers ${JSON.stringify(
+          Object.fromEntries(Object.entries(last).map(([region, view]) => [region, { status: view.status, reason: view.timeoutReason, fence: view.fenceToken }])),
+        )}\nevents:\n${describeEvents(gc.cloud, jobId)}`,
+      timeoutMs,
+      intervalMs: 50,
+    },
+  );
+  return last as Record<Region, JobView>;
+}
+
+/** Waits until the local cloud has published an event matching `match` for this job; returns it. */
+export async function waitForEvent(
+  gc: GateCloud,
+  jobId: string,
+  match: (event: ReturnType<typeof eventsOf>[number]) => boolean,
+  timeoutMs: number,
+  what: string,
+) {
+  return pollUntil(async () => eventsOf(gc.cloud, jobId).find(match), {
+    what: () => `${what} for ${jobId}\nevents:\n${describeEvents(gc.cloud, jobId)}`,
+    timeoutMs,
+    intervalMs: 10,
+  });
+}
+
+/** Waits until `check` holds; a timeout shows the job's events. */
+export async function waitUntil(gc: GateCloud, jobId: string, check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  await pollUntil(async () => (check() ? true : undefined), {
+    what: () => `${what} for ${jobId}\nevents:\n${describeEvents(gc.cloud, jobId)}`,
+    timeoutMs,
+    intervalMs: 10,
+  });
+}
+
+export const timedOutGlobally = (job: JobView) => job.status === 'TIMED_OUT' && job.timeoutReason === 'global_timeout';
+export const isFinished = (job: JobView) => job.status !== 'RUNNING';
+
+/** Waits for a moment on the wall clock: only to show that nothing happens until then. */
+export async function sleepUntil(epochMs: number): Promise<void> {
+  const waitMs = epochMs - Date.now();
+  if (waitMs > 0) await sleep(waitMs);
+}

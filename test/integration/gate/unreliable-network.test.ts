@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { ok } from '../../support/vigil-client.js';
+import type { FaultsRequest } from '../../support/gate-client.js';
+import {
+  eventsOf,
+  isFinished,
+  REGIONS,
+  startGateCloud,
+  submitAcross,
+  timedOutGlobally,
+  waitForGate,
+  waitForRegions,
+  type GateCloud,
+} from './gate-cloud.js';
+
+/**
+ * Delivery between the gate and the regions is at-least-once and unordered (issue 3, messages): the
+ * key scenarios end exactly as on a perfect network when deliveries are duplicated, dropped and
+ * redelivered later, or delayed by random amounts (which reorders them). One cloud, one profile at
+ * a time; the three scenarios of a profile run side by side under it.
+ */
+const profiles: Array<{ name: string; faults: FaultsRequest }> = [
+  { name: 'half of all deliveries duplicated', faults: { duplicateRate: 0.5 } },
+  { name: 'a third of all deliveries dropped and redelivered 500 ms later', faults: { dropRate: 0.33, redeliveryMs: 500 } },
+  { name: 'every delivery delayed 0–300 ms (reordered)', faults: { delayMs: [0, 300] } },
+  { name: 'all of it at once', faults: { duplicateRate: 0.5, dropRate: 0.33, redeliveryMs: 500, delayMs: [0, 300] } },
+];
+
+let gc: GateCloud;
+const run = randomUUID().slice(0, 8);
+
+beforeAll(async () => {
+  gc = await startGateCloud();
+});
+
+afterAll(async () => {
+  await gc?.close();
+});
+
+describe.each(profiles.map((profile, index) => ({ ...profile, key: `p${index}-${run}` })))('with $name', ({ faults, key }) => {
+  beforeAll(async () => {
+    ok(await gc.gate.setFaults(faults));
+  });
+
+  it.concurrent('one region times out: every region ends TIMED_OUT global_timeout, decided once', async ({ expect }) => {
+    // Prepare: us-east-1 is silent (stuck after 1 s); the others keep progressing.
+    const job = await submitAcross(gc, { jobId: `dc-timeout-${key}`, timeoutSeconds: 60, stuckThresholdSeconds: 1 });
+    const stops = (['eu-west-1', 'ap-southeast-2'] as const).map((region) => job.worker(region).keepReporting());
+
+    // Act
+    const regions = await waitForRegions(gc, job.jobId, timedOutGlobally, 10_000);
+    await Promise.all(stops.map((stop) => stop()));
+
+    // Assess
+    for (const region of REGIONS) expect(regions[region]).toMatchObject({ status: 'TIMED_OUT', timeoutReason: 'global_timeout', fenceToken: 1 });
+    const gateView = await waitForGate(gc, job.jobId, (view) => REGIONS.every((r) => view.datacenters[r]?.status === 'timed_out'), 8_000);
+    expect(gateView).toMatchObject({ status: 'TIMED_OUT', globallyTimedOut: true, timeoutReason: 'dc_timeout:us-east-1:stuck' });
+    expect((await gc.cloud.gate.deps.gates.get(job.jobId))?.timeoutFenceToken).toBe(1);
+    const decisions = eventsOf(gc.cloud, job.jobId).filter((e) => e.detailType === 'JobGlobalTimeout');
+    expect(new Set(decisions.map((e) => e.detail['timedOutAt'])).size).toBe(1);
+  });
+
+  it.concurrent('cancel through the gate: every region ends CANCELLED', async ({ expect }) => {
+    // Prepare
+    const job = await submitAcross(gc, { jobId: `cancel-${key}`, timeoutSeconds: 60, stuckThresholdSeconds: 30 });
+
+    // Act
+    expect(ok(await gc.gate.cancel(job.jobId, { reason: 'noisy network' }))).toMatchObject({ status: 'CANCELLED' });
+    const regions = await waitForRegions(gc, job.jobId, isFinished, 8_000);
+
+    // Assess
+    for (const region of REGIONS) expect(regions[region]).toMatchObject({ status: 'CANCELLED' });
+    const gateView = await waitForGate(gc, job.jobId, (view) => REGIONS.every((r) => view.datacenters[r]?.status === 'cancelled'), 8_000);
+    expect(gateView).toMatchObject({ status: 'CANCELLED', globallyTimedOut: false });
+    expect(eventsOf(gc.cloud, job.jobId).filter((e) => e.detailType === 'JobTimedOut')).toEqual([]);
+  });
+
+  it.concurrent('completion in every region: the gate reports COMPLETED and has nothing left armed', async ({ expect }) => {
+    // Prepare
+    const job = await submitAcross(gc, { jobId: `complete-${key}`, timeoutSeconds: 60, stuckThresholdSeconds: 30 });
+
+    // Act
+    await Promise.all(REGIONS.map((region) => job.worker(region).complete()));
+    const gateView = await waitForGate(gc, job.jobId, (view) => view.status !== 'RUNNING', 8_000);
+
+    // Assess
+    expect(gateView).toMatchObject({ status: 'COMPLETED', globallyTimedOut: false });
+    for (const region of REGIONS) expect(gateView.datacenters[region]?.status).toBe('completed');
+    expect((await gc.cloud.gate.deps.gates.get(job.jobId))?.timerDueAt).toBeUndefined();
+    const types = new Set(eventsOf(gc.cloud, job.jobId).map((e) => e.detailType));
+    expect(types).not.toContain('JobGlobalTimeout');
+    expect(types).not.toContain('JobTimedOut');
+  });
+});

@@ -1,0 +1,215 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
+import {
+  errorBodySchema,
+  localEventsSchema,
+  ok,
+  type ApiResult,
+  type JobStatus,
+  type LocalEvents,
+  type ProgressAnswer,
+  type SubmitJobRequest,
+  type VigilClient,
+} from './vigil-client.js';
+
+/**
+ * The gate routes of contract.md ("Gate API"), and the local cloud's `/_local/` control routes, as a
+ * typed client beside `VigilClient` (which speaks to one region manager). Answers are parsed against
+ * the contract's shapes; unknown extra fields pass.
+ */
+
+const isoTime = z.iso.datetime({ offset: true });
+const jobStatus = z.enum(['RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT']);
+export const dcStatusSchema = z.enum(['submitting', 'running', 'completed', 'failed', 'cancelled', 'timed_out']);
+export type DcStatus = z.infer<typeof dcStatusSchema>;
+
+const submittedWorkflow = z.object({ workflowId: z.string(), workerId: z.string(), token: z.string().min(1) });
+export const gateSubmittedJobSchema = z.object({
+  jobId: z.string(),
+  strategy: z.literal('gate_coordinated'),
+  datacenters: z.record(z.string(), z.object({ workflows: z.array(submittedWorkflow) })),
+});
+export type GateSubmittedJob = z.infer<typeof gateSubmittedJobSchema>;
+
+export const gateJobSchema = z.object({
+  jobId: z.string(),
+  status: jobStatus,
+  globallyTimedOut: z.boolean(),
+  timeoutReason: z.string().optional(),
+  datacenters: z.record(
+    z.string(),
+    z.object({
+      status: dcStatusSchema,
+      lastProgressAt: isoTime,
+      fenceToken: z.number().int(),
+      totalExtensionsGranted: z.number().optional(),
+    }),
+  ),
+});
+export type GateJobView = z.infer<typeof gateJobSchema>;
+
+export const gateCancelAnswerSchema = z.object({ status: jobStatus });
+
+/** `POST /_local/faults` (shared/adapters/local/network-faults.ts); omitted fields take their defaults. */
+export interface FaultsRequest {
+  dropRate?: number;
+  redeliveryMs?: number;
+  duplicateRate?: number;
+  delayMs?: [number, number];
+  gateDown?: boolean;
+  cutOff?: string[];
+}
+
+export interface GateSubmitJobRequest {
+  jobId?: string;
+  timeoutSeconds: number;
+  stuckThresholdSeconds?: number;
+  datacenters: Record<string, { workflows: SubmitJobRequest['workflows'] }>;
+}
+
+export class GateClient {
+  constructor(readonly baseUrl: string) {}
+
+  submitJob(body: GateSubmitJobRequest): Promise<ApiResult<GateSubmittedJob>> {
+    return this.call(gateSubmittedJobSchema, 'POST', '/jobs', JSON.stringify(body));
+  }
+
+  getJob(jobId: string): Promise<ApiResult<GateJobView>> {
+    return this.call(gateJobSchema, 'GET', `/jobs/${encodeURIComponent(jobId)}`);
+  }
+
+  cancel(jobId: string, body: { reason?: string } = {}): Promise<ApiResult<{ status: JobStatus }>> {
+    return this.call(gateCancelAnswerSchema, 'POST', `/jobs/${encodeURIComponent(jobId)}/cancel`, JSON.stringify(body));
+  }
+
+  /** Local-only: sets the network faults of the whole local cloud (`{}` clears them). */
+  setFaults(faults: FaultsRequest): Promise<ApiResult<Record<string, unknown>>> {
+    return this.call(z.record(z.string(), z.unknown()), 'POST', '/_local/faults', JSON.stringify(faults));
+  }
+
+  /** Local-only: every event the local cloud published. */
+  events(): Promise<ApiResult<LocalEvents>> {
+    return this.call(localEventsSchema, 'GET', '/_local/events');
+  }
+
+  /** Local-only: metric counts, keyed `<scope> <Name>{dimensions}`. */
+  metrics(): Promise<ApiResult<Record<string, number>>> {
+    return this.call(z.record(z.string(), z.number()), 'GET', '/_local/metrics');
+  }
+
+  /** Any request with a raw body (malformed JSON, unknown routes); the body parsed as JSON when it is. */
+  async raw(method: string, path: string, body?: string): Promise<{ status: number; body: unknown }> {
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      ...(body !== undefined ? { body } : {}),
+      signal: AbortSignal.timeout(10_000),
+    });
+    const text = await response.text();
+    try {
+      return { status: response.status, body: JSON.parse(text) as unknown };
+    } catch {
+      return { status: response.status, body: text };
+    }
+  }
+
+  private async call<T>(schema: z.ZodType<T>, method: string, path: string, body?: string): Promise<ApiResult<T>> {
+    const { status, body: answer } = await this.raw(method, path, body);
+    if (status >= 200 && status < 300) {
+      const parsed = schema.safeParse(answer);
+      if (!parsed.success) throw new Error(`${method} ${path} → ${status} with a body outside the contract: ${JSON.stringify(answer)}\n${parsed.error.message}`);
+      return { ok: true, status, body: parsed.data };
+    }
+    const parsed = errorBodySchema.safeParse(answer);
+    if (!parsed.success) throw new Error(`${method} ${path} → ${status} without the contract's error body: ${JSON.stringify(answer)}`);
+    return { ok: false, status, body: parsed.data };
+  }
+}
+
+/** The token of one workflow in a gate submission's answer; fails loudly when it is missing. */
+export function tokenOf(submitted: GateSubmittedJob, region: string, workflowId: string): string {
+  const token = submitted.datacenters[region]?.workflows.find((w) => w.workflowId === workflowId)?.token;
+  if (token === undefined) throw new Error(`no token for ${region}/${workflowId} in ${JSON.stringify(submitted)}`);
+  return token;
+}
+
+/** One workflow of a gate job in one region, and the worker that runs it. */
+export class RegionWorker {
+  readonly workflowId = 'wf-1';
+
+  constructor(
+    readonly client: VigilClient,
+    readonly jobId: string,
+    readonly workerId: string,
+    readonly token: string,
+  ) {}
+
+  async progress(progress: number): Promise<ProgressAnswer> {
+    return ok(await this.client.reportProgress(this.jobId, this.workflowId, { workerId: this.workerId, progress }, this.token));
+  }
+
+  async complete(outcome: 'completed' | 'failed' = 'completed'): Promise<void> {
+    ok(await this.client.complete(this.jobId, this.workflowId, { workerId: this.workerId, outcome }, this.token));
+  }
+
+  async requestExtension(currentProgress: number) {
+    return ok(await this.client.requestExtension(this.workerId, { reason: 'long_workflow', currentProgress }, this.token));
+  }
+
+  /**
+   * A live worker: reports progress every `everyMs` until stopped or told to cancel (that is how a
+   * worker learns the job ended). Returns `stop`, which resolves once the loop has ended.
+   */
+  keepReporting(everyMs = 250): () => Promise<void> {
+    let stopped = false;
+    const loop = (async () => {
+      for (let progress = 0.01; !stopped; progress = Math.min(0.99, progress + 0.01)) {
+        const answer = await this.progress(progress);
+        if (answer.cancel) return;
+        await sleep(everyMs);
+      }
+    })();
+    return async () => {
+      stopped = true;
+      await loop;
+    };
+  }
+}
+
+export interface GateJobRequest<Region extends string> {
+  jobId: string;
+  timeoutSeconds: number;
+  stuckThresholdSeconds?: number;
+  regions: readonly Region[];
+}
+
+export interface GateJobHandle<Region extends string> {
+  jobId: string;
+  submitted: GateSubmittedJob;
+  worker(region: Region): RegionWorker;
+}
+
+/**
+ * Submits a job through the gate with one workflow (`wf-1`) per region, each run by its own worker
+ * (`w-<region>-<jobId>`: extension budgets are per worker, so jobs do not share them).
+ */
+export async function submitGateJob<Region extends string>(
+  gate: GateClient,
+  regionClient: (region: Region) => VigilClient,
+  request: GateJobRequest<Region>,
+): Promise<GateJobHandle<Region>> {
+  const workerOf = (region: Region) => `w-${region}-${request.jobId}`;
+  const submitted = ok(
+    await gate.submitJob({
+      jobId: request.jobId,
+      timeoutSeconds: request.timeoutSeconds,
+      ...(request.stuckThresholdSeconds !== undefined ? { stuckThresholdSeconds: request.stuckThresholdSeconds } : {}),
+      datacenters: Object.fromEntries(request.regions.map((region) => [region, { workflows: [{ workflowId: 'wf-1', workerId: workerOf(region) }] }])),
+    }),
+  );
+  return {
+    jobId: submitted.jobId,
+    submitted,
+    worker: (region) => new RegionWorker(regionClient(region), submitted.jobId, workerOf(region), tokenOf(submitted, region, 'wf-1')),
+  };
+}
