@@ -2,7 +2,7 @@ import type { Decision, Effect } from '../domain/effects.js';
 import type { EpochMs } from '../domain/time.js';
 import type { BusEvent } from '../ports/event-bus.js';
 import { VersionConflictError } from '../ports/job-store.js';
-import { publishedEvents, runEffects, type EffectPorts } from './effect-runner.js';
+import { outboxEvents, runEffects, type EffectPorts } from './effect-runner.js';
 
 /** A state item with optimistic concurrency, a durable wake-up and a transactional outbox. */
 export interface OutboxState {
@@ -53,13 +53,13 @@ export async function decideAndSave<State extends OutboxState>(
       if (error instanceof VersionConflictError && attempt < MAX_ATTEMPTS) continue;
       throw error;
     }
-    await runEffects(ports, decision.effects.filter((effect) => effect.type !== 'Publish'));
+    await runEffects(ports, decision.effects.filter((effect) => effect.type !== 'Publish' || effect.resent));
     return { state: await flushOutbox(store, ports, stored), decision };
   }
 }
 
 function withOutbox<State extends OutboxState>(store: VersionedStore<State>, state: State, effects: readonly Effect[], now: EpochMs): State {
-  const events = publishedEvents(effects);
+  const events = outboxEvents(effects);
   if (events.length === 0) return state;
   const outbox = [...(state.outbox ?? []), ...events];
   return store.isFinished(state) ? { ...state, outbox, timerDueAt: now + OUTBOX_RETRY_MS } : { ...state, outbox };

@@ -12,6 +12,10 @@ export interface EffectPorts {
 export const publishedEvents = (effects: readonly Effect[]): BusEvent[] =>
   effects.flatMap((effect) => (effect.type === 'Publish' ? [effect.event] : []));
 
+/** Events that must survive a crash between the state write and the publish: they go through the outbox. */
+export const outboxEvents = (effects: readonly Effect[]): BusEvent[] =>
+  effects.flatMap((effect) => (effect.type === 'Publish' && !effect.resent ? [effect.event] : []));
+
 /** Runs timer and metric effects, then publishes events. Each effect is idempotent. */
 export async function runEffects(ports: EffectPorts, effects: readonly Effect[]): Promise<void> {
   for (const effect of effects) {

@@ -13,7 +13,11 @@ export type MetricName =
 export type Effect =
   | { type: 'ArmTimer'; timer: TimerRequest }
   | { type: 'DisarmTimer'; scope: TimerRequest['scope']; jobId: string }
-  | { type: 'Publish'; event: BusEvent }
+  /**
+   * `resent`: a timer sends this again until it is answered (periodic reports, the gate's decisions),
+   * so losing one to a crash costs nothing and it skips the outbox and its extra write.
+   */
+  | { type: 'Publish'; event: BusEvent; resent?: true }
   | { type: 'Metric'; name: MetricName; dimensions?: Record<string, string> };
 
 export interface Decision<State> {
@@ -37,3 +41,4 @@ export const metric = (name: MetricName, dimensions?: Record<string, string>): E
 });
 
 export const publish = (event: BusEvent): Effect => ({ type: 'Publish', event });
+export const publishResent = (event: BusEvent): Effect => ({ type: 'Publish', event, resent: true });

@@ -1,5 +1,5 @@
 import type { DecisionContext } from './decision-context.js';
-import { publish, type Decision } from './effects.js';
+import { publishResent, type Decision } from './effects.js';
 import { workflowCounts, type Job, type TimeoutReason } from './job.js';
 import { msToSeconds, secondsToMs, toIso } from './time.js';
 import { JobProgressReport } from '../events/job-progress-report.js';
@@ -64,5 +64,5 @@ export function leaderTransfer(job: Job, ctx: DecisionContext) {
 export function withExtensionReport(decision: Decision<Job>, ctx: DecisionContext): Decision<Job> {
   const job = decision.state;
   if (decision.ignored !== undefined || job.status !== 'RUNNING' || job.tracking.gateRegion === undefined) return decision;
-  return { ...decision, effects: [...decision.effects, publish(progressReport(job, ctx))] };
+  return { ...decision, effects: [...decision.effects, publishResent(progressReport(job, ctx))] };
 }

@@ -1,6 +1,6 @@
 import type { DecisionContext } from './decision-context.js';
 import { effectiveDeadline, gateFallbackAt, nextDueAt, stuckDeadline } from './deadlines.js';
-import { metric, publish, unchanged, type Decision } from './effects.js';
+import { metric, publishResent, unchanged, type Decision } from './effects.js';
 import { finishJob, timeOutJob } from './finish-job.js';
 import { progressReport, timeoutReport } from './gate-reports.js';
 import { isTerminal, workflowCounts, type Job } from './job.js';
@@ -71,5 +71,5 @@ function decideWithGate(job: Job, ctx: DecisionContext): Decision<Job> {
     report = progressReport(job, ctx);
   }
   const rearmed = armJobTimer(next, nextDueAt(next, ctx.policy));
-  return { state: rearmed.job, effects: [publish(report), ...rearmed.effects] };
+  return { state: rearmed.job, effects: [publishResent(report), ...rearmed.effects] };
 }

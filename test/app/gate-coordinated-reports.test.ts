@@ -6,7 +6,7 @@ import { toIso } from '../../shared/domain/time.js';
 import { JobProgressReport } from '../../shared/events/job-progress-report.js';
 import { startTestDynamo } from '../support/dynalite.js';
 import { at, GATE_REGION, REGION } from '../support/fixtures.js';
-import { testManager, type TestDynamo, type TestManager } from './support/test-manager.js';
+import { jobItemWrites, testManager, type TestDynamo, type TestManager } from './support/test-manager.js';
 
 const body = { jobId: 'job-1', timeoutSeconds: 60, gateRegion: GATE_REGION, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] };
 
@@ -41,6 +41,33 @@ describe('a gate-coordinated job on the manager side, through the use cases (dyn
     const job = await m.getJob('job-1');
     expect(job.outbox).toBeUndefined();
     expect(job.timerDueAt).toBe(at(20));
+  });
+
+  it('a periodic report costs one job write: it is re-sent anyway, so it skips the outbox', async () => {
+    // Prepare
+    m.calls.length = 0;
+    // Act
+    await fireCurrentWakeUp();
+    // Assess
+    expect(jobItemWrites(m.calls)).toHaveLength(1);
+    expect(m.bus.ofType('JobProgressReport')).toHaveLength(1);
+  });
+
+  it('a terminal decision goes through the outbox: the write carries the events, a second write clears them', async () => {
+    // Prepare
+    m.calls.length = 0;
+    m.clock.set(at(61));
+    // Act
+    await onGateDecision(m.deps, {
+      kind: 'JobGlobalTimeout',
+      detail: { jobId: 'job-1', region: REGION, reason: 'deadline', timedOutAt: toIso(at(61)), fenceToken: 1 },
+    });
+    // Assess
+    const writes = jobItemWrites(m.calls);
+    expect(writes).toHaveLength(2);
+    const outbox = (writes[0]?.input.Item as { outbox?: Array<{ detailType: string }> } | undefined)?.outbox ?? [];
+    expect(outbox.map((event) => event.detailType).sort()).toEqual(['JobFinalStatus', 'JobTimedOut']);
+    expect((await m.getJob('job-1')).outbox).toBeUndefined();
   });
 
   it('at the deadline the manager reports a local timeout and keeps the job RUNNING until the gate decides', async () => {

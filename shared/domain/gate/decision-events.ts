@@ -1,4 +1,4 @@
-import { publish, type Effect } from '../effects.js';
+import { publishResent, type Effect } from '../effects.js';
 import { toIso } from '../time.js';
 import { JobGlobalCancel } from '../../events/job-global-cancel.js';
 import { JobGlobalTimeout } from '../../events/job-global-timeout.js';
@@ -26,4 +26,4 @@ export function decisionEvent(job: GateJob, region: string): BusEvent {
 }
 
 export const sendDecision = (job: GateJob, regions: readonly string[]): Effect[] =>
-  regions.map((region) => publish(decisionEvent(job, region)));
+  regions.map((region) => publishResent(decisionEvent(job, region)));
