@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { DynamoGateStore } from '../adapters/aws/dynamo-gate-store.js';
 import { ensureTable } from '../adapters/aws/jobs-table.js';
-import { startLocalDynamo, type LocalDynamo } from '../adapters/local/dynalite-server.js';
+import type { LocalDynamo } from '../adapters/local/dynalite-server.js';
+import { regionDynamo } from '../adapters/local/region-dynamo.js';
 import { GATE } from '../adapters/local/event-routes.js';
 import type { LocalEventNetwork } from '../adapters/local/local-event-network.js';
 import { LocalTimers } from '../adapters/local/local-timers.js';
@@ -55,7 +56,7 @@ export const gateRoutes: Route[] = [
  */
 export async function startLocalGate(options: LocalGateOptions): Promise<LocalGate> {
   const { clock, network, metrics } = options;
-  const dynamo = await startLocalDynamo(join(options.dataDir, 'dynamodb', GATE), options.gateRegion);
+  const dynamo = await regionDynamo(join(options.dataDir, 'dynamodb', GATE), options.gateRegion);
   await ensureTable(dynamo.client, LOCAL_GATE_TABLE, false);
   const telemetry = new PowertoolsTelemetry({ region: options.gateRegion, role: 'gate' }, (name, dimensions) =>
     metrics.record(GATE, name, dimensions),

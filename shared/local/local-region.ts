@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { DynamoJobStore } from '../adapters/aws/dynamo-job-store.js';
 import { ensureTable } from '../adapters/aws/jobs-table.js';
-import { startLocalDynamo, type LocalDynamo } from '../adapters/local/dynalite-server.js';
+import type { LocalDynamo } from '../adapters/local/dynalite-server.js';
+import { regionDynamo } from '../adapters/local/region-dynamo.js';
 import type { LocalEventNetwork } from '../adapters/local/local-event-network.js';
 import { LocalTimers } from '../adapters/local/local-timers.js';
 import type { ManagerDeps } from '../app/manager-deps.js';
@@ -43,7 +44,7 @@ export interface LocalRegionOptions {
  */
 export async function startLocalRegion(options: LocalRegionOptions): Promise<LocalRegion> {
   const { region, dataDir, clock, network, metrics } = options;
-  const dynamo = await startLocalDynamo(join(dataDir, 'dynamodb', region), region);
+  const dynamo = await regionDynamo(join(dataDir, 'dynamodb', region), region);
   await ensureTable(dynamo.client, LOCAL_JOBS_TABLE, true);
   const telemetry = new PowertoolsTelemetry({ region }, (name, dimensions) => metrics.record(region, name, dimensions));
 
