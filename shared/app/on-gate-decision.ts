@@ -12,9 +12,10 @@ export type GateDecision =
 /** A decision from the gate for a job of this region. Duplicates and stale ones are harmless. */
 export async function onGateDecision(deps: ManagerDeps, message: GateDecision): Promise<void> {
   const jobId = message.detail.jobId;
+  const fenceToken = 'fenceToken' in message.detail ? { fenceToken: message.detail.fenceToken } : {};
   if (message.detail.region !== deps.region) {
     // Addressed to another region: its fence token is not ours to compare (the bus rule should not deliver it).
-    deps.telemetry.warn('gate decision for another region dropped', { jobId, region: deps.region, addressedTo: message.detail.region });
+    deps.telemetry.warn('gate decision for another region dropped', { jobId, region: deps.region, ...fenceToken, addressedTo: message.detail.region });
     return;
   }
   try {
@@ -26,10 +27,10 @@ export async function onGateDecision(deps: ManagerDeps, message: GateDecision): 
     deps.telemetry.info(`gate decision ${message.kind} ${decision.ignored ? `ignored: ${decision.ignored}` : 'applied'}`, {
       jobId,
       region: deps.region,
-      ...('fenceToken' in message.detail ? { fenceToken: message.detail.fenceToken } : {}),
+      ...fenceToken,
     });
   } catch (error) {
     if (!(error instanceof JobNotFoundError)) throw error;
-    deps.telemetry.warn('gate decision for a job this region does not know', { jobId, region: deps.region });
+    deps.telemetry.warn('gate decision for a job this region does not know', { jobId, region: deps.region, ...fenceToken });
   }
 }

@@ -6,6 +6,6 @@ import type { GateDeps } from './gate-deps.js';
 /** Cancels the job in every region; the gate re-sends until each region reports its final status. */
 export async function cancelGateJob(deps: GateDeps, jobId: string, reason: string | undefined) {
   const { state } = await decideGateJob(deps, jobId, (job) => decideCancel(job, reason, deps.clock.now(), deps.policy));
-  deps.telemetry.info('gate job cancelled', { jobId, reason });
+  deps.telemetry.info('gate job cancelled', { jobId, region: deps.gateRegion, fenceToken: state.timeoutFenceToken, reason });
   return { jobId, status: gateJobStatus(state) };
 }

@@ -16,6 +16,11 @@ export async function fireGateTimer(deps: GateDeps, timer: TimerRequest): Promis
     flushed,
   );
   if (decision.ignored === undefined && decision.state.globallyTimedOut && !job.globallyTimedOut) {
-    deps.telemetry.info('global timeout declared', { jobId: job.jobId, reason: decision.state.timeoutReason });
+    deps.telemetry.info('global timeout declared', {
+      jobId: job.jobId,
+      region: deps.gateRegion,
+      fenceToken: decision.state.timeoutFenceToken,
+      reason: decision.state.timeoutReason,
+    });
   }
 }

@@ -60,7 +60,12 @@ export async function submitGateJob(deps: GateDeps, body: GateSubmitJobBody) {
       Object.fromEntries(refused),
     );
   }
-  deps.telemetry.info('gate job submitted', { jobId, regions: Object.keys(body.datacenters) });
+  deps.telemetry.info('gate job submitted', {
+    jobId,
+    region: deps.gateRegion,
+    fenceToken: (result.created ? result.job : result.existing).timeoutFenceToken,
+    regions: Object.keys(body.datacenters),
+  });
   return {
     created: result.created,
     view: {
