@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { completeWorkflow } from '../../shared/app/complete-workflow.js';
 import { fireJobTimer } from '../../shared/app/fire-job-timer.js';
 import { DynamoJobStore } from '../../shared/adapters/aws/dynamo-job-store.js';
@@ -7,9 +7,8 @@ import { JobFinishedError } from '../../shared/domain/errors.js';
 import type { Job } from '../../shared/domain/job.js';
 import { onTimerFired } from '../../shared/domain/timer-fired.js';
 import { VersionConflictError } from '../../shared/ports/job-store.js';
-import { startTestDynamo } from '../support/dynalite.js';
 import { at, context } from '../support/fixtures.js';
-import { sameTable, submit, testManager, tokenOf, type TestDynamo, type TestManager } from './support/test-manager.js';
+import { sameTable, submit, tokenOf, useTestManager } from './support/test-manager.js';
 
 /**
  * The real DynamoDB store with one interleaving point: the next `saveJob` first lets a competitor
@@ -34,16 +33,10 @@ class InterleavingJobStore extends DynamoJobStore {
 const body = { jobId: 'job-1', timeoutSeconds: 60, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] };
 
 describe('exactly one terminal state when completion and timeout race (dynalite)', () => {
-  let dynamo: TestDynamo;
-  let m: TestManager;
   let store: InterleavingJobStore;
+  const m = useTestManager({ store: (doc, table) => (store = new InterleavingJobStore(doc, table)) });
   let token: string;
-  beforeAll(async () => {
-    dynamo = await startTestDynamo();
-  });
-  afterAll(() => dynamo.close());
   beforeEach(async () => {
-    m = await testManager(dynamo, { store: (doc, table) => (store = new InterleavingJobStore(doc, table)) });
     token = tokenOf(await submit(m, body), 'wf-1');
     m.clock.set(at(60));
   });

@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { completeWorkflow } from '../../shared/app/complete-workflow.js';
 import { fireJobTimer } from '../../shared/app/fire-job-timer.js';
 import { requestExtension } from '../../shared/app/request-extension.js';
 import { effectiveDeadline } from '../../shared/domain/deadlines.js';
-import { startTestDynamo } from '../support/dynalite.js';
 import { at } from '../support/fixtures.js';
-import { submit, testManager, tokenOf, type TestDynamo, type TestManager } from './support/test-manager.js';
+import { submit, tokenOf, useTestManager } from './support/test-manager.js';
 
 describe('AD-26 extensions through the use case (dynalite)', () => {
-  let dynamo: TestDynamo;
-  let m: TestManager;
+  const m = useTestManager();
   let tokenA: string;
-  beforeAll(async () => {
-    dynamo = await startTestDynamo();
-  });
-  afterAll(() => dynamo.close());
   beforeEach(async () => {
-    m = await testManager(dynamo);
     // worker-a is active in job-run; it finished its workflow in job-done (COMPLETED) and in job-half
     // (still RUNNING on worker-b's workflow).
     const run = await submit(m, { jobId: 'job-run', timeoutSeconds: 60, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] });

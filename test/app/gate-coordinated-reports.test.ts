@@ -1,24 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { fireJobTimer } from '../../shared/app/fire-job-timer.js';
 import { onGateDecision } from '../../shared/app/on-gate-decision.js';
 import { submitJob } from '../../shared/app/submit-job.js';
 import { toIso } from '../../shared/domain/time.js';
 import { JobProgressReport } from '../../shared/events/job-progress-report.js';
-import { startTestDynamo } from '../support/dynalite.js';
 import { at, GATE_REGION, REGION } from '../support/fixtures.js';
-import { jobItemWrites, testManager, type TestDynamo, type TestManager } from './support/test-manager.js';
+import { jobItemWrites, useTestManager } from './support/test-manager.js';
 
 const body = { jobId: 'job-1', timeoutSeconds: 60, gateRegion: GATE_REGION, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] };
 
 describe('a gate-coordinated job on the manager side, through the use cases (dynalite)', () => {
-  let dynamo: TestDynamo;
-  let m: TestManager;
-  beforeAll(async () => {
-    dynamo = await startTestDynamo();
-  });
-  afterAll(() => dynamo.close());
+  const m = useTestManager();
   beforeEach(async () => {
-    m = await testManager(dynamo);
     await submitJob(m.deps, body);
   });
 

@@ -1,26 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { handler as getJob } from '../../functions/api/get-job.js';
 import { handler as cancelJob } from '../../functions/api/cancel-job.js';
 import { handler as reportProgress } from '../../functions/api/report-progress.js';
 import { handler as submitJob } from '../../functions/api/submit-job.js';
-import { installManagerResolver } from '../../shared/wiring/manager-resolver.js';
-import { startTestDynamo } from '../support/dynalite.js';
 import { errorOf, invoke } from './support/http-events.js';
-import { testManager, type TestDynamo, type TestManager } from './support/test-manager.js';
+import { useHttpTestManager } from './support/test-manager.js';
 
 const validBody = { jobId: 'job-1', timeoutSeconds: 60, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] };
 
 describe('HTTP handlers refuse bad input with the contract\'s errors and change nothing (dynalite)', () => {
-  let dynamo: TestDynamo;
-  let m: TestManager;
-  beforeAll(async () => {
-    dynamo = await startTestDynamo();
-    installManagerResolver(async () => m.deps);
-  });
-  afterAll(() => dynamo.close());
-  beforeEach(async () => {
-    m = await testManager(dynamo);
-  });
+  const m = useHttpTestManager();
 
   it('malformed JSON → 400 invalid_request, and no job is stored', async () => {
     // Prepare

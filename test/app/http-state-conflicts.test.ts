@@ -1,24 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { handler as cancelJob } from '../../functions/api/cancel-job.js';
 import { handler as completeWorkflow } from '../../functions/api/complete-workflow.js';
 import { handler as getJob } from '../../functions/api/get-job.js';
 import { handler as takeOverJob } from '../../functions/api/take-over-job.js';
-import { installManagerResolver } from '../../shared/wiring/manager-resolver.js';
-import { startTestDynamo } from '../support/dynalite.js';
 import { errorOf, invoke } from './support/http-events.js';
-import { submit, testManager, tokenOf, type TestDynamo, type TestManager } from './support/test-manager.js';
+import { submit, tokenOf, useHttpTestManager } from './support/test-manager.js';
 
 describe('HTTP: a finished job cannot change (dynalite)', () => {
-  let dynamo: TestDynamo;
-  let m: TestManager;
+  const m = useHttpTestManager();
   let token: string;
-  beforeAll(async () => {
-    dynamo = await startTestDynamo();
-    installManagerResolver(async () => m.deps);
-  });
-  afterAll(() => dynamo.close());
   beforeEach(async () => {
-    m = await testManager(dynamo);
     token = tokenOf(await submit(m, { jobId: 'job-1', timeoutSeconds: 60, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] }), 'wf-1');
   });
 

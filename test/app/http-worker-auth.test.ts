@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { handler as completeWorkflow } from '../../functions/api/complete-workflow.js';
 import { handler as reportProgress } from '../../functions/api/report-progress.js';
 import { handler as requestExtension } from '../../functions/api/request-extension.js';
 import { WorkflowTokens } from '../../shared/app/workflow-tokens.js';
-import { installManagerResolver } from '../../shared/wiring/manager-resolver.js';
-import { startTestDynamo } from '../support/dynalite.js';
 import { errorOf, invoke, type HttpRequest } from './support/http-events.js';
-import { submit, testManager, tokenOf, type TestDynamo, type TestManager } from './support/test-manager.js';
+import { submit, tokenOf, useHttpTestManager } from './support/test-manager.js';
 
 const progressOf = (jobId: string, workflowId: string, workerId: string, token?: string): HttpRequest => ({
   method: 'POST',
@@ -17,16 +15,9 @@ const progressOf = (jobId: string, workflowId: string, workerId: string, token?:
 });
 
 describe('worker calls are authenticated by the per-workflow token (dynalite)', () => {
-  let dynamo: TestDynamo;
-  let m: TestManager;
+  const m = useHttpTestManager();
   let tokens: { a: string; b: string; otherJob: string };
-  beforeAll(async () => {
-    dynamo = await startTestDynamo();
-    installManagerResolver(async () => m.deps);
-  });
-  afterAll(() => dynamo.close());
   beforeEach(async () => {
-    m = await testManager(dynamo);
     const job = await submit(m, {
       jobId: 'job-1',
       timeoutSeconds: 60,

@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { reportProgress } from '../../shared/app/report-progress.js';
-import { startTestDynamo } from '../support/dynalite.js';
 import { at } from '../support/fixtures.js';
-import { jobItemWrites, submit, testManager, tokenOf, type TestDynamo, type TestManager } from './support/test-manager.js';
+import { jobItemWrites, submit, tokenOf, useTestManager } from './support/test-manager.js';
 
 // A 120 s stuck threshold coalesces job progress writes within 5 s of the stored lastProgressAt.
 const body = { jobId: 'job-1', timeoutSeconds: 600, stuckThresholdSeconds: 120, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] };
 
 describe('progress reports are coalesced: a burst costs one job write (dynalite)', () => {
-  let dynamo: TestDynamo;
-  let m: TestManager;
+  const m = useTestManager();
   let token: string;
-  beforeAll(async () => {
-    dynamo = await startTestDynamo();
-  });
-  afterAll(() => dynamo.close());
   beforeEach(async () => {
-    m = await testManager(dynamo);
     token = tokenOf(await submit(m, body), 'wf-1');
   });
 

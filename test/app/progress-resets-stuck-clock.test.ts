@@ -1,24 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { cancelJob } from '../../shared/app/cancel-job.js';
 import { fireJobTimer } from '../../shared/app/fire-job-timer.js';
 import { reportProgress } from '../../shared/app/report-progress.js';
-import { startTestDynamo } from '../support/dynalite.js';
 import { at } from '../support/fixtures.js';
-import { submit, testManager, tokenOf, type TestDynamo, type TestManager } from './support/test-manager.js';
+import { submit, tokenOf, useTestManager } from './support/test-manager.js';
 
 // Stuck threshold 10 s → coalescing window 0.5 s → stuck deadline lastProgressAt + 10.5 s.
 const body = { jobId: 'job-1', timeoutSeconds: 3_600, stuckThresholdSeconds: 10, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] };
 
 describe('progress resets the stuck clock (dynalite)', () => {
-  let dynamo: TestDynamo;
-  let m: TestManager;
+  const m = useTestManager();
   let token: string;
-  beforeAll(async () => {
-    dynamo = await startTestDynamo();
-  });
-  afterAll(() => dynamo.close());
   beforeEach(async () => {
-    m = await testManager(dynamo);
     token = tokenOf(await submit(m, body), 'wf-1');
   });
 

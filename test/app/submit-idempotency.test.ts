@@ -1,9 +1,8 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { submitJob } from '../../shared/app/submit-job.js';
 import { SubmissionConflictError } from '../../shared/domain/errors.js';
-import { startTestDynamo } from '../support/dynalite.js';
-import { testManager, type TestDynamo, type TestManager } from './support/test-manager.js';
+import { useTestManager } from './support/test-manager.js';
 
 const body = {
   jobId: 'job-1',
@@ -15,15 +14,7 @@ const body = {
 };
 
 describe('submit is idempotent on jobId (dynalite)', () => {
-  let dynamo: TestDynamo;
-  let m: TestManager;
-  beforeAll(async () => {
-    dynamo = await startTestDynamo();
-  });
-  afterAll(() => dynamo.close());
-  beforeEach(async () => {
-    m = await testManager(dynamo);
-  });
+  const m = useTestManager();
 
   it('a first submission stores the job RUNNING at fence 1 with its workflows and arms its timer', async () => {
     // Prepare
@@ -97,7 +88,7 @@ describe('submit is idempotent on jobId (dynalite)', () => {
     // Prepare: the job item is written, the workflows are not (a crash in between)
     const started = await submitJob(m.deps, body);
     const jobOnly = await m.jobs.getJobWithWorkflows('job-1');
-    await dynamo.doc.send(new DeleteCommand({ TableName: m.tableName, Key: { pk: 'JOB#job-1', sk: 'WF#wf-2' } }));
+    await m.dynamo.doc.send(new DeleteCommand({ TableName: m.tableName, Key: { pk: 'JOB#job-1', sk: 'WF#wf-2' } }));
     // Act
     const again = await submitJob(m.deps, body);
     // Assess

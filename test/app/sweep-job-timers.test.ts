@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { timerShardOf } from '../../shared/adapters/aws/jobs-table.js';
 import { SWEEP_CONCURRENCY, SWEEP_GRACE_MS, sweepJobTimers } from '../../shared/app/sweep-job-timers.js';
-import { startTestDynamo } from '../support/dynalite.js';
 import { at } from '../support/fixtures.js';
-import { submit, testManager, type TestDynamo, type TestManager } from './support/test-manager.js';
+import { submit, useTestManager } from './support/test-manager.js';
 
 const job = (jobId: string, timeoutSeconds: number) => ({
   jobId,
@@ -12,14 +11,8 @@ const job = (jobId: string, timeoutSeconds: number) => ({
 });
 
 describe('the backstop sweep fires overdue wake-ups from the sparse timer index (dynalite)', () => {
-  let dynamo: TestDynamo;
-  let m: TestManager;
-  beforeAll(async () => {
-    dynamo = await startTestDynamo();
-  });
-  afterAll(() => dynamo.close());
+  const m = useTestManager();
   beforeEach(async () => {
-    m = await testManager(dynamo);
     // Their own timer deliveries are "lost": the tests never fire them.
     await submit(m, job('job-overdue', 10));
     await submit(m, job('job-later', 100));

@@ -1,25 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireJobTimer } from '../../shared/app/fire-job-timer.js';
 import { onGateDecision } from '../../shared/app/on-gate-decision.js';
 import { submitJob } from '../../shared/app/submit-job.js';
 import { takeOverJob } from '../../shared/app/take-over-job.js';
 import { toIso } from '../../shared/domain/time.js';
-import { startTestDynamo } from '../support/dynalite.js';
 import { at, GATE_REGION, REGION, T0 } from '../support/fixtures.js';
-import { submit, testManager, type TestDynamo, type TestManager } from './support/test-manager.js';
+import { submit, useTestManager } from './support/test-manager.js';
 
 const body = { jobId: 'job-1', timeoutSeconds: 60, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] };
 
 describe('seed 001 §10.7.5 / §10.7.6 through the use cases: takeover and stale messages (dynalite)', () => {
-  let dynamo: TestDynamo;
-  let m: TestManager;
-  beforeAll(async () => {
-    dynamo = await startTestDynamo();
-  });
-  afterAll(() => dynamo.close());
-  beforeEach(async () => {
-    m = await testManager(dynamo);
-  });
+  const m = useTestManager();
 
   it('a takeover stores fence token 2, keeps startedAt and re-arms the timer under token 2', async () => {
     // Prepare

@@ -1,23 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { OUTBOX_RETRY_MS } from '../../shared/app/decide-and-save.js';
 import { fireJobTimer } from '../../shared/app/fire-job-timer.js';
 import { sweepJobTimers } from '../../shared/app/sweep-job-timers.js';
 import { JobTimedOut } from '../../shared/events/job-timed-out.js';
-import { startTestDynamo } from '../support/dynalite.js';
 import { at } from '../support/fixtures.js';
-import { submit, testManager, type TestDynamo, type TestManager } from './support/test-manager.js';
+import { submit, useTestManager } from './support/test-manager.js';
 
 const body = { jobId: 'job-1', timeoutSeconds: 60, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] };
 
 describe('the transactional outbox: an event decided with a state change is never lost (dynalite)', () => {
-  let dynamo: TestDynamo;
-  let m: TestManager;
-  beforeAll(async () => {
-    dynamo = await startTestDynamo();
-  });
-  afterAll(() => dynamo.close());
+  const m = useTestManager();
   beforeEach(async () => {
-    m = await testManager(dynamo);
     await submit(m, body);
   });
 

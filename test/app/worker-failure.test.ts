@@ -1,23 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { fireJobTimer } from '../../shared/app/fire-job-timer.js';
 import { reportProgress } from '../../shared/app/report-progress.js';
 import { reportWorkerFailure } from '../../shared/app/report-worker-failure.js';
 import { requestExtension } from '../../shared/app/request-extension.js';
 import { freshBudget } from '../../shared/domain/extension-budget.js';
-import { startTestDynamo } from '../support/dynalite.js';
 import { at, T0 } from '../support/fixtures.js';
-import { submit, testManager, tokenOf, type TestDynamo, type TestManager } from './support/test-manager.js';
+import { submit, tokenOf, useTestManager } from './support/test-manager.js';
 
 describe('seed 001 §10.7.9: worker failure and its extensions (dynalite)', () => {
-  let dynamo: TestDynamo;
-  let m: TestManager;
+  const m = useTestManager();
   let tokens: { a1: string; b1: string; a2: string };
-  beforeAll(async () => {
-    dynamo = await startTestDynamo();
-  });
-  afterAll(() => dynamo.close());
   beforeEach(async () => {
-    m = await testManager(dynamo);
     const shared = await submit(m, {
       jobId: 'job-shared',
       timeoutSeconds: 100,

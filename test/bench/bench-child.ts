@@ -93,6 +93,9 @@ export class BenchChild {
   }
 }
 
+/** `npm start`'s default thresholds (shared/local/cli-flags.ts), which the children's local clouds run with. */
+export const NPM_START_THRESHOLDS = { gateFallbackSeconds: 300, stuckThresholdSeconds: 120, gateStuckThresholdSeconds: 180 };
+
 /** In a child: sends one message to the parent; resolves once it is handed over (safe to exit then). */
 export function toParent(message: unknown): Promise<void> {
   const send = process.send?.bind(process);

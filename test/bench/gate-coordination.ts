@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { BenchChild, toParent } from './bench-child.js';
+import { BenchChild, NPM_START_THRESHOLDS, toParent } from './bench-child.js';
 import { inParallel, summarize } from './stats.js';
 import { fmtMs, formatTable } from './table.js';
 
@@ -131,9 +131,7 @@ async function runChild(dataDir: string): Promise<void> {
     port: 0,
     regions: [...REGIONS],
     dataDir,
-    stuckThresholdSeconds: 120,
-    gateFallbackSeconds: 300,
-    gateStuckThresholdSeconds: 180,
+    ...NPM_START_THRESHOLDS,
   });
   try {
     const managers = (region: string) => {

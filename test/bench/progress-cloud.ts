@@ -3,7 +3,7 @@
  * this child's log file), with a counter on the region's DynamoDB client (dynamo-counter.ts). The
  * parent reads the counters and this process's CPU time with `{ type: 'counts' }`. argv: data dir.
  */
-import { toParent } from './bench-child.js';
+import { NPM_START_THRESHOLDS, toParent } from './bench-child.js';
 import { countDynamoRequests } from './dynamo-counter.js';
 import { parentMessage } from './messages.js';
 
@@ -14,14 +14,7 @@ async function main(): Promise<void> {
   if (!dataDir) throw new Error('usage: progress-cloud.ts <data dir>');
   process.env['POWERTOOLS_LOG_LEVEL'] ??= 'INFO';
   const { startLocalCloud } = await import('../../shared/local/local-cloud.js');
-  const cloud = await startLocalCloud({
-    port: 0,
-    regions: [REGION],
-    dataDir,
-    gateFallbackSeconds: 300,
-    stuckThresholdSeconds: 120,
-    gateStuckThresholdSeconds: 180,
-  });
+  const cloud = await startLocalCloud({ port: 0, regions: [REGION], dataDir, ...NPM_START_THRESHOLDS });
   const region = cloud.regions.get(REGION);
   const regionUrl = cloud.endpoints.regions[REGION];
   if (!region || !regionUrl) throw new Error(`no region ${REGION}`);

@@ -6,7 +6,7 @@
  * schedule on an idle event loop before the cloud starts. argv: data dir. Answers one `result`.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { toParent } from './bench-child.js';
+import { NPM_START_THRESHOLDS, toParent } from './bench-child.js';
 import { countDynamoRequests, type DynamoTally } from './dynamo-counter.js';
 import type { TimerLatenessResult } from './messages.js';
 import { inParallel } from './stats.js';
@@ -30,9 +30,7 @@ async function main(): Promise<void> {
     port: 0,
     regions: [REGION],
     dataDir,
-    gateFallbackSeconds: 300,
-    stuckThresholdSeconds: 120,
-    gateStuckThresholdSeconds: 180,
+    ...NPM_START_THRESHOLDS,
     onTimerFired: (timer, firedAt) => {
       if (timer.scope === 'job' && timer.jobId.startsWith('lat-') && !localMs.has(timer.jobId)) localMs.set(timer.jobId, firedAt - timer.dueAt);
     },

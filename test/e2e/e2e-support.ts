@@ -1,7 +1,34 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll } from 'vitest';
 import { pollUntil } from '../support/poll.js';
 import { ok, type JobView, type VigilClient } from '../support/vigil-client.js';
-import type { VigilProcess } from '../support/vigil-process.js';
+import { VigilProcess, type VigilProcessOptions } from '../support/vigil-process.js';
+
+/**
+ * A real `npm start` for the calling file: started before its tests, stopped after them. The
+ * returned object stands for the started process (every property read goes to it, methods bound),
+ * so use it inside tests and hooks, not at collection time.
+ */
+export function useVigilProcess(options: VigilProcessOptions): VigilProcess {
+  let vigil: VigilProcess | undefined;
+  beforeAll(async () => {
+    vigil = await VigilProcess.start(options);
+  });
+  afterAll(async () => {
+    await vigil?.stop();
+  });
+  const started = (): VigilProcess => {
+    if (!vigil) throw new Error('Vigil is not started: use it inside a test or a hook');
+    return vigil;
+  };
+  return new Proxy({} as VigilProcess, {
+    get(_, key) {
+      const target = started();
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
 
 /**
  * Polls GET /jobs/{jobId} until `until` holds. The failure message shows the last answer and the

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { beforeAll, describe, it } from 'vitest';
 import { GateClient, submitGateJob, type GateJobView } from '../support/gate-client.js';
 import { pollUntil } from '../support/poll.js';
 import { failed, ok, VigilClient, type JobView } from '../support/vigil-client.js';
-import { VigilProcess } from '../support/vigil-process.js';
+import { useVigilProcess } from './e2e-support.js';
 
 /**
  * The gate API of contract.md against a real `npm start` with three regions: submit fans out, one
@@ -14,19 +14,14 @@ import { VigilProcess } from '../support/vigil-process.js';
 const REGIONS = ['us-east-1', 'eu-west-1', 'ap-southeast-2'] as const;
 type Region = (typeof REGIONS)[number];
 
-let vigil: VigilProcess;
+const vigil = useVigilProcess({ regions: [...REGIONS] });
 let gate: GateClient;
 const regionClients = new Map<Region, VigilClient>();
 const run = randomUUID().slice(0, 8);
 
-beforeAll(async () => {
-  vigil = await VigilProcess.start({ regions: [...REGIONS] });
+beforeAll(() => {
   gate = new GateClient(vigil.endpoints.gate);
   for (const region of REGIONS) regionClients.set(region, new VigilClient(vigil.regionUrl(region)));
-});
-
-afterAll(async () => {
-  await vigil?.stop();
 });
 
 const region = (name: Region): VigilClient => {

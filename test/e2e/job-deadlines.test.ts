@@ -1,22 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { beforeAll, describe, it } from 'vitest';
 import { failed, ok, VigilClient } from '../support/vigil-client.js';
-import { VigilProcess } from '../support/vigil-process.js';
-import { isFinished, ms, ON_TIME_MS, sleepUntil, timedOutEvents, waitForJob } from './e2e-support.js';
+import { isFinished, ms, ON_TIME_MS, sleepUntil, timedOutEvents, useVigilProcess, waitForJob } from './e2e-support.js';
 
 
-let vigil: VigilProcess;
+const vigil = useVigilProcess({ regions: ['us-east-1'] });
 let client: VigilClient;
 const run = randomUUID().slice(0, 8);
 
-beforeAll(async () => {
-  vigil = await VigilProcess.start({ regions: ['us-east-1'] });
+beforeAll(() => {
   client = new VigilClient(vigil.regionUrl());
-});
-
-afterAll(async () => {
-  await vigil?.stop();
 });
 
 // Each test owns its jobs and workers (extension budgets are per worker), so they run side by side.

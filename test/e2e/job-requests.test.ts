@@ -1,19 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { failed, ok, VigilClient, type SubmitJobRequest } from '../support/vigil-client.js';
-import { VigilProcess } from '../support/vigil-process.js';
+import { useVigilProcess } from './e2e-support.js';
 
-let vigil: VigilProcess;
+const vigil = useVigilProcess({ regions: ['us-east-1'] });
 let client: VigilClient;
 const run = randomUUID().slice(0, 8);
 
-beforeAll(async () => {
-  vigil = await VigilProcess.start({ regions: ['us-east-1'] });
+beforeAll(() => {
   client = new VigilClient(vigil.regionUrl());
-});
-
-afterAll(async () => {
-  await vigil?.stop();
 });
 
 /** Long deadlines: these jobs must not change by themselves while a test looks at them. */

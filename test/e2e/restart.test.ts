@@ -1,22 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ok, VigilClient } from '../support/vigil-client.js';
-import { VigilProcess } from '../support/vigil-process.js';
-import { isFinished, ms, ON_TIME_MS, sleepUntil, timedOutEvents, waitForJob } from './e2e-support.js';
+import { isFinished, ms, ON_TIME_MS, sleepUntil, timedOutEvents, useVigilProcess, waitForJob } from './e2e-support.js';
 
 /** Long enough that the restart (tsx start-up, dynalite reopening its files) ends before this deadline. */
 const SURVIVOR_TIMEOUT_SECONDS = 8;
 
-let vigil: VigilProcess;
+const vigil = useVigilProcess({ regions: ['us-east-1'] });
 const run = randomUUID().slice(0, 8);
-
-beforeAll(async () => {
-  vigil = await VigilProcess.start({ regions: ['us-east-1'] });
-});
-
-afterAll(async () => {
-  await vigil?.stop();
-});
 
 describe('kill -9 and a restart with the same data dir', () => {
   it('keeps every job: running ones still time out, overdue ones time out at once, finished ones stay finished', async () => {

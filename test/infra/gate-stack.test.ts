@@ -9,7 +9,7 @@ import {
   environmentOf,
   logicalId,
   resourceOf,
-  resourcesOfType,
+  routeAuthorizations,
   statementsOfRole,
 } from './support/template-queries.js';
 
@@ -32,11 +32,7 @@ describe('gate stack', () => {
   });
 
   it('serves POST /jobs, GET /jobs/{jobId}, POST /jobs/{jobId}/cancel with IAM auth, and an open /health', () => {
-    const routes = Object.values(resourcesOfType(template(), 'AWS::ApiGatewayV2::Route')).map((route) => [
-      route.Properties?.['RouteKey'],
-      route.Properties?.['AuthorizationType'],
-    ]);
-    expect(Object.fromEntries(routes)).toEqual({
+    expect(routeAuthorizations(template())).toEqual({
       'POST /jobs': 'AWS_IAM',
       'GET /jobs/{jobId}': 'AWS_IAM',
       'POST /jobs/{jobId}/cancel': 'AWS_IAM',

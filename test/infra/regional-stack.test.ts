@@ -10,6 +10,7 @@ import {
   logicalId,
   resourceOf,
   resourcesOfType,
+  routeAuthorizations,
   statementsOfRole,
 } from './support/template-queries.js';
 
@@ -87,11 +88,7 @@ describe('regional stack: state', () => {
 
 describe('regional stack: HTTP API', () => {
   it('client routes need SigV4 (IAM); worker routes and /health carry no API-level authorizer', () => {
-    const routes = Object.values(resourcesOfType(template(), 'AWS::ApiGatewayV2::Route')).map((route) => [
-      route.Properties?.['RouteKey'],
-      route.Properties?.['AuthorizationType'],
-    ]);
-    expect(Object.fromEntries(routes)).toEqual({
+    expect(routeAuthorizations(template())).toEqual({
       'POST /jobs': 'AWS_IAM',
       'GET /jobs/{jobId}': 'AWS_IAM',
       'POST /jobs/{jobId}/cancel': 'AWS_IAM',

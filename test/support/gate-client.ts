@@ -1,13 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import {
-  errorBodySchema,
+  contractResult,
   localEventsSchema,
   ok,
+  rawRequest,
   type ApiResult,
   type JobStatus,
   type LocalEvents,
   type ProgressAnswer,
+  type RawAnswer,
   type SubmitJobRequest,
   type VigilClient,
 } from './vigil-client.js';
@@ -98,31 +100,12 @@ export class GateClient {
   }
 
   /** Any request with a raw body (malformed JSON, unknown routes); the body parsed as JSON when it is. */
-  async raw(method: string, path: string, body?: string): Promise<{ status: number; body: unknown }> {
-    const response = await fetch(`${this.baseUrl}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json' },
-      ...(body !== undefined ? { body } : {}),
-      signal: AbortSignal.timeout(10_000),
-    });
-    const text = await response.text();
-    try {
-      return { status: response.status, body: JSON.parse(text) as unknown };
-    } catch {
-      return { status: response.status, body: text };
-    }
+  raw(method: string, path: string, body?: string): Promise<RawAnswer> {
+    return rawRequest(this.baseUrl, method, path, body);
   }
 
   private async call<T>(schema: z.ZodType<T>, method: string, path: string, body?: string): Promise<ApiResult<T>> {
-    const { status, body: answer } = await this.raw(method, path, body);
-    if (status >= 200 && status < 300) {
-      const parsed = schema.safeParse(answer);
-      if (!parsed.success) throw new Error(`${method} ${path} → ${status} with a body outside the contract: ${JSON.stringify(answer)}\n${parsed.error.message}`);
-      return { ok: true, status, body: parsed.data };
-    }
-    const parsed = errorBodySchema.safeParse(answer);
-    if (!parsed.success) throw new Error(`${method} ${path} → ${status} without the contract's error body: ${JSON.stringify(answer)}`);
-    return { ok: false, status, body: parsed.data };
+    return contractResult(schema, method, path, await this.raw(method, path, body));
   }
 }
 

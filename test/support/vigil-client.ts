@@ -141,34 +141,49 @@ export class VigilClient {
   }
 
   /** Any request with a raw body (malformed JSON, unknown routes), answered as text. */
-  async raw(method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
-    const response = await fetch(`${this.baseUrl}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...headers },
-      ...(body !== undefined ? { body } : {}),
-      signal: AbortSignal.timeout(10_000),
-    });
-    const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      // not JSON: keep the text for the assertion message
-    }
-    return { status: response.status, body: parsed };
+  raw(method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
+    return rawRequest(this.baseUrl, method, path, body, headers);
   }
 
   private async call<T>(schema: z.ZodType<T>, method: string, path: string, body?: string, token?: string): Promise<ApiResult<T>> {
-    const { status, body: answer } = await this.raw(method, path, body, token === undefined ? {} : { 'x-vigil-token': token });
-    if (status >= 200 && status < 300) {
-      const parsed = schema.safeParse(answer);
-      if (!parsed.success) throw new Error(`${method} ${path} → ${status} with a body outside the contract: ${JSON.stringify(answer)}\n${parsed.error.message}`);
-      return { ok: true, status, body: parsed.data };
-    }
-    const parsed = errorBodySchema.safeParse(answer);
-    if (!parsed.success) throw new Error(`${method} ${path} → ${status} without the contract's error body: ${JSON.stringify(answer)}`);
-    return { ok: false, status, body: parsed.data };
+    return contractResult(schema, method, path, await this.raw(method, path, body, token === undefined ? {} : { 'x-vigil-token': token }));
   }
+}
+
+export interface RawAnswer {
+  status: number;
+  /** Parsed as JSON when it is; the text otherwise, for the assertion message. */
+  body: unknown;
+}
+
+/** Sends a request with a raw body to `baseUrl` + `path`; the answer's body parsed as JSON when it is. */
+export async function rawRequest(baseUrl: string, method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    ...(body !== undefined ? { body } : {}),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text for the assertion message
+  }
+  return { status: response.status, body: parsed };
+}
+
+/** An answer checked against the contract: `schema` on 2xx, the contract's error body otherwise; anything else throws. */
+export function contractResult<T>(schema: z.ZodType<T>, method: string, path: string, { status, body: answer }: RawAnswer): ApiResult<T> {
+  if (status >= 200 && status < 300) {
+    const parsed = schema.safeParse(answer);
+    if (!parsed.success) throw new Error(`${method} ${path} → ${status} with a body outside the contract: ${JSON.stringify(answer)}\n${parsed.error.message}`);
+    return { ok: true, status, body: parsed.data };
+  }
+  const parsed = errorBodySchema.safeParse(answer);
+  if (!parsed.success) throw new Error(`${method} ${path} → ${status} without the contract's error body: ${JSON.stringify(answer)}`);
+  return { ok: false, status, body: parsed.data };
 }
 
 const workflowPath = (jobId: string, workflowId: string, action: string) =>

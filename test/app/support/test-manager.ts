@@ -1,4 +1,5 @@
 import { ScanCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { DynamoJobStore } from '../../../shared/adapters/aws/dynamo-job-store.js';
 import type { ManagerDeps } from '../../../shared/app/manager-deps.js';
 import { submitJob, type SubmitInput } from '../../../shared/app/submit-job.js';
@@ -6,7 +7,8 @@ import { WorkflowTokens } from '../../../shared/app/workflow-tokens.js';
 import type { Job } from '../../../shared/domain/job.js';
 import type { TimeoutPolicy } from '../../../shared/domain/policy.js';
 import type { JobStore } from '../../../shared/ports/job-store.js';
-import type { startTestDynamo } from '../../support/dynalite.js';
+import { installManagerResolver } from '../../../shared/wiring/manager-resolver.js';
+import { startTestDynamo } from '../../support/dynalite.js';
 import { MANAGER_ID, policy, REGION, T0 } from '../../support/fixtures.js';
 import { ManualClock, RecordingBus, RecordingTelemetry, RecordingTimers } from './recording-ports.js';
 
@@ -29,6 +31,8 @@ export interface TestManager {
   calls: DynamoCall[];
   tableName: string;
   doc: DynamoDBDocumentClient;
+  /** The dynalite under the table; its `doc` reaches the table behind the store's back, unrecorded. */
+  dynamo: TestDynamo;
   /** Every item of the table (jobs, workflows, workers), for "nothing changed" checks. */
   snapshot(): Promise<Record<string, unknown>[]>;
   getJob(jobId: string): Promise<Job>;
@@ -54,14 +58,16 @@ function recordingDocumentClient(dynamo: TestDynamo, calls: DynamoCall[]): Dynam
 
 export const TOKEN_SECRET = Buffer.from('vigil-test-token-secret');
 
+export interface TestManagerOptions {
+  policy?: Partial<TimeoutPolicy>;
+  store?: (doc: DynamoDBDocumentClient, tableName: string) => DynamoJobStore;
+}
+
 /**
  * A region manager over a fresh dynalite table through the real DynamoDB store. Only the clock,
  * the timers, the bus and telemetry are test doubles; `store` lets a test wrap the real store.
  */
-export async function testManager(
-  dynamo: TestDynamo,
-  options: { policy?: Partial<TimeoutPolicy>; store?: (doc: DynamoDBDocumentClient, tableName: string) => DynamoJobStore } = {},
-): Promise<TestManager> {
+export async function testManager(dynamo: TestDynamo, options: TestManagerOptions = {}): Promise<TestManager> {
   const tableName = await dynamo.table();
   const calls: DynamoCall[] = [];
   const doc = recordingDocumentClient(dynamo, calls);
@@ -91,6 +97,7 @@ export async function testManager(
     calls,
     tableName,
     doc,
+    dynamo,
     async snapshot() {
       const { Items = [] } = await dynamo.doc.send(new ScanCommand({ TableName: tableName, ConsistentRead: true }));
       return Items.sort((a, b) => `${a['pk']}|${a['sk']}`.localeCompare(`${b['pk']}|${b['sk']}`));
@@ -101,6 +108,33 @@ export async function testManager(
       return job;
     },
   };
+}
+
+/**
+ * Registers the hooks of the calling describe block: one dynalite for the block, and a fresh manager
+ * over a fresh table before each test. The returned object is that manager: its fields are replaced
+ * before each test, so read them inside tests and hooks, never at collection time.
+ */
+export function useTestManager(options: TestManagerOptions = {}): TestManager {
+  let dynamo: TestDynamo;
+  const m = {} as TestManager;
+  beforeAll(async () => {
+    dynamo = await startTestDynamo();
+  });
+  afterAll(() => dynamo.close());
+  beforeEach(async () => {
+    Object.assign(m, await testManager(dynamo, options));
+  });
+  return m;
+}
+
+/** `useTestManager` for the HTTP handlers: they resolve their region manager to the current test's. */
+export function useHttpTestManager(): TestManager {
+  const m = useTestManager();
+  beforeAll(() => {
+    installManagerResolver(async () => m.deps);
+  });
+  return m;
 }
 
 /** Another manager of the same region over the same table (a second Lambda instance). */

@@ -34,6 +34,15 @@ export function resourcesOfType(template: Template, type: string): Record<string
   return template.findResources(type) as Record<string, CfnResourceJson>;
 }
 
+/** Each HTTP API route by its route key, with its authorization type: `{ 'POST /jobs': 'AWS_IAM', … }`. */
+export function routeAuthorizations(template: Template): Record<string, unknown> {
+  const routes = Object.values(resourcesOfType(template, 'AWS::ApiGatewayV2::Route')).map((route) => [
+    route.Properties?.['RouteKey'],
+    route.Properties?.['AuthorizationType'],
+  ]);
+  return Object.fromEntries(routes) as Record<string, unknown>;
+}
+
 export function environmentOf(template: Template, fn: VigilFunction): Record<string, unknown> {
   const environment = resourceOf(template, fn.handler).Properties?.['Environment'] as { Variables?: Record<string, unknown> } | undefined;
   return environment?.Variables ?? {};

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll } from 'vitest';
 import { startLocalCloud, type LocalCloud, type LocalCloudOptions } from '../../../shared/local/local-cloud.js';
 import { GateClient, submitGateJob, type GateJobHandle, type GateJobRequest, type GateJobView } from '../../support/gate-client.js';
 import { pollUntil } from '../../support/poll.js';
@@ -62,6 +63,21 @@ export async function startGateCloud(options: GateCloudOptions = {}): Promise<Ga
       }
     },
   };
+}
+
+/**
+ * Registers the calling file's hooks: a local cloud starts before its tests and closes after them.
+ * The returned object is that cloud once started: read it inside tests and hooks, not at collection.
+ */
+export function useGateCloud(options: GateCloudOptions = {}): GateCloud {
+  const gc: Partial<GateCloud> = {};
+  beforeAll(async () => {
+    Object.assign(gc, await startGateCloud(options));
+  });
+  afterAll(async () => {
+    await gc.close?.();
+  });
+  return gc as GateCloud;
 }
 
 function regionUrl(cloud: LocalCloud, region: string): string {

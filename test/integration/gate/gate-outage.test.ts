@@ -1,18 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ok } from '../../support/vigil-client.js';
 import {
   countByType,
   eventsOf,
   REGIONS,
   sleepUntil,
-  startGateCloud,
   submitAcross,
   timedOutGlobally,
+  useGateCloud,
   waitForGate,
   waitForRegions,
   waitUntil,
-  type GateCloud,
   type Region,
 } from './gate-cloud.js';
 
@@ -24,19 +23,11 @@ import {
 const GATE_FALLBACK_SECONDS = 4;
 const EXTENSION_SECONDS = 2;
 
-let gc: GateCloud;
+const gc = useGateCloud({ gateFallbackSeconds: GATE_FALLBACK_SECONDS, extensionBaseSeconds: EXTENSION_SECONDS });
 const run = randomUUID().slice(0, 8);
-
-beforeAll(async () => {
-  gc = await startGateCloud({ gateFallbackSeconds: GATE_FALLBACK_SECONDS, extensionBaseSeconds: EXTENSION_SECONDS });
-});
 
 afterEach(async () => {
   ok(await gc.gate.setFaults({}));
-});
-
-afterAll(async () => {
-  await gc?.close();
 });
 
 const reportsFrom = (jobId: string, detailType: string) => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { failed, ok } from '../../support/vigil-client.js';
 import {
   countByType,
@@ -8,12 +8,11 @@ import {
   isFinished,
   REGIONS,
   sleepUntil,
-  startGateCloud,
   submitAcross,
   timedOutGlobally,
+  useGateCloud,
   waitForGate,
   waitForRegions,
-  type GateCloud,
 } from './gate-cloud.js';
 
 /**
@@ -27,16 +26,8 @@ const ALL_STUCK_WITHIN_MS = GATE_STUCK_SECONDS * 1_000 + 5_000 + 6_000;
 /** The jobs' own stuck threshold in the all-stuck tests: far enough that no manager times out first. */
 const LOCAL_STUCK_SECONDS = 30;
 
-let gc: GateCloud;
+const gc = useGateCloud({ gateStuckThresholdSeconds: GATE_STUCK_SECONDS });
 const run = randomUUID().slice(0, 8);
-
-beforeAll(async () => {
-  gc = await startGateCloud({ gateStuckThresholdSeconds: GATE_STUCK_SECONDS });
-});
-
-afterAll(async () => {
-  await gc?.close();
-});
 
 describe.concurrent('global timeout across three regions', () => {
   it('§10.7.2: one region times out locally, the gate declares, every region ends TIMED_OUT global_timeout', async ({ expect }) => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { beforeAll, describe, it } from 'vitest';
 import { ok } from '../../support/vigil-client.js';
-import { eventsOf, REGIONS, startGateCloud, submitAcross, timedOutGlobally, waitForEvent, waitForRegions, type GateCloud, type Region } from './gate-cloud.js';
+import { eventsOf, REGIONS, submitAcross, timedOutGlobally, useGateCloud, waitForEvent, waitForRegions, type Region } from './gate-cloud.js';
 
 /**
  * Fencing across regions (seed 001 §10.7.6, seed 000 Scenario 3) on the real local cloud. Every
@@ -11,16 +11,11 @@ import { eventsOf, REGIONS, startGateCloud, submitAcross, timedOutGlobally, wait
  */
 const DELAY_MS = 600;
 
-let gc: GateCloud;
+const gc = useGateCloud();
 const run = randomUUID().slice(0, 8);
 
 beforeAll(async () => {
-  gc = await startGateCloud();
   ok(await gc.gate.setFaults({ delayMs: [DELAY_MS, DELAY_MS] }));
-});
-
-afterAll(async () => {
-  await gc?.close();
 });
 
 const cases: Array<{ name: string; takenOver: Region }> = [

@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { beforeAll, describe, it } from 'vitest';
 import { ok } from '../../support/vigil-client.js';
 import type { FaultsRequest } from '../../support/gate-client.js';
 import {
   eventsOf,
   isFinished,
   REGIONS,
-  startGateCloud,
   submitAcross,
   timedOutGlobally,
+  useGateCloud,
   waitForGate,
   waitForRegions,
-  type GateCloud,
 } from './gate-cloud.js';
 
 /**
@@ -27,16 +26,8 @@ const profiles: Array<{ name: string; faults: FaultsRequest }> = [
   { name: 'all of it at once', faults: { duplicateRate: 0.5, dropRate: 0.33, redeliveryMs: 500, delayMs: [0, 300] } },
 ];
 
-let gc: GateCloud;
+const gc = useGateCloud();
 const run = randomUUID().slice(0, 8);
-
-beforeAll(async () => {
-  gc = await startGateCloud();
-});
-
-afterAll(async () => {
-  await gc?.close();
-});
 
 describe.each(profiles.map((profile, index) => ({ ...profile, key: `p${index}-${run}` })))('with $name', ({ faults, key }) => {
   beforeAll(async () => {
