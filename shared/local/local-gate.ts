@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { DynamoGateStore } from '../adapters/aws/dynamo-gate-store.js';
 import { ensureTable } from '../adapters/aws/jobs-table.js';
-import type { LocalDynamo } from '../adapters/local/dynalite-server.js';
 import { regionDynamo } from '../adapters/local/region-dynamo.js';
 import { GATE } from '../adapters/local/event-routes.js';
 import type { LocalEventNetwork } from '../adapters/local/local-event-network.js';
@@ -18,16 +17,11 @@ import type { LocalMetrics } from './local-metrics.js';
 import { LocalRegionManagers } from './local-region-managers.js';
 import { scheduledEvent } from './scheduled-event.js';
 import { sqsTimerEvent } from './sqs-timer-event.js';
+import type { LocalNode } from './local-node.js';
 
 export const LOCAL_GATE_TABLE = 'vigil-gate';
 
-export interface LocalGate {
-  deps: GateDeps;
-  timers: LocalTimers;
-  dynamo: LocalDynamo;
-  sweep(): Promise<void>;
-  close(): Promise<void>;
-}
+export type LocalGate = LocalNode<GateDeps>;
 
 export interface LocalGateOptions {
   dataDir: string;

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { DynamoJobStore } from '../adapters/aws/dynamo-job-store.js';
 import { ensureTable } from '../adapters/aws/jobs-table.js';
-import type { LocalDynamo } from '../adapters/local/dynalite-server.js';
 import { regionDynamo } from '../adapters/local/region-dynamo.js';
 import type { LocalEventNetwork } from '../adapters/local/local-event-network.js';
 import { LocalTimers } from '../adapters/local/local-timers.js';
@@ -16,16 +15,11 @@ import type { LocalMetrics } from './local-metrics.js';
 import { loadOrCreateSecret } from './local-secret.js';
 import { scheduledEvent } from './scheduled-event.js';
 import { sqsTimerEvent } from './sqs-timer-event.js';
+import type { LocalNode } from './local-node.js';
 
 export const LOCAL_JOBS_TABLE = 'vigil-jobs';
 
-export interface LocalRegion {
-  deps: ManagerDeps;
-  timers: LocalTimers;
-  dynamo: LocalDynamo;
-  sweep(): Promise<void>;
-  close(): Promise<void>;
-}
+export type LocalRegion = LocalNode<ManagerDeps>;
 
 export interface LocalRegionOptions {
   region: string;

@@ -2,10 +2,9 @@ import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { allRegionsFinal, type GateJob } from '../../domain/gate/gate-job.js';
 import type { EpochMs } from '../../domain/time.js';
 import type { GateStore } from '../../ports/gate-store.js';
-import { VersionConflictError } from '../../ports/job-store.js';
 import { queryDueTimers } from './due-timers-query.js';
 import { timerShardOf, TTL_ATTRIBUTE } from './jobs-table.js';
-import { putVersioned, withoutStorageAttributes } from './versioned-item.js';
+import { createOrReturnExisting, putVersioned, withoutStorageAttributes } from './versioned-item.js';
 
 const FINISHED_JOB_RETENTION_SECONDS = 30 * 24 * 3600;
 
@@ -32,16 +31,11 @@ export class DynamoGateStore implements GateStore {
     return Item ? asGateJob(Item) : undefined;
   }
 
-  async create(job: GateJob) {
-    try {
-      const stored = await putVersioned(this.doc, this.tableName, gateJobKey(job.jobId), job, 0, indexAttributes(job, this.now()));
-      return { created: true as const, job: stored };
-    } catch (error) {
-      if (!(error instanceof VersionConflictError)) throw error;
-      const existing = await this.get(job.jobId);
-      if (!existing) throw error;
-      return { created: false as const, existing };
-    }
+  create(job: GateJob) {
+    return createOrReturnExisting(
+      () => putVersioned(this.doc, this.tableName, gateJobKey(job.jobId), job, 0, indexAttributes(job, this.now())),
+      () => this.get(job.jobId),
+    );
   }
 
   save(job: GateJob, expectedVersion: number): Promise<GateJob> {

@@ -3,11 +3,11 @@ import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } 
 import { isTerminal, type Job, type Workflow } from '../../domain/job.js';
 import type { EpochMs } from '../../domain/time.js';
 import type { WorkerHealth } from '../../domain/worker-health.js';
-import { VersionConflictError, type JobStore } from '../../ports/job-store.js';
+import type { JobStore } from '../../ports/job-store.js';
 import { batchGet, batchPut } from './batch-requests.js';
 import { queryDueTimers } from './due-timers-query.js';
 import { timerShardOf, TTL_ATTRIBUTE, WORKER_INDEX } from './jobs-table.js';
-import { putVersioned, withoutStorageAttributes } from './versioned-item.js';
+import { createOrReturnExisting, putVersioned, withoutStorageAttributes } from './versioned-item.js';
 
 /** Finished jobs stay readable this long, then DynamoDB TTL removes the job item. */
 const FINISHED_JOB_RETENTION_SECONDS = 30 * 24 * 3600;
@@ -84,19 +84,17 @@ export class DynamoJobStore implements JobStore {
     };
   }
 
-  async createJob(job: Job, workflows: readonly Workflow[]) {
+  createJob(job: Job, workflows: readonly Workflow[]) {
     // The job item first, conditionally: a second submission with another body gets the existing
     // job back and writes nothing, so it cannot overwrite the winner's workflows.
-    try {
-      const stored = await putVersioned(this.doc, this.tableName, jobKey(job.jobId), job, 0, jobIndexAttributes(job));
-      await this.putWorkflows(workflows);
-      return { created: true as const, job: stored };
-    } catch (error) {
-      if (!(error instanceof VersionConflictError)) throw error;
-      const existing = await this.getJob(job.jobId);
-      if (!existing) throw error;
-      return { created: false as const, existing };
-    }
+    return createOrReturnExisting(
+      async () => {
+        const stored = await putVersioned(this.doc, this.tableName, jobKey(job.jobId), job, 0, jobIndexAttributes(job));
+        await this.putWorkflows(workflows);
+        return stored;
+      },
+      () => this.getJob(job.jobId),
+    );
   }
 
   async putWorkflows(workflows: readonly Workflow[]): Promise<void> {

@@ -42,3 +42,21 @@ export function withoutStorageAttributes(item: Record<string, unknown>, extra: r
   for (const name of extra) delete rest[name];
   return rest;
 }
+
+/**
+ * Runs a conditional create; when the item already exists (version conflict on create), answers the
+ * existing item instead. The caller decides whether the existing one is the same submission.
+ */
+export async function createOrReturnExisting<Item>(
+  create: () => Promise<Item>,
+  loadExisting: () => Promise<Item | undefined>,
+): Promise<{ created: true; job: Item } | { created: false; existing: Item }> {
+  try {
+    return { created: true, job: await create() };
+  } catch (error) {
+    if (!(error instanceof VersionConflictError)) throw error;
+    const existing = await loadExisting();
+    if (!existing) throw error;
+    return { created: false, existing };
+  }
+}

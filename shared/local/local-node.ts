@@ -1,0 +1,11 @@
+import type { LocalDynamo } from '../adapters/local/dynalite-server.js';
+import type { LocalTimers } from '../adapters/local/local-timers.js';
+
+/** One node of the local cloud (a region manager or the gate): its wiring, timers, store and sweep. */
+export interface LocalNode<Deps> {
+  deps: Deps;
+  timers: LocalTimers;
+  dynamo: LocalDynamo;
+  sweep(): Promise<void>;
+  close(): Promise<void>;
+}
