@@ -38,6 +38,14 @@ export async function requestExtension(deps: ManagerDeps, input: ExtensionInput)
         denialReason: outcome.denialReason,
       };
     }
+    // The jobs first, idempotently by grant: if the budget write below never happens (a crash, a
+    // lost race), the retried request computes the same grant and extends no job twice.
+    const grant = { epoch: outcome.budget.epoch, count: outcome.budget.count };
+    const jobsExtended = await forEachJobOfWorker(deps, input.workerId, (jobId, indexes) =>
+      decideJob(deps, jobId, (job) =>
+        withExtensionReport(recordWorkerExtension(job, input.workerId, indexes, outcome.seconds, now, grant), decisionContext(deps)),
+      ),
+    );
     let granted: WorkerHealth;
     try {
       granted = await deps.jobs.saveWorker({ ...worker, budget: outcome.budget }, worker.version);
@@ -45,11 +53,6 @@ export async function requestExtension(deps: ManagerDeps, input: ExtensionInput)
       if (error instanceof VersionConflictError && attempt < MAX_ATTEMPTS) continue;
       throw error;
     }
-    const jobsExtended = await forEachJobOfWorker(deps, input.workerId, (jobId, indexes) =>
-      decideJob(deps, jobId, (job) =>
-        withExtensionReport(recordWorkerExtension(job, input.workerId, indexes, outcome.seconds, now), decisionContext(deps)),
-      ),
-    );
     await runEffects(deps, [metric('ExtensionGranted')]);
     deps.telemetry.info('extension granted', {
       workerId: input.workerId,

@@ -2,12 +2,20 @@ import type { ExtensionPolicy } from './policy.js';
 
 /** AD-26: one worker's extension budget. Reset when the worker recovers. */
 export interface ExtensionBudget {
+  /** Which budget this is: goes up by one at each reset, so (epoch, count) names every grant once. */
+  epoch: number;
   count: number;
   lastProgress: number;
   totalSeconds: number;
 }
 
-export const freshBudget = (): ExtensionBudget => ({ count: 0, lastProgress: 0, totalSeconds: 0 });
+export const freshBudget = (epoch = 0): ExtensionBudget => ({ epoch, count: 0, lastProgress: 0, totalSeconds: 0 });
+
+/** The identity of a grant: the budget it came from and its number in that budget. */
+export interface GrantId {
+  epoch: number;
+  count: number;
+}
 
 /**
  * AD-26: `max(minGrant, base / 2^count)`. The formula governs over the seed's table, whose
@@ -48,6 +56,6 @@ export function requestExtension(
   return {
     granted: true,
     seconds,
-    budget: { count: budget.count + 1, lastProgress: currentProgress, totalSeconds: budget.totalSeconds + seconds },
+    budget: { epoch: budget.epoch, count: budget.count + 1, lastProgress: currentProgress, totalSeconds: budget.totalSeconds + seconds },
   };
 }

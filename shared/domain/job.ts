@@ -20,6 +20,8 @@ export interface TimeoutTrackingState {
   lastExtensionAt: EpochMs;
   /** Seconds granted per worker; its keys are `active_workers_with_extensions`. */
   extensionsByWorker: Record<string, number>;
+  /** The newest grant applied per worker, so a retried extension request never counts twice. */
+  lastGrantByWorker?: Record<string, { epoch: number; count: number }>;
   locallyTimedOut: boolean;
   globallyTimedOut: boolean;
   timeoutReason?: TimeoutReason;

@@ -51,7 +51,7 @@ export type HealthcheckWrite =
 export function onHealthcheck(worker: WorkerHealth, now: EpochMs, policy: TimeoutPolicy): HealthcheckWrite {
   if (workerStatus(worker, now, policy) !== 'healthy') {
     const { failedAt: _recovered, ...rest } = worker;
-    return { kind: 'recover', worker: { ...rest, lastHealthAt: now, budget: freshBudget() } };
+    return { kind: 'recover', worker: { ...rest, lastHealthAt: now, budget: freshBudget(worker.budget.epoch + 1) } };
   }
   return now - worker.lastHealthAt >= HEALTH_WRITE_INTERVAL_MS ? { kind: 'touch' } : { kind: 'none' };
 }

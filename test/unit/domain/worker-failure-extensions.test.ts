@@ -77,3 +77,20 @@ describe('seed 001 §10.7.9: a failed worker\'s extensions stop counting', () =>
     expect(armedTimers(effects).map((timer) => timer.dueAt)).toEqual([at(75)]);
   });
 });
+
+describe('a grant is applied to a job at most once', () => {
+  it('the same grant again, or an older one, changes nothing; a grant of a newer budget applies', () => {
+    // Prepare
+    const first = recordWorkerExtension(runningJob({ timeoutSeconds: 60 }), 'worker-a', [0], 30, at(10), { epoch: 0, count: 1 }).state;
+    const second = recordWorkerExtension(first, 'worker-a', [0], 15, at(11), { epoch: 0, count: 2 }).state;
+    // Act
+    const repeated = recordWorkerExtension(second, 'worker-a', [0], 15, at(12), { epoch: 0, count: 2 });
+    const older = recordWorkerExtension(second, 'worker-a', [0], 30, at(12), { epoch: 0, count: 1 });
+    const afterRecovery = recordWorkerExtension(second, 'worker-a', [0], 30, at(12), { epoch: 1, count: 1 });
+    // Assess
+    expect(repeated).toMatchObject({ state: second, ignored: 'grant_already_applied' });
+    expect(older).toMatchObject({ state: second, ignored: 'grant_already_applied' });
+    expect(second.tracking.totalExtensionsGranted).toBe(45);
+    expect(afterRecovery.state.tracking.totalExtensionsGranted).toBe(75);
+  });
+});

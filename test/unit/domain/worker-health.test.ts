@@ -32,7 +32,7 @@ describe('AD-26 worker health: every progress report is a healthcheck', () => {
 
   it('granted extensions move the health deadline by their seconds', () => {
     // Prepare
-    const w = worker({ budget: { count: 2, lastProgress: 0.5, totalSeconds: 45 } });
+    const w = worker({ budget: { epoch: 0, count: 2, lastProgress: 0.5, totalSeconds: 45 } });
     // Act
     const status = workerStatus(w, at(76), policy());
     // Assess
@@ -80,7 +80,7 @@ describe('AD-26 worker health: every progress report is a healthcheck', () => {
     if (write.kind !== 'recover') throw new Error(`expected a recovery, got ${write.kind}`);
     expect(write.worker.failedAt).toBeUndefined();
     expect(write.worker.lastHealthAt).toBe(at(10));
-    expect(write.worker.budget).toEqual(freshBudget());
+    expect(write.worker.budget).toEqual(freshBudget(1));
     expect(workerStatus(write.worker, at(10), policy())).toBe('healthy');
     expect(requestExtension(write.worker.budget, 0.05, false, defaultExtensionPolicy)).toMatchObject({ granted: true, seconds: 30 });
   });

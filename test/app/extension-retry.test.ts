@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { DynamoJobStore } from '../../shared/adapters/aws/dynamo-job-store.js';
+import { requestExtension } from '../../shared/app/request-extension.js';
+import type { WorkerHealth } from '../../shared/domain/worker-health.js';
+import { submit, tokenOf, useTestManager } from './support/test-manager.js';
+
+/** The real store, except that the next worker write can be made to fail as a crash would. */
+class StoreThatFailsOneWorkerWrite extends DynamoJobStore {
+  failNextWorkerWrite = false;
+  override async saveWorker(worker: WorkerHealth, expectedVersion: number): Promise<WorkerHealth> {
+    if (this.failNextWorkerWrite) {
+      this.failNextWorkerWrite = false;
+      throw new Error('the process died before the worker budget was written');
+    }
+    return super.saveWorker(worker, expectedVersion);
+  }
+}
+
+describe('AD-26 extension retried after a crash between the job writes and the budget write (dynalite)', () => {
+  const m = useTestManager({ store: (doc, tableName) => new StoreThatFailsOneWorkerWrite(doc, tableName) });
+
+  it('the retried request grants once: each job is extended by the grant once, the budget counts it once', async () => {
+    // Prepare
+    const submitted = await submit(m, { jobId: 'job-1', timeoutSeconds: 60, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] });
+    const ask = () => requestExtension(m.deps, { workerId: 'worker-a', token: tokenOf(submitted, 'wf-1'), currentProgress: 0.3 });
+    (m.jobs as StoreThatFailsOneWorkerWrite).failNextWorkerWrite = true;
+    await expect(ask()).rejects.toThrow(/died/);
+    // Act
+    const retried = await ask();
+    // Assess
+    expect(retried).toMatchObject({ granted: true, extensionSeconds: 30, remainingExtensions: 4 });
+    const job = await m.getJob('job-1');
+    expect(job.tracking.totalExtensionsGranted).toBe(30);
+    expect(job.tracking.lastGrantByWorker).toEqual({ 'worker-a': { epoch: 0, count: 1 } });
+    expect((await m.jobs.getWorker('worker-a'))?.budget).toMatchObject({ count: 1, totalSeconds: 30 });
+  });
+});
