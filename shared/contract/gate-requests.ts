@@ -1,14 +1,12 @@
-import { z } from 'zod';
+import * as z from '../validation/zod.js';
 import { id, stuckThresholdSecondsSchema, timeoutSecondsSchema, workflowsSchema } from './manager-requests.js';
 
-export const gateSubmitJobBody = z
-  .object({
-    jobId: id.optional(),
-    timeoutSeconds: timeoutSecondsSchema,
-    stuckThresholdSeconds: stuckThresholdSecondsSchema.optional(),
-    datacenters: z
-      .record(z.string().min(1), z.object({ workflows: workflowsSchema }).strict())
-      .refine((datacenters) => Object.keys(datacenters).length > 0, { message: 'name at least one region under datacenters' }),
-  })
-  .strict();
+export const gateSubmitJobBody = z.strictObject({
+  jobId: z.optional(id),
+  timeoutSeconds: timeoutSecondsSchema,
+  stuckThresholdSeconds: z.optional(stuckThresholdSecondsSchema),
+  datacenters: z
+    .record(z.string().check(z.minLength(1)), z.strictObject({ workflows: workflowsSchema }))
+    .check(z.refine((datacenters) => Object.keys(datacenters).length > 0, { message: 'name at least one region under datacenters' })),
+});
 export type GateSubmitJobBody = z.infer<typeof gateSubmitJobBody>;

@@ -1,60 +1,59 @@
-import { z } from 'zod';
+import * as z from '../validation/zod.js';
 
 /** Ids are 1–128 characters of `[A-Za-z0-9._:-]` (contract). */
 export const id = z
   .string()
-  .min(1)
-  .max(128)
-  .regex(/^[A-Za-z0-9._:-]+$/, 'must be 1–128 characters of A-Z a-z 0-9 . _ : -');
+  .check(
+    z.minLength(1),
+    z.maxLength(128),
+    z.regex(/^[A-Za-z0-9._:-]+$/, 'must be 1–128 characters of A-Z a-z 0-9 . _ : -'),
+  );
 
 const MAX_TIMEOUT_SECONDS = 31_536_000;
 
 export const workflowsSchema = z
-  .array(z.object({ workflowId: id, workerId: id }).strict())
-  .min(1, 'a job needs at least one workflow')
-  .max(10_000, 'a job may have at most 10,000 workflows')
-  .refine((workflows) => new Set(workflows.map((w) => w.workflowId)).size === workflows.length, {
-    message: 'workflowId values must be unique within a job',
-  });
+  .array(z.strictObject({ workflowId: id, workerId: id }))
+  .check(
+    z.minLength(1, 'a job needs at least one workflow'),
+    z.maxLength(10_000, 'a job may have at most 10,000 workflows'),
+    z.refine((workflows) => new Set(workflows.map((w) => w.workflowId)).size === workflows.length, {
+      message: 'workflowId values must be unique within a job',
+    }),
+  );
 
 export const timeoutSecondsSchema = z
   .number()
-  .positive('must be greater than 0')
-  .max(MAX_TIMEOUT_SECONDS, `must be at most ${MAX_TIMEOUT_SECONDS} (one year)`);
+  .check(z.positive('must be greater than 0'), z.lte(MAX_TIMEOUT_SECONDS, `must be at most ${MAX_TIMEOUT_SECONDS} (one year)`));
 
-export const stuckThresholdSecondsSchema = z.number().positive('must be greater than 0').max(MAX_TIMEOUT_SECONDS);
+export const stuckThresholdSecondsSchema = z.number().check(z.positive('must be greater than 0'), z.lte(MAX_TIMEOUT_SECONDS));
 
-export const submitJobBody = z
-  .object({
-    jobId: id.optional(),
-    timeoutSeconds: timeoutSecondsSchema,
-    stuckThresholdSeconds: stuckThresholdSecondsSchema.optional(),
-    workflows: workflowsSchema,
-  })
-  .strict();
+export const submitJobBody = z.strictObject({
+  jobId: z.optional(id),
+  timeoutSeconds: timeoutSecondsSchema,
+  stuckThresholdSeconds: z.optional(stuckThresholdSecondsSchema),
+  workflows: workflowsSchema,
+});
 export type SubmitJobBody = z.infer<typeof submitJobBody>;
 
 /** What the gate sends a region: the same submission, with the job id fixed and `gateRegion` set. */
-export const submitFromGateBody = submitJobBody.extend({ jobId: id, gateRegion: z.string().min(1) }).strict();
+export const submitFromGateBody = z.extend(submitJobBody, { jobId: id, gateRegion: z.string().check(z.minLength(1)) });
 export type SubmitFromGateBody = z.infer<typeof submitFromGateBody>;
 
 export const jobPath = z.object({ jobId: id });
 export const workflowPath = z.object({ jobId: id, workflowId: id });
 export const workerPath = z.object({ workerId: id });
 
-export const progressBody = z
-  .object({ workerId: id, progress: z.number().min(0).max(1).optional() })
-  .strict();
+const fraction = () => z.number().check(z.gte(0), z.lte(1));
 
-export const completeBody = z.object({ workerId: id, outcome: z.enum(['completed', 'failed']) }).strict();
+export const progressBody = z.strictObject({ workerId: id, progress: z.optional(fraction()) });
 
-export const extensionBody = z
-  .object({
-    reason: z.enum(['long_workflow', 'gc_pause', 'resource_contention']),
-    currentProgress: z.number().min(0).max(1),
-    estimatedCompletion: z.iso.datetime({ offset: true }).optional(),
-    activeWorkflowCount: z.number().int().nonnegative().optional(),
-  })
-  .strict();
+export const completeBody = z.strictObject({ workerId: id, outcome: z.enum(['completed', 'failed']) });
 
-export const cancelBody = z.object({ reason: z.string().max(1024).optional() }).strict();
+export const extensionBody = z.strictObject({
+  reason: z.enum(['long_workflow', 'gc_pause', 'resource_contention']),
+  currentProgress: fraction(),
+  estimatedCompletion: z.optional(z.iso.datetime({ offset: true })),
+  activeWorkflowCount: z.optional(z.int().check(z.gte(0))),
+});
+
+export const cancelBody = z.strictObject({ reason: z.optional(z.string().check(z.maxLength(1024))) });

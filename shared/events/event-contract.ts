@@ -1,34 +1,35 @@
-import { z } from 'zod';
+import * as z from '../validation/zod.js';
 import type { BusEvent } from '../ports/event-bus.js';
 
 export const EVENT_SOURCE = 'vigil';
 
 export const isoTime = z.iso.datetime({ offset: true });
-export const fenceToken = z.number().int().nonnegative();
-export const jobId = z.string().min(1).max(128);
+export const fenceToken = z.int().check(z.gte(0));
+export const jobId = z.string().check(z.minLength(1), z.maxLength(128));
+export const nonNegative = () => z.number().check(z.gte(0));
+export const count = () => z.int().check(z.gte(0));
+
+type Shape = Record<string, z.ZodMiniType>;
+type Detail<S extends Shape> = z.infer<z.ZodMiniObject<S>>;
 
 /** One event type: its EventBridge `detail-type`, its schema version and the schema of its detail. */
-export interface EventContract<Shape extends z.ZodRawShape> {
+export interface EventContract<S extends Shape> {
   detailType: string;
   version: number;
-  schema: z.ZodObject<Shape & { version: z.ZodLiteral<number> }>;
+  schema: z.ZodMiniObject<S & { version: z.ZodMiniLiteral<number> }>;
   /** Builds a bus event, stamping the version. */
-  build(detail: Omit<z.infer<z.ZodObject<Shape>>, 'version'>): BusEvent;
+  build(detail: Omit<Detail<S>, 'version'>): BusEvent;
   /** Parses a received detail; throws a ZodError naming each bad field. */
-  parse(detail: unknown): z.infer<z.ZodObject<Shape>>;
+  parse(detail: unknown): Detail<S>;
 }
 
-export function defineEvent<Shape extends z.ZodRawShape>(
-  detailType: string,
-  version: number,
-  shape: Shape,
-): EventContract<Shape> {
+export function defineEvent<S extends Shape>(detailType: string, version: number, shape: S): EventContract<S> {
   const schema = z.object({ ...shape, version: z.literal(version) });
   return {
     detailType,
     version,
-    schema: schema as EventContract<Shape>['schema'],
+    schema: schema as unknown as EventContract<S>['schema'],
     build: (detail) => ({ detailType, detail: { ...(detail as Record<string, unknown>), version } }),
-    parse: (detail) => schema.parse(detail) as z.infer<z.ZodObject<Shape>>,
+    parse: (detail) => schema.parse(detail) as Detail<S>,
   };
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../validation/zod.js';
 import { defineEvent, fenceToken, isoTime, jobId } from './event-contract.js';
 
 /** Manager → gate: the job ended in this region (seed 001 §10.2.5). */
@@ -8,7 +8,7 @@ export const JobFinalStatus = defineEvent('JobFinalStatus', 1, {
   gateRegion: z.string(),
   managerId: z.string(),
   status: z.enum(['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT']),
-  timeoutReason: z.string().optional(),
+  timeoutReason: z.optional(z.string()),
   timestamp: isoTime,
   fenceToken,
 });

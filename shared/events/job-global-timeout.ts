@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../validation/zod.js';
 import { defineEvent, fenceToken, isoTime, jobId } from './event-contract.js';
 
 /**
@@ -8,7 +8,7 @@ import { defineEvent, fenceToken, isoTime, jobId } from './event-contract.js';
 export const JobGlobalTimeout = defineEvent('JobGlobalTimeout', 1, {
   jobId,
   region: z.string(),
-  reason: z.string().min(1),
+  reason: z.string().check(z.minLength(1)),
   timedOutAt: isoTime,
   fenceToken,
 });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../validation/zod.js';
 import { defineEvent, fenceToken, jobId } from './event-contract.js';
 
 /**

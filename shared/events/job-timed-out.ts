@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../validation/zod.js';
 import { defineEvent, fenceToken, isoTime, jobId } from './event-contract.js';
 
 /** For downstream consumers: published once for every job that ends TIMED_OUT in a region. */

@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { defineEvent, fenceToken, jobId } from './event-contract.js';
+import * as z from '../validation/zod.js';
+import { nonNegative, defineEvent, fenceToken, jobId } from './event-contract.js';
 
 /** Manager → gate: a DC-local timeout was detected (seed 001 §10.2.2). Resent until the gate decides. */
 export const JobTimeoutReport = defineEvent('JobTimeoutReport', 1, {
@@ -8,7 +8,7 @@ export const JobTimeoutReport = defineEvent('JobTimeoutReport', 1, {
   gateRegion: z.string(),
   managerId: z.string(),
   reason: z.enum(['timeout', 'stuck']),
-  elapsedSeconds: z.number().nonnegative(),
+  elapsedSeconds: nonNegative(),
   fenceToken,
 });
 export type JobTimeoutReport = ReturnType<typeof JobTimeoutReport.parse>;

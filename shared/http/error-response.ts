@@ -1,4 +1,4 @@
-import { ZodError } from 'zod';
+import { $ZodError } from 'zod/v4/core';
 import { VigilError } from '../domain/errors.js';
 
 /** The one place error codes become HTTP status codes. */
@@ -22,7 +22,7 @@ export interface ErrorBody {
 }
 
 export function errorResponse(error: unknown): { statusCode: number; body: ErrorBody; unexpected: boolean } {
-  if (error instanceof ZodError) {
+  if (error instanceof $ZodError) {
     return {
       statusCode: 400,
       unexpected: false,

@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from '../validation/zod.js';
 import { InvalidRequestError } from '../domain/errors.js';
 import { errorResponse } from './error-response.js';
 import { logger } from '../telemetry/powertools.js';
@@ -14,9 +14,9 @@ export interface HttpReply {
 export const ok = (body: unknown): HttpReply => ({ statusCode: 200, body });
 export const created = (body: unknown): HttpReply => ({ statusCode: 201, body });
 
-type Parsed<S> = S extends z.ZodType ? z.infer<S> : undefined;
+type Parsed<S> = S extends z.ZodMiniType ? z.infer<S> : undefined;
 
-interface RouteSchemas<Path extends z.ZodType | undefined, Body extends z.ZodType | undefined> {
+interface RouteSchemas<Path extends z.ZodMiniType | undefined, Body extends z.ZodMiniType | undefined> {
   path?: Path;
   body?: Body;
 }
@@ -48,7 +48,7 @@ const json = (statusCode: number, body: unknown): APIGatewayProxyStructuredResul
  * The project's one HTTP middy stack: JSON body, zod validation of path and body, errors mapped to
  * the contract's shape. A handler file is this plus one use-case call.
  */
-export function httpRoute<Path extends z.ZodType | undefined = undefined, Body extends z.ZodType | undefined = undefined>(
+export function httpRoute<Path extends z.ZodMiniType | undefined = undefined, Body extends z.ZodMiniType | undefined = undefined>(
   schemas: RouteSchemas<Path, Body>,
 ) {
   return {

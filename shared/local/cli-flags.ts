@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { parseArgs } from 'node:util';
+import * as z from '../validation/zod.js';
 
 /** `npm start` flags (contract.md "Starting the local cloud"). */
 export interface LocalCloudFlags {
@@ -11,17 +11,27 @@ export interface LocalCloudFlags {
   gateStuckThresholdSeconds: number;
 }
 
-const region = z.string().regex(/^[a-z0-9-]{1,32}$/, 'region names are lower-case letters, digits and dashes');
+const region = z.string().check(z.regex(/^[a-z0-9-]{1,32}$/, 'region names are lower-case letters, digits and dashes'));
 const positiveSeconds = (flag: string) =>
-  z.coerce.number({ error: `--${flag} needs a number of seconds` }).positive(`--${flag} must be greater than 0`);
+  z.coerce.number({ error: `--${flag} needs a number of seconds` }).check(z.positive(`--${flag} must be greater than 0`));
 
 const flagsSchema = z.object({
-  port: z.coerce.number().int().min(0, '--port must be 0–65535').max(65_535, '--port must be 0–65535'),
-  regions: z
-    .string()
-    .transform((list) => list.split(',').map((name) => name.trim()).filter(Boolean))
-    .pipe(z.array(region).min(1, '--regions needs at least one region').refine((names) => new Set(names).size === names.length, 'each region may appear only once')),
-  dataDir: z.string().min(1),
+  port: z.coerce.number({ error: '--port needs a number' }).check(
+    z.int('--port must be a whole number'),
+    z.gte(0, '--port must be 0–65535'),
+    z.lte(65_535, '--port must be 0–65535'),
+  ),
+  regions: z.pipe(
+    z.pipe(
+      z.string(),
+      z.transform((list: string) => list.split(',').map((name) => name.trim()).filter(Boolean)),
+    ),
+    z.array(region).check(
+      z.minLength(1, '--regions needs at least one region'),
+      z.refine((names) => new Set(names).size === names.length, 'each region may appear only once'),
+    ),
+  ),
+  dataDir: z.string().check(z.minLength(1)),
   gateFallbackSeconds: positiveSeconds('gate-fallback-seconds'),
   stuckThresholdSeconds: positiveSeconds('stuck-threshold-seconds'),
   gateStuckThresholdSeconds: positiveSeconds('gate-stuck-threshold-seconds'),

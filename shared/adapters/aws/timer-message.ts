@@ -1,13 +1,13 @@
-import { z } from 'zod';
+import * as z from '../../validation/zod.js';
 import { VigilError } from '../../domain/errors.js';
 import type { TimerRequest } from '../../ports/timers.js';
 
 /** The body of a timer message on the SQS timer queue, whether sent directly or by a schedule. */
 const timerMessageSchema = z.object({
   scope: z.enum(['job', 'gate']),
-  jobId: z.string().min(1).max(128),
-  fenceToken: z.number().int().nonnegative(),
-  dueAt: z.number().int().nonnegative(),
+  jobId: z.string().check(z.minLength(1), z.maxLength(128)),
+  fenceToken: z.int().check(z.gte(0)),
+  dueAt: z.int().check(z.gte(0)),
 });
 
 export class InvalidTimerMessageError extends VigilError {
