@@ -4,6 +4,12 @@ import { regionsNotFinal, type GateJob } from './gate-job.js';
 import type { GatePolicy } from './gate-policy.js';
 
 /**
+ * A manager's stored last progress may lag the truth by its coalescing window (deadlines.ts), at most
+ * this much whatever the job's threshold. Like the manager, the gate allows for it: never stuck early.
+ */
+const REPORTED_PROGRESS_LAG_MS = progressCoalesceMs(Number.POSITIVE_INFINITY);
+
+/**
  * A region is known to be stuck when its newest progress report, sent at least the gate stuck
  * threshold after its last progress, still showed none: its manager is alive and says so.
  *
@@ -13,12 +19,6 @@ import type { GatePolicy } from './gate-policy.js';
  * hear from is covered by its own manager (local timeout, then the gate fallback) and by the global
  * deadline.
  */
-/**
- * A manager's stored last progress may lag the truth by its coalescing window (deadlines.ts), at most
- * this much whatever the job's threshold. Like the manager, the gate allows for it: never stuck early.
- */
-const REPORTED_PROGRESS_LAG_MS = progressCoalesceMs(Number.POSITIVE_INFINITY);
-
 export function regionKnownStuck(job: GateJob, region: string, policy: GatePolicy): boolean {
   const reportAt = job.dcLastReportAt[region];
   const progressAt = job.dcLastProgress[region];
