@@ -3,6 +3,7 @@ import { completeWorkflow as decideCompletion, type WorkflowOutcome } from '../d
 import { workflowState } from '../domain/job.js';
 import { decideJob } from './job-state-store.js';
 import { decisionContext, type ManagerDeps } from './manager-deps.js';
+import { resetBudgetWhenIdle } from './reset-budget-when-idle.js';
 
 export interface CompleteInput {
   jobId: string;
@@ -19,5 +20,8 @@ export async function completeWorkflow(deps: ManagerDeps, input: CompleteInput) 
   const { state: job } = await decideJob(deps, input.jobId, (current) =>
     decideCompletion(current, workflow, input.outcome, decisionContext(deps)),
   );
+  // Its outcome is final: the workflow leaves the worker's index, and an idle worker's budget resets.
+  await deps.jobs.leaveWorkerIndex([workflow]);
+  await resetBudgetWhenIdle(deps, input.workerId);
   return { jobId: job.jobId, workflowId: workflow.workflowId, state: workflowState(job, workflow), jobStatus: job.status };
 }

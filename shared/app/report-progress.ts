@@ -6,6 +6,7 @@ import { toIso } from '../domain/time.js';
 import { newWorker, onHealthcheck, type WorkerHealth } from '../domain/worker-health.js';
 import { VersionConflictError } from '../ports/job-store.js';
 import type { ManagerDeps } from './manager-deps.js';
+import { retireWorkerGrantsEverywhere } from './retire-worker-grants.js';
 
 export interface ProgressInput {
   jobId: string;
@@ -44,7 +45,10 @@ async function recordHealthcheck(deps: ManagerDeps, workerId: string, worker: Wo
     const write = onHealthcheck(worker, now, deps.policy);
     if (write.kind === 'touch') await deps.jobs.touchWorkerHealth(workerId, now);
     if (write.kind === 'recover') {
-      await deps.jobs.saveWorker(write.worker, worker.version);
+      const { failedAt: _recovered, ...rest } = worker;
+      await deps.jobs.saveWorker({ ...rest, budget: write.budget }, worker.version);
+      await deps.jobs.touchWorkerHealth(workerId, now);
+      if (write.budget.epoch !== worker.budget.epoch) await retireWorkerGrantsEverywhere(deps, workerId, write.budget.epoch);
       deps.telemetry.info('worker recovered: fresh extension budget', { workerId, region: deps.region });
     }
   } catch (error) {

@@ -1,4 +1,5 @@
 import type { BusEvent } from '../ports/event-bus.js';
+import type { EncodedGrants } from './extension-ledger.js';
 import type { EpochMs } from './time.js';
 
 export type JobStatus = 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'TIMED_OUT';
@@ -18,10 +19,10 @@ export interface TimeoutTrackingState {
   totalExtensionsGranted: number;
   maxWorkerExtension: number;
   lastExtensionAt: EpochMs;
-  /** Seconds granted per worker; its keys are `active_workers_with_extensions`. */
-  extensionsByWorker: Record<string, number>;
-  /** The newest grant applied per worker, so a retried extension request never counts twice. */
-  lastGrantByWorker?: Record<string, { epoch: number; count: number }>;
+  /** Seed 001 `active_workers_with_extensions`: how many workers' grants count toward the deadline. */
+  workersWithExtensions: number;
+  /** Each extended worker's newest grant (see `extension-ledger.ts`); absent while there is none. */
+  workerGrants?: EncodedGrants;
   locallyTimedOut: boolean;
   globallyTimedOut: boolean;
   timeoutReason?: TimeoutReason;
@@ -63,6 +64,8 @@ export interface Workflow {
   index: number;
   lastProgressAt?: EpochMs;
   progress?: number;
+  /** No job can still be running by then (`latestEndAt`): the item expires some time after it. */
+  retainUntil?: EpochMs;
 }
 
 export type WorkflowState = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';

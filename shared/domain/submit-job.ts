@@ -1,6 +1,6 @@
 import type { DecisionContext } from './decision-context.js';
 import type { Effect } from './effects.js';
-import { nextDueAt } from './deadlines.js';
+import { latestEndAt, nextDueAt } from './deadlines.js';
 import { WorkflowMark, type Job, type Workflow } from './job.js';
 import { armJobTimer } from './job-timer.js';
 
@@ -38,15 +38,16 @@ export function startJob(
       totalExtensionsGranted: 0,
       maxWorkerExtension: 0,
       lastExtensionAt: 0,
-      extensionsByWorker: {},
+      workersWithExtensions: 0,
       locallyTimedOut: false,
       globallyTimedOut: false,
       fenceToken: 1,
     },
     workflowMarks: WorkflowMark.active.repeat(submission.workflows.length),
   };
+  const retainUntil = latestEndAt(job, new Set(submission.workflows.map((w) => w.workerId)).size, ctx.policy);
   const workflows = submission.workflows.map(
-    (w, index): Workflow => ({ jobId: job.jobId, workflowId: w.workflowId, workerId: w.workerId, index }),
+    (w, index): Workflow => ({ jobId: job.jobId, workflowId: w.workflowId, workerId: w.workerId, index, retainUntil }),
   );
   const armed = armJobTimer(job, nextDueAt(job, ctx.policy));
   return { job: armed.job, workflows, effects: armed.effects };
