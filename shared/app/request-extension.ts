@@ -10,7 +10,7 @@ import { runEffects } from './effect-runner.js';
 import { decideJob } from './job-state-store.js';
 import { forEachJobOfWorker } from './jobs-of-worker.js';
 import { decisionContext, type ManagerDeps } from './manager-deps.js';
-import { retireWorkerGrantsEverywhere } from './retire-worker-grants.js';
+import { retireGrantOnJob } from './retire-worker-grants.js';
 
 export interface ExtensionInput {
   workerId: string;
@@ -26,15 +26,20 @@ const MAX_ATTEMPTS = 5;
 /** AD-26 extension request; a grant moves the deadline of every RUNNING job the worker is active in. */
 export async function requestExtension(deps: ManagerDeps, input: ExtensionInput) {
   const { jobId: tokenJobId } = deps.tokens.verify(input.token, input.workerId);
-  let appliedEpoch: number | undefined;
+  /** The grants this request applied, while a retry may find their budget replaced. */
+  let applied: { epoch: number; jobs: Array<{ jobId: string; workerIndex: number }> } | undefined;
   for (let attempt = 1; ; attempt++) {
     const now = deps.clock.now();
     const stored = await deps.jobs.getWorker(input.workerId);
     const worker: WorkerHealth = stored ?? newWorker(input.workerId, now);
-    if (appliedEpoch !== undefined && worker.budget.epoch > appliedEpoch) {
-      // This request applied a grant of a budget that a failure or reset replaced meanwhile: retire it.
-      await retireWorkerGrantsEverywhere(deps, input.workerId, worker.budget.epoch);
-      appliedEpoch = undefined;
+    if (applied && worker.budget.epoch > applied.epoch) {
+      // A failure or reset replaced the budget this request's grant came from, possibly after its
+      // walk passed these jobs: retire the grant here, where this request put it.
+      for (const { jobId, workerIndex } of applied.jobs) {
+        const job = await deps.jobs.getJob(jobId);
+        if (job) await retireGrantOnJob(deps, job, workerIndex, worker.budget.epoch);
+      }
+      applied = undefined;
     }
     const suspect = workerStatus(worker, now, deps.policy) !== 'healthy';
     const ask = { currentProgress: input.currentProgress, jobId: tokenJobId };
@@ -53,7 +58,8 @@ export async function requestExtension(deps: ManagerDeps, input: ExtensionInput)
     // The jobs first, idempotently by grant: if the budget write below never happens (a crash, a
     // lost race), the retried request computes the same grant and extends no job twice.
     const { epoch, count, totalSeconds: seconds } = outcome.budget;
-    appliedEpoch = epoch;
+    applied = { epoch, jobs: [] };
+    const appliedJobs = applied.jobs;
     const jobsExtended = await forEachJobOfWorker(deps, input.workerId, async (job, indexes) => {
       const workerIndex = await deps.jobs.recordGrant({
         jobId: job.jobId,
@@ -68,6 +74,7 @@ export async function requestExtension(deps: ManagerDeps, input: ExtensionInput)
         retainUntil: latestEndAt(job, job.workflowMarks.length, deps.policy),
       });
       const grant = { workerIndex, epoch, count, seconds };
+      appliedJobs.push({ jobId: job.jobId, workerIndex });
       const ctx = decisionContext(deps);
       return decideJob(deps, job.jobId, (current) =>
         withExtensionReport(recordWorkerExtension(current, indexes, grant, outcome.progressAdvanced, ctx), ctx), job);

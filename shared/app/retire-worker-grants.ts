@@ -1,3 +1,4 @@
+import type { Job } from '../domain/job.js';
 import { withExtensionReport } from '../domain/gate-reports.js';
 import { retireWorkerGrants } from '../domain/worker-extensions.js';
 import { decideJob } from './job-state-store.js';
@@ -13,16 +14,16 @@ export async function retireWorkerGrantsEverywhere(deps: ManagerDeps, workerId: 
   let changed = 0;
   for (const { jobId, workerIndex } of (await deps.jobs.findWorkOfWorker(workerId)).grants) {
     const job = await deps.jobs.getJob(jobId);
-    if (job && job.status === 'RUNNING') {
-      const { decision } = await decideJob(
-        deps,
-        jobId,
-        (current) => withExtensionReport(retireWorkerGrants(current, workerIndex, epochBefore, decisionContext(deps)), decisionContext(deps)),
-        job,
-      );
-      if (decision.ignored === undefined) changed++;
-    }
+    if (job && (await retireGrantOnJob(deps, job, workerIndex, epochBefore))) changed++;
     await deps.jobs.retireGrantRecord(jobId, workerId, job && job.status === 'RUNNING' ? epochBefore : Number.MAX_SAFE_INTEGER);
   }
   return changed;
+}
+
+/** Retires the worker's grant on one job if it is older than `epochBefore`; says whether the job changed. */
+export async function retireGrantOnJob(deps: ManagerDeps, job: Job, workerIndex: number, epochBefore: number): Promise<boolean> {
+  if (job.status !== 'RUNNING') return false;
+  const ctx = decisionContext(deps);
+  const { decision } = await decideJob(deps, job.jobId, (current) => withExtensionReport(retireWorkerGrants(current, workerIndex, epochBefore, ctx), ctx), job);
+  return decision.ignored === undefined;
 }
