@@ -14,7 +14,7 @@ export interface CompleteInput {
 }
 
 export async function completeWorkflow(deps: ManagerDeps, input: CompleteInput) {
-  deps.tokens.verify(input.token, input.workerId, { jobId: input.jobId, workflowId: input.workflowId });
+  const { scopedWorkerId } = deps.tokens.verify(input.token, input.workerId, { jobId: input.jobId, workflowId: input.workflowId });
   const workflow = await deps.jobs.getWorkflow(input.jobId, input.workflowId);
   if (!workflow) throw new WorkflowNotFoundError(input.jobId, input.workflowId);
   const { state: job } = await decideJob(deps, input.jobId, (current) =>
@@ -22,6 +22,6 @@ export async function completeWorkflow(deps: ManagerDeps, input: CompleteInput) 
   );
   // Its outcome is final: the workflow leaves the worker's index, and an idle worker's budget resets.
   await deps.jobs.leaveWorkerIndex([workflow]);
-  await resetBudgetWhenIdle(deps, input.workerId);
+  await resetBudgetWhenIdle(deps, scopedWorkerId);
   return { jobId: job.jobId, workflowId: workflow.workflowId, state: workflowState(job, workflow), jobStatus: job.status };
 }

@@ -1,5 +1,6 @@
 import { effectiveDeadline } from '../domain/deadlines.js';
 import { decodeGrants, type WorkerGrantRecord } from '../domain/extension-ledger.js';
+import { plainWorkerId } from '../domain/tenant.js';
 import { workflowState, type Job, type Workflow } from '../domain/job.js';
 import { stuckWorkflows } from '../domain/stuck-workflows.js';
 import { toIso, type EpochMs } from '../domain/time.js';
@@ -14,7 +15,7 @@ function workerExtensions(job: Job, records: readonly WorkerGrantRecord[]) {
     if (!grant) return [];
     return [
       {
-        workerId: record.workerId,
+        workerId: plainWorkerId(record.workerId),
         extensionSeconds: grant.seconds,
         extensionsGranted: grant.count,
         ...(record.epoch === grant.epoch && record.count === grant.count
@@ -77,7 +78,7 @@ export function submittedJobView(job: Job, workflows: readonly Workflow[], token
     workflows: workflows.map((w) => ({
       workflowId: w.workflowId,
       workerId: w.workerId,
-      token: tokens.sign(job.jobId, w.workflowId, w.workerId),
+      token: tokens.sign(job.jobId, w.workflowId, w.workerId, job.tenant),
     })),
   };
 }

@@ -21,9 +21,9 @@ export interface ProgressInput {
  * the worker's healthcheck (AD-26). Once the job has ended the answer tells the worker to stop.
  */
 export async function reportProgress(deps: ManagerDeps, input: ProgressInput) {
-  deps.tokens.verify(input.token, input.workerId, { jobId: input.jobId, workflowId: input.workflowId });
+  const { scopedWorkerId } = deps.tokens.verify(input.token, input.workerId, { jobId: input.jobId, workflowId: input.workflowId });
   const now = deps.clock.now();
-  const { job, workflow, worker } = await deps.jobs.getProgressContext(input.jobId, input.workflowId, input.workerId);
+  const { job, workflow, worker } = await deps.jobs.getProgressContext(input.jobId, input.workflowId, scopedWorkerId);
   if (!job) throw new JobNotFoundError(input.jobId);
   if (!workflow) throw new WorkflowNotFoundError(input.jobId, input.workflowId);
 
@@ -31,7 +31,7 @@ export async function reportProgress(deps: ManagerDeps, input: ProgressInput) {
   await Promise.all([
     writes.job ? deps.jobs.touchJobProgress(job.jobId, now) : undefined,
     writes.workflow ? deps.jobs.touchWorkflowProgress(job.jobId, workflow.workflowId, now, input.progress) : undefined,
-    recordHealthcheck(deps, input.workerId, worker, now),
+    recordHealthcheck(deps, scopedWorkerId, worker, now),
   ]);
   return { status: job.status, cancel: isTerminal(job.status), deadlineAt: toIso(effectiveDeadline(job.tracking)) };
 }

@@ -1,4 +1,5 @@
 import { freshBudget } from '../domain/extension-budget.js';
+import { scopedWorkerId } from '../domain/tenant.js';
 import { newWorker } from '../domain/worker-health.js';
 import { VersionConflictError } from '../ports/job-store.js';
 import type { ManagerDeps } from './manager-deps.js';
@@ -11,8 +12,9 @@ const MAX_ATTEMPTS = 5;
  * grants of every earlier budget stop counting) and its grants are retired from every job, each
  * re-armed for its earlier deadline (finding 3). Recovery later keeps this fresh budget.
  */
-export async function reportWorkerFailure(deps: ManagerDeps, workerId: string) {
+export async function reportWorkerFailure(deps: ManagerDeps, plainId: string, tenant?: string) {
   const now = deps.clock.now();
+  const workerId = scopedWorkerId(tenant, plainId);
   let epoch = 0;
   for (let attempt = 1; ; attempt++) {
     const stored = await deps.jobs.getWorker(workerId);
@@ -27,5 +29,5 @@ export async function reportWorkerFailure(deps: ManagerDeps, workerId: string) {
   }
   const jobsUpdated = await retireWorkerGrantsEverywhere(deps, workerId, epoch);
   deps.telemetry.info('worker failed: extensions removed', { workerId, region: deps.region, jobsUpdated });
-  return { workerId, status: 'failed' as const, jobsUpdated };
+  return { workerId: plainId, status: 'failed' as const, jobsUpdated };
 }

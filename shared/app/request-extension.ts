@@ -25,13 +25,15 @@ const MAX_ATTEMPTS = 5;
 
 /** AD-26 extension request; a grant moves the deadline of every RUNNING job the worker is active in. */
 export async function requestExtension(deps: ManagerDeps, input: ExtensionInput) {
-  const { jobId: tokenJobId } = deps.tokens.verify(input.token, input.workerId);
+  // The worker within the tenant of the job its token names: another tenant's worker of the same id
+  // is another worker, with its own budget and jobs (finding 14).
+  const { jobId: tokenJobId, scopedWorkerId: workerId } = deps.tokens.verify(input.token, input.workerId);
   /** The grants this request applied, while a retry may find their budget replaced. */
   let applied: { epoch: number; jobs: Array<{ jobId: string; workerIndex: number }> } | undefined;
   for (let attempt = 1; ; attempt++) {
     const now = deps.clock.now();
-    const stored = await deps.jobs.getWorker(input.workerId);
-    const worker: WorkerHealth = stored ?? newWorker(input.workerId, now);
+    const stored = await deps.jobs.getWorker(workerId);
+    const worker: WorkerHealth = stored ?? newWorker(workerId, now);
     if (applied && worker.budget.epoch > applied.epoch) {
       // A failure or reset replaced the budget this request's grant came from, possibly after its
       // walk passed these jobs: retire the grant here, where this request put it.
@@ -60,10 +62,10 @@ export async function requestExtension(deps: ManagerDeps, input: ExtensionInput)
     const { epoch, count, totalSeconds: seconds } = outcome.budget;
     applied = { epoch, jobs: [] };
     const appliedJobs = applied.jobs;
-    const jobsExtended = await forEachJobOfWorker(deps, input.workerId, async (job, indexes) => {
+    const jobsExtended = await forEachJobOfWorker(deps, workerId, async (job, indexes) => {
       const workerIndex = await deps.jobs.recordGrant({
         jobId: job.jobId,
-        workerId: input.workerId,
+        workerId,
         workerIndex: Math.min(...indexes),
         epoch,
         count,

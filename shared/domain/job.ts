@@ -38,6 +38,8 @@ export type WorkflowMark = (typeof WorkflowMark)[keyof typeof WorkflowMark];
 export interface Job {
   jobId: string;
   region: string;
+  /** Who submitted it (see `tenant.ts`); absent for the default tenant. */
+  tenant?: string;
   status: JobStatus;
   /** Optimistic-concurrency version: every write is conditional on it. */
   version: number;
@@ -62,6 +64,8 @@ export interface Workflow {
   workflowId: string;
   workerId: string;
   index: number;
+  /** The job's tenant: its worker is `scopedWorkerId(tenant, workerId)`. */
+  tenant?: string;
   lastProgressAt?: EpochMs;
   progress?: number;
   /** No job can still be running by then (`latestEndAt`): the item expires some time after it. */

@@ -3,6 +3,7 @@ import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } 
 import type { WorkerGrantRecord } from '../../domain/extension-ledger.js';
 import { isTerminal, type Job, type Workflow } from '../../domain/job.js';
 import type { EpochMs } from '../../domain/time.js';
+import { scopedWorkerId } from '../../domain/tenant.js';
 import type { WorkerHealth } from '../../domain/worker-health.js';
 import { VersionConflictError, type JobStore } from '../../ports/job-store.js';
 import { batchGet, batchPut } from './batch-requests.js';
@@ -114,7 +115,7 @@ export class DynamoJobStore implements JobStore {
       workflows.map((w) => ({
         ...w,
         ...workflowKey(w.jobId, w.workflowId),
-        gsiWorkerId: w.workerId,
+        gsiWorkerId: scopedWorkerId(w.tenant, w.workerId),
         ...(w.retainUntil !== undefined ? { [TTL_ATTRIBUTE]: ttlSeconds(w.retainUntil) } : {}),
       })),
     );
