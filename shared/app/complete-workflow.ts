@@ -1,8 +1,9 @@
 import { WorkflowNotFoundError } from '../domain/errors.js';
 import { completeWorkflow as decideCompletion, type WorkflowOutcome } from '../domain/complete-workflow.js';
-import { workflowState } from '../domain/job.js';
+import { belongsTo, workflowState } from '../domain/job.js';
 import { decideJob } from './job-state-store.js';
 import { decisionContext, type ManagerDeps } from './manager-deps.js';
+import { assertIssuedFor } from './workflow-tokens.js';
 
 export interface CompleteInput {
   jobId: string;
@@ -13,11 +14,13 @@ export interface CompleteInput {
 }
 
 export async function completeWorkflow(deps: ManagerDeps, input: CompleteInput) {
-  deps.tokens.verify(input.token, input.workerId, { jobId: input.jobId, workflowId: input.workflowId });
+  const claim = deps.tokens.verify(input.token, input.workerId, { jobId: input.jobId, workflowId: input.workflowId });
   const workflow = await deps.jobs.getWorkflow(input.jobId, input.workflowId);
   if (!workflow) throw new WorkflowNotFoundError(input.jobId, input.workflowId);
-  const { state: job } = await decideJob(deps, input.jobId, (current) =>
-    decideCompletion(current, workflow, input.outcome, decisionContext(deps)),
-  );
+  const { state: job } = await decideJob(deps, input.jobId, (current) => {
+    assertIssuedFor(claim, current);
+    if (!belongsTo(workflow, current)) throw new WorkflowNotFoundError(input.jobId, input.workflowId);
+    return decideCompletion(current, workflow, input.outcome, decisionContext(deps));
+  });
   return { jobId: job.jobId, workflowId: workflow.workflowId, state: workflowState(job, workflow), jobStatus: job.status };
 }

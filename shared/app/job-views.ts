@@ -52,7 +52,7 @@ export function submittedJobView(job: Job, workflows: readonly Workflow[], token
     workflows: workflows.map((w) => ({
       workflowId: w.workflowId,
       workerId: w.workerId,
-      token: tokens.sign(job.jobId, w.workflowId, w.workerId),
+      token: tokens.sign(job.jobId, w.workflowId, w.workerId, job.incarnation),
     })),
   };
 }

@@ -1,11 +1,12 @@
 import { effectiveDeadline } from '../domain/deadlines.js';
 import { JobNotFoundError, WorkflowNotFoundError } from '../domain/errors.js';
-import { isTerminal } from '../domain/job.js';
+import { belongsTo, isTerminal } from '../domain/job.js';
 import { progressWrites } from '../domain/record-progress.js';
 import { toIso } from '../domain/time.js';
 import { newWorker, onHealthcheck, type WorkerHealth } from '../domain/worker-health.js';
 import { VersionConflictError } from '../ports/job-store.js';
 import type { ManagerDeps } from './manager-deps.js';
+import { assertIssuedFor } from './workflow-tokens.js';
 
 export interface ProgressInput {
   jobId: string;
@@ -20,11 +21,12 @@ export interface ProgressInput {
  * the worker's healthcheck (AD-26). Once the job has ended the answer tells the worker to stop.
  */
 export async function reportProgress(deps: ManagerDeps, input: ProgressInput) {
-  deps.tokens.verify(input.token, input.workerId, { jobId: input.jobId, workflowId: input.workflowId });
+  const claim = deps.tokens.verify(input.token, input.workerId, { jobId: input.jobId, workflowId: input.workflowId });
   const now = deps.clock.now();
   const { job, workflow, worker } = await deps.jobs.getProgressContext(input.jobId, input.workflowId, input.workerId);
   if (!job) throw new JobNotFoundError(input.jobId);
-  if (!workflow) throw new WorkflowNotFoundError(input.jobId, input.workflowId);
+  assertIssuedFor(claim, job);
+  if (!workflow || !belongsTo(workflow, job)) throw new WorkflowNotFoundError(input.jobId, input.workflowId);
 
   const writes = progressWrites(job, workflow, now);
   await Promise.all([

@@ -41,6 +41,11 @@ export interface Job {
   /** Optimistic-concurrency version: every write is conditional on it. */
   version: number;
   submissionDigest: string;
+  /**
+   * Random per submission: an id reused after the old job expired is another incarnation, and the old
+   * job's tokens and leftover workflow items never act on the new one (issue 7, finding 5).
+   */
+  incarnation: string;
   createdAt: EpochMs;
   finishedAt?: EpochMs;
   cancelReason?: string;
@@ -61,11 +66,16 @@ export interface Workflow {
   workflowId: string;
   workerId: string;
   index: number;
+  /** The incarnation of the job this workflow was submitted with. */
+  incarnation: string;
   lastProgressAt?: EpochMs;
   progress?: number;
 }
 
 export type WorkflowState = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
+
+/** A workflow item left over from an earlier job with the same id is none of this job's. */
+export const belongsTo = (workflow: Workflow, job: Job): boolean => workflow.incarnation === job.incarnation;
 
 export const isTerminal = (status: JobStatus): boolean => status !== 'RUNNING';
 

@@ -18,6 +18,7 @@ export function startJob(
   submissionDigest: string,
   region: string,
   ctx: DecisionContext,
+  incarnation: string,
 ): { job: Job; workflows: Workflow[]; effects: Effect[] } {
   const { now } = ctx;
   const job: Job = {
@@ -26,6 +27,7 @@ export function startJob(
     status: 'RUNNING',
     version: 0,
     submissionDigest,
+    incarnation,
     createdAt: now,
     tracking: {
       strategy: submission.gateRegion === undefined ? 'local_authority' : 'gate_coordinated',
@@ -46,7 +48,7 @@ export function startJob(
     workflowMarks: WorkflowMark.active.repeat(submission.workflows.length),
   };
   const workflows = submission.workflows.map(
-    (w, index): Workflow => ({ jobId: job.jobId, workflowId: w.workflowId, workerId: w.workerId, index }),
+    (w, index): Workflow => ({ jobId: job.jobId, workflowId: w.workflowId, workerId: w.workerId, index, incarnation }),
   );
   const armed = armJobTimer(job, nextDueAt(job, ctx.policy));
   return { job: armed.job, workflows, effects: armed.effects };
