@@ -59,6 +59,8 @@ export interface Job {
    * a crash between the write and the publish loses none of them.
    */
   outbox?: BusEvent[];
+  /** Failed publishes of the outbox in a row: its retry wake-up backs off (app layer only). */
+  outboxFailures?: number;
 }
 
 export interface Workflow {

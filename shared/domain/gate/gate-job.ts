@@ -52,6 +52,8 @@ export interface GateJob {
   timerDueAt?: EpochMs;
   /** Written and drained by the app layer's transactional outbox; the domain never sets it. */
   outbox?: BusEvent[];
+  /** Failed publishes of the outbox in a row: its retry wake-up backs off (app layer only). */
+  outboxFailures?: number;
 }
 
 export const isFinalDcStatus = (status: DcStatus): boolean =>
