@@ -3,9 +3,10 @@ import type { EpochMs } from '../domain/time.js';
 import type { BusEvent } from '../ports/event-bus.js';
 import { VersionConflictError } from '../ports/job-store.js';
 import { outboxEvents, publishedEvents, runEffects, type EffectPorts } from './effect-runner.js';
-import { outboxRetryDelayMs, OUTBOX_RETRY_MS } from './outbox-retry.js';
+import { retryDelayMs, RETRY_BASE_MS } from './retry-backoff.js';
 
-export { OUTBOX_RETRY_MS } from './outbox-retry.js';
+/** How soon an outbox is first retried after its publish failed (the sweep picks the wake-up up). */
+export const OUTBOX_RETRY_MS = RETRY_BASE_MS;
 
 /** A state item with optimistic concurrency, a durable wake-up and a transactional outbox. */
 export interface OutboxState {
@@ -14,6 +15,8 @@ export interface OutboxState {
   outbox?: BusEvent[];
   /** Publishes of this outbox that failed in a row; the retry wake-up backs off with it. */
   outboxFailures?: number;
+  /** Fires of this wake-up that failed in a row (the sweep backs it off); a decision's write clears it. */
+  timerFailures?: number;
 }
 
 export interface VersionedStore<State extends OutboxState> {
@@ -53,7 +56,8 @@ export async function decideAndSave<State extends OutboxState>(
     }
     let stored: State;
     try {
-      stored = await store.save(withOutbox(store, decision.state, decision.effects, now()), current.version);
+      const { timerFailures: _cleared, ...decided } = decision.state;
+      stored = await store.save(withOutbox(store, decided as State, decision.effects, now()), current.version);
     } catch (error) {
       if (error instanceof VersionConflictError && attempt < MAX_ATTEMPTS) continue;
       throw error;
@@ -122,13 +126,29 @@ async function deferOutbox<State extends OutboxState>(
   error: unknown,
 ): Promise<State> {
   const outboxFailures = (state.outboxFailures ?? 0) + 1;
-  const retryAt = now + outboxRetryDelayMs(outboxFailures);
+  const retryAt = now + retryDelayMs(outboxFailures);
   // A running item's own wake-up, if sooner, stays: it publishes the outbox too, and an overdue one
   // still owes a decision that must not wait for the retry.
   const keepsEarlierWakeUp = !store.isFinished(state) && state.timerDueAt !== undefined && state.timerDueAt < retryAt;
   const timerDueAt = keepsEarlierWakeUp ? (state.timerDueAt as EpochMs) : retryAt;
   ports.telemetry.warn('outbox not published; retrying later', { events: state.outbox?.length ?? 0, outboxFailures, retryAt, error: String(error) });
   return saveUnlessOvertaken(store, { ...state, outboxFailures, timerDueAt }, state);
+}
+
+/**
+ * A wake-up whose fire failed moves back, doubling (finding 10): a failing item must not keep its
+ * place at the head of the sweep. Nothing moves if the item has another wake-up by now.
+ */
+export async function backOffFailedWakeUp<State extends OutboxState>(
+  store: VersionedStore<State>,
+  id: string,
+  failedDueAt: EpochMs,
+  now: EpochMs,
+): Promise<void> {
+  const state = await store.load(id);
+  if (!state || state.timerDueAt !== failedDueAt) return;
+  const timerFailures = (state.timerFailures ?? 0) + 1;
+  await saveUnlessOvertaken(store, { ...state, timerFailures, timerDueAt: now + retryDelayMs(timerFailures) }, state);
 }
 
 async function saveUnlessOvertaken<State extends OutboxState>(store: VersionedStore<State>, next: State, read: State): Promise<State> {

@@ -61,6 +61,8 @@ export interface Job {
   outbox?: BusEvent[];
   /** Failed publishes of the outbox in a row: its retry wake-up backs off (app layer only). */
   outboxFailures?: number;
+  /** Failed fires of the wake-up in a row: the sweep backs it off (app layer only). */
+  timerFailures?: number;
 }
 
 export interface Workflow {

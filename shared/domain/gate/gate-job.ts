@@ -54,6 +54,8 @@ export interface GateJob {
   outbox?: BusEvent[];
   /** Failed publishes of the outbox in a row: its retry wake-up backs off (app layer only). */
   outboxFailures?: number;
+  /** Failed fires of the wake-up in a row: the sweep backs it off (app layer only). */
+  timerFailures?: number;
 }
 
 export const isFinalDcStatus = (status: DcStatus): boolean =>
