@@ -13,6 +13,8 @@ export async function getGateJob(deps: GateDeps, jobId: string) {
     globallyTimedOut: job.globallyTimedOut,
     ...(job.timeoutReason !== undefined ? { timeoutReason: job.timeoutReason } : {}),
     ...(job.cancelRequested ? { cancelReason: job.cancelRequested.reason ?? null } : {}),
+    // A timeout the gate declared while a region's final status was lost, shown moot once every region answered.
+    ...(job.withdrawnTimeout ? { withdrawnTimeoutReason: job.withdrawnTimeout.reason ?? null } : {}),
     submittedAt: toIso(job.submittedAt),
     timeoutSeconds: job.timeoutSeconds,
     datacenters: Object.fromEntries(

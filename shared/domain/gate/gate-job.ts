@@ -44,6 +44,11 @@ export interface GateJob {
    * and by a cancel, and carried by the gate's timer, so a wake-up armed before the decision is stale.
    */
   timeoutFenceToken: number;
+  /**
+   * A global timeout that every region's final status showed moot: each region had ended on its own
+   * (its final status was lost, and the decision's re-send asked again). Kept for the record.
+   */
+  withdrawnTimeout?: { reason?: string; decidedAt?: EpochMs };
   /** When the gate decided (global timeout or cancel). */
   decidedAt?: EpochMs;
   /** Present once the job was cancelled through the gate. */
