@@ -38,6 +38,7 @@ export const gateJobSchema = z.object({
   status: jobStatus,
   globallyTimedOut: z.boolean(),
   timeoutReason: z.string().optional(),
+  withdrawnTimeoutReason: z.string().nullable().optional(),
   datacenters: z.record(
     z.string(),
     z.object({
