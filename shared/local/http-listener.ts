@@ -59,6 +59,7 @@ function toApiGatewayEvent(
     routeKey,
     rawPath: url.pathname,
     rawQueryString: url.search.slice(1),
+    ...(url.search ? { queryStringParameters: Object.fromEntries(url.searchParams) } : {}),
     headers,
     pathParameters,
     stageVariables: { region: stage },
