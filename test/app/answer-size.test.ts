@@ -4,7 +4,10 @@ import { getJobTokens } from '../../shared/app/get-job-tokens.js';
 import { submitJob } from '../../shared/app/submit-job.js';
 import { TOKEN_PAGE_SIZE } from '../../shared/app/job-views.js';
 import { InvalidRequestError } from '../../shared/domain/errors.js';
-import { useTestManager } from './support/test-manager.js';
+import { handler as getJobTokensHandler } from '../../functions/api/get-job-tokens.js';
+import { handler as submitJobHandler } from '../../functions/api/submit-job.js';
+import { errorOf, invoke } from './support/http-events.js';
+import { useHttpTestManager, useTestManager } from './support/test-manager.js';
 
 /** Lambda's limit for a synchronous answer (6 MB); every answer must stay below it. */
 const LAMBDA_ANSWER_LIMIT_BYTES = 6 * 1024 * 1024;
@@ -62,5 +65,29 @@ describe('answers fit Lambda at the largest accepted submission (dynalite)', () 
 
     // Assess
     await expect(answer).rejects.toBeInstanceOf(InvalidRequestError);
+  });
+});
+
+describe('GET /jobs/{jobId}/tokens through its handler (dynalite)', () => {
+  useHttpTestManager();
+  const workflows = Array.from({ length: TOKEN_PAGE_SIZE + 2 }, (_, i) => ({ workflowId: `wf-${String(i).padStart(5, '0')}`, workerId: 'worker-a' }));
+
+  it('pages with the cursor of the previous answer; a bad cursor → 400 invalid_request', async () => {
+    // Prepare
+    const submitted = await invoke(submitJobHandler, { method: 'POST', route: '/jobs', body: { jobId: 'job-1', timeoutSeconds: 60, workflows } });
+    const cursor = String(submitted.body['nextCursor']);
+
+    // Act
+    const next = await invoke(getJobTokensHandler, { method: 'GET', route: '/jobs/{jobId}/tokens', pathParameters: { jobId: 'job-1' }, query: { cursor } });
+    const bad = await invoke(getJobTokensHandler, { method: 'GET', route: '/jobs/{jobId}/tokens', pathParameters: { jobId: 'job-1' }, query: { cursor: '../x' } });
+
+    // Assess
+    expect(submitted.statusCode).toBe(201);
+    expect(cursor).toBe(`wf-${String(TOKEN_PAGE_SIZE - 1).padStart(5, '0')}`);
+    expect(next.statusCode).toBe(200);
+    expect((next.body['workflows'] as Array<{ workflowId: string }>).map((w) => w.workflowId)).toEqual(['wf-01000', 'wf-01001']);
+    expect(next.body['nextCursor']).toBeUndefined();
+    expect(bad.statusCode).toBe(400);
+    expect(errorOf(bad).code).toBe('invalid_request');
   });
 });
