@@ -4,7 +4,7 @@ import { stuckWorkflows } from '../domain/stuck-workflows.js';
 import { toIso, type EpochMs } from '../domain/time.js';
 import type { WorkflowTokens } from './workflow-tokens.js';
 
-/** The contract's job answer (GET /jobs/{jobId}). */
+/** The job answer of GET /jobs/{jobId} (docs/api.md). */
 export function jobView(job: Job, workflows: readonly Workflow[], now: EpochMs) {
   const t = job.tracking;
   const stuck = new Set(stuckWorkflows(job, workflows, now).map((w) => w.workflowId));

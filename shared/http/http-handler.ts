@@ -48,7 +48,7 @@ const json = (statusCode: number, body: unknown): APIGatewayProxyStructuredResul
 
 /**
  * The project's one HTTP middy stack: JSON body, zod validation of path, query and body, errors mapped to
- * the contract's shape. A handler file is this plus one use-case call.
+ * the API's error shape (docs/api.md). A handler file is this plus one use-case call.
  */
 export function httpRoute<
   Path extends z.ZodMiniType | undefined = undefined,
