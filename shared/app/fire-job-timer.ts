@@ -7,14 +7,17 @@ import { decideJob, jobStateStore } from './job-state-store.js';
 import { decisionContext, type ManagerDeps } from './manager-deps.js';
 
 /**
- * A job's wake-up arrived (SQS, the local scheduler or the sweep). Publishes any outbox a crash
- * left behind, then lets the domain drop, re-arm or decide.
+ * A job's wake-up arrived (SQS, the local scheduler or the sweep). Lets the domain drop, re-arm or
+ * decide, then publishes the outbox (what this decision added and anything a crash or outage left).
  */
 export async function fireJobTimer(deps: ManagerDeps, timer: TimerRequest): Promise<void> {
-  let job = await deps.jobs.getJob(timer.jobId);
+  const job = await deps.jobs.getJob(timer.jobId);
   if (!job) return;
-  job = await flushOutbox(jobStateStore(deps.jobs), deps, job);
-  if (isTerminal(job.status)) return;
+  // The outbox is published after the decision's write, never before it: a bus outage must not stop a timeout (finding 9).
+  if (isTerminal(job.status)) {
+    await flushOutbox(jobStateStore(deps.jobs), deps, job, deps.clock.now());
+    return;
+  }
   const retiredGrants = await retiredGrantsOf(deps, job);
   const { state, decision } = await decideJob(
     deps,

@@ -1,12 +1,13 @@
 import { effectiveDeadline } from '../domain/deadlines.js';
 import { JobNotFoundError, WorkflowNotFoundError } from '../domain/errors.js';
-import { isTerminal } from '../domain/job.js';
+import { belongsTo, isTerminal } from '../domain/job.js';
 import { progressWrites } from '../domain/record-progress.js';
 import { toIso } from '../domain/time.js';
 import { newWorker, onHealthcheck, type WorkerHealth } from '../domain/worker-health.js';
 import { VersionConflictError } from '../ports/job-store.js';
 import type { ManagerDeps } from './manager-deps.js';
 import { retireWorkerGrantsEverywhere } from './retire-worker-grants.js';
+import { assertIssuedFor } from './workflow-tokens.js';
 
 export interface ProgressInput {
   jobId: string;
@@ -21,17 +22,18 @@ export interface ProgressInput {
  * the worker's healthcheck (AD-26). Once the job has ended the answer tells the worker to stop.
  */
 export async function reportProgress(deps: ManagerDeps, input: ProgressInput) {
-  const { scopedWorkerId } = deps.tokens.verify(input.token, input.workerId, { jobId: input.jobId, workflowId: input.workflowId });
+  const claim = deps.tokens.verify(input.token, input.workerId, { jobId: input.jobId, workflowId: input.workflowId });
   const now = deps.clock.now();
-  const { job, workflow, worker } = await deps.jobs.getProgressContext(input.jobId, input.workflowId, scopedWorkerId);
+  const { job, workflow, worker } = await deps.jobs.getProgressContext(input.jobId, input.workflowId, claim.scopedWorkerId);
   if (!job) throw new JobNotFoundError(input.jobId);
-  if (!workflow) throw new WorkflowNotFoundError(input.jobId, input.workflowId);
+  assertIssuedFor(claim, job);
+  if (!workflow || !belongsTo(workflow, job)) throw new WorkflowNotFoundError(input.jobId, input.workflowId);
 
   const writes = progressWrites(job, workflow, now);
   await Promise.all([
     writes.job ? deps.jobs.touchJobProgress(job.jobId, now) : undefined,
     writes.workflow ? deps.jobs.touchWorkflowProgress(job.jobId, workflow.workflowId, now, input.progress) : undefined,
-    recordHealthcheck(deps, scopedWorkerId, worker, now),
+    recordHealthcheck(deps, claim.scopedWorkerId, worker, now),
   ]);
   return { status: job.status, cancel: isTerminal(job.status), deadlineAt: toIso(effectiveDeadline(job.tracking)) };
 }

@@ -45,6 +45,8 @@ export const submitFromGateBody = z.extend(submitJobBody, {
 export type SubmitFromGateBody = z.infer<typeof submitFromGateBody>;
 
 export const jobPath = z.object({ jobId: id });
+/** `GET /jobs/{jobId}/tokens?cursor=`: the cursor is the previous page's `nextCursor`. */
+export const tokensQuery = z.object({ cursor: z.optional(z.string()) });
 export const workflowPath = z.object({ jobId: id, workflowId: id });
 export const workerPath = z.object({ workerId: id });
 

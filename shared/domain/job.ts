@@ -44,6 +44,11 @@ export interface Job {
   /** Optimistic-concurrency version: every write is conditional on it. */
   version: number;
   submissionDigest: string;
+  /**
+   * Random per submission: an id reused after the old job expired is another incarnation, and the old
+   * job's tokens and leftover workflow items never act on the new one (issue 7, finding 5).
+   */
+  incarnation: string;
   createdAt: EpochMs;
   finishedAt?: EpochMs;
   cancelReason?: string;
@@ -57,6 +62,10 @@ export interface Job {
    * a crash between the write and the publish loses none of them.
    */
   outbox?: BusEvent[];
+  /** Failed publishes of the outbox in a row: its retry wake-up backs off (app layer only). */
+  outboxFailures?: number;
+  /** Failed fires of the wake-up in a row: the sweep backs it off (app layer only). */
+  timerFailures?: number;
 }
 
 export interface Workflow {
@@ -66,6 +75,8 @@ export interface Workflow {
   index: number;
   /** The job's tenant: its worker is `scopedWorkerId(tenant, workerId)`. */
   tenant?: string;
+  /** The incarnation of the job this workflow was submitted with. */
+  incarnation: string;
   lastProgressAt?: EpochMs;
   progress?: number;
   /** No job can still be running by then (`latestEndAt`): the item expires some time after it. */
@@ -73,6 +84,9 @@ export interface Workflow {
 }
 
 export type WorkflowState = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
+
+/** A workflow item left over from an earlier job with the same id is none of this job's. */
+export const belongsTo = (workflow: Workflow, job: Job): boolean => workflow.incarnation === job.incarnation;
 
 export const isTerminal = (status: JobStatus): boolean => status !== 'RUNNING';
 

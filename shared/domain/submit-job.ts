@@ -21,6 +21,7 @@ export function startJob(
   submissionDigest: string,
   region: string,
   ctx: DecisionContext,
+  incarnation: string,
 ): { job: Job; workflows: Workflow[]; effects: Effect[] } {
   const { now } = ctx;
   const tenant = submission.tenant === DEFAULT_TENANT ? undefined : submission.tenant;
@@ -31,6 +32,7 @@ export function startJob(
     status: 'RUNNING',
     version: 0,
     submissionDigest,
+    incarnation,
     createdAt: now,
     tracking: {
       strategy: submission.gateRegion === undefined ? 'local_authority' : 'gate_coordinated',
@@ -57,6 +59,7 @@ export function startJob(
       workflowId: w.workflowId,
       workerId: w.workerId,
       index,
+      incarnation,
       ...(tenant !== undefined ? { tenant } : {}),
       retainUntil,
     }),

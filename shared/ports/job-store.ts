@@ -17,6 +17,8 @@ export interface JobStore {
   getJob(jobId: string): Promise<Job | undefined>;
   getJobWithWorkflows(jobId: string): Promise<{ job: Job; workflows: Workflow[]; grants: WorkerGrantRecord[] } | undefined>;
   getWorkflow(jobId: string, workflowId: string): Promise<Workflow | undefined>;
+  /** Up to `limit` workflows in workflow-id order after `afterWorkflowId` (from the first when absent); `more` when others follow. */
+  getWorkflowsAfter(jobId: string, afterWorkflowId: string | undefined, limit: number): Promise<{ workflows: Workflow[]; more: boolean }>;
   /** The job, one workflow and its worker in one round trip (the progress hot path). */
   getProgressContext(
     jobId: string,

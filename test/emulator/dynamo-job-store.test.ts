@@ -29,7 +29,7 @@ function submitted(jobId: string, timeoutSeconds = 600, now = T0) {
     { workflowId: 'wf-a', workerId: 'worker-1' },
     { workflowId: 'wf-b', workerId: 'worker-2' },
   ];
-  return startJob({ jobId, timeoutSeconds, stuckThresholdSeconds: 3_600, workflows }, `digest-${jobId}`, 'eu-west-1', ctxAt(now));
+  return startJob({ jobId, timeoutSeconds, stuckThresholdSeconds: 3_600, workflows }, `digest-${jobId}`, 'eu-west-1', ctxAt(now), `incarnation-${jobId}`);
 }
 
 describeWithEmulator('DynamoDB job store: conditional writes and fencing', (emulator) => {

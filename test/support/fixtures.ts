@@ -69,6 +69,7 @@ export function runningJob(options: JobOptions = {}): Job {
     status: 'RUNNING',
     version: 1,
     submissionDigest: 'digest',
+    incarnation: 'incarnation-1',
     createdAt: T0,
     tracking,
     workflowMarks: WorkflowMark.active.repeat(workers.length),
@@ -82,7 +83,7 @@ export const gateCoordinatedJob = (options: Omit<JobOptions, 'gateRegion'> = {})
 
 /** The workflow items of a fixture job, in submission order. */
 export function workflowsOf(job: Job, workers: readonly string[] = ['worker-a']): Workflow[] {
-  return workers.map((workerId, index) => ({ jobId: job.jobId, workflowId: `wf-${index + 1}`, workerId, index }));
+  return workers.map((workerId, index) => ({ jobId: job.jobId, workflowId: `wf-${index + 1}`, workerId, index, incarnation: job.incarnation }));
 }
 
 export function workflowAt(workflows: readonly Workflow[], index: number): Workflow {

@@ -15,7 +15,7 @@ import {
 } from './vigil-client.js';
 
 /**
- * The gate routes of contract.md ("Gate API"), and the local cloud's `/_local/` control routes, as a
+ * The gate routes (docs/api.md "Gate"), and the local cloud's `/_local/` control routes, as a
  * typed client beside `VigilClient` (which speaks to one region manager). Answers are parsed against
  * the contract's shapes; unknown extra fields pass.
  */
@@ -38,6 +38,7 @@ export const gateJobSchema = z.object({
   status: jobStatus,
   globallyTimedOut: z.boolean(),
   timeoutReason: z.string().optional(),
+  withdrawnTimeoutReason: z.string().nullable().optional(),
   datacenters: z.record(
     z.string(),
     z.object({

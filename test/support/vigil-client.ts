@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * A small typed client for the region manager routes of contract.md. Answers are parsed against
+ * A small typed client for the region manager routes (docs/api.md). Answers are parsed against
  * the contract's shapes, so an e2e test also checks what users rely on; unknown extra fields pass.
  */
 

@@ -82,6 +82,27 @@ export class DynamoJobStore implements JobStore {
     return Item ? asWorkflow(Item) : undefined;
   }
 
+  async getWorkflowsAfter(jobId: string, afterWorkflowId: string | undefined, limit: number) {
+    const workflows: Workflow[] = [];
+    let startKey: Record<string, unknown> | undefined = afterWorkflowId !== undefined ? workflowKey(jobId, afterWorkflowId) : undefined;
+    do {
+      const page = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :wf)',
+          ExpressionAttributeValues: { ':pk': jobKey(jobId).pk, ':wf': 'WF#' },
+          ConsistentRead: true,
+          // One more than asked tells whether others follow.
+          Limit: limit + 1 - workflows.length,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      workflows.push(...(page.Items ?? []).map(asWorkflow));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey && workflows.length <= limit);
+    return { workflows: workflows.slice(0, limit), more: workflows.length > limit };
+  }
+
   async getProgressContext(jobId: string, workflowId: string, workerId: string) {
     const items = await batchGet(this.doc, this.tableName, [jobKey(jobId), workflowKey(jobId, workflowId), workerKey(workerId)]);
     const bySk = (prefix: string) => items.find((item) => String(item['sk']).startsWith(prefix));

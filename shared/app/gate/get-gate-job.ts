@@ -3,7 +3,7 @@ import { gateJobStatus } from '../../domain/gate/gate-job-status.js';
 import { toIso } from '../../domain/time.js';
 import type { GateDeps } from './gate-deps.js';
 
-/** The contract's gate job answer: the global decision and the per-region view. */
+/** The gate job answer (docs/api.md): the global decision and the per-region view. */
 export async function getGateJob(deps: GateDeps, jobId: string) {
   const job = await deps.gates.get(jobId);
   if (!job) throw new JobNotFoundError(jobId);
@@ -13,6 +13,8 @@ export async function getGateJob(deps: GateDeps, jobId: string) {
     globallyTimedOut: job.globallyTimedOut,
     ...(job.timeoutReason !== undefined ? { timeoutReason: job.timeoutReason } : {}),
     ...(job.cancelRequested ? { cancelReason: job.cancelRequested.reason ?? null } : {}),
+    // A timeout the gate declared while a region's final status was lost, shown moot once every region answered.
+    ...(job.withdrawnTimeout ? { withdrawnTimeoutReason: job.withdrawnTimeout.reason ?? null } : {}),
     submittedAt: toIso(job.submittedAt),
     timeoutSeconds: job.timeoutSeconds,
     datacenters: Object.fromEntries(

@@ -17,6 +17,16 @@ function submissionDigest(body: GateSubmitJobBody, tenant: string): string {
 }
 
 /**
+ * A region's first page of tokens, and its cursor when there are more: the gate's answer holds at most
+ * a page per region, so it fits Lambda's 6 MB (finding 11); the rest comes from the region itself.
+ */
+function regionTokens(answer: RegionSubmitResult) {
+  if (answer.outcome !== 'accepted') return { workflows: [] };
+  const { workflows, nextCursor } = answer.body;
+  return { workflows, ...(nextCursor !== undefined ? { nextCursor } : {}) };
+}
+
+/**
  * Gate submit (seed 000 Part 1, multi-DC): record the job, then submit it to every named region
  * with `gateRegion` set. Idempotent on `jobId` end to end, so a partial failure is fixed by resending.
  */
@@ -74,7 +84,7 @@ export async function submitGateJob(deps: GateDeps, body: GateSubmitJobBody, ten
       jobId,
       strategy: 'gate_coordinated' as const,
       datacenters: Object.fromEntries(
-        answers.map(([region, answer]) => [region, { workflows: answer.outcome === 'accepted' ? answer.body.workflows : [] }]),
+        answers.map(([region, answer]) => [region, regionTokens(answer)]),
       ),
     },
   };

@@ -44,6 +44,11 @@ export interface GateJob {
    * and by a cancel, and carried by the gate's timer, so a wake-up armed before the decision is stale.
    */
   timeoutFenceToken: number;
+  /**
+   * A global timeout that every region's final status showed moot: each region had ended on its own
+   * (its final status was lost, and the decision's re-send asked again). Kept for the record.
+   */
+  withdrawnTimeout?: { reason?: string; decidedAt?: EpochMs };
   /** When the gate decided (global timeout or cancel). */
   decidedAt?: EpochMs;
   /** Present once the job was cancelled through the gate. */
@@ -52,6 +57,10 @@ export interface GateJob {
   timerDueAt?: EpochMs;
   /** Written and drained by the app layer's transactional outbox; the domain never sets it. */
   outbox?: BusEvent[];
+  /** Failed publishes of the outbox in a row: its retry wake-up backs off (app layer only). */
+  outboxFailures?: number;
+  /** Failed fires of the wake-up in a row: the sweep backs it off (app layer only). */
+  timerFailures?: number;
 }
 
 export const isFinalDcStatus = (status: DcStatus): boolean =>
