@@ -35,7 +35,9 @@ export function jobView(job: Job, workflows: readonly Workflow[], now: EpochMs) 
       workerId: w.workerId,
       state: workflowState(job, w),
       ...(w.lastProgressAt !== undefined ? { lastProgressAt: toIso(w.lastProgressAt) } : {}),
+      ...(w.lastHeartbeatAt !== undefined ? { lastHeartbeatAt: toIso(w.lastHeartbeatAt) } : {}),
       ...(w.progress !== undefined ? { progress: w.progress } : {}),
+      ...(w.step !== undefined ? { step: w.step } : {}),
       stuck: stuck.has(w.workflowId),
     })),
   };

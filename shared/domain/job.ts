@@ -61,8 +61,14 @@ export interface Workflow {
   workflowId: string;
   workerId: string;
   index: number;
+  /** The last call that advanced the workflow (record-progress.ts): a heartbeat does not move it. */
   lastProgressAt?: EpochMs;
+  /** The last call about the workflow, progress or heartbeat; written coalesced. */
+  lastHeartbeatAt?: EpochMs;
+  /** The highest progress value reported; a lower one never replaces it. */
   progress?: number;
+  /** The last step the worker reported, as a string. */
+  step?: string;
 }
 
 export type WorkflowState = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
@@ -74,7 +80,7 @@ export function workflowState(job: Job, workflow: Workflow): WorkflowState {
   if (mark === WorkflowMark.completed) return 'completed';
   if (mark === WorkflowMark.failed) return 'failed';
   if (isTerminal(job.status)) return 'cancelled';
-  return workflow.lastProgressAt === undefined ? 'pending' : 'running';
+  return workflow.lastProgressAt === undefined && workflow.lastHeartbeatAt === undefined ? 'pending' : 'running';
 }
 
 export function workflowCounts(job: Job): { total: number; completed: number; failed: number; active: number } {

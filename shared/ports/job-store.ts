@@ -1,4 +1,5 @@
 import type { Job, Workflow } from '../domain/job.js';
+import type { WorkflowAdvance } from '../domain/record-progress.js';
 import type { EpochMs } from '../domain/time.js';
 import type { WorkerHealth } from '../domain/worker-health.js';
 import type { TimerRequest } from './timers.js';
@@ -30,7 +31,13 @@ export interface JobStore {
   saveJob(job: Job, expectedVersion: number): Promise<Job>;
   /** Moves `lastProgressAt` forward on a RUNNING job and bumps its version; never moves it back. */
   touchJobProgress(jobId: string, at: EpochMs): Promise<void>;
-  touchWorkflowProgress(jobId: string, workflowId: string, at: EpochMs, progress: number | undefined): Promise<void>;
+  /**
+   * Stores an advance (its values and `lastProgressAt`) only while every stored value it changes is
+   * still behind it: the progress stays the highest, and a concurrent newer advance wins.
+   */
+  recordWorkflowAdvance(jobId: string, workflowId: string, at: EpochMs, advance: WorkflowAdvance): Promise<void>;
+  /** Moves the workflow's `lastHeartbeatAt` forward; never back. */
+  touchWorkflowHeartbeat(jobId: string, workflowId: string, at: EpochMs): Promise<void>;
   /** Every workflow of this worker, as job id and submission index (the `byWorker` index). */
   findWorkflowsOfWorker(workerId: string): Promise<Array<{ jobId: string; index: number }>>;
   /** Overdue wake-ups from the sparse timer index (the backstop sweep and restart recovery). */

@@ -118,4 +118,30 @@ describe('HTTP handlers refuse bad input with the contract\'s errors and change 
     expect(errorOf(answer).details?.map((d) => d.field)).toEqual(['progress']);
     expect(await m.snapshot()).toEqual(before);
   });
+
+  // Issue 7, finding 15: `step` is opaque but bounded.
+  it.each([
+    ['an empty step', ''],
+    ['a step of 129 characters', 'x'.repeat(129)],
+    ['a negative step counter', -1],
+    ['a fractional step counter', 1.5],
+    ['a step that is neither text nor a counter', { n: 1 }],
+  ])('progress with %s → 400 naming step, and the job is unchanged', async (_, step) => {
+    // Prepare
+    const submitted = await invoke(submitJob, { method: 'POST', route: '/jobs', body: validBody });
+    const token = (submitted.body['workflows'] as Array<{ token: string }>)[0]?.token ?? '';
+    const before = await m.snapshot();
+    // Act
+    const answer = await invoke(reportProgress, {
+      method: 'POST',
+      route: '/jobs/{jobId}/workflows/{workflowId}/progress',
+      pathParameters: { jobId: 'job-1', workflowId: 'wf-1' },
+      headers: { 'x-vigil-token': token },
+      body: { workerId: 'worker-a', step },
+    });
+    // Assess
+    expect(answer.statusCode).toBe(400);
+    expect(errorOf(answer).details?.map((d) => d.field)).toEqual(['step']);
+    expect(await m.snapshot()).toEqual(before);
+  });
 });
