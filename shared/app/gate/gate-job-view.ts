@@ -1,0 +1,34 @@
+import { gateJobStatus } from '../../domain/gate/gate-job-status.js';
+import type { GateJob } from '../../domain/gate/gate-job.js';
+import { toIso } from '../../domain/time.js';
+
+/** The gate's job answer (gate `GET /jobs/{jobId}`): the global decision and the per-region view. */
+export function gateJobView(job: GateJob) {
+  return {
+    jobId: job.jobId,
+    status: gateJobStatus(job),
+    globallyTimedOut: job.globallyTimedOut,
+    ...(job.timeoutReason !== undefined ? { timeoutReason: job.timeoutReason } : {}),
+    ...(job.cancelRequested ? { cancelReason: job.cancelRequested.reason ?? null } : {}),
+    submittedAt: toIso(job.submittedAt),
+    timeoutSeconds: job.timeoutSeconds,
+    datacenters: Object.fromEntries(job.targetRegions.map((region) => [region, regionView(job, region)])),
+  };
+}
+
+function regionView(job: GateJob, region: string) {
+  const reportAt = job.dcLastReportAt[region];
+  const workflows = job.dcWorkflows?.[region];
+  const hasRecentProgress = job.dcHasRecentProgress?.[region];
+  return {
+    status: job.dcStatus[region],
+    lastProgressAt: toIso(job.dcLastProgress[region] ?? job.submittedAt),
+    fenceToken: job.dcFenceToken[region] ?? 0,
+    totalExtensionsGranted: job.dcTotalExtensions[region] ?? 0,
+    ...(job.dcTimeoutReported[region] !== undefined ? { timeoutReported: job.dcTimeoutReported[region] } : {}),
+    // As of the region's newest progress report; absent until its first.
+    ...(reportAt !== undefined ? { lastReportAt: toIso(reportAt) } : {}),
+    ...(workflows !== undefined ? { workflows } : {}),
+    ...(hasRecentProgress !== undefined ? { hasRecentProgress } : {}),
+  };
+}
