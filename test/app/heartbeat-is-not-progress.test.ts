@@ -112,6 +112,35 @@ describe('a heartbeat keeps the worker healthy but does not reset the stuck cloc
   });
 });
 
+describe('repeated and concurrent callers (dynalite)', () => {
+  const body = { jobId: 'job-1', timeoutSeconds: 3_600, stuckThresholdSeconds: 10, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] };
+  const m = useTestManager();
+  let token: string;
+  beforeEach(async () => {
+    token = tokenOf(await submit(m, body), 'wf-1');
+  });
+  const report = reporter(m, () => token);
+
+  it('concurrent calls with different values leave the highest stored, whatever order their writes land in', async () => {
+    // Prepare
+    m.clock.set(at(2));
+    // Act
+    await Promise.all([0.3, 0.7, 0.5, 0.7, 0.1].map((progress) => report(2, { progress })));
+    // Assess
+    expect((await m.jobs.getWorkflow('job-1', 'wf-1'))?.progress).toBe(0.7);
+  });
+
+  it('a retried call (same body again) is a heartbeat the second time', async () => {
+    // Prepare
+    const first = await report(2, { progress: 0.4, step: 7 });
+    // Act
+    const retried = await report(3, { progress: 0.4, step: 7 });
+    // Assess
+    expect([first.progressed, retried.progressed]).toEqual([true, false]);
+    expect((await m.getJob('job-1')).tracking.lastProgressAt).toBe(at(2));
+  });
+});
+
 describe('a real advance inside the coalescing window is not lost (dynalite)', () => {
   // Stuck threshold 120 s → coalescing window 5 s.
   const body = { jobId: 'job-1', timeoutSeconds: 3_600, stuckThresholdSeconds: 120, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] };
