@@ -10,22 +10,27 @@ import { jobItemWrites, submit, tokenOf, useTestManager, type TestManager } from
 
 type Report = { progress?: number; step?: string | number };
 
-function reporter(m: TestManager, token: () => string) {
-  return (seconds: number, report: Report = {}) => {
-    m.clock.set(at(seconds));
-    return reportProgress(m.deps, { jobId: 'job-1', workflowId: 'wf-1', workerId: 'worker-a', token: token(), ...report });
-  };
-}
-
-describe('a heartbeat keeps the worker healthy but does not reset the stuck clock (dynalite)', () => {
-  // Stuck threshold 10 s → coalescing window 0.5 s → stuck deadline lastProgressAt + 10.5 s.
-  const body = { jobId: 'job-1', timeoutSeconds: 3_600, stuckThresholdSeconds: 10, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] };
+/**
+ * For the calling describe block: a fresh manager with job-1 (one workflow of worker-a, a long
+ * timeout) before each test, and `report(seconds, body)` as that worker's progress call at T0 + seconds.
+ */
+function useReportingJob(stuckThresholdSeconds: number): { m: TestManager; report: (seconds: number, report?: Report) => ReturnType<typeof reportProgress> } {
+  const body = { jobId: 'job-1', timeoutSeconds: 3_600, stuckThresholdSeconds, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] };
   const m = useTestManager();
   let token: string;
   beforeEach(async () => {
     token = tokenOf(await submit(m, body), 'wf-1');
   });
-  const report = reporter(m, () => token);
+  const report = (seconds: number, report: Report = {}) => {
+    m.clock.set(at(seconds));
+    return reportProgress(m.deps, { jobId: 'job-1', workflowId: 'wf-1', workerId: 'worker-a', token, ...report });
+  };
+  return { m, report };
+}
+
+describe('a heartbeat keeps the worker healthy but does not reset the stuck clock (dynalite)', () => {
+  // Stuck threshold 10 s → coalescing window 0.5 s → stuck deadline lastProgressAt + 10.5 s.
+  const { m, report } = useReportingJob(10);
 
   /** Fires every wake-up the job asks for until it ends or `untilSeconds`; returns the job. */
   async function runTimersUntil(untilSeconds: number) {
@@ -113,13 +118,7 @@ describe('a heartbeat keeps the worker healthy but does not reset the stuck cloc
 });
 
 describe('repeated and concurrent callers (dynalite)', () => {
-  const body = { jobId: 'job-1', timeoutSeconds: 3_600, stuckThresholdSeconds: 10, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] };
-  const m = useTestManager();
-  let token: string;
-  beforeEach(async () => {
-    token = tokenOf(await submit(m, body), 'wf-1');
-  });
-  const report = reporter(m, () => token);
+  const { m, report } = useReportingJob(10);
 
   it('concurrent calls with different values leave the highest stored, whatever order their writes land in', async () => {
     // Prepare
@@ -143,13 +142,7 @@ describe('repeated and concurrent callers (dynalite)', () => {
 
 describe('a real advance inside the coalescing window is not lost (dynalite)', () => {
   // Stuck threshold 120 s → coalescing window 5 s.
-  const body = { jobId: 'job-1', timeoutSeconds: 3_600, stuckThresholdSeconds: 120, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] };
-  const m = useTestManager();
-  let token: string;
-  beforeEach(async () => {
-    token = tokenOf(await submit(m, body), 'wf-1');
-  });
-  const report = reporter(m, () => token);
+  const { m, report } = useReportingJob(120);
 
   it("the workflow's value is compared and written on every advance; the job write stays coalesced", async () => {
     // Prepare: 0.3 at 5 s writes the job; 0.4 at 7 s is inside the window
