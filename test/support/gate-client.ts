@@ -45,9 +45,13 @@ export const gateJobSchema = z.object({
       lastProgressAt: isoTime,
       fenceToken: z.number().int(),
       totalExtensionsGranted: z.number().optional(),
-      lastReportAt: isoTime.optional(),
-      workflows: z.object({ total: z.number().int(), completed: z.number().int(), failed: z.number().int() }).optional(),
-      hasRecentProgress: z.boolean().optional(),
+      lastReport: z
+        .object({
+          at: isoTime,
+          workflows: z.object({ total: z.number().int(), completed: z.number().int(), failed: z.number().int() }),
+          hasRecentProgress: z.boolean(),
+        })
+        .optional(),
     }),
   ),
 });

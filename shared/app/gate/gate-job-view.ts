@@ -26,9 +26,15 @@ function regionView(job: GateJob, region: string) {
     fenceToken: job.dcFenceToken[region] ?? 0,
     totalExtensionsGranted: job.dcTotalExtensions[region] ?? 0,
     ...(job.dcTimeoutReported[region] !== undefined ? { timeoutReported: job.dcTimeoutReported[region] } : {}),
-    // As of the region's newest progress report; absent until its first.
-    ...(reportAt !== undefined ? { lastReportAt: toIso(reportAt) } : {}),
-    ...(workflows !== undefined ? { workflows } : {}),
-    ...(hasRecentProgress !== undefined ? { hasRecentProgress } : {}),
+    // What the region's newest progress report said, when; absent until its first (a final status carries none of it).
+    ...(reportAt !== undefined
+      ? {
+          lastReport: {
+            at: toIso(reportAt),
+            ...(workflows !== undefined ? { workflows } : {}),
+            ...(hasRecentProgress !== undefined ? { hasRecentProgress } : {}),
+          },
+        }
+      : {}),
   };
 }

@@ -170,10 +170,10 @@ describe.concurrent('global timeout across three regions', () => {
     const quiet = await waitForGate(
       gc,
       job.jobId,
-      (v) => v.datacenters['us-east-1']?.hasRecentProgress === false && v.datacenters['eu-west-1']?.hasRecentProgress === false,
+      (v) => v.datacenters['us-east-1']?.lastReport?.hasRecentProgress === false && v.datacenters['eu-west-1']?.lastReport?.hasRecentProgress === false,
       15_000,
     );
-    const busy = await waitForGate(gc, job.jobId, (v) => v.datacenters['ap-southeast-2']?.hasRecentProgress === true, 15_000);
+    const busy = await waitForGate(gc, job.jobId, (v) => v.datacenters['ap-southeast-2']?.lastReport?.hasRecentProgress === true, 15_000);
     // Without progress the job then ends by the gate's all-stuck rule.
     await stop();
 
@@ -181,9 +181,9 @@ describe.concurrent('global timeout across three regions', () => {
     for (const view of [quiet, busy]) {
       expect(view).toMatchObject({ status: 'RUNNING', globallyTimedOut: false });
       for (const region of REGIONS) {
-        expect(view.datacenters[region]).toMatchObject({ status: 'running', workflows: { total: 1, completed: 0, failed: 0 } });
+        expect(view.datacenters[region]).toMatchObject({ status: 'running', lastReport: { workflows: { total: 1, completed: 0, failed: 0 } } });
       }
     }
-    expect(Date.parse(quiet.datacenters['us-east-1']?.lastReportAt ?? '')).toBeGreaterThan(Date.parse(quiet.datacenters['us-east-1']?.lastProgressAt ?? ''));
+    expect(Date.parse(quiet.datacenters['us-east-1']?.lastReport?.at ?? '')).toBeGreaterThan(Date.parse(quiet.datacenters['us-east-1']?.lastProgressAt ?? ''));
   });
 });
