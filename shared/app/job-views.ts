@@ -1,11 +1,36 @@
 import { effectiveDeadline } from '../domain/deadlines.js';
+import { decodeGrants, type WorkerGrantRecord } from '../domain/extension-ledger.js';
+import { plainWorkerId } from '../domain/tenant.js';
 import { workflowState, type Job, type Workflow } from '../domain/job.js';
 import { stuckWorkflows } from '../domain/stuck-workflows.js';
 import { toIso, type EpochMs } from '../domain/time.js';
 import type { WorkflowTokens } from './workflow-tokens.js';
 
 /** The contract's job answer (GET /jobs/{jobId}). */
-export function jobView(job: Job, workflows: readonly Workflow[], now: EpochMs) {
+/** Each worker's grant that counts toward the deadline, with what it said when it asked (AD-26). */
+function workerExtensions(job: Job, records: readonly WorkerGrantRecord[]) {
+  const grants = decodeGrants(job.tracking.workerGrants);
+  return records.flatMap((record) => {
+    const grant = grants.get(record.workerIndex);
+    if (!grant) return [];
+    return [
+      {
+        workerId: plainWorkerId(record.workerId),
+        extensionSeconds: grant.seconds,
+        extensionsGranted: grant.count,
+        ...(record.epoch === grant.epoch && record.count === grant.count
+          ? {
+              grantedAt: toIso(record.grantedAt),
+              ...(record.estimatedCompletion !== undefined ? { estimatedCompletion: record.estimatedCompletion } : {}),
+              ...(record.activeWorkflowCount !== undefined ? { activeWorkflowCount: record.activeWorkflowCount } : {}),
+            }
+          : {}),
+      },
+    ];
+  });
+}
+
+export function jobView(job: Job, workflows: readonly Workflow[], now: EpochMs, grantRecords: readonly WorkerGrantRecord[] = []) {
   const t = job.tracking;
   const stuck = new Set(stuckWorkflows(job, workflows, now).map((w) => w.workflowId));
   return {
@@ -25,7 +50,8 @@ export function jobView(job: Job, workflows: readonly Workflow[], now: EpochMs) 
       timeoutSeconds: t.timeoutSeconds,
       stuckThresholdSeconds: t.stuckThresholdSeconds,
       totalExtensionsGranted: t.totalExtensionsGranted,
-      extensionsByWorker: t.extensionsByWorker,
+      workersWithExtensions: t.workersWithExtensions,
+      workerExtensions: workerExtensions(job, grantRecords),
       effectiveDeadlineAt: toIso(effectiveDeadline(t)),
       locallyTimedOut: t.locallyTimedOut,
       globallyTimedOut: t.globallyTimedOut,
@@ -54,7 +80,7 @@ export function submittedJobView(job: Job, workflows: readonly Workflow[], token
     workflows: workflows.map((w) => ({
       workflowId: w.workflowId,
       workerId: w.workerId,
-      token: tokens.sign(job.jobId, w.workflowId, w.workerId),
+      token: tokens.sign(job.jobId, w.workflowId, w.workerId, job.tenant),
     })),
   };
 }

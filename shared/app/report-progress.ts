@@ -6,6 +6,7 @@ import { toIso } from '../domain/time.js';
 import { newWorker, onHealthcheck, type WorkerHealth } from '../domain/worker-health.js';
 import { VersionConflictError } from '../ports/job-store.js';
 import type { ManagerDeps } from './manager-deps.js';
+import { retireWorkerGrantsEverywhere } from './retire-worker-grants.js';
 
 export interface ProgressInput {
   jobId: string;
@@ -23,9 +24,9 @@ export interface ProgressInput {
  * problem 4). Once the job has ended the answer tells the worker to stop.
  */
 export async function reportProgress(deps: ManagerDeps, input: ProgressInput) {
-  deps.tokens.verify(input.token, input.workerId, { jobId: input.jobId, workflowId: input.workflowId });
+  const { scopedWorkerId } = deps.tokens.verify(input.token, input.workerId, { jobId: input.jobId, workflowId: input.workflowId });
   const now = deps.clock.now();
-  const { job, workflow, worker } = await deps.jobs.getProgressContext(input.jobId, input.workflowId, input.workerId);
+  const { job, workflow, worker } = await deps.jobs.getProgressContext(input.jobId, input.workflowId, scopedWorkerId);
   if (!job) throw new JobNotFoundError(input.jobId);
   if (!workflow) throw new WorkflowNotFoundError(input.jobId, input.workflowId);
 
@@ -34,7 +35,7 @@ export async function reportProgress(deps: ManagerDeps, input: ProgressInput) {
     writes.job ? deps.jobs.touchJobProgress(job.jobId, now) : undefined,
     writes.advance ? deps.jobs.recordWorkflowAdvance(job.jobId, workflow.workflowId, now, writes.advance) : undefined,
     writes.heartbeat ? deps.jobs.touchWorkflowHeartbeat(job.jobId, workflow.workflowId, now) : undefined,
-    recordHealthcheck(deps, input.workerId, worker, now),
+    recordHealthcheck(deps, scopedWorkerId, worker, now),
   ]);
   const tracking = writes.job ? { ...job.tracking, lastProgressAt: now } : job.tracking;
   return {
@@ -61,7 +62,10 @@ async function recordHealthcheck(deps: ManagerDeps, workerId: string, worker: Wo
     const write = onHealthcheck(worker, now, deps.policy);
     if (write.kind === 'touch') await deps.jobs.touchWorkerHealth(workerId, now);
     if (write.kind === 'recover') {
-      await deps.jobs.saveWorker(write.worker, worker.version);
+      const { failedAt: _recovered, ...rest } = worker;
+      await deps.jobs.saveWorker({ ...rest, budget: write.budget }, worker.version);
+      await deps.jobs.touchWorkerHealth(workerId, now);
+      if (write.budget.epoch !== worker.budget.epoch) await retireWorkerGrantsEverywhere(deps, workerId, write.budget.epoch);
       deps.telemetry.info('worker recovered: fresh extension budget', { workerId, region: deps.region });
     }
   } catch (error) {

@@ -2,6 +2,7 @@ import { ScanCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { DynamoJobStore } from '../../../shared/adapters/aws/dynamo-job-store.js';
 import type { ManagerDeps } from '../../../shared/app/manager-deps.js';
+import { getJob } from '../../../shared/app/get-job.js';
 import { submitJob, type SubmitInput } from '../../../shared/app/submit-job.js';
 import { WorkflowTokens } from '../../../shared/app/workflow-tokens.js';
 import type { Job } from '../../../shared/domain/job.js';
@@ -152,4 +153,10 @@ export function tokenOf(submitted: { tokens: Record<string, string> }, workflowI
   const token = submitted.tokens[workflowId];
   if (!token) throw new Error(`no token for workflow ${workflowId}`);
   return token;
+}
+
+/** What each worker adds to the job's deadline now, as `GET /jobs/{jobId}` shows it. */
+export async function extensionsOf(m: TestManager, jobId: string): Promise<Map<string, number>> {
+  const view = await getJob(m.deps, jobId);
+  return new Map(view.timeoutTracking.workerExtensions.map((w) => [w.workerId, w.extensionSeconds]));
 }
