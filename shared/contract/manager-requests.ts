@@ -52,7 +52,13 @@ export const workerPath = z.object({ workerId: id });
 
 const fraction = () => z.number().check(z.gte(0), z.lte(1));
 
-export const progressBody = z.strictObject({ workerId: id, progress: z.optional(fraction()) });
+/** A workflow's step: opaque text, or a counter; the worker changes it when it finishes something. */
+const step = z.union([
+  z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(128, 'must be at most 128 characters')),
+  z.int().check(z.gte(0, 'a step counter must be a whole number ≥ 0')),
+], { error: 'must be text of 1–128 characters or a whole number ≥ 0' });
+
+export const progressBody = z.strictObject({ workerId: id, progress: z.optional(fraction()), step: z.optional(step) });
 
 export const completeBody = z.strictObject({ workerId: id, outcome: z.enum(['completed', 'failed']) });
 

@@ -77,8 +77,14 @@ export interface Workflow {
   tenant?: string;
   /** The incarnation of the job this workflow was submitted with. */
   incarnation: string;
+  /** The last call that advanced the workflow (record-progress.ts): a heartbeat does not move it. */
   lastProgressAt?: EpochMs;
+  /** The last call about the workflow, progress or heartbeat; written coalesced. */
+  lastHeartbeatAt?: EpochMs;
+  /** The highest progress value reported; a lower one never replaces it. */
   progress?: number;
+  /** The last step the worker reported, as a string. */
+  step?: string;
   /** No job can still be running by then (`latestEndAt`): the item expires some time after it. */
   retainUntil?: EpochMs;
 }
@@ -95,7 +101,7 @@ export function workflowState(job: Job, workflow: Workflow): WorkflowState {
   if (mark === WorkflowMark.completed) return 'completed';
   if (mark === WorkflowMark.failed) return 'failed';
   if (isTerminal(job.status)) return 'cancelled';
-  return workflow.lastProgressAt === undefined ? 'pending' : 'running';
+  return workflow.lastProgressAt === undefined && workflow.lastHeartbeatAt === undefined ? 'pending' : 'running';
 }
 
 export function workflowCounts(job: Job): { total: number; completed: number; failed: number; active: number } {

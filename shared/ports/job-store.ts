@@ -1,5 +1,6 @@
 import type { WorkerGrantRecord } from '../domain/extension-ledger.js';
 import type { Job, Workflow } from '../domain/job.js';
+import type { WorkflowAdvance } from '../domain/record-progress.js';
 import type { EpochMs } from '../domain/time.js';
 import type { WorkerHealth } from '../domain/worker-health.js';
 import type { TimerRequest } from './timers.js';
@@ -33,7 +34,13 @@ export interface JobStore {
   saveJob(job: Job, expectedVersion: number): Promise<Job>;
   /** Moves `lastProgressAt` forward on a RUNNING job and bumps its version; never moves it back. */
   touchJobProgress(jobId: string, at: EpochMs): Promise<void>;
-  touchWorkflowProgress(jobId: string, workflowId: string, at: EpochMs, progress: number | undefined): Promise<void>;
+  /**
+   * Stores an advance (its values and `lastProgressAt`) only while every stored value it changes is
+   * still behind it: the progress stays the highest, and a concurrent newer advance wins.
+   */
+  recordWorkflowAdvance(jobId: string, workflowId: string, at: EpochMs, advance: WorkflowAdvance): Promise<void>;
+  /** Moves the workflow's `lastHeartbeatAt` forward; never back. */
+  touchWorkflowHeartbeat(jobId: string, workflowId: string, at: EpochMs): Promise<void>;
   /**
    * What the `byWorker` index lists for this worker: its workflows that may still be active, and the
    * jobs where it may hold a grant. A workflow leaves the index when it gets an outcome or is found

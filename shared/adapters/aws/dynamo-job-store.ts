@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { WorkerGrantRecord } from '../../domain/extension-ledger.js';
 import { isTerminal, type Job, type Workflow } from '../../domain/job.js';
+import type { WorkflowAdvance } from '../../domain/record-progress.js';
 import type { EpochMs } from '../../domain/time.js';
 import { scopedWorkerId } from '../../domain/tenant.js';
 import type { WorkerHealth } from '../../domain/worker-health.js';
@@ -156,12 +157,38 @@ export class DynamoJobStore implements JobStore {
     });
   }
 
-  async touchWorkflowProgress(jobId: string, workflowId: string, at: EpochMs, progress: number | undefined): Promise<void> {
+  async recordWorkflowAdvance(jobId: string, workflowId: string, at: EpochMs, advance: WorkflowAdvance): Promise<void> {
+    const sets = ['lastProgressAt = :at', 'lastHeartbeatAt = :at'];
+    const conditions = ['attribute_exists(pk)'];
+    const values: Record<string, unknown> = { ':at': at };
+    const names: Record<string, string> = {};
+    if (advance.progress !== undefined) {
+      sets.push('#progress = :progress');
+      conditions.push('(attribute_not_exists(#progress) OR #progress < :progress)');
+      names['#progress'] = 'progress';
+      values[':progress'] = advance.progress;
+    }
+    if (advance.step !== undefined) {
+      sets.push('#step = :step');
+      conditions.push('(attribute_not_exists(#step) OR #step <> :step)');
+      names['#step'] = 'step';
+      values[':step'] = advance.step;
+    }
     await this.updateIfStillBehind({
       Key: workflowKey(jobId, workflowId),
-      UpdateExpression: progress === undefined ? 'SET lastProgressAt = :at' : 'SET lastProgressAt = :at, progress = :progress',
-      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastProgressAt) OR lastProgressAt < :at)',
-      ExpressionAttributeValues: { ':at': at, ...(progress === undefined ? {} : { ':progress': progress }) },
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: conditions.join(' AND '),
+      ExpressionAttributeValues: values,
+      ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+    });
+  }
+
+  async touchWorkflowHeartbeat(jobId: string, workflowId: string, at: EpochMs): Promise<void> {
+    await this.updateIfStillBehind({
+      Key: workflowKey(jobId, workflowId),
+      UpdateExpression: 'SET lastHeartbeatAt = :at',
+      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastHeartbeatAt) OR lastHeartbeatAt < :at)',
+      ExpressionAttributeValues: { ':at': at },
     });
   }
 

@@ -1,6 +1,13 @@
 import type { BusEvent } from '../../ports/event-bus.js';
 import type { EpochMs } from '../time.js';
 
+/** A region's workflows as its manager last reported them. */
+export interface DcWorkflowCounts {
+  total: number;
+  completed: number;
+  failed: number;
+}
+
 /** One region's copy of the job as the gate sees it. `submitting` until that region's manager accepted it. */
 export type DcStatus = 'submitting' | 'running' | 'completed' | 'failed' | 'cancelled' | 'timed_out';
 
@@ -34,6 +41,13 @@ export interface GateJob {
   dcTotalExtensions: Record<string, number>;
   dcMaxExtension: Record<string, number>;
   dcWorkersWithExtensions: Record<string, number>;
+  /**
+   * From each region's newest progress report (seed 001 §10.2.1 `workflows_*`); absent before its
+   * first. Optional so gate items written before these figures existed still read.
+   */
+  dcWorkflows?: Record<string, DcWorkflowCounts>;
+  /** Each region's newest `hasRecentProgress` (seed 001 §10.2.1): its manager saw progress since the report before. */
+  dcHasRecentProgress?: Record<string, boolean>;
   /** Regions that reported a local timeout, with the reason they gave. */
   dcTimeoutReported: Record<string, string>;
   globallyTimedOut: boolean;
