@@ -8,7 +8,7 @@ describe('the project documents itself', () => {
     .split('\n')
     .filter((path) => /\.(ts|md|json)$/.test(path));
 
-  it('no shipped file mentions contract.md or the shared folder beside the repository', () => {
+  it('no shipped file mentions the team agreement or the shared folder beside the repository', () => {
     // Act
     const outside = /contract\.md|(^|[^./])\.\.\/shared\/|\/work\/shared/m;
     const offenders = tracked.filter((path) => outside.test(readFileSync(path, 'utf8')));
