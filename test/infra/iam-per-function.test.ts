@@ -50,6 +50,7 @@ describe('exact IAM of every regional function (us-east-1; every region has the 
   const expected: Record<string, string[]> = {
     SubmitJob: [...decider('SubmitJob'), ...tokenSecret],
     GetJob: [...base('GetJob'), ...tableRead('JobsTable')],
+    GetJobTokens: [...base('GetJobTokens'), ...tableRead('JobsTable'), ...tokenSecret],
     // The hot path: item writes and the healthcheck, no events, no timers.
     ReportProgress: [...base('ReportProgress'), ...tableReadWrite('JobsTable'), ...tokenSecret],
     CompleteWorkflow: [...decider('CompleteWorkflow'), ...tokenSecret],
