@@ -1,16 +1,12 @@
 import { remainingExtensions, requestExtension as decideExtension } from '../domain/extension-budget.js';
-import { latestEndAt } from '../domain/deadlines.js';
 import { metric } from '../domain/effects.js';
-import { withExtensionReport } from '../domain/gate-reports.js';
 import { toIso } from '../domain/time.js';
 import { healthDeadline, newWorker, workerStatus, type WorkerHealth } from '../domain/worker-health.js';
-import { recordWorkerExtension } from '../domain/worker-extensions.js';
 import { VersionConflictError } from '../ports/job-store.js';
 import { runEffects } from './effect-runner.js';
-import { decideJob } from './job-state-store.js';
-import { forEachJobOfWorker } from './jobs-of-worker.js';
-import { decisionContext, type ManagerDeps } from './manager-deps.js';
-import { retireGrantOnJob } from './retire-worker-grants.js';
+import { applyGrantToJobs } from './apply-grant.js';
+import type { ManagerDeps } from './manager-deps.js';
+import { retireGrantsOnJobs } from './retire-worker-grants.js';
 
 export interface ExtensionInput {
   workerId: string;
@@ -37,10 +33,7 @@ export async function requestExtension(deps: ManagerDeps, input: ExtensionInput)
     if (applied && worker.budget.epoch > applied.epoch) {
       // A failure or reset replaced the budget this request's grant came from, possibly after its
       // walk passed these jobs: retire the grant here, where this request put it.
-      for (const { jobId, workerIndex } of applied.jobs) {
-        const job = await deps.jobs.getJob(jobId);
-        if (job) await retireGrantOnJob(deps, job, workerIndex, worker.budget.epoch);
-      }
+      await retireGrantsOnJobs(deps, applied.jobs, worker.budget.epoch);
       applied = undefined;
     }
     const suspect = workerStatus(worker, now, deps.policy) !== 'healthy';
@@ -60,27 +53,19 @@ export async function requestExtension(deps: ManagerDeps, input: ExtensionInput)
     // The jobs first, idempotently by grant: if the budget write below never happens (a crash, a
     // lost race), the retried request computes the same grant and extends no job twice.
     const { epoch, count, totalSeconds: seconds } = outcome.budget;
-    applied = { epoch, jobs: [] };
-    const appliedJobs = applied.jobs;
-    const jobsExtended = await forEachJobOfWorker(deps, workerId, async (job, indexes) => {
-      const workerIndex = await deps.jobs.recordGrant({
-        jobId: job.jobId,
+    applied = {
+      epoch,
+      jobs: await applyGrantToJobs(deps, {
         workerId,
-        workerIndex: Math.min(...indexes),
         epoch,
         count,
         seconds,
         grantedAt: now,
+        progressAdvanced: outcome.progressAdvanced,
         ...(input.estimatedCompletion !== undefined ? { estimatedCompletion: input.estimatedCompletion } : {}),
         ...(input.activeWorkflowCount !== undefined ? { activeWorkflowCount: input.activeWorkflowCount } : {}),
-        retainUntil: latestEndAt(job, job.workflowMarks.length, deps.policy),
-      });
-      const grant = { workerIndex, epoch, count, seconds };
-      appliedJobs.push({ jobId: job.jobId, workerIndex });
-      const ctx = decisionContext(deps);
-      return decideJob(deps, job.jobId, (current) =>
-        withExtensionReport(recordWorkerExtension(current, indexes, grant, outcome.progressAdvanced, ctx), ctx), job);
-    });
+      }),
+    };
     let granted: WorkerHealth;
     try {
       granted = await deps.jobs.saveWorker({ ...worker, budget: outcome.budget }, stored ? worker.version : 0);
@@ -89,7 +74,7 @@ export async function requestExtension(deps: ManagerDeps, input: ExtensionInput)
       throw error;
     }
     await runEffects(deps, [metric('ExtensionGranted')]);
-    deps.telemetry.info('extension granted', { workerId: input.workerId, region: deps.region, extensionSeconds: outcome.seconds, jobsExtended });
+    deps.telemetry.info('extension granted', { workerId: input.workerId, region: deps.region, extensionSeconds: outcome.seconds, jobsExtended: applied.jobs.length });
     return {
       granted: true,
       extensionSeconds: outcome.seconds,

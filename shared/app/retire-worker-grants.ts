@@ -27,3 +27,15 @@ export async function retireGrantOnJob(deps: ManagerDeps, job: Job, workerIndex:
   const { decision } = await decideJob(deps, job.jobId, (current) => withExtensionReport(retireWorkerGrants(current, workerIndex, epochBefore, ctx), ctx), job);
   return decision.ignored === undefined;
 }
+
+/** Retires a worker's grants on these jobs, where a request put them (see `request-extension`). */
+export async function retireGrantsOnJobs(
+  deps: ManagerDeps,
+  jobs: ReadonlyArray<{ jobId: string; workerIndex: number }>,
+  epochBefore: number,
+): Promise<void> {
+  for (const { jobId, workerIndex } of jobs) {
+    const job = await deps.jobs.getJob(jobId);
+    if (job) await retireGrantOnJob(deps, job, workerIndex, epochBefore);
+  }
+}

@@ -61,7 +61,6 @@ export interface JobStore {
    * one worker's grants on a job always replace each other.
    */
   recordGrant(record: WorkerGrantRecord): Promise<number>;
-  getGrantRecord(jobId: string, workerId: string): Promise<WorkerGrantRecord | undefined>;
   /** Every grant record of this job. */
   findGrantRecords(jobId: string): Promise<WorkerGrantRecord[]>;
   /** Overdue wake-ups from the sparse timer index (the backstop sweep and restart recovery). */

@@ -53,13 +53,18 @@ describe('extension interleavings (dynalite)', () => {
     return { token, ask };
   }
 
-  it('two requests of one worker at once: the budget and the job agree, each grant counted once', async () => {
-    // Prepare
+  /** A request at `racingProgress` whose budget write lets another at `competingProgress` run first. */
+  async function race(competingProgress: number, racingProgress: number) {
     const { ask } = await start();
     let competing: Awaited<ReturnType<typeof ask>> | undefined;
-    store.beforeNextWorkerSave(async () => (competing = await ask(0.2, sameTable(m))));
+    store.beforeNextWorkerSave(async () => (competing = await ask(competingProgress, sameTable(m))));
+    const racing = await ask(racingProgress);
+    return { competing, racing };
+  }
+
+  it('two requests of one worker at once: the budget and the job agree, each grant counted once', async () => {
     // Act
-    const racing = await ask(0.3);
+    const { competing, racing } = await race(0.2, 0.3);
     // Assess: the competitor took the first grant; the racer, retried on its lost write, the second
     expect(competing).toMatchObject({ granted: true, extensionSeconds: 30 });
     expect(racing).toMatchObject({ granted: true, extensionSeconds: 15, remainingExtensions: 3 });
@@ -68,12 +73,8 @@ describe('extension interleavings (dynalite)', () => {
   });
 
   it('two requests of one worker at once with the same progress: one grant, one denial', async () => {
-    // Prepare
-    const { ask } = await start();
-    let competing: Awaited<ReturnType<typeof ask>> | undefined;
-    store.beforeNextWorkerSave(async () => (competing = await ask(0.3, sameTable(m))));
     // Act
-    const racing = await ask(0.3);
+    const { competing, racing } = await race(0.3, 0.3);
     // Assess
     expect(competing).toMatchObject({ granted: true, extensionSeconds: 30 });
     expect(racing).toMatchObject({ granted: false, denialReason: 'No progress since last extension (was 0.3, now 0.3).' });

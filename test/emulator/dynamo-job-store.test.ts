@@ -179,4 +179,41 @@ describeWithEmulator('DynamoDB job store: conditional writes and fencing', (emul
     await expect(store.saveWorker(newWorker('worker-1', T0 + 5), 0)).rejects.toBeInstanceOf(VersionConflictError);
     expect((await store.getWorker('worker-1'))?.lastHealthAt).toBe(T0);
   });
+
+  it('a worker update writes its budget on the version read and never turns back a newer healthcheck (finding 13)', async () => {
+    // Prepare
+    const store = await freshStore(emulator.clientConfig());
+    const created = await store.saveWorker(newWorker('worker-1', T0), 0);
+    await store.touchWorkerHealth('worker-1', T0 + 20_000);
+    // Act
+    const saved = await store.saveWorker({ ...created, budget: { ...created.budget, count: 1, totalSeconds: 30 } }, created.version);
+    const stale = store.saveWorker({ ...created, failedAt: T0 }, created.version);
+    // Assess
+    await expect(stale).rejects.toBeInstanceOf(VersionConflictError);
+    const stored = required(await store.getWorker('worker-1'), 'worker vanished');
+    expect(stored).toMatchObject({ lastHealthAt: T0 + 20_000, version: saved.version, budget: { count: 1, totalSeconds: 30 } });
+    expect(stored.failedAt).toBeUndefined();
+  });
+
+  it('the byWorker index lists a worker\'s live workflows and grant records; each leaves it once over (finding 4)', async () => {
+    // Prepare
+    const store = await freshStore(emulator.clientConfig());
+    const { job, workflows } = submitted('job:index');
+    await store.createJob(job, workflows);
+    const grant = { jobId: 'job:index', workerId: 'worker-1', epoch: 0, count: 1, seconds: 30, grantedAt: T0 };
+    // Act
+    const firstIndex = await store.recordGrant({ ...grant, workerIndex: 0 });
+    const keptIndex = await store.recordGrant({ ...grant, workerIndex: 7, count: 2, seconds: 45 });
+    const listed = await store.findWorkOfWorker('worker-1');
+    await store.leaveWorkerIndex([{ jobId: 'job:index', workflowId: 'wf-a' }]);
+    await store.retireGrantRecord('job:index', 'worker-1', 0);
+    const afterNewerKept = await store.findWorkOfWorker('worker-1');
+    await store.retireGrantRecord('job:index', 'worker-1', 1);
+    // Assess: the first record's index names the worker in the job from then on
+    expect([firstIndex, keptIndex]).toEqual([0, 0]);
+    expect(listed).toEqual({ workflows: [{ jobId: 'job:index', workflowId: 'wf-a', index: 0 }], grants: [{ jobId: 'job:index', workerIndex: 0 }] });
+    expect(afterNewerKept).toEqual({ workflows: [], grants: [{ jobId: 'job:index', workerIndex: 0 }] });
+    expect(await store.findWorkOfWorker('worker-1')).toEqual({ workflows: [], grants: [] });
+    expect(await store.findGrantRecords('job:index')).toMatchObject([{ workerId: 'worker-1', workerIndex: 0, count: 2, seconds: 45 }]);
+  });
 });

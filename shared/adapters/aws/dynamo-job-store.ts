@@ -54,25 +54,17 @@ export class DynamoJobStore implements JobStore {
     let job: Job | undefined;
     const workflows: Workflow[] = [];
     const grants: WorkerGrantRecord[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.doc.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': jobKey(jobId).pk },
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of page.Items ?? []) {
-        const sk = String(item['sk']);
-        if (sk === 'JOB') job = asJob(item);
-        else if (sk.startsWith(GRANT_PREFIX)) grants.push(asGrant(item));
-        else workflows.push(asWorkflow(item));
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    const items = await this.queryAll({
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': jobKey(jobId).pk },
+      ConsistentRead: true,
+    });
+    for (const item of items) {
+      const sk = String(item['sk']);
+      if (sk === 'JOB') job = asJob(item);
+      else if (sk.startsWith(GRANT_PREFIX)) grants.push(asGrant(item));
+      else workflows.push(asWorkflow(item));
+    }
     return job ? { job, workflows: workflows.sort((a, b) => a.index - b.index), grants } : undefined;
   }
 
@@ -195,25 +187,17 @@ export class DynamoJobStore implements JobStore {
   async findWorkOfWorker(workerId: string) {
     const workflows: Array<{ jobId: string; workflowId: string; index: number }> = [];
     const grants: Array<{ jobId: string; workerIndex: number }> = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.doc.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: WORKER_INDEX,
-          KeyConditionExpression: 'gsiWorkerId = :worker',
-          ExpressionAttributeValues: { ':worker': workerId },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of page.Items ?? []) {
-        const jobId = String(item['pk']).slice('JOB#'.length);
-        const sk = String(item['sk']);
-        if (sk.startsWith(GRANT_PREFIX)) grants.push({ jobId, workerIndex: Number(item['index']) });
-        else workflows.push({ jobId, workflowId: sk.slice('WF#'.length), index: Number(item['index']) });
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    const items = await this.queryAll({
+      IndexName: WORKER_INDEX,
+      KeyConditionExpression: 'gsiWorkerId = :worker',
+      ExpressionAttributeValues: { ':worker': workerId },
+    });
+    for (const item of items) {
+      const jobId = String(item['pk']).slice('JOB#'.length);
+      const sk = String(item['sk']);
+      if (sk.startsWith(GRANT_PREFIX)) grants.push({ jobId, workerIndex: Number(item['index']) });
+      else workflows.push({ jobId, workflowId: sk.slice('WF#'.length), index: Number(item['index']) });
+    }
     return { workflows, grants };
   }
 
@@ -259,28 +243,13 @@ export class DynamoJobStore implements JobStore {
     });
   }
 
-  async getGrantRecord(jobId: string, workerId: string): Promise<WorkerGrantRecord | undefined> {
-    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: grantKey(jobId, workerId), ConsistentRead: true }));
-    return Item ? asGrant(Item) : undefined;
-  }
-
   async findGrantRecords(jobId: string): Promise<WorkerGrantRecord[]> {
-    const grants: WorkerGrantRecord[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.doc.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :grant)',
-          ExpressionAttributeValues: { ':pk': jobKey(jobId).pk, ':grant': GRANT_PREFIX },
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      grants.push(...(page.Items ?? []).map(asGrant));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return grants;
+    const items = await this.queryAll({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :grant)',
+      ExpressionAttributeValues: { ':pk': jobKey(jobId).pk, ':grant': GRANT_PREFIX },
+      ConsistentRead: true,
+    });
+    return items.map(asGrant);
   }
 
   findDueTimers(dueBy: EpochMs, limit: number) {
@@ -335,6 +304,18 @@ export class DynamoJobStore implements JobStore {
       ConditionExpression: 'attribute_exists(pk) AND lastHealthAt < :at',
       ExpressionAttributeValues: { ':at': at },
     });
+  }
+
+  /** Every page of a query. */
+  private async queryAll(input: Omit<ConstructorParameters<typeof QueryCommand>[0], 'TableName' | 'ExclusiveStartKey'>) {
+    const items: Record<string, unknown>[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.doc.send(new QueryCommand({ TableName: this.tableName, ...input, ExclusiveStartKey: startKey }));
+      items.push(...(page.Items ?? []));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return items;
   }
 
   /** A monotonic "move forward" update: when the stored value is already newer, there is nothing to do. */

@@ -1,0 +1,45 @@
+import { latestEndAt } from '../domain/deadlines.js';
+import type { WorkerGrant } from '../domain/extension-ledger.js';
+import { withExtensionReport } from '../domain/gate-reports.js';
+import { recordWorkerExtension } from '../domain/worker-extensions.js';
+import { decideJob } from './job-state-store.js';
+import { forEachJobOfWorker } from './jobs-of-worker.js';
+import { decisionContext, type ManagerDeps } from './manager-deps.js';
+
+export interface GrantToApply extends Omit<WorkerGrant, 'workerIndex'> {
+  workerId: string;
+  grantedAt: number;
+  progressAdvanced: boolean;
+  /** What the worker said when it asked (AD-26), recorded beside each job it extends. */
+  estimatedCompletion?: string;
+  activeWorkflowCount?: number;
+}
+
+/**
+ * Seed 001 §10.4.7-8: applies one grant to every RUNNING job where the worker is active: first the
+ * (job, worker) grant record, which fixes the worker's index in the job, then the job, which a
+ * gate-coordinated job reports at once. Idempotent by grant. Returns where it applied it.
+ */
+export async function applyGrantToJobs(deps: ManagerDeps, grant: GrantToApply): Promise<Array<{ jobId: string; workerIndex: number }>> {
+  const { workerId, epoch, count, seconds, grantedAt, progressAdvanced, estimatedCompletion, activeWorkflowCount } = grant;
+  const applied: Array<{ jobId: string; workerIndex: number }> = [];
+  await forEachJobOfWorker(deps, workerId, async (job, indexes) => {
+    const workerIndex = await deps.jobs.recordGrant({
+      jobId: job.jobId,
+      workerId,
+      workerIndex: Math.min(...indexes),
+      epoch,
+      count,
+      seconds,
+      grantedAt,
+      ...(estimatedCompletion !== undefined ? { estimatedCompletion } : {}),
+      ...(activeWorkflowCount !== undefined ? { activeWorkflowCount } : {}),
+      retainUntil: latestEndAt(job, job.workflowMarks.length, deps.policy),
+    });
+    applied.push({ jobId: job.jobId, workerIndex });
+    const ctx = decisionContext(deps);
+    const ledgerEntry = { workerIndex, epoch, count, seconds };
+    await decideJob(deps, job.jobId, (current) => withExtensionReport(recordWorkerExtension(current, indexes, ledgerEntry, progressAdvanced, ctx), ctx), job);
+  });
+  return applied;
+}
