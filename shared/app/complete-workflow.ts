@@ -3,6 +3,7 @@ import { completeWorkflow as decideCompletion, type WorkflowOutcome } from '../d
 import { belongsTo, workflowState } from '../domain/job.js';
 import { decideJob } from './job-state-store.js';
 import { decisionContext, type ManagerDeps } from './manager-deps.js';
+import { resetBudgetWhenIdle } from './reset-budget-when-idle.js';
 import { assertIssuedFor } from './workflow-tokens.js';
 
 export interface CompleteInput {
@@ -22,5 +23,8 @@ export async function completeWorkflow(deps: ManagerDeps, input: CompleteInput) 
     if (!belongsTo(workflow, current)) throw new WorkflowNotFoundError(input.jobId, input.workflowId);
     return decideCompletion(current, workflow, input.outcome, decisionContext(deps));
   });
+  // Its outcome is final: the workflow leaves the worker's index, and an idle worker's budget resets.
+  await deps.jobs.leaveWorkerIndex([workflow]);
+  await resetBudgetWhenIdle(deps, claim.scopedWorkerId);
   return { jobId: job.jobId, workflowId: workflow.workflowId, state: workflowState(job, workflow), jobStatus: job.status };
 }

@@ -7,5 +7,5 @@ export async function getJob(deps: ManagerDeps, jobId: string) {
   const stored = await deps.jobs.getJobWithWorkflows(jobId);
   if (!stored) throw new JobNotFoundError(jobId);
   const workflows = stored.workflows.filter((w) => belongsTo(w, stored.job));
-  return jobView(stored.job, workflows, deps.clock.now());
+  return jobView(stored.job, workflows, deps.clock.now(), stored.grants);
 }

@@ -1,11 +1,36 @@
 import { effectiveDeadline } from '../domain/deadlines.js';
+import { decodeGrants, type WorkerGrantRecord } from '../domain/extension-ledger.js';
+import { plainWorkerId } from '../domain/tenant.js';
 import { workflowState, type Job, type Workflow } from '../domain/job.js';
 import { stuckWorkflows } from '../domain/stuck-workflows.js';
 import { toIso, type EpochMs } from '../domain/time.js';
 import type { WorkflowTokens } from './workflow-tokens.js';
 
+/** Each worker's grant that counts toward the deadline, with what it said when it asked (AD-26). */
+function workerExtensions(job: Job, records: readonly WorkerGrantRecord[]) {
+  const grants = decodeGrants(job.tracking.workerGrants);
+  return records.flatMap((record) => {
+    const grant = grants.get(record.workerIndex);
+    if (!grant) return [];
+    return [
+      {
+        workerId: plainWorkerId(record.workerId),
+        extensionSeconds: grant.seconds,
+        extensionsGranted: grant.count,
+        ...(record.epoch === grant.epoch && record.count === grant.count
+          ? {
+              grantedAt: toIso(record.grantedAt),
+              ...(record.estimatedCompletion !== undefined ? { estimatedCompletion: record.estimatedCompletion } : {}),
+              ...(record.activeWorkflowCount !== undefined ? { activeWorkflowCount: record.activeWorkflowCount } : {}),
+            }
+          : {}),
+      },
+    ];
+  });
+}
+
 /** The job answer of GET /jobs/{jobId} (docs/api.md). */
-export function jobView(job: Job, workflows: readonly Workflow[], now: EpochMs) {
+export function jobView(job: Job, workflows: readonly Workflow[], now: EpochMs, grantRecords: readonly WorkerGrantRecord[] = []) {
   const t = job.tracking;
   const stuck = new Set(stuckWorkflows(job, workflows, now).map((w) => w.workflowId));
   return {
@@ -25,7 +50,8 @@ export function jobView(job: Job, workflows: readonly Workflow[], now: EpochMs) 
       timeoutSeconds: t.timeoutSeconds,
       stuckThresholdSeconds: t.stuckThresholdSeconds,
       totalExtensionsGranted: t.totalExtensionsGranted,
-      extensionsByWorker: t.extensionsByWorker,
+      workersWithExtensions: t.workersWithExtensions,
+      workerExtensions: workerExtensions(job, grantRecords),
       effectiveDeadlineAt: toIso(effectiveDeadline(t)),
       locallyTimedOut: t.locallyTimedOut,
       globallyTimedOut: t.globallyTimedOut,
@@ -58,7 +84,7 @@ export interface TokenPage {
 export function tokenPage(job: Job, workflows: readonly Workflow[], tokens: WorkflowTokens, more: boolean): TokenPage {
   const last = workflows.at(-1);
   return {
-    workflows: workflows.map((w) => ({ workflowId: w.workflowId, workerId: w.workerId, token: tokens.sign(job.jobId, w.workflowId, w.workerId, job.incarnation) })),
+    workflows: workflows.map((w) => ({ workflowId: w.workflowId, workerId: w.workerId, token: tokens.sign(job.jobId, w.workflowId, w.workerId, job.incarnation, job.tenant) })),
     ...(more && last ? { nextCursor: last.workflowId } : {}),
   };
 }

@@ -6,6 +6,7 @@ import { toIso } from '../domain/time.js';
 import { newWorker, onHealthcheck, type WorkerHealth } from '../domain/worker-health.js';
 import { VersionConflictError } from '../ports/job-store.js';
 import type { ManagerDeps } from './manager-deps.js';
+import { retireWorkerGrantsEverywhere } from './retire-worker-grants.js';
 import { assertIssuedFor } from './workflow-tokens.js';
 
 export interface ProgressInput {
@@ -23,7 +24,7 @@ export interface ProgressInput {
 export async function reportProgress(deps: ManagerDeps, input: ProgressInput) {
   const claim = deps.tokens.verify(input.token, input.workerId, { jobId: input.jobId, workflowId: input.workflowId });
   const now = deps.clock.now();
-  const { job, workflow, worker } = await deps.jobs.getProgressContext(input.jobId, input.workflowId, input.workerId);
+  const { job, workflow, worker } = await deps.jobs.getProgressContext(input.jobId, input.workflowId, claim.scopedWorkerId);
   if (!job) throw new JobNotFoundError(input.jobId);
   assertIssuedFor(claim, job);
   if (!workflow || !belongsTo(workflow, job)) throw new WorkflowNotFoundError(input.jobId, input.workflowId);
@@ -32,7 +33,7 @@ export async function reportProgress(deps: ManagerDeps, input: ProgressInput) {
   await Promise.all([
     writes.job ? deps.jobs.touchJobProgress(job.jobId, now) : undefined,
     writes.workflow ? deps.jobs.touchWorkflowProgress(job.jobId, workflow.workflowId, now, input.progress) : undefined,
-    recordHealthcheck(deps, input.workerId, worker, now),
+    recordHealthcheck(deps, claim.scopedWorkerId, worker, now),
   ]);
   return { status: job.status, cancel: isTerminal(job.status), deadlineAt: toIso(effectiveDeadline(job.tracking)) };
 }
@@ -46,7 +47,10 @@ async function recordHealthcheck(deps: ManagerDeps, workerId: string, worker: Wo
     const write = onHealthcheck(worker, now, deps.policy);
     if (write.kind === 'touch') await deps.jobs.touchWorkerHealth(workerId, now);
     if (write.kind === 'recover') {
-      await deps.jobs.saveWorker(write.worker, worker.version);
+      const { failedAt: _recovered, ...rest } = worker;
+      await deps.jobs.saveWorker({ ...rest, budget: write.budget }, worker.version);
+      await deps.jobs.touchWorkerHealth(workerId, now);
+      if (write.budget.epoch !== worker.budget.epoch) await retireWorkerGrantsEverywhere(deps, workerId, write.budget.epoch);
       deps.telemetry.info('worker recovered: fresh extension budget', { workerId, region: deps.region });
     }
   } catch (error) {

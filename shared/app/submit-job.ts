@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { SubmissionConflictError } from '../domain/errors.js';
 import { belongsTo } from '../domain/job.js';
 import { startJob, type JobSubmission } from '../domain/submit-job.js';
+import { DEFAULT_TENANT } from '../domain/tenant.js';
 import { runEffects } from './effect-runner.js';
 import { submittedJobView } from './job-views.js';
 import { decisionContext, type ManagerDeps } from './manager-deps.js';
@@ -16,6 +17,8 @@ function submissionDigest(submission: SubmitInput): string {
     submission.stuckThresholdSeconds ?? null,
     submission.gateRegion ?? null,
     submission.workflows.map((w) => [w.workflowId, w.workerId]),
+    // Another tenant sending the same body for the same jobId is a conflict, never its tokens.
+    ...(submission.tenant !== undefined && submission.tenant !== DEFAULT_TENANT ? [submission.tenant] : []),
   ]);
   return createHash('sha256').update(canonical).digest('hex');
 }

@@ -36,7 +36,12 @@ export const submitJobBody = z.strictObject({
 export type SubmitJobBody = z.infer<typeof submitJobBody>;
 
 /** What the gate sends a region: the same submission, with the job id fixed and `gateRegion` set. */
-export const submitFromGateBody = z.extend(submitJobBody, { jobId: id, gateRegion: z.string().check(z.minLength(1)) });
+export const submitFromGateBody = z.extend(submitJobBody, {
+  jobId: id,
+  gateRegion: z.string().check(z.minLength(1)),
+  /** The gate caller's tenant: the regions scope the job's workers to it. */
+  tenant: z.optional(z.string().check(z.minLength(1), z.maxLength(256))),
+});
 export type SubmitFromGateBody = z.infer<typeof submitFromGateBody>;
 
 export const jobPath = z.object({ jobId: id });

@@ -1,4 +1,5 @@
 import type { BusEvent } from '../ports/event-bus.js';
+import type { EncodedGrants } from './extension-ledger.js';
 import type { EpochMs } from './time.js';
 
 export type JobStatus = 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'TIMED_OUT';
@@ -18,10 +19,10 @@ export interface TimeoutTrackingState {
   totalExtensionsGranted: number;
   maxWorkerExtension: number;
   lastExtensionAt: EpochMs;
-  /** Seconds granted per worker; its keys are `active_workers_with_extensions`. */
-  extensionsByWorker: Record<string, number>;
-  /** The newest grant applied per worker, so a retried extension request never counts twice. */
-  lastGrantByWorker?: Record<string, { epoch: number; count: number }>;
+  /** Seed 001 `active_workers_with_extensions`: how many workers' grants count toward the deadline. */
+  workersWithExtensions: number;
+  /** Each extended worker's newest grant (see `extension-ledger.ts`); absent while there is none. */
+  workerGrants?: EncodedGrants;
   locallyTimedOut: boolean;
   globallyTimedOut: boolean;
   timeoutReason?: TimeoutReason;
@@ -37,6 +38,8 @@ export type WorkflowMark = (typeof WorkflowMark)[keyof typeof WorkflowMark];
 export interface Job {
   jobId: string;
   region: string;
+  /** Who submitted it (see `tenant.ts`); absent for the default tenant. */
+  tenant?: string;
   status: JobStatus;
   /** Optimistic-concurrency version: every write is conditional on it. */
   version: number;
@@ -70,10 +73,14 @@ export interface Workflow {
   workflowId: string;
   workerId: string;
   index: number;
+  /** The job's tenant: its worker is `scopedWorkerId(tenant, workerId)`. */
+  tenant?: string;
   /** The incarnation of the job this workflow was submitted with. */
   incarnation: string;
   lastProgressAt?: EpochMs;
   progress?: number;
+  /** No job can still be running by then (`latestEndAt`): the item expires some time after it. */
+  retainUntil?: EpochMs;
 }
 
 export type WorkflowState = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
