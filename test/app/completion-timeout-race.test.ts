@@ -1,34 +1,13 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { completeWorkflow } from '../../shared/app/complete-workflow.js';
 import { fireJobTimer } from '../../shared/app/fire-job-timer.js';
-import { DynamoJobStore } from '../../shared/adapters/aws/dynamo-job-store.js';
 import { completeWorkflow as decideCompletion } from '../../shared/domain/complete-workflow.js';
 import { JobFinishedError } from '../../shared/domain/errors.js';
-import type { Job } from '../../shared/domain/job.js';
 import { onTimerFired } from '../../shared/domain/timer-fired.js';
 import { VersionConflictError } from '../../shared/ports/job-store.js';
 import { at, context } from '../support/fixtures.js';
+import { InterleavingJobStore } from './support/interleaving-job-store.js';
 import { sameTable, submit, tokenOf, useTestManager } from './support/test-manager.js';
-
-/**
- * The real DynamoDB store with one interleaving point: the next `saveJob` first lets a competitor
- * run to completion. The caller has already loaded and decided, so both decisions come from the
- * same stored version and the competitor's write lands first.
- */
-class InterleavingJobStore extends DynamoJobStore {
-  private competitor: (() => Promise<unknown>) | undefined;
-
-  beforeNextSave(competitor: () => Promise<unknown>): void {
-    this.competitor = competitor;
-  }
-
-  override async saveJob(job: Job, expectedVersion: number): Promise<Job> {
-    const competitor = this.competitor;
-    this.competitor = undefined;
-    if (competitor) await competitor();
-    return super.saveJob(job, expectedVersion);
-  }
-}
 
 const body = { jobId: 'job-1', timeoutSeconds: 60, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] };
 

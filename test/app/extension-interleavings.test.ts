@@ -1,51 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { DynamoJobStore } from '../../shared/adapters/aws/dynamo-job-store.js';
 import { getJob } from '../../shared/app/get-job.js';
 import { reportProgress } from '../../shared/app/report-progress.js';
 import { reportWorkerFailure } from '../../shared/app/report-worker-failure.js';
 import { requestExtension } from '../../shared/app/request-extension.js';
-import type { Job } from '../../shared/domain/job.js';
-import type { WorkerHealth } from '../../shared/domain/worker-health.js';
 import { at } from '../support/fixtures.js';
+import { InterleavingJobStore } from './support/interleaving-job-store.js';
 import { sameTable, submit, tokenOf, useTestManager } from './support/test-manager.js';
-
-/**
- * The real store with interleaving points (as in `completion-timeout-race.test.ts`): the next
- * `saveJob` or `saveWorker` first lets a competitor run to completion, after the caller has read
- * and decided.
- */
-class InterleavingStore extends DynamoJobStore {
-  private beforeJob: (() => Promise<unknown>) | undefined;
-  private beforeWorker: (() => Promise<unknown>) | undefined;
-
-  beforeNextJobSave(competitor: () => Promise<unknown>): void {
-    this.beforeJob = competitor;
-  }
-
-  beforeNextWorkerSave(competitor: () => Promise<unknown>): void {
-    this.beforeWorker = competitor;
-  }
-
-  override async saveJob(job: Job, expectedVersion: number): Promise<Job> {
-    const competitor = this.beforeJob;
-    this.beforeJob = undefined;
-    if (competitor) await competitor();
-    return super.saveJob(job, expectedVersion);
-  }
-
-  override async saveWorker(worker: WorkerHealth, expectedVersion: number): Promise<WorkerHealth> {
-    const competitor = this.beforeWorker;
-    this.beforeWorker = undefined;
-    if (competitor) await competitor();
-    return super.saveWorker(worker, expectedVersion);
-  }
-}
 
 const body = { jobId: 'job-1', timeoutSeconds: 300, stuckThresholdSeconds: 3_600, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] };
 
 describe('extension interleavings (dynalite)', () => {
-  let store: InterleavingStore;
-  const m = useTestManager({ store: (doc, table) => (store = new InterleavingStore(doc, table)) });
+  let store: InterleavingJobStore;
+  const m = useTestManager({ store: (doc, table) => (store = new InterleavingJobStore(doc, table)) });
 
   async function start() {
     const token = tokenOf(await submit(m, body), 'wf-1');
@@ -84,7 +50,7 @@ describe('extension interleavings (dynalite)', () => {
   it('a failure reported after the grant was decided but before it reached the job: the job keeps nothing of it', async () => {
     // Prepare
     const { ask } = await start();
-    store.beforeNextJobSave(() => reportWorkerFailure(sameTable(m), 'worker-a'));
+    store.beforeNextSave(() => reportWorkerFailure(sameTable(m), 'worker-a'));
     // Act
     const answer = await ask(0.3);
     // Assess: the failed worker is denied, and the grant its request had applied is retired

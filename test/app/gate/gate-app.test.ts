@@ -167,4 +167,23 @@ describe('the gate app layer (dynalite)', () => {
     expect(loads).toBe(8);
     expect(await stored()).toEqual(before);
   });
+
+  it("at full size (10,000 workflows per region, 128-character ids) the gate's answer fits Lambda's 6 MB; each region pages the rest (finding 11)", async () => {
+    // Prepare
+    const longId = (prefix: string, i: number) => `${prefix}${String(i).padStart(6, '0')}`.padEnd(128, 'x');
+    const datacenters = Object.fromEntries(
+      REGIONS.map((region) => [region, { workflows: Array.from({ length: 10_000 }, (_, i) => ({ workflowId: longId(`wf-${region}-`, i), workerId: longId(`w-${region}-`, i) })) }]),
+    );
+
+    // Act
+    const { view } = await submitGateJob(deps, { jobId: 'j'.repeat(128), timeoutSeconds: 600, datacenters });
+
+    // Assess
+    expect(Buffer.byteLength(JSON.stringify(view))).toBeLessThan(6 * 1024 * 1024);
+    for (const region of REGIONS) {
+      const entry = view.datacenters[region];
+      expect(entry?.workflows).toHaveLength(1_000);
+      expect(entry?.nextCursor).toBe(entry?.workflows.at(-1)?.workflowId);
+    }
+  }, 120_000);
 });
