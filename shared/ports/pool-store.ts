@@ -42,8 +42,8 @@ export interface PoolStore {
   /** Up to `limit` items in that state (a claim's candidates, the DLQ page). */
   itemsInState(poolId: string, state: ItemState, limit: number, nextToken?: string): Promise<ItemPage>;
   countItems(poolId: string): Promise<PoolCounts>;
-  /** Every item of the pool, page by page (metrics). */
-  allItems(poolId: string, nextToken?: string): Promise<ItemPage>;
+  /** Every item's metric counters, page by page (only `itemId` and `stats` are read). */
+  itemStats(poolId: string, nextToken?: string): Promise<{ items: Array<Pick<PoolItem, 'itemId' | 'stats'>>; nextToken?: string }>;
   putEscalationPointer(pointer: EscalationPointer): Promise<void>;
   listEscalationPointers(poolId?: string): Promise<EscalationPointer[]>;
   getItems(keys: ReadonlyArray<{ poolId: string; itemId: string }>): Promise<PoolItem[]>;

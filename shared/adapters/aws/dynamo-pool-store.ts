@@ -147,18 +147,20 @@ export class DynamoPoolStore implements PoolStore {
     return counts;
   }
 
-  async allItems(poolId: string, nextToken?: string): Promise<ItemPage> {
+  async itemStats(poolId: string, nextToken?: string) {
     const page = await this.doc.send(
       new QueryCommand({
         TableName: this.tableName,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :items)',
+        ProjectionExpression: 'itemId, stats',
         ExpressionAttributeValues: { ':pk': poolPk(poolId), ':items': ITEM_PREFIX },
         ConsistentRead: true,
         ExclusiveStartKey: decodeToken(nextToken),
       }),
     );
     const token = encodeToken(page.LastEvaluatedKey);
-    return { items: (page.Items ?? []).map(asItem), ...(token ? { nextToken: token } : {}) };
+    const items = (page.Items ?? []) as Array<Pick<PoolItem, 'itemId' | 'stats'>>;
+    return { items, ...(token ? { nextToken: token } : {}) };
   }
 
   async putEscalationPointer(pointer: EscalationPointer): Promise<void> {

@@ -2,11 +2,11 @@ import { AgentStalled } from '../../events/pools/agent-stalled.js';
 import { CheckpointMissed } from '../../events/pools/checkpoint-missed.js';
 import { CheckpointRequested } from '../../events/pools/checkpoint-requested.js';
 import { TimeoutOccurred } from '../../events/pools/timeout-occurred.js';
-import { metric, publish, type Effect } from '../effects.js';
+import { metric, publish, type Decision, type Effect } from '../effects.js';
 import { msToSeconds, secondsToMs, toIso, type EpochMs } from '../time.js';
 import { attemptEventFields } from './attempt-events.js';
 import { updateHistoryEntry, withTimeoutStat } from './item-history.js';
-import { commandDeadlineAt } from './item-wake-up.js';
+import { commandDeadlineAt, itemDecision } from './item-wake-up.js';
 import { countsTowardEscalation, type PoolConfig } from './pool-config.js';
 import { poolIsStopped, type Pool } from './pool.js';
 import type { AttemptRun, PoolItem, TerminationReason, TimeoutInfo } from './pool-item.js';
@@ -62,6 +62,12 @@ export function advanceAttempt(item: PoolItem, pool: Pick<Pool, 'status' | 'conf
     effects.push(...next.effects);
   }
   return { item: current, effects };
+}
+
+/** An item's wake-up (timer or sweep): whatever is due by `now`, and the next wake-up. */
+export function onItemWakeUp(item: PoolItem, pool: Pick<Pool, 'status' | 'config'>, now: EpochMs): Decision<PoolItem> {
+  const advanced = advanceAttempt(item, pool, now);
+  return itemDecision(item, advanced.item, advanced.effects, pool.config, now);
 }
 
 function applyDue(item: PoolItem, run: AttemptRun, due: Due, config: PoolConfig, now: EpochMs): ItemStep {

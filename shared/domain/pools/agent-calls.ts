@@ -7,7 +7,7 @@ import { msToSeconds, secondsToMs, toIso, type EpochMs } from '../time.js';
 import { advanceAttempt } from './advance-attempt.js';
 import { attemptEventFields } from './attempt-events.js';
 import { updateHistoryEntry, withExecution, withLateResult } from './item-history.js';
-import { withWakeUp } from './item-wake-up.js';
+import { itemDecision } from './item-wake-up.js';
 import { commandLimitSeconds, enforcesCommandDeadlines } from './pool-config.js';
 import { AttemptTerminatingError, StaleAttemptError } from './pool-errors.js';
 import type { Pool } from './pool.js';
@@ -54,17 +54,12 @@ function carriedResult(call: AgentCall): { carries: boolean; result?: unknown } 
 export function decideAgentCall(item: PoolItem, pool: Pick<Pool, 'status' | 'config'>, attempt: number, call: AgentCall, now: EpochMs): AgentCallDecision {
   const advanced = advanceAttempt(item, pool, now);
   const step = onCall(advanced.item, pool, attempt, call, now);
-  const timed = withWakeUp(item, step.item, pool.config, now);
   return {
-    state: sameItem(item, timed.item) ? item : timed.item,
-    effects: [...advanced.effects, ...step.effects, ...timed.effects],
+    ...itemDecision(item, step.item, [...advanced.effects, ...step.effects], pool.config, now),
     reply: step.reply,
     ...(step.refusal ? { refusal: step.refusal } : {}),
   };
 }
-
-/** Nothing changed: keep the very object, so the caller skips the write. */
-const sameItem = (before: PoolItem, after: PoolItem): boolean => JSON.stringify(before) === JSON.stringify(after);
 
 interface CallStep extends ItemStep {
   reply: unknown;

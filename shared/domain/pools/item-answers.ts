@@ -10,7 +10,7 @@ export interface EscalationAnswer {
   option: EscalationOption;
   timeoutSeconds?: number;
   clarification?: string;
-  subtasks?: Array<{ itemId: string; input: unknown }>;
+  subtasks?: Array<{ itemId: string; input?: unknown }>;
 }
 
 /** "Back with the text added to its input" (contract): an object input gains a `clarification` field. */
@@ -46,7 +46,7 @@ export function answerEscalation(item: PoolItem, escalationId: string, answer: E
     case 'split':
       next = withFollowUp(
         { ...next, state: 'split', splitInto: (answer.subtasks ?? []).map((task) => task.itemId) },
-        { type: 'create_items', items: answer.subtasks ?? [] },
+        { type: 'create_items', items: (answer.subtasks ?? []).map((task) => ({ itemId: task.itemId, input: task.input ?? null })) },
       );
       break;
     case 'skip':

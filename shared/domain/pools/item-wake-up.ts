@@ -1,4 +1,4 @@
-import type { Effect } from '../effects.js';
+import type { Decision, Effect } from '../effects.js';
 import { secondsToMs, type EpochMs } from '../time.js';
 import { enforcesCommandDeadlines, type PoolConfig } from './pool-config.js';
 import { itemTimerId, type AttemptRun, type PoolItem } from './pool-item.js';
@@ -37,4 +37,14 @@ export function withWakeUp(before: PoolItem, after: PoolItem, config: PoolConfig
   const item = { ...after, timerDueAt: dueAt };
   if (before.timerDueAt === dueAt && before.attempt === after.attempt) return { item, effects: [] };
   return { item, effects: [{ type: 'ArmTimer', timer: { scope: 'pool', jobId: timerId, fenceToken: after.attempt, dueAt } }] };
+}
+
+/**
+ * The decision that takes `before` to `after`: wake-up kept in step, and the very same object when
+ * nothing changed, so the caller skips the write (`decideAndSave`).
+ */
+export function itemDecision(before: PoolItem, after: PoolItem, effects: Effect[], config: PoolConfig, now: EpochMs): Decision<PoolItem> {
+  const timed = withWakeUp(before, after, config, now);
+  if (timed.item === before || JSON.stringify(timed.item) === JSON.stringify(before)) return { state: before, effects: [] };
+  return { state: timed.item, effects: [...effects, ...timed.effects] };
 }
