@@ -21,8 +21,8 @@ export interface TimeoutConfig {
 
 /** A pool's config with every default filled in. */
 export interface PoolConfig {
-  /** Absent when neither given nor derivable from a template: then the kind's default applies. */
-  agent_timeout_secs?: number;
+  /** Given, else derived from the template, else seed 002's 900 s. Experts use `delegation_timeout_secs`. */
+  agent_timeout_secs: number;
   delegation_timeout_secs: number;
   agent_template: Array<Record<string, string>>;
   timeout_config: TimeoutConfig;
@@ -57,7 +57,7 @@ export function commandLimitSeconds(config: Pick<PoolConfig, 'timeout_config'>, 
 
 export function resolvePoolConfig(input: PoolConfigInput = {}): PoolConfig {
   const timeout = input.timeout_config ?? {};
-  const resolved: PoolConfig = {
+  const resolved: Omit<PoolConfig, 'agent_timeout_secs'> = {
     delegation_timeout_secs: input.delegation_timeout_secs ?? DEFAULT_DELEGATION_TIMEOUT_SECS,
     agent_template: input.agent_template ?? [],
     timeout_config: {
@@ -72,8 +72,7 @@ export function resolvePoolConfig(input: PoolConfigInput = {}): PoolConfig {
     stall_threshold: input.stall_threshold ?? DEFAULT_STALL_THRESHOLD,
     timeout_escalation: input.timeout_escalation ?? DEFAULT_TIMEOUT_ESCALATION,
   };
-  const agentTimeout = input.agent_timeout_secs ?? derivedAgentTimeoutSecs(resolved);
-  return agentTimeout === undefined ? resolved : { ...resolved, agent_timeout_secs: agentTimeout };
+  return { ...resolved, agent_timeout_secs: input.agent_timeout_secs ?? derivedAgentTimeoutSecs(resolved) ?? DEFAULT_AGENT_TIMEOUT_SECS };
 }
 
 /**
@@ -82,7 +81,7 @@ export function resolvePoolConfig(input: PoolConfigInput = {}): PoolConfig {
  * before its first claude command could. We follow the rule that each command gets its own limit,
  * so the derived agent limit is the sum of the commands' limits.
  */
-function derivedAgentTimeoutSecs(config: PoolConfig): number | undefined {
+function derivedAgentTimeoutSecs(config: Omit<PoolConfig, 'agent_timeout_secs'>): number | undefined {
   const commands = templateCommands(config);
   if (commands.length === 0) return undefined;
   return commands.reduce((sum, command, index) => sum + commandLimitSeconds(config, command.type, index), 0);
@@ -97,7 +96,7 @@ export function agentLimitSeconds(config: PoolConfig, kind: AgentKind, itemLimit
   if (itemLimitSeconds !== undefined) return itemLimitSeconds;
   if (config.timeout_config.timeout_policy === 'per_command') return null;
   if (kind === 'expert') return config.delegation_timeout_secs;
-  return config.agent_timeout_secs ?? DEFAULT_AGENT_TIMEOUT_SECS;
+  return config.agent_timeout_secs;
 }
 
 export const enforcesCommandDeadlines = (config: PoolConfig): boolean => config.timeout_config.timeout_policy !== 'per_agent';
