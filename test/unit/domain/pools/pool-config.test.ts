@@ -3,7 +3,7 @@ import { agentLimitSeconds, commandLimitSeconds, resolvePoolConfig } from '../..
 import { parsePoolSubmission } from '../../../../shared/contract/parse-pool-submission.js';
 import { InvalidPoolConfigError } from '../../../../shared/domain/pools/pool-errors.js';
 
-const template = [{ claude: '/analyze ${item}' }, { shell: 'validate ${item.id}' }, { claude: '/report ${item}' }, { goal_seek: 'x' }];
+const template: Array<Record<string, string>> = [{ claude: '/analyze ${item}' }, { shell: 'validate ${item.id}' }, { claude: '/report ${item}' }, { goal_seek: 'x' }];
 
 describe('pool config (seed 003 names, seed 002 defaults)', () => {
   it('fills every default of the seeds', () => {
