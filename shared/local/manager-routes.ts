@@ -1,5 +1,5 @@
 import type { Route } from './http-routes.js';
-import { poolRoutes } from './pool-routes.js';
+import { poolAgentRoutes, poolClientRoutes } from '../../functions/pools/routes.js';
 
 /** The region manager's routes (contract.md), served by the same handler modules Lambda runs. */
 export const managerRoutes: Route[] = [
@@ -28,5 +28,6 @@ export const managerRoutes: Route[] = [
     path: '/workers/{workerId}/failure',
     handler: async () => (await import('../../functions/api/report-worker-failure.js')).handler,
   },
-  ...poolRoutes,
+  ...poolClientRoutes,
+  ...poolAgentRoutes,
 ];
