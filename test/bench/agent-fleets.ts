@@ -43,7 +43,7 @@ async function throughVigil(pools: PoolClient, poolId: string): Promise<{ makesp
   await pools.createPool({
     poolId,
     items: Array.from({ length: ITEMS }, (_, i) => ({ itemId: `item-${i}`, input: { i } })),
-    config: { agent_template: [{ shell: 'work' }], agent_timeout_secs: 60, checkpoint_interval_secs: 0.3, checkpoint_timeout_secs: 0.25, timeout_config: { timeout_policy: 'hybrid' } },
+    config: { agent_template: [{ shell: 'work' }], agent_timeout_secs: 60, checkpoint_interval_secs: 1, checkpoint_timeout_secs: 0.5, timeout_config: { timeout_policy: 'hybrid' } },
   });
   let calls = 0;
   const counted = async <T>(promise: Promise<T>): Promise<T> => {
