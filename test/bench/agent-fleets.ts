@@ -7,6 +7,7 @@
  *   - Timeout precision: TimeoutOccurred's decision time − the deadline the agent was given, for
  *     agent deadlines and command deadlines.
  */
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PoolClient, type Attempt } from '../support/pool-client.js';
@@ -39,10 +40,10 @@ async function plainLoop(): Promise<number> {
   return Date.now() - started;
 }
 
-async function throughVigil(pools: PoolClient, poolId: string): Promise<{ makespanMs: number; calls: number }> {
+async function throughVigil(pools: PoolClient, poolId: string, items = ITEMS): Promise<{ makespanMs: number; calls: number }> {
   await pools.createPool({
     poolId,
-    items: Array.from({ length: ITEMS }, (_, i) => ({ itemId: `item-${i}`, input: { i } })),
+    items: Array.from({ length: items }, (_, i) => ({ itemId: `item-${i}`, input: { i } })),
     config: { agent_template: [{ shell: 'work' }], agent_timeout_secs: 60, checkpoint_interval_secs: 1, checkpoint_timeout_secs: 0.5, timeout_config: { timeout_policy: 'hybrid' } },
   });
   let calls = 0;
@@ -105,7 +106,7 @@ export async function benchAgentFleets(root: string, children: BenchChild[]): Pr
     const { regionUrl } = await child.receive(progressCloudReady, 60_000);
     const pools = new PoolClient(regionUrl);
     const client = new VigilClient(regionUrl);
-    await throughVigil(pools, 'warm-up').catch(() => undefined);
+    await throughVigil(pools, 'warm-up', 3 * AGENTS);
     const plainMs = await plainLoop();
     const vigil = await throughVigil(pools, 'overhead');
     const agentDue = await overrunningAttempts(pools, 'precision-agent', 'per_agent');
@@ -130,7 +131,7 @@ export function formatAgentFleets(result: AgentFleetResult, jobTimers: Summary):
     `   ${ITEMS} items of ${WORK_MS} ms work, ${AGENTS} agents: plain loop ${(result.plainMs / 1_000).toFixed(2)} s, through Vigil ` +
       `${(result.vigilMs / 1_000).toFixed(2)} s → makespan ratio ${ratio.toFixed(3)} (${((ratio - 1) * 100).toFixed(1)} % overhead; ` +
       `${Math.round(perItemMs)} ms per item for ${result.callsPerItem.toFixed(1)} HTTP calls: claim, command start/finish, heartbeats, checkpoints, complete).`,
-    `   At 2 s of work per item the same per-item cost would be ${((perItemMs / 2_000) * 100).toFixed(1)} %.`,
+    `   At 2 s of work per item the same per-item cost would be ${((perItemMs / 2_000) * 100).toFixed(1)} % (load average now ${loadavg().map((n) => n.toFixed(1)).join(' ')}).`,
     formatTable(
       ['timeout precision (decided − due)', 'timeouts', 'p50', 'p99', 'max'],
       [
