@@ -5,7 +5,8 @@ import { secondsToMs } from '../../domain/time.js';
 import type { ManagerDeps } from '../manager-deps.js';
 import { decideItem, loadPool } from './pool-state-stores.js';
 
-const MAX_AGENTS = 1_000;
+/** 150 checkpoint states of at most 32 KB each keep the status answer under Lambda's 6 MB. */
+const MAX_AGENTS = 150;
 
 /**
  * Seed 002's compaction: ask every running agent of the pool at once (their heartbeats answer
