@@ -1,7 +1,7 @@
 import { onItemWakeUp } from '../../domain/pools/advance-attempt.js';
 import { itemTimerId, parseItemTimerId } from '../../domain/pools/pool-item.js';
 import type { TimerRequest } from '../../ports/timers.js';
-import { flushOutbox } from '../decide-and-save.js';
+import { backOffFailedWakeUp, flushOutbox } from '../decide-and-save.js';
 import type { ManagerDeps } from '../manager-deps.js';
 import { runFollowUps } from './follow-ups.js';
 import { decideItem, itemStateStore } from './pool-state-stores.js';
@@ -20,7 +20,7 @@ export async function firePoolTimer(deps: ManagerDeps, timer: TimerRequest): Pro
     deps.telemetry.info('stale pool timer dropped', { poolId: ids.poolId, itemId: ids.itemId, attempt: timer.fenceToken });
     return;
   }
-  let item = await flushOutbox(itemStateStore(deps.pools, ids.poolId), deps, loaded);
+  let item = await flushOutbox(itemStateStore(deps.pools, ids.poolId), deps, loaded, deps.clock.now());
   item = await runFollowUps(deps, item, pool);
   const now = deps.clock.now();
   const { item: decided } = await decideItem(deps, ids.poolId, ids.itemId, (current) => onItemWakeUp(current, pool, now), item);
@@ -29,4 +29,9 @@ export async function firePoolTimer(deps: ManagerDeps, timer: TimerRequest): Pro
   if (settled.timerDueAt !== undefined && settled.timerDueAt > now) {
     await deps.timers.arm({ scope: 'pool', jobId: itemTimerId(settled.poolId, settled.itemId), fenceToken: settled.attempt, dueAt: settled.timerDueAt });
   }
+}
+
+export async function backOffPoolWakeUp(deps: ManagerDeps, timer: TimerRequest): Promise<void> {
+  const ids = parseItemTimerId(timer.jobId);
+  if (ids) await backOffFailedWakeUp(itemStateStore(deps.pools, ids.poolId), ids.itemId, timer.dueAt, deps.clock.now());
 }
