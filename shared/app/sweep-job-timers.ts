@@ -1,6 +1,4 @@
-import { backOffFailedWakeUp } from './decide-and-save.js';
-import { fireJobTimer } from './fire-job-timer.js';
-import { jobStateStore } from './job-state-store.js';
+import { backOffManagerWakeUp, fireManagerTimer } from './fire-manager-timer.js';
 import type { ManagerDeps } from './manager-deps.js';
 import { sweepDueTimers } from './sweep-due-timers.js';
 
@@ -17,8 +15,8 @@ export const sweepJobTimers = (deps: ManagerDeps, graceMs?: number, batch?: numb
       telemetry: deps.telemetry,
       attributes: { region: deps.region },
       findDueTimers: (dueBy, limit) => deps.jobs.findDueTimers(dueBy, limit),
-      fire: (timer) => fireJobTimer(deps, timer),
-      backOff: (timer) => backOffFailedWakeUp(jobStateStore(deps.jobs), timer.jobId, timer.dueAt, deps.clock.now()),
+      fire: (timer) => fireManagerTimer(deps, timer),
+      backOff: (timer) => backOffManagerWakeUp(deps, timer),
     },
     graceMs,
     batch,

@@ -61,6 +61,7 @@ function toApiGatewayEvent(
     rawQueryString: url.search.slice(1),
     ...(url.search ? { queryStringParameters: Object.fromEntries(url.searchParams) } : {}),
     headers,
+    ...(url.searchParams.size > 0 ? { queryStringParameters: Object.fromEntries(url.searchParams) } : {}),
     pathParameters,
     stageVariables: { region: stage },
     requestContext: {

@@ -1,4 +1,5 @@
 import type { Route } from './http-routes.js';
+import { poolAgentRoutes, poolClientRoutes } from '../../functions/pools/routes.js';
 
 /** The region manager's routes (README "HTTP API"), served by the same handler modules Lambda runs. */
 export const managerRoutes: Route[] = [
@@ -28,4 +29,6 @@ export const managerRoutes: Route[] = [
     path: '/workers/{workerId}/failure',
     handler: async () => (await import('../../functions/api/report-worker-failure.js')).handler,
   },
+  ...poolClientRoutes,
+  ...poolAgentRoutes,
 ];

@@ -6,6 +6,7 @@
  * always-failing wake-ups in one shard next to a lost one per other shard, swept once.
  */
 import { DynamoJobStore } from '../../shared/adapters/aws/dynamo-job-store.js';
+import { DynamoPoolStore } from '../../shared/adapters/aws/dynamo-pool-store.js';
 import { timerShardOf, TIMER_SHARDS } from '../../shared/adapters/aws/jobs-table.js';
 import { fireJobTimer } from '../../shared/app/fire-job-timer.js';
 import type { ManagerDeps } from '../../shared/app/manager-deps.js';
@@ -32,13 +33,15 @@ class FailingStore extends DynamoJobStore {
 }
 
 async function managerOn(dynamo: Awaited<ReturnType<typeof startTestDynamo>>) {
-  const jobs = new FailingStore(dynamo.doc, await dynamo.table());
+  const tableName = await dynamo.table();
+  const jobs = new FailingStore(dynamo.doc, tableName);
   const clock = new ManualClock(T0);
   const timers = new RecordingTimers();
   const deps: ManagerDeps = {
     region: REGION,
     managerId: MANAGER_ID,
     jobs,
+    pools: new DynamoPoolStore(dynamo.doc, tableName),
     timers,
     bus: new RecordingBus(),
     clock,

@@ -3,6 +3,7 @@ import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
+import { poolAgentRoutes } from '../../functions/pools/routes.js';
 import { synthesizeVigil } from './support/vigil-app.js';
 
 function acknowledgementsUnder(root: IConstruct): { path: string; id: string; reason: string }[] {
@@ -91,7 +92,7 @@ describe('cdk-nag AwsSolutions', () => {
     expect(unused.map(({ path, id }) => `${path} ${id}`)).toEqual([]);
   });
 
-  it('APIG4 is acknowledged only on the worker routes and /health', () => {
+  it('APIG4 is acknowledged only on the worker routes, the pool agent routes and /health', () => {
     const { app } = synthesizeVigil();
     const unauthorized = acknowledgementsUnder(app)
       .filter(({ id }) => id === 'AwsSolutions-APIG4')
@@ -102,6 +103,7 @@ describe('cdk-nag AwsSolutions', () => {
         'POST--jobs--{jobId}--workflows--{workflowId}--complete',
         'POST--jobs--{jobId}--workflows--{workflowId}--progress',
         'POST--workers--{workerId}--extensions',
+        ...poolAgentRoutes.map((route) => `${route.method}${route.path.replaceAll('/', '--')}`),
       ].sort(),
     );
   });

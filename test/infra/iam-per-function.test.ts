@@ -63,6 +63,9 @@ describe('exact IAM of every regional function (us-east-1; every region has the 
     FireJobTimer: [...decider('FireJobTimer'), ...consume],
     SweepJobTimers: decider('SweepJobTimers'),
     OnGateDecision: [...decider('OnGateDecision'), ...sendTo('GateDecisionDlq')],
+    // Agent fleets: claims sign attempt tokens, agent calls check them; both decide on pool items.
+    PoolClientApi: [...decider('PoolClientApi'), ...tokenSecret],
+    PoolAgentApi: [...decider('PoolAgentApi'), ...tokenSecret],
   };
 
   it('names every function of the stack', () => {

@@ -1,0 +1,14 @@
+import type { TimerRequest } from '../ports/timers.js';
+import { fireJobTimer } from './fire-job-timer.js';
+import type { ManagerDeps } from './manager-deps.js';
+import { backOffPoolWakeUp, firePoolTimer } from './pools/fire-pool-timer.js';
+import { backOffFailedWakeUp } from './decide-and-save.js';
+import { jobStateStore } from './job-state-store.js';
+
+/** A region manager's wake-up: a job's or a pool item's (they share the timer queue and index). */
+export const fireManagerTimer = (deps: ManagerDeps, timer: TimerRequest): Promise<void> =>
+  timer.scope === 'pool' ? firePoolTimer(deps, timer) : fireJobTimer(deps, timer);
+
+/** The sweep could not fire this wake-up: move it later on its own item, so it cannot block the others. */
+export const backOffManagerWakeUp = (deps: ManagerDeps, timer: TimerRequest): Promise<void> =>
+  timer.scope === 'pool' ? backOffPoolWakeUp(deps, timer) : backOffFailedWakeUp(jobStateStore(deps.jobs), timer.jobId, timer.dueAt, deps.clock.now());

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { SWEEP_GRACE_MS, sweepJobTimers } from '../../../shared/app/sweep-job-timers.js';
+import { at } from '../../support/fixtures.js';
+import { useTestManager } from '../support/test-manager.js';
+import { claim, newPool } from './pool-test-support.js';
+
+describe('the backstop sweep finds pool wake-ups (a lost timer, a crash)', () => {
+  const m = useTestManager();
+
+  it('fires an overdue attempt deadline that no timer delivered, and the grace end after it', async () => {
+    // Prepare: nothing fires the armed timers (RecordingTimers); only the sweep can
+    await newPool(m.deps, { agent_timeout_secs: 10, timeout_config: { cleanup_grace_period_secs: 5 } });
+    await claim(m.deps, 'agent-a');
+    // Act
+    m.clock.set(at(10) + SWEEP_GRACE_MS);
+    const first = await sweepJobTimers(m.deps);
+    // The grace period runs from when the timeout was decided (the sweep's time)
+    const terminating = await m.deps.pools.getItem('p', 'i-1');
+    m.clock.set((terminating?.timerDueAt ?? 0) + SWEEP_GRACE_MS);
+    const second = await sweepJobTimers(m.deps);
+    // Assess
+    expect(first.fired).toBe(1);
+    expect(terminating?.timerDueAt).toBe(at(15) + SWEEP_GRACE_MS);
+    expect(second.fired).toBe(1);
+    const item = await m.deps.pools.getItem('p', 'i-1');
+    expect(item).toMatchObject({ state: 'dlq', history: [{ outcome: 'timed_out', resolution: 'force' }] });
+    expect(item?.timerDueAt).toBeUndefined();
+    expect((await m.deps.pools.getPool('p'))?.status).toBe('COMPLETED');
+  });
+});
