@@ -1,11 +1,10 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { DocumentedRoute } from '../contract/route-doc.js';
 
 export type HttpLambda = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
-export interface Route {
-  method: 'GET' | 'POST';
-  /** API Gateway route syntax: `/jobs/{jobId}`. */
-  path: string;
+/** A served route: its method, API Gateway path syntax (`/jobs/{jobId}`), OpenAPI doc and handler. */
+export interface Route extends DocumentedRoute {
   handler: () => Promise<HttpLambda>;
 }
 
