@@ -98,6 +98,7 @@ describe('regional stack: HTTP API', () => {
       'POST /jobs/{jobId}/workflows/{workflowId}/complete': 'NONE',
       'POST /workers/{workerId}/extensions': 'NONE',
       'GET /health': 'NONE',
+      'GET /openapi.json': 'NONE',
     });
   });
 
@@ -159,6 +160,7 @@ describe('regional stack: Lambda handlers', () => {
       TakeOverJob: manager,
       ReportWorkerFailure: manager,
       Health: [],
+      OpenApi: [],
       SubmitFromGate: withTokens,
       FireJobTimer: manager,
       SweepJobTimers: manager,
@@ -201,6 +203,7 @@ describe('regional stack: Lambda handlers', () => {
     const none = { readTable: false, writeTable: false, publish: false, armTimers: false, tokenSecret: false };
     const decider = { readTable: true, writeTable: true, publish: true, armTimers: true, tokenSecret: false };
     expect(capabilitiesOf('Health')).toEqual(none);
+    expect(capabilitiesOf('OpenApi')).toEqual(none);
     expect(capabilitiesOf('GetJob')).toEqual({ ...none, readTable: true });
     expect(capabilitiesOf('ReportProgress')).toEqual({ ...none, readTable: true, writeTable: true, tokenSecret: true });
     for (const name of ['SubmitJob', 'CompleteWorkflow', 'RequestExtension', 'SubmitFromGate'] as const) {
