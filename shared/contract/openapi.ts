@@ -15,6 +15,9 @@ const errorMeaning: Record<ErrorStatus | 500, string> = {
 
 type JsonSchema = Record<string, unknown>;
 
+/** Operations are grouped by who calls them. */
+const tagOf: Record<RouteDoc['auth'], string> = { iam: 'client', worker: 'worker', public: 'public' };
+
 function schemaOf(schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
   // `any` for what JSON cannot say (refinements across fields): the handler still checks them.
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
@@ -53,6 +56,7 @@ function operationOf(route: DocumentedRoute) {
   return {
     operationId: operationId(route),
     summary: doc.summary,
+    tags: [tagOf[doc.auth]],
     ...(doc.auth === 'public' ? { security: [] } : { security: [doc.auth === 'iam' ? { sigv4: [] } : { workerToken: [] }] }),
     parameters: [...parametersOf(doc.path, 'path'), ...parametersOf(doc.query, 'query')],
     ...(doc.body
