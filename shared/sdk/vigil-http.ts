@@ -15,6 +15,8 @@ export interface VigilHttpOptions {
 
 export interface CallOptions {
   body?: unknown;
+  /** A body sent as-is instead of JSON (a pool as YAML). */
+  rawBody?: { contentType: string; text: string };
   /** The workflow or attempt token, sent in `x-vigil-token`. */
   token?: string;
   /** An aborted signal stops retrying. */
@@ -67,8 +69,8 @@ export class VigilHttp {
   private async send(method: string, path: string, options: CallOptions): Promise<Response> {
     const url = new URL(`${this.endpoint}${path}`);
     const headers: Record<string, string> = { accept: 'application/json' };
-    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    const body = options.rawBody?.text ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+    if (body !== undefined) headers['content-type'] = options.rawBody?.contentType ?? 'application/json';
     if (options.token !== undefined) headers['x-vigil-token'] = options.token;
     const signed = this.options.signer ? await this.options.signer({ method, url, headers, ...(body !== undefined ? { body } : {}) }) : headers;
     const timeout = AbortSignal.timeout(this.options.requestTimeoutMs ?? 10_000);
