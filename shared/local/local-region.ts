@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { DynamoJobStore } from '../adapters/aws/dynamo-job-store.js';
+import { DynamoPoolStore } from '../adapters/aws/dynamo-pool-store.js';
 import { ensureTable } from '../adapters/aws/jobs-table.js';
 import { regionDynamo } from '../adapters/local/region-dynamo.js';
 import type { LocalEventNetwork } from '../adapters/local/local-event-network.js';
@@ -55,6 +56,7 @@ export async function startLocalRegion(options: LocalRegionOptions): Promise<Loc
     region,
     managerId: `${region}/local`,
     jobs: new DynamoJobStore(dynamo.doc, LOCAL_JOBS_TABLE),
+    pools: new DynamoPoolStore(dynamo.doc, LOCAL_JOBS_TABLE),
     timers,
     bus: network.busFor(region),
     clock,

@@ -1,4 +1,4 @@
-import { claimAnswer, commandStartAnswer, heartbeatAnswer, type Claim, type HeartbeatAnswer } from './pool-answers.js';
+import { claimAnswer, commandStartAnswer, heartbeatAnswer, type Claim, type HeartbeatAnswer } from '../contract/pool-responses.js';
 import { VigilApiError } from './errors.js';
 import { VigilHttp, type VigilHttpOptions } from './vigil-http.js';
 

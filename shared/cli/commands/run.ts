@@ -7,7 +7,7 @@ import { stopLiveGroupsOnSignals } from '../../runner/process-group.js';
 import { runPoolItem, type ItemCommand, type ItemOutcome } from '../../runner/run-pool-item.js';
 import { runWorkflow } from '../../runner/run-workflow.js';
 import { interpolate, stepArgv, templateSteps } from '../../runner/template-command.js';
-import type { Claim } from '../../sdk/pool-answers.js';
+import type { Claim } from '../../contract/pool-responses.js';
 import { command, type Command, type Parsed } from '../command-line.js';
 import { endpointOptions } from '../endpoint.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
