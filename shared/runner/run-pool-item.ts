@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AttemptHandle } from '../sdk/agent.js';
+import { VigilApiError } from '../sdk/errors.js';
 import { ChildFiles } from './child-files.js';
 import { spawnGroup } from './process-group.js';
 import { stopGroup } from './stop-group.js';
@@ -52,7 +53,24 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
     VIGIL_TOKEN: claim.token,
     VIGIL_ITEM_INPUT: JSON.stringify(claim.input ?? null),
   };
+  /** Vigil ended the attempt between two calls (a timeout while no child ran): say so and stop. */
+  const endedByVigil = async (): Promise<ItemOutcome> => {
+    context.log(`item ${claim.itemId}: Vigil ended attempt ${claim.attempt}; reporting terminated`);
+    await confirmTimeout(attempt, Date.now() + context.graceSeconds * 1000);
+    await attempt.terminated('completed', files.read(files.result));
+    return 'terminated';
+  };
   try {
+    return await runCommands();
+  } catch (error) {
+    if (error instanceof VigilApiError && error.code === 'attempt_terminating') return endedByVigil();
+    throw error;
+  } finally {
+    attempt.stop();
+    files.remove();
+  }
+
+  async function runCommands(): Promise<ItemOutcome> {
     for (const command of commands) {
       const started = command.reported ? await attempt.startCommand(command.index, command.type) : { deadlineAtMs: undefined };
       const startedAt = Date.now();
@@ -65,11 +83,15 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
         onTick: forwardCheckpoint,
       });
       if (end.kind === 'stop') {
-        const terminateByMs = end.cause === 'vigil' && attempt.terminateByMs !== undefined ? attempt.terminateByMs : end.atMs + context.graceSeconds * 1000;
+        if (end.cause === 'deadline') {
+          // The runner's clock saw it first: SIGTERM now, and learn Vigil's terminateBy while the child cleans up.
+          group.signal('SIGTERM');
+          await confirmTimeout(attempt, end.atMs + context.graceSeconds * 1000);
+        }
+        const terminateByMs = attempt.terminateByMs ?? end.atMs + context.graceSeconds * 1000;
         context.log(`item ${claim.itemId}: ${end.cause === 'vigil' ? 'Vigil said terminate' : 'deadline passed'}; SIGTERM to group ${group.pid}, SIGKILL at ${new Date(terminateByMs).toISOString()}`);
         const resolution = await stopGroup(group, terminateByMs);
         context.log(`item ${claim.itemId}: child group ${group.pid} gone (${resolution})`);
-        if (end.cause === 'deadline') await confirmTimeout(attempt);
         await forwardCheckpoint().catch(() => undefined);
         await attempt.terminated(resolution === 'graceful' ? 'completed' : 'failed', files.read(files.result));
         return 'terminated';
@@ -84,9 +106,6 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
     }
     await attempt.complete('succeeded', files.read(files.result));
     return 'succeeded';
-  } finally {
-    attempt.stop();
-    files.remove();
   }
 }
 
@@ -95,9 +114,9 @@ const earliest = (...times: Array<number | undefined>): number | undefined => {
   return known.length > 0 ? Math.min(...known) : undefined;
 };
 
-/** The runner's clock saw the deadline first: heartbeat until Vigil says `terminate` too (bounded). */
-async function confirmTimeout(attempt: AttemptHandle): Promise<void> {
-  const until = Date.now() + CONFIRM_MS;
+/** Heartbeats until Vigil says `terminate` too, or until `untilMs` (at most CONFIRM_MS): it may be unreachable. */
+async function confirmTimeout(attempt: AttemptHandle, untilMs: number): Promise<void> {
+  const until = Math.min(untilMs, Date.now() + CONFIRM_MS);
   while (!attempt.signal.aborted && Date.now() < until) {
     await attempt.heartbeat().catch(() => undefined);
     if (!attempt.signal.aborted) await sleep(250);

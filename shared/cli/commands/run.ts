@@ -27,6 +27,7 @@ const spec = {
     "--claude-cmd CMD   runs claude: steps (default 'claude -p')",
     '--job JOB --workflow WF --worker ID --token T   run a job\'s workflow instead',
     '--grace S          SIGTERM→SIGKILL grace when Vigil gives no terminateBy (default 30)',
+    '--heartbeat S      seconds between heartbeats (default 5; at most half the checkpoint interval)',
   ],
   options: {
     pool: { type: 'string' },
@@ -40,6 +41,7 @@ const spec = {
     worker: { type: 'string' },
     token: { type: 'string' },
     grace: { type: 'string' },
+    heartbeat: { type: 'string' },
   },
   positionals: [],
 } as const;
@@ -48,11 +50,14 @@ type RunFlags = Parsed<typeof spec.options>['values'];
 
 const log = (line: string) => process.stderr.write(`vigil run: ${line}\n`);
 
-function graceSeconds(flags: RunFlags): number {
-  const value = Number(flags.grace ?? '30');
-  if (!Number.isFinite(value) || value < 0) throw new UsageError(`--grace must be a number of seconds ≥ 0, not '${flags.grace}'.`);
-  return value;
+function seconds(flag: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed < 0) throw new UsageError(`--${flag} must be a number of seconds ≥ 0, not '${value}'.`);
+  return parsed;
 }
+
+const graceSeconds = (flags: RunFlags) => seconds('grace', flags.grace, 30);
 
 /** `vigil run …`: the flags before `--`, the child's command after it. */
 export const run: Command = (argv) => {
@@ -93,7 +98,11 @@ async function runPool(flags: RunFlags, childArgv: string[]): Promise<ExitCode> 
   if (!pool || !agent) throw new UsageError('vigil run --pool needs --agent ID.');
   const kind = flags.kind ?? 'agent';
   if (kind !== 'agent' && kind !== 'expert') throw new UsageError(`--kind is agent or expert, not '${kind}'.`);
-  const options = { ...endpointOptions(flags), onHeartbeatError: (error: unknown) => log(`heartbeat failed: ${String(error)}`) };
+  const options = {
+    ...endpointOptions(flags),
+    heartbeatIntervalMs: seconds('heartbeat', flags.heartbeat, 5) * 1000,
+    onHeartbeatError: (error: unknown) => log(`heartbeat failed: ${String(error)}`),
+  };
   const template = childArgv.length > 0 ? [] : await poolTemplate(new VigilHttp(options), pool);
   const outcomes: ItemOutcome[] = [];
   for (;;) {
