@@ -7,6 +7,7 @@ export interface ProxiedRequest {
   at: number;
   /** What the proxy answered: the upstream status, or the injected failure. */
   status: number;
+  body: string;
 }
 
 export interface RecordingProxy {
@@ -32,7 +33,7 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
   let failing = 0;
   const server: Server = createServer(async (request, response) => {
     const body = await bodyOf(request);
-    const entry = { method: request.method ?? 'GET', path: request.url ?? '/', at: Date.now(), status: 0 };
+    const entry = { method: request.method ?? 'GET', path: request.url ?? '/', at: Date.now(), status: 0, body: body.toString('utf8') };
     requests.push(entry);
     if (failing > 0) {
       failing--;
