@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { groupHasLiveMembers } from './group-members.js';
 
 export interface ChildGroup {
   pid: number;
@@ -46,14 +47,7 @@ export function spawnGroup(command: string, args: readonly string[], env: NodeJS
         // the group is gone already
       }
     },
-    alive: () => {
-      try {
-        process.kill(-pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    alive: () => groupHasLiveMembers(pid),
   };
   live.add(group);
   void exited.then(() => {
