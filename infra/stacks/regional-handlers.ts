@@ -29,6 +29,19 @@ export const regionalHandlers = {
   ReportWorkerFailure: { entry: 'functions/api/report-worker-failure.ts', description: 'POST /workers/{workerId}/failure', access: decider },
   Health: { entry: 'functions/api/health.ts', description: 'GET /health', access: undefined },
   OpenApi: { entry: 'functions/api/openapi.ts', description: 'GET /openapi.json', access: undefined },
+  // Agent fleets: one function per route family, dispatching on the route key to one handler module each.
+  PoolClientApi: {
+    entry: 'functions/pools/client-api.ts',
+    description: 'Pool client routes (POST /pools, claims, DLQ, escalations, metrics, …)',
+    // Claims sign attempt tokens; creating a pool writes up to 10,000 items.
+    access: withTokens(decider),
+    timeout: SUBMIT_TIMEOUT,
+  },
+  PoolAgentApi: {
+    entry: 'functions/pools/agent-api.ts',
+    description: 'Pool agent routes (heartbeat, commands, checkpoints, complete, terminated)',
+    access: withTokens(decider),
+  },
   SubmitFromGate: {
     entry: 'functions/internal/submit-from-gate.ts',
     description: "The gate's per-region submission (direct invoke)",

@@ -28,6 +28,9 @@ import { VigilFunction } from '../constructs/vigil-function.js';
 import { VigilHttpApi } from '../constructs/vigil-http-api.js';
 import { WorkflowTokenSecret } from '../constructs/workflow-token-secret.js';
 import { regionalHandlers, TIMER_CONSUMER_TIMEOUT, type RegionalHandlerName } from './regional-handlers.js';
+import { poolAgentRoutes, poolClientRoutes } from '../../functions/pools/routes.js';
+import { AgentFleetOperations } from '../constructs/agent-fleet-operations.js';
+import { commonEnvironment } from '../constructs/vigil-function.js';
 
 export interface RegionalStackProps extends StackProps {
   readonly config: VigilConfig;
@@ -52,6 +55,7 @@ export class RegionalStack extends Stack {
   public readonly gateDecisionDlq: Queue;
   public readonly forwardToGateDlq: Queue;
   public readonly operations: Operations;
+  public readonly agentFleetOperations: AgentFleetOperations;
 
   constructor(scope: Construct, id: string, props: RegionalStackProps) {
     super(scope, id, props);
@@ -114,6 +118,12 @@ export class RegionalStack extends Stack {
       api: this.api,
     });
 
+    this.agentFleetOperations = new AgentFleetOperations(this, 'AgentFleets', {
+      dashboard: this.operations.dashboard,
+      namespace: commonEnvironment.POWERTOOLS_METRICS_NAMESPACE,
+      service: commonEnvironment.POWERTOOLS_SERVICE_NAME,
+    });
+
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: `Vigil region manager API in ${this.region}` });
     new CfnOutput(this, 'EventBusName', { value: this.bus.eventBusName });
     new CfnOutput(this, 'JobsTableName', { value: this.table.tableName });
@@ -161,6 +171,8 @@ export class RegionalStack extends Stack {
     api.addWorkerRoute(HttpMethod.POST, '/jobs/{jobId}/workflows/{workflowId}/progress', fn.ReportProgress);
     api.addWorkerRoute(HttpMethod.POST, '/jobs/{jobId}/workflows/{workflowId}/complete', fn.CompleteWorkflow);
     api.addWorkerRoute(HttpMethod.POST, '/workers/{workerId}/extensions', fn.RequestExtension);
+    for (const route of poolClientRoutes) api.addClientRoute(HttpMethod[route.method], route.path, fn.PoolClientApi);
+    for (const route of poolAgentRoutes) api.addWorkerRoute(HttpMethod[route.method], route.path, fn.PoolAgentApi);
     api.addHealthRoute(fn.Health);
     api.addDocumentRoute(fn.OpenApi);
   }

@@ -21,7 +21,7 @@ import {
 } from '../contract/manager-responses.js';
 import type { Route } from './http-routes.js';
 import { openApiRoute } from './openapi-route.js';
-import { poolRoutes } from './pool-routes.js';
+import { poolAgentRoutes, poolClientRoutes } from '../../functions/pools/routes.js';
 
 /** The region manager's routes (contract.md), served by the same handler modules Lambda runs. */
 export const managerRoutes: Route[] = [
@@ -127,5 +127,6 @@ export const managerRoutes: Route[] = [
     },
     handler: async () => (await import('../../functions/api/report-worker-failure.js')).handler,
   },
-  ...poolRoutes,
+  ...poolClientRoutes,
+  ...poolAgentRoutes,
 ];

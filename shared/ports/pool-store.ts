@@ -39,7 +39,9 @@ export interface PoolStore {
   saveItem(item: PoolItem, expectedVersion: number): Promise<PoolItem>;
   /** Creates each item unless one with its id exists (a split's subtasks, idempotently). */
   createItems(items: readonly PoolItem[]): Promise<void>;
-  /** Up to `limit` items in that state (a claim's candidates, the DLQ page). */
+  /** Up to `limit` ids of available items, read without their bodies (a claim's candidates). */
+  availableItemIds(poolId: string, limit: number): Promise<string[]>;
+  /** Up to `limit` items in that state (the DLQ page, running items). */
   itemsInState(poolId: string, state: ItemState, limit: number, nextToken?: string): Promise<ItemPage>;
   countItems(poolId: string): Promise<PoolCounts>;
   /** Every item's metric counters, page by page (only `itemId` and `stats` are read). */

@@ -3,6 +3,7 @@ import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
+import { poolAgentRoutes } from '../../functions/pools/routes.js';
 import { synthesizeVigil } from './support/vigil-app.js';
 
 function acknowledgementsUnder(root: IConstruct): { path: string; id: string; reason: string }[] {
@@ -43,7 +44,7 @@ describe('cdk-nag AwsSolutions', () => {
     }
   });
 
-  it('APIG4 is acknowledged only on the worker routes, /health and /openapi.json', () => {
+  it('APIG4 is acknowledged only on the worker routes, the pool agent routes, /health and /openapi.json', () => {
     const { app } = synthesizeVigil();
     const unauthorized = acknowledgementsUnder(app)
       .filter(({ id }) => id === 'AwsSolutions-APIG4')
@@ -55,6 +56,7 @@ describe('cdk-nag AwsSolutions', () => {
         'POST--jobs--{jobId}--workflows--{workflowId}--complete',
         'POST--jobs--{jobId}--workflows--{workflowId}--progress',
         'POST--workers--{workerId}--extensions',
+        ...poolAgentRoutes.map((route) => `${route.method}${route.path.replaceAll('/', '--')}`),
       ].sort(),
     );
   });

@@ -1,3 +1,4 @@
+import { poolAgentRoutes, poolClientRoutes } from '../../functions/pools/routes.js';
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RegionalStack } from '../../infra/stacks/regional-stack.js';
@@ -99,7 +100,24 @@ describe('regional stack: HTTP API', () => {
       'POST /workers/{workerId}/extensions': 'NONE',
       'GET /health': 'NONE',
       'GET /openapi.json': 'NONE',
+      ...Object.fromEntries(poolClientRoutes.map((route) => [`${route.method} ${route.path}`, 'AWS_IAM'])),
+      ...Object.fromEntries(poolAgentRoutes.map((route) => [`${route.method} ${route.path}`, 'NONE'])),
     });
+  });
+
+  it('serves every pool route: client routes by the client function, agent routes by the agent function', () => {
+    const integrations = resourcesOfType(template(), 'AWS::ApiGatewayV2::Integration');
+    const routes = Object.values(resourcesOfType(template(), 'AWS::ApiGatewayV2::Route'));
+    const functionOfRoute = (routeKey: string) => {
+      const route = routes.find((r) => r.Properties?.['RouteKey'] === routeKey);
+      const target = JSON.stringify(route?.Properties?.['Target']);
+      const integrationId = Object.keys(integrations).find((id) => target.includes(id));
+      return JSON.stringify(integrationId ? integrations[integrationId]?.Properties?.['IntegrationUri'] : undefined);
+    };
+    expect(poolClientRoutes).toHaveLength(12);
+    expect(poolAgentRoutes).toHaveLength(6);
+    for (const route of poolClientRoutes) expect(functionOfRoute(`${route.method} ${route.path}`)).toContain(logicalId(usEast1.functions.PoolClientApi.handler));
+    for (const route of poolAgentRoutes) expect(functionOfRoute(`${route.method} ${route.path}`)).toContain(logicalId(usEast1.functions.PoolAgentApi.handler));
   });
 
   it('the $default stage writes JSON access logs to a log group with retention', () => {
@@ -165,6 +183,8 @@ describe('regional stack: Lambda handlers', () => {
       FireJobTimer: manager,
       SweepJobTimers: manager,
       OnGateDecision: manager,
+      PoolClientApi: withTokens,
+      PoolAgentApi: withTokens,
     };
     for (const [name, fn] of Object.entries(usEast1.functions)) {
       const names = Object.keys(environmentOf(template(), fn));
@@ -206,7 +226,7 @@ describe('regional stack: Lambda handlers', () => {
     expect(capabilitiesOf('OpenApi')).toEqual(none);
     expect(capabilitiesOf('GetJob')).toEqual({ ...none, readTable: true });
     expect(capabilitiesOf('ReportProgress')).toEqual({ ...none, readTable: true, writeTable: true, tokenSecret: true });
-    for (const name of ['SubmitJob', 'CompleteWorkflow', 'RequestExtension', 'SubmitFromGate'] as const) {
+    for (const name of ['SubmitJob', 'CompleteWorkflow', 'RequestExtension', 'SubmitFromGate', 'PoolClientApi', 'PoolAgentApi'] as const) {
       expect(capabilitiesOf(name), name).toEqual({ ...decider, tokenSecret: true });
     }
     for (const name of ['CancelJob', 'TakeOverJob', 'ReportWorkerFailure', 'FireJobTimer', 'SweepJobTimers', 'OnGateDecision'] as const) {
@@ -362,10 +382,23 @@ describe('regional stack: operations', () => {
         }),
       );
     }
-    expect(alarms).toHaveLength(dlqs.length + Object.keys(usEast1.functions).length);
+    // … and the agent timeout rate (below).
+    expect(alarms).toHaveLength(dlqs.length + Object.keys(usEast1.functions).length + 1);
   });
 
   it('has a dashboard named after the region', () => {
     template().hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'Vigil-us-east-1' });
+  });
+});
+
+describe('regional stack: agent fleets', () => {
+  it('alarms on the agent timeout rate (AgentTimedOut ÷ AgentStarted) and graphs the fleet metrics', () => {
+    const alarm = resourceOf(template(), usEast1.agentFleetOperations.timeoutRateAlarm);
+    const metrics = alarm.Properties?.['Metrics'] as Array<{ Id: string; Expression?: string; MetricStat?: { Metric: { MetricName: string; Namespace: string } } }>;
+    expect(metrics.find((m) => m.Expression)?.Expression).toBe('IF(started > 0, 100 * timedOut / started, 0)');
+    expect(metrics.flatMap((m) => (m.MetricStat ? [m.MetricStat.Metric.MetricName] : [])).sort()).toEqual(['AgentStarted', 'AgentTimedOut']);
+    expect(alarm.Properties).toMatchObject({ Threshold: 20, ComparisonOperator: 'GreaterThanThreshold' });
+    const dashboard = JSON.stringify(resourceOf(template(), usEast1.operations.dashboard).Properties?.['DashboardBody']);
+    for (const title of ['Agents', 'Agent timeout rate %', 'Checkpoints, DLQ, escalations']) expect(dashboard).toContain(title);
   });
 });

@@ -123,28 +123,53 @@ export class DynamoPoolStore implements PoolStore {
     return token ? { items, nextToken: token } : { items };
   }
 
-  async countItems(poolId: string): Promise<PoolCounts> {
-    const counts: PoolCounts = { available: 0, running: 0, succeeded: 0, failed: 0, skipped: 0, dlq: 0, escalated: 0 };
+  async availableItemIds(poolId: string, limit: number): Promise<string[]> {
+    const ids: string[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
       const page = await this.doc.send(
         new QueryCommand({
           TableName: this.tableName,
           KeyConditionExpression: 'pk = :pk AND begins_with(sk, :items)',
-          ProjectionExpression: '#state',
+          FilterExpression: '#state = :available',
+          ProjectionExpression: 'itemId',
           ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':pk': poolPk(poolId), ':items': ITEM_PREFIX },
+          ExpressionAttributeValues: { ':pk': poolPk(poolId), ':items': ITEM_PREFIX, ':available': 'available' },
           ConsistentRead: true,
           ExclusiveStartKey: startKey,
         }),
       );
-      for (const item of page.Items ?? []) {
-        const state = item['state'] as keyof PoolCounts;
-        if (state in counts) counts[state] += 1;
-      }
+      ids.push(...(page.Items ?? []).map((item) => String(item['itemId'])));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey && ids.length < limit);
+    return ids.slice(0, limit);
+  }
+
+  async countItems(poolId: string): Promise<PoolCounts> {
+    const counts: PoolCounts = { available: 0, running: 0, succeeded: 0, failed: 0, skipped: 0, dlq: 0, escalated: 0 };
+    const states = await this.queryAll({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :items)',
+      ProjectionExpression: '#state',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':pk': poolPk(poolId), ':items': ITEM_PREFIX },
+    });
+    for (const item of states) {
+      const state = item['state'] as keyof PoolCounts;
+      if (state in counts) counts[state] += 1;
+    }
+    return counts;
+  }
+
+  /** Every page of a strongly consistent query on this table. */
+  private async queryAll(input: Omit<ConstructorParameters<typeof QueryCommand>[0], 'TableName'>): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.doc.send(new QueryCommand({ TableName: this.tableName, ConsistentRead: true, ...input, ExclusiveStartKey: startKey }));
+      items.push(...(page.Items ?? []));
       startKey = page.LastEvaluatedKey;
     } while (startKey);
-    return counts;
+    return items;
   }
 
   async itemStats(poolId: string, nextToken?: string) {
@@ -168,23 +193,12 @@ export class DynamoPoolStore implements PoolStore {
   }
 
   async listEscalationPointers(poolId?: string): Promise<EscalationPointer[]> {
-    const pointers: EscalationPointer[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.doc.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk',
-          ...(poolId ? { FilterExpression: 'poolId = :pool' } : {}),
-          ExpressionAttributeValues: { ':pk': ESCALATIONS_PK, ...(poolId ? { ':pool': poolId } : {}) },
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      pointers.push(...(page.Items ?? []).map((item) => withoutStorageAttributes(item) as unknown as EscalationPointer));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return pointers;
+    const items = await this.queryAll({
+      KeyConditionExpression: 'pk = :pk',
+      ...(poolId ? { FilterExpression: 'poolId = :pool' } : {}),
+      ExpressionAttributeValues: { ':pk': ESCALATIONS_PK, ...(poolId ? { ':pool': poolId } : {}) },
+    });
+    return items.map((item) => withoutStorageAttributes(item) as unknown as EscalationPointer);
   }
 
   async getItems(keys: ReadonlyArray<{ poolId: string; itemId: string }>): Promise<PoolItem[]> {

@@ -8,11 +8,13 @@ import type { ManagerDeps } from '../manager-deps.js';
 import { attemptTokens } from './attempt-tokens.js';
 import { decideItem, loadPool } from './pool-state-stores.js';
 
-/** Candidates read per try; a random one is taken so racing agents mostly pick different items. */
+/** Candidate ids read per try (bodies are not read); a random one is taken so racing agents mostly pick different items. */
 const CANDIDATES = 25;
 const MAX_TRIES = 32;
 
-function claimView(deps: ManagerDeps, pool: Pool, item: PoolItem, previousCheckpoint: PoolItem['lastCheckpoint']) {
+function claimView(deps: ManagerDeps, pool: Pool, item: PoolItem) {
+  // A claim does not change the checkpoint: this is the one an earlier attempt left, to resume from.
+  const previousCheckpoint = item.lastCheckpoint;
   const run = item.run;
   if (!run) throw new Error('a claimed item has a run');
   return {
@@ -41,19 +43,15 @@ export async function claimPoolItem(deps: ManagerDeps, poolId: string, claim: Cl
   const pool = await loadPool(deps, poolId);
   if (pool.status === 'FAILED' || pool.status === 'CANCELLED') throw new PoolFinishedError(poolId, pool.status);
   for (let tries = 0; tries < MAX_TRIES; tries++) {
-    const { items } = await deps.pools.itemsInState(poolId, 'available', CANDIDATES);
-    if (items.length === 0) return undefined;
-    const candidate = items[Math.floor(Math.random() * items.length)] as PoolItem;
+    const ids = await deps.pools.availableItemIds(poolId, CANDIDATES);
+    if (ids.length === 0) return undefined;
+    const candidate = ids[Math.floor(Math.random() * ids.length)] as string;
     const now = deps.clock.now();
-    const { item, decision } = await tryClaim(deps, pool, candidate, claim, now);
+    const { item, decision } = await decideItem(deps, pool.poolId, candidate, (current) => claimItem(current, pool, claim, now));
     if (decision.ignored === undefined) {
       deps.telemetry.info('item claimed', { poolId, itemId: item.itemId, attempt: item.attempt, agentId: claim.agentId, region: deps.region });
-      return claimView(deps, pool, item, candidate.lastCheckpoint);
+      return claimView(deps, pool, item);
     }
   }
   return undefined;
 }
-
-/** One conditional claim; a lost race re-reads the item and finds it no longer claimable. */
-const tryClaim = (deps: ManagerDeps, pool: Pool, candidate: PoolItem, claim: ClaimInput, now: number) =>
-  decideItem(deps, pool.poolId, candidate.itemId, (current) => claimItem(current, pool, claim, now), candidate);

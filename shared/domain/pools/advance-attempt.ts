@@ -132,7 +132,8 @@ function timeOut(item: PoolItem, run: AttemptRun, timeout: TimeoutInfo, config: 
           terminateBy: toIso(terminateBy),
         }),
       ),
-      metric('AgentTimedOut', { timeoutType: timeout.type }),
+      // No dimensions: the timeout-rate alarm divides it by AgentStarted; types are in GET …/metrics.
+      metric('AgentTimedOut'),
     ],
   };
 }

@@ -19,7 +19,7 @@ function finish(pool: Pool, status: Exclude<PoolStatus, 'RUNNING'>, now: EpochMs
     state: { ...pool, status, finishedAt: now, ...(reason ? { reason } : {}) },
     effects: [
       publish(PoolFinished.build({ poolId: pool.poolId, status, ...(reason ? { reason } : {}), finishedAt: toIso(now) })),
-      metric('PoolFinished', { status }),
+      metric('PoolFinished'),
     ],
   };
 }

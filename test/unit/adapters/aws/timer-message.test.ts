@@ -19,7 +19,8 @@ describe('timer messages on the SQS timer queue', () => {
   });
 
   it('name every field that is wrong', () => {
-    const body = JSON.stringify({ scope: 'region', jobId: 'x'.repeat(129), fenceToken: -1 });
+    // 257 is the longest timer id: a pool item's `poolId/itemId`.
+    const body = JSON.stringify({ scope: 'region', jobId: 'x'.repeat(258), fenceToken: -1 });
     expect(() => parseTimerMessage(body)).toThrow(/scope: .*jobId: .*fenceToken: .*dueAt: /);
   });
 });
