@@ -98,6 +98,17 @@ export class VigilHttpApi extends Construct {
     );
   }
 
+  /** `GET /openapi.json`: the API's own description, the same document the local listener serves. */
+  addDocumentRoute(fn: VigilFunction): HttpRoute[] {
+    return this.unsignedRoute(
+      HttpMethod.GET,
+      '/openapi.json',
+      fn,
+      WorkerRouteThrottles.health,
+      'GET /openapi.json serves a static OpenAPI document bundled into the function; it touches no data.',
+    );
+  }
+
   private unsignedRoute(method: HttpMethod, path: string, fn: VigilFunction, throttle: RouteThrottle, whyNoAuthorizer: string): HttpRoute[] {
     const routes = this.route(method, path, fn, false);
     for (const route of routes) acknowledgeNag(route, 'APIG4', whyNoAuthorizer);

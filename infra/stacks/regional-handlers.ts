@@ -29,6 +29,7 @@ export const regionalHandlers = {
   TakeOverJob: { entry: 'functions/api/take-over-job.ts', description: 'POST /jobs/{jobId}/takeover', access: decider },
   ReportWorkerFailure: { entry: 'functions/api/report-worker-failure.ts', description: 'POST /workers/{workerId}/failure', access: decider },
   Health: { entry: 'functions/api/health.ts', description: 'GET /health', access: undefined },
+  OpenApi: { entry: 'functions/api/openapi.ts', description: 'GET /openapi.json', access: undefined },
   // Agent fleets: one function per route family, dispatching on the route key to one handler module each.
   PoolClientApi: {
     entry: 'functions/pools/client-api.ts',

@@ -92,7 +92,7 @@ describe('cdk-nag AwsSolutions', () => {
     expect(unused.map(({ path, id }) => `${path} ${id}`)).toEqual([]);
   });
 
-  it('APIG4 is acknowledged only on the worker routes, the pool agent routes and /health', () => {
+  it('APIG4 is acknowledged only on the worker routes, the pool agent routes, /health and /openapi.json', () => {
     const { app } = synthesizeVigil();
     const unauthorized = acknowledgementsUnder(app)
       .filter(({ id }) => id === 'AwsSolutions-APIG4')
@@ -100,6 +100,7 @@ describe('cdk-nag AwsSolutions', () => {
     expect([...new Set(unauthorized)].sort()).toEqual(
       [
         'GET--health',
+        'GET--openapi.json',
         'POST--jobs--{jobId}--workflows--{workflowId}--complete',
         'POST--jobs--{jobId}--workflows--{workflowId}--progress',
         'POST--workers--{workerId}--extensions',

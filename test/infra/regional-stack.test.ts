@@ -100,6 +100,7 @@ describe('regional stack: HTTP API', () => {
       'POST /jobs/{jobId}/workflows/{workflowId}/complete': 'NONE',
       'POST /workers/{workerId}/extensions': 'NONE',
       'GET /health': 'NONE',
+      'GET /openapi.json': 'NONE',
       ...Object.fromEntries(poolClientRoutes.map((route) => [`${route.method} ${route.path}`, 'AWS_IAM'])),
       ...Object.fromEntries(poolAgentRoutes.map((route) => [`${route.method} ${route.path}`, 'NONE'])),
     });
@@ -179,6 +180,7 @@ describe('regional stack: Lambda handlers', () => {
       TakeOverJob: manager,
       ReportWorkerFailure: manager,
       Health: [],
+      OpenApi: [],
       SubmitFromGate: withTokens,
       FireJobTimer: manager,
       SweepJobTimers: manager,
@@ -223,6 +225,7 @@ describe('regional stack: Lambda handlers', () => {
     const none = { readTable: false, writeTable: false, publish: false, armTimers: false, tokenSecret: false };
     const decider = { readTable: true, writeTable: true, publish: true, armTimers: true, tokenSecret: false };
     expect(capabilitiesOf('Health')).toEqual(none);
+    expect(capabilitiesOf('OpenApi')).toEqual(none);
     expect(capabilitiesOf('GetJob')).toEqual({ ...none, readTable: true });
     expect(capabilitiesOf('GetJobTokens')).toEqual({ ...none, readTable: true, tokenSecret: true });
     expect(capabilitiesOf('ReportProgress')).toEqual({ ...none, readTable: true, writeTable: true, tokenSecret: true });

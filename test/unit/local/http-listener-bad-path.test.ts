@@ -12,6 +12,7 @@ describe('local HTTP listener: malformed paths', () => {
     {
       method: 'GET',
       path: '/jobs/{jobId}',
+      doc: { summary: 'A job', auth: 'public', answers: { 200: { description: 'The job' } } },
       handler: async () => async (event) => {
         calls.push(event.pathParameters?.['jobId'] ?? '');
         return { statusCode: 200, body: '{}' };
