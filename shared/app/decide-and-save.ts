@@ -16,6 +16,8 @@ export interface VersionedStore<State extends OutboxState> {
   save(state: State, expectedVersion: number): Promise<State>;
   /** A finished item keeps a wake-up only while its outbox is not yet published. */
   isFinished(state: State): boolean;
+  /** Called once per saved decision with the state before and after it (the decision history). */
+  recordHistory?: (before: State, after: State, at: EpochMs) => Promise<void>;
 }
 
 const MAX_ATTEMPTS = 8;
@@ -53,6 +55,7 @@ export async function decideAndSave<State extends OutboxState>(
       if (error instanceof VersionConflictError && attempt < MAX_ATTEMPTS) continue;
       throw error;
     }
+    await store.recordHistory?.(current, stored, now());
     await runEffects(ports, decision.effects.filter((effect) => effect.type !== 'Publish' || effect.resent));
     return { state: await flushOutbox(store, ports, stored), decision };
   }

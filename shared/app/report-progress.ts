@@ -5,6 +5,7 @@ import { progressWrites } from '../domain/record-progress.js';
 import { toIso } from '../domain/time.js';
 import { newWorker, onHealthcheck, type WorkerHealth } from '../domain/worker-health.js';
 import { VersionConflictError } from '../ports/job-store.js';
+import { recordProgressSample } from './history/record-progress-sample.js';
 import type { ManagerDeps } from './manager-deps.js';
 
 export interface ProgressInput {
@@ -31,6 +32,7 @@ export async function reportProgress(deps: ManagerDeps, input: ProgressInput) {
     writes.job ? deps.jobs.touchJobProgress(job.jobId, now) : undefined,
     writes.workflow ? deps.jobs.touchWorkflowProgress(job.jobId, workflow.workflowId, now, input.progress) : undefined,
     recordHealthcheck(deps, input.workerId, worker, now),
+    writes.job || writes.workflow ? recordProgressSample(deps, job, workflow, input.progress, now) : undefined,
   ]);
   return { status: job.status, cancel: isTerminal(job.status), deadlineAt: toIso(effectiveDeadline(job.tracking)) };
 }

@@ -1,7 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { SubmissionConflictError } from '../domain/errors.js';
 import { startJob, type JobSubmission } from '../domain/submit-job.js';
+import { jobListing } from '../domain/history/job-listing.js';
 import { runEffects } from './effect-runner.js';
+import { recordListing } from './history/record-history.js';
 import { submittedJobView } from './job-views.js';
 import { decisionContext, type ManagerDeps } from './manager-deps.js';
 
@@ -32,9 +34,11 @@ export async function submitJob(deps: ManagerDeps, input: SubmitInput) {
     const present = new Set(stored.workflows.map((w) => w.workflowId));
     const missing = started.workflows.filter((w) => !present.has(w.workflowId));
     if (missing.length > 0) await deps.jobs.putWorkflows(missing);
+    await recordListing(deps.history, deps.telemetry, jobListing(stored.job));
     return { created: false, view: submittedJobView(stored.job, started.workflows, deps.tokens) };
   }
   await runEffects(deps, started.effects);
+  await recordListing(deps.history, deps.telemetry, jobListing(result.job));
   deps.telemetry.info('job submitted', {
     jobId,
     region: deps.region,

@@ -60,6 +60,7 @@ function toApiGatewayEvent(
     rawPath: url.pathname,
     rawQueryString: url.search.slice(1),
     headers,
+    ...(url.search ? { queryStringParameters: Object.fromEntries(url.searchParams) } : {}),
     pathParameters,
     stageVariables: { region: stage },
     requestContext: {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { DynamoGateStore } from '../adapters/aws/dynamo-gate-store.js';
+import { DynamoHistoryStore } from '../adapters/aws/dynamo-history-store.js';
 import { ensureTable } from '../adapters/aws/jobs-table.js';
 import { regionDynamo } from '../adapters/local/region-dynamo.js';
 import { GATE } from '../adapters/local/event-routes.js';
@@ -39,7 +40,9 @@ export interface LocalGateOptions {
 export const gateRoutes: Route[] = [
   { method: 'GET', path: '/health', handler: async () => (await import('../../functions/api/health.js')).handler },
   { method: 'POST', path: '/jobs', handler: async () => (await import('../../functions/gate-api/submit-job.js')).handler },
+  { method: 'GET', path: '/jobs', handler: async () => (await import('../../functions/gate-api/list-jobs.js')).handler },
   { method: 'GET', path: '/jobs/{jobId}', handler: async () => (await import('../../functions/gate-api/get-job.js')).handler },
+  { method: 'GET', path: '/jobs/{jobId}/history', handler: async () => (await import('../../functions/gate-api/get-job-history.js')).handler },
   { method: 'POST', path: '/jobs/{jobId}/cancel', handler: async () => (await import('../../functions/gate-api/cancel-job.js')).handler },
 ];
 
@@ -77,6 +80,7 @@ export async function startLocalGate(options: LocalGateOptions): Promise<LocalGa
       rebroadcastSeconds: options.rebroadcastSeconds ?? defaultGatePolicy.rebroadcastSeconds,
     },
     telemetry,
+    history: new DynamoHistoryStore(dynamo.doc, LOCAL_GATE_TABLE, () => clock.now()),
   };
   installGateResolver(async () => deps);
   network.consume(GATE, async (event) => {

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { DynamoHistoryStore } from '../adapters/aws/dynamo-history-store.js';
 import { DynamoJobStore } from '../adapters/aws/dynamo-job-store.js';
 import { ensureTable } from '../adapters/aws/jobs-table.js';
 import { regionDynamo } from '../adapters/local/region-dynamo.js';
@@ -61,6 +62,7 @@ export async function startLocalRegion(options: LocalRegionOptions): Promise<Loc
     policy: options.policy,
     tokens: new WorkflowTokens(loadOrCreateSecret(join(dataDir, 'secrets', `${region}.key`))),
     telemetry,
+    history: new DynamoHistoryStore(dynamo.doc, LOCAL_JOBS_TABLE, () => clock.now()),
   };
 
   network.consume(region, async (event) => {

@@ -4,7 +4,9 @@ import type { Route } from './http-routes.js';
 export const managerRoutes: Route[] = [
   { method: 'GET', path: '/health', handler: async () => (await import('../../functions/api/health.js')).handler },
   { method: 'POST', path: '/jobs', handler: async () => (await import('../../functions/api/submit-job.js')).handler },
+  { method: 'GET', path: '/jobs', handler: async () => (await import('../../functions/api/list-jobs.js')).handler },
   { method: 'GET', path: '/jobs/{jobId}', handler: async () => (await import('../../functions/api/get-job.js')).handler },
+  { method: 'GET', path: '/jobs/{jobId}/history', handler: async () => (await import('../../functions/api/get-job-history.js')).handler },
   {
     method: 'POST',
     path: '/jobs/{jobId}/workflows/{workflowId}/progress',

@@ -152,6 +152,8 @@ describe('regional stack: Lambda handlers', () => {
     const expected: Record<keyof typeof usEast1.functions, string[]> = {
       SubmitJob: withTokens,
       GetJob: manager,
+      GetJobHistory: manager,
+      ListJobs: manager,
       ReportProgress: withTokens,
       CompleteWorkflow: withTokens,
       RequestExtension: withTokens,
