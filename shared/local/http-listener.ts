@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { RawReply } from '../console/console-routes.js';
 import { errorResponse } from '../http/error-response.js';
 import { RouteNotFoundError } from '../domain/errors.js';
 import { localContext } from './lambda-context.js';
@@ -16,6 +17,8 @@ export interface ListenerOptions {
   routes: readonly Route[];
   /** Extra local-only routes (fault injection, metrics) answered before the API routes. */
   extra?: (method: string, path: string, body: string) => Promise<{ statusCode: number; body: unknown } | undefined>;
+  /** Routes answered first with their own content type (the operator console on the gate listener). */
+  raw?: (method: string, url: URL, body: string, contentType?: string) => Promise<RawReply | undefined>;
 }
 
 function readBody(request: IncomingMessage): Promise<string> {
@@ -91,6 +94,11 @@ export async function startHttpListener(options: ListenerOptions): Promise<{ url
         body = await readBody(request);
       } catch {
         send(response, 413, JSON.stringify({ error: { code: 'payload_too_large', message: 'The body exceeds 6 MiB. Send fewer workflows per job.' } }));
+        return;
+      }
+      const raw = await options.raw?.(method, url, body, request.headers['content-type']);
+      if (raw) {
+        send(response, raw.statusCode, raw.body, { 'content-type': raw.contentType });
         return;
       }
       const extra = await options.extra?.(method, url.pathname, body);
