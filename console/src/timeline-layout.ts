@@ -14,6 +14,8 @@ export interface Mark {
   x2?: number;
   y: number;
   label?: string;
+  /** Where the label goes: `labelY`, chosen so that labels near each other do not overlap. */
+  labelY?: number;
   /** Hover text: what happened, exactly. */
   title: string;
 }
@@ -45,7 +47,7 @@ export interface TimelineLayout {
   nowX?: number;
 }
 
-export const LANE_HEIGHT = 64;
+export const LANE_HEIGHT = 84;
 const LEFT = 110;
 const RIGHT = 24;
 const TOP = 28;
@@ -69,7 +71,8 @@ function timeRange(histories: readonly JobHistoryJson[]): { startMs: number; end
   const startMs = Math.min(...times);
   const last = Math.max(...times);
   const span = Math.max(1_000, last - startMs);
-  return { startMs, endMs: last + span * 0.04 };
+  // Room on the right for the labels of the last things that happened.
+  return { startMs, endMs: last + span * 0.12 };
 }
 
 function ticksFor(startMs: number, endMs: number, toX: (t: number) => number): Array<{ x: number; label: string }> {
@@ -149,6 +152,26 @@ function markOf(entry: HistoryEntryJson, x: number, y: number, toX: (t: number) 
   }
 }
 
+/** Label rows of a lane: three above the line, two below; a label takes the first row where it fits. */
+const LABEL_ROWS = [-30, -21, -12, 24, 33];
+const LABEL_CHAR_PX = 5.6;
+
+function placeLabels(marks: Mark[], y: number): void {
+  const rowEnds = LABEL_ROWS.map(() => -Infinity);
+  const labelled = marks.filter((m) => m.label).sort((a, b) => labelX(a) - labelX(b));
+  for (const mark of labelled) {
+    const x = labelX(mark);
+    let row = rowEnds.findIndex((end) => end <= x);
+    if (row === -1) row = rowEnds.indexOf(Math.min(...rowEnds));
+    rowEnds[row] = x + (mark.label?.length ?? 0) * LABEL_CHAR_PX + 6;
+    mark.labelY = y + (LABEL_ROWS[row] ?? 0);
+  }
+}
+
+/** Where a mark's label starts: beside the mark, or over the middle of an arrow. */
+export const labelX = (mark: Mark): number =>
+  mark.shape === 'arrow' ? (mark.x + (mark.x2 ?? mark.x)) / 2 - ((mark.label?.length ?? 0) * LABEL_CHAR_PX) / 2 : mark.x + 5;
+
 /** The stuck window: from the last progress to the moment the job counts as stuck. Drawn while it matters. */
 function stuckWindow(h: JobHistoryJson, y: number, toX: (t: number) => number): Span | undefined {
   if (h.stuckThresholdSeconds === undefined) return undefined;
@@ -160,8 +183,8 @@ function stuckWindow(h: JobHistoryJson, y: number, toX: (t: number) => number): 
     kind: 'stuck-window',
     x: toX(lastProgress),
     x2: toX(stuckAt),
-    y: y - 22,
-    height: 44,
+    y: y - 26,
+    height: 52,
     title: `stuck window: no progress since ${new Date(lastProgress).toISOString()}; stuck at ${new Date(stuckAt).toISOString()} (threshold ${h.stuckThresholdSeconds} s)`,
   };
 }
@@ -185,6 +208,7 @@ export function layoutTimeline(histories: readonly JobHistoryJson[], width: numb
       const mark = markOf(entry, toX(ms(entry.at) ?? startMs), y, toX);
       if (mark) marks.push(mark);
     }
+    placeLabels(marks, y);
     const stuck = stuckWindow(h, y, toX);
     return { source: h.source, y, marks, spans: stuck ? [stuck] : [] };
   });

@@ -1,5 +1,5 @@
 import { esc } from './escape.js';
-import type { Mark, TimelineLayout } from './timeline-layout.js';
+import { labelX, type Mark, type TimelineLayout } from './timeline-layout.js';
 
 const r = (n: number) => Math.round(n * 10) / 10;
 
@@ -7,7 +7,7 @@ function shapeOf(mark: Mark): string {
   const { x, y } = mark;
   switch (mark.shape) {
     case 'line':
-      return `<line x1="${r(x)}" x2="${r(x)}" y1="${r(y - 26)}" y2="${r(y + 26)}"/>`;
+      return `<line x1="${r(x)}" x2="${r(x)}" y1="${r(y - 34)}" y2="${r(y + 34)}"/>`;
     case 'dot':
       return `<circle cx="${r(x)}" cy="${r(y)}" r="4"/>`;
     case 'ring':
@@ -33,12 +33,9 @@ function shapeOf(mark: Mark): string {
   }
 }
 
-function labelOf(mark: Mark, index: number): string {
+function labelOf(mark: Mark): string {
   if (!mark.label) return '';
-  const x = mark.shape === 'arrow' ? ((mark.x2 ?? mark.x) + mark.x) / 2 : mark.x + 5;
-  // Alternate heights so neighbouring labels do not sit on each other.
-  const y = mark.shape === 'arrow' ? mark.y - 5 : mark.y - 26 + (index % 2) * 9;
-  return `<text x="${r(x)}" y="${r(y)}">${esc(mark.label)}</text>`;
+  return `<text x="${r(labelX(mark))}" y="${r(mark.labelY ?? mark.y - 12)}">${esc(mark.label)}</text>`;
 }
 
 /** The layout as an SVG document fragment; every mark has a class and `data-kind` for styling and tests. */
@@ -57,9 +54,9 @@ export function timelineSvg(layout: TimelineLayout): string {
         `<rect class="span ${span.kind}" data-kind="${span.kind}" x="${r(span.x)}" y="${r(span.y)}" width="${r(Math.max(1, span.x2 - span.x))}" height="${span.height}"><title>${esc(span.title)}</title></rect>`,
       );
     }
-    lane.marks.forEach((mark, index) => {
-      parts.push(`<g class="mark mark-${mark.kind}" data-kind="${mark.kind}"><title>${esc(mark.title)}</title>${shapeOf(mark)}${labelOf(mark, index)}</g>`);
-    });
+    for (const mark of lane.marks) {
+      parts.push(`<g class="mark mark-${mark.kind}" data-kind="${mark.kind}"><title>${esc(mark.title)}</title>${shapeOf(mark)}${labelOf(mark)}</g>`);
+    }
     parts.push('</g>');
   }
   if (layout.nowX !== undefined) parts.push(`<line class="now" x1="${r(layout.nowX)}" x2="${r(layout.nowX)}" y1="16" y2="${layout.height - 8}"/>`);
