@@ -8,7 +8,7 @@ type SourceData = string | ArrayBuffer | ArrayBufferView;
 const bytes = (data: SourceData): string | Uint8Array =>
   typeof data === 'string' ? data : data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
 
-class NodeSha256 {
+export class NodeSha256 {
   private hash: Hash | Hmac;
   constructor(private readonly secret?: SourceData) {
     this.hash = this.fresh();

@@ -11,12 +11,12 @@ export function jobHistoryEntries(before: Job, after: Job, at: EpochMs): History
   const was = before.tracking;
   const now = after.tracking;
   const entries: HistoryEntry[] = [];
-  if (now.totalExtensionsGranted > was.totalExtensionsGranted) {
-    for (const [workerId, seconds] of Object.entries(now.extensionsByWorker)) {
-      const grown = seconds - (was.extensionsByWorker[workerId] ?? 0);
-      if (grown > 0) {
-        entries.push({ kind: 'extension', at, workerId, seconds: grown, fromDeadlineAt: effectiveDeadline(was), toDeadlineAt: effectiveDeadline(now) });
-      }
+  // Every grant is recorded, also one that leaves the deadline where it was (another worker's
+  // larger extension already governs it: AD-34 Part 8), so the picture shows why it did not move.
+  for (const [workerId, seconds] of Object.entries(now.extensionsByWorker)) {
+    const grown = seconds - (was.extensionsByWorker[workerId] ?? 0);
+    if (grown > 0) {
+      entries.push({ kind: 'extension', at, workerId, seconds: grown, fromDeadlineAt: effectiveDeadline(was), toDeadlineAt: effectiveDeadline(now) });
     }
   }
   if (now.fenceToken > was.fenceToken) entries.push({ kind: 'takeover', at, fromFenceToken: was.fenceToken, toFenceToken: now.fenceToken });
