@@ -44,7 +44,7 @@ describe.skipIf(!chromiumAvailable())('the console shows jobs as they happen (he
     await call(region, 'POST', '/jobs/console-timeout/workflows/wf-1/progress', { workerId: 'worker-a' }, token);
 
     // Act: nothing but time; the page polls.
-    await page.waitForFunction(() => document.getElementById('job-status')?.textContent === 'TIMED_OUT', undefined, { timeout: 20_000 });
+    await page.waitForFunction(`document.getElementById('job-status')?.textContent === 'TIMED_OUT'`, undefined, { timeout: 20_000 });
 
     // Assess: same document (no reload), the reason, and the timeline's marks.
     expect(await page.evaluate(() => performance.timeOrigin)).toBe(loadedAt);
@@ -85,7 +85,7 @@ describe.skipIf(!chromiumAvailable())('the console shows jobs as they happen (he
     await page.waitForSelector('tr.job-row[data-job="console-running"]');
     expect(await page.locator('tr.job-row[data-job="console-running"] .time-left').textContent()).toMatch(/left$/);
     await page.selectOption('#status-filter', 'TIMED_OUT');
-    await page.waitForFunction(() => document.querySelector('tr.job-row[data-job="console-running"]') === null);
+    await page.waitForFunction(`document.querySelector('tr.job-row[data-job="console-running"]') === null`);
     expect(await page.locator('tr.job-row[data-job="console-timeout"]').count()).toBe(1);
   }, 60_000);
 
@@ -99,7 +99,7 @@ describe.skipIf(!chromiumAvailable())('the console shows jobs as they happen (he
     });
     expect((await call(eu, 'POST', '/jobs/console-global/takeover')).status).toBe(200);
     await page.goto(`${gate}/#/job/gate/console-global`);
-    await page.waitForFunction(() => document.querySelectorAll('.lane[data-source="gate"] [data-kind="confirmed"]').length === 2, undefined, {
+    await page.waitForFunction(`document.querySelectorAll('.lane[data-source="gate"] [data-kind="confirmed"]').length === 2`, undefined, {
       timeout: 30_000,
     });
     expect(await page.textContent('#job-status')).toBe('TIMED_OUT');
