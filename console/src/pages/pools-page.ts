@@ -127,7 +127,7 @@ export function poolPage(region: string, poolId: string): Page {
       return `<h2>${esc(poolId)} <span id="pool-status" class="status status-${esc(pool.body.status)}">${esc(pool.body.status)}</span> <small>${esc(region)}</small></h2>
         <div class="counts">${counts}</div><div class="charts">${charts}</div>
         <h3>Dead-letter queue</h3><table class="dlq"><thead><tr><th>Item</th><th>Timeouts</th><th>History</th><th></th></tr></thead><tbody>${dlqRows || '<tr><td colspan="4" class="empty">empty</td></tr>'}</tbody></table>
-        ${itemBlock}`;
+        <div id="item-detail">${itemBlock}</div>`;
     },
     async act(action, target) {
       if (action === 'show-item') {
