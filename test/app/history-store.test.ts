@@ -1,4 +1,5 @@
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoHistoryStore, LISTED_DAYS } from '../../shared/adapters/aws/dynamo-history-store.js';
 import { SAMPLE_BUCKETS, type HistoryEntry } from '../../shared/domain/history/history-entry.js';
@@ -73,6 +74,41 @@ describe('the history store on DynamoDB (dynalite)', () => {
     const { Items = [] } = await doc.send(new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `JOBLIST#${Math.floor(NOW / DAY)}` } }));
     expect(Items).toHaveLength(2);
   });
+
+  it('paging through every cursor returns each listed job once, newest first, whatever the days, limit and filter', async () => {
+    const statuses = ['RUNNING', 'TIMED_OUT', 'COMPLETED'] as const;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.record({ ageMs: fc.integer({ min: 0, max: (LISTED_DAYS + 3) * DAY }), status: fc.constantFrom(...statuses) }), {
+          maxLength: 40,
+          selector: (job) => job.ageMs,
+        }),
+        fc.integer({ min: 1, max: 7 }),
+        fc.option(fc.constantFrom(...statuses), { nil: undefined }),
+        async (specs, limit, status) => {
+          const store = new DynamoHistoryStore(doc, await dynamo.table(false), () => NOW);
+          const all = specs.map((spec, i) => listing(`job-${i}`, NOW - spec.ageMs, spec.status));
+          for (const job of all) await store.putListing(job);
+          const seen: string[] = [];
+          let cursor: string | undefined;
+          for (let pages = 0; pages < 200; pages++) {
+            const page = await store.listJobs({ limit, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) });
+            expect(page.jobs.length).toBeLessThanOrEqual(limit);
+            seen.push(...page.jobs.map((job) => job.jobId));
+            cursor = page.nextCursor;
+            if (!cursor) break;
+          }
+          const oldestDay = Math.floor(NOW / DAY) - LISTED_DAYS + 1;
+          const expected = all
+            .filter((job) => Math.floor(job.createdAt / DAY) >= oldestDay && (!status || job.status === status))
+            .sort((a, b) => b.createdAt - a.createdAt)
+            .map((job) => job.jobId);
+          expect(seen).toEqual(expected);
+        },
+      ),
+      { numRuns: 12 },
+    );
+  }, 60_000);
 
   it('a cursor it did not issue is a 400 that says what to do', async () => {
     const store = new DynamoHistoryStore(doc, await dynamo.table(false), () => NOW);

@@ -5,6 +5,8 @@
  *      (bench child progress-cloud.ts counts them), vs raw dynalite conditional UpdateItem.
  *   3. Gate coordination (gate-coordination.ts): events per 3-region job, and first local timeout →
  *      last region TIMED_OUT, vs single-region local authority.
+ *   4. The operator console (console-render.ts): bundle size, and time to first render of the jobs
+ *      list in headless Chromium vs the same browser loading a bare route.
  * Everything runs under a temp dir that is removed; a watchdog ends the run if it hangs.
  */
 process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
@@ -22,8 +24,9 @@ import { driveProgress, reportOnceEach, submitReporters, type ProgressRun, type 
 import { summarize, type Summary } from './stats.js';
 import { fmtMs, fmtRate, formatTable } from './table.js';
 import { benchGateCoordination } from './gate-coordination.js';
+import { benchConsole } from './console-render.js';
 
-const WATCHDOG_MS = 200_000;
+const WATCHDOG_MS = 260_000;
 const TIMER_TARGET_P99_MS = 100;
 const CLIENTS = 8;
 const RAW_DURATION_MS = 3_000;
@@ -58,22 +61,25 @@ try {
   const startedAt = Date.now();
   console.log(`Vigil bench · node ${process.version} · ${availableParallelism()} CPUs (${cpus()[0]?.model.trim() ?? 'unknown'}) · ${new Date().toISOString()}\n`);
 
-  console.log('1/4 timer lateness: 1,000 jobs through the submit use case, deadlines spread over 3 s …');
+  console.log('1/5 timer lateness: 1,000 jobs through the submit use case, deadlines spread over 3 s …');
   const timers = await measureTimers();
-  console.log('2/4 progress reports through the local HTTP API …');
+  console.log('2/5 progress reports through the local HTTP API …');
   const progress = await measureProgress();
-  console.log('3/4 raw dynalite conditional UpdateItem (baseline) …\n');
+  console.log('3/5 raw dynalite conditional UpdateItem (baseline) …\n');
   const raw = [
     await dynaliteConditionalUpdateRate(join(root, 'raw-1'), 1, RAW_DURATION_MS),
     await dynaliteConditionalUpdateRate(join(root, `raw-${CLIENTS}`), CLIENTS, RAW_DURATION_MS),
   ];
 
-  console.log('4/4 gate coordination across three regions …\n');
+  console.log('4/5 gate coordination across three regions …\n');
   const gate = await benchGateCoordination();
+  console.log('5/5 the operator console …\n');
+  const consoleNumbers = await benchConsole();
 
   printTimers(timers);
   printProgress(progress, raw);
   console.log(`\n3. Gate coordination\n${gate}`);
+  console.log(`\n4. Operator console\n${consoleNumbers}`);
   console.log(`\n(bench took ${Math.round((Date.now() - startedAt) / 1_000)} s)`);
 } finally {
   for (const child of children) await child.stop();

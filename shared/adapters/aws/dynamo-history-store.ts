@@ -14,6 +14,7 @@ const RETENTION_MS = 31 * DAY_MS;
 export const LISTED_DAYS = 30;
 /** Queries one list call may spend before it answers with a cursor: a filter that matches little stays cheap. */
 const MAX_QUERIES_PER_PAGE = 40;
+const DAYS_PER_ROUND = 8;
 
 const historyPk = (jobId: string) => `HISTORY#${jobId}`;
 const listPk = (day: number) => `JOBLIST#${day}`;
@@ -87,38 +88,44 @@ export class DynamoHistoryStore implements HistoryStore {
 
   async listJobs(query: JobListQuery) {
     const today = dayOf(this.now());
-    const start = query.cursor ? parseCursor(query.cursor) : { day: today };
+    const oldest = today - LISTED_DAYS + 1;
+    let { day, after } = query.cursor ? parseCursor(query.cursor) : { day: today, after: undefined };
     const jobs: JobListing[] = [];
-    let day = start.day;
-    let after = start.after;
-    for (let queries = 0; day > today - LISTED_DAYS; queries++) {
-      if (queries === MAX_QUERIES_PER_PAGE) return { jobs, nextCursor: encodeCursor({ day, ...(after ? { after } : {}) }) };
-      const page = await this.doc.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: after ? 'pk = :pk AND sk < :after' : 'pk = :pk',
-          ExpressionAttributeValues: {
-            ':pk': listPk(day),
-            ...(after ? { ':after': after } : {}),
-            ...(query.status ? { ':status': query.status } : {}),
-          },
-          ...(query.status ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } } : {}),
-          ScanIndexForward: false,
-          Limit: query.limit - jobs.length,
-        }),
-      );
-      for (const { pk: _pk, sk: _sk, [TTL_ATTRIBUTE]: _ttl, ...listing } of page.Items ?? []) jobs.push(listing as JobListing);
-      const lastSk = page.LastEvaluatedKey?.['sk'];
-      if (typeof lastSk === 'string') after = lastSk;
-      else {
-        day -= 1;
-        after = undefined;
+    for (let queries = 0; day >= oldest && queries < MAX_QUERIES_PER_PAGE; ) {
+      // A few days at once: most days of a quiet table are empty, and one round trip per day adds up.
+      const days = Array.from({ length: Math.min(DAYS_PER_ROUND, day - oldest + 1) }, (_, i) => day - i);
+      queries += days.length;
+      const pages = await Promise.all(days.map((d, i) => this.listDay(d, i === 0 ? after : undefined, query.limit - jobs.length, query.status)));
+      for (const [i, page] of pages.entries()) {
+        jobs.push(...page.jobs.slice(0, query.limit - jobs.length));
+        day = days[i] ?? day;
+        after = page.lastSk;
+        if (page.lastSk === undefined) {
+          day -= 1;
+          continue;
+        }
+        // A day that has more than fit: the next page starts inside it (later days' rows are read again then).
+        break;
       }
-      if (jobs.length >= query.limit) {
-        const more = day > today - LISTED_DAYS;
-        return more ? { jobs, nextCursor: encodeCursor({ day, ...(after ? { after } : {}) }) } : { jobs };
-      }
+      if (jobs.length >= query.limit) break;
     }
-    return { jobs };
+    const more = day >= oldest && (jobs.length >= query.limit || after !== undefined);
+    return more ? { jobs, nextCursor: encodeCursor({ day, ...(after ? { after } : {}) }) } : { jobs };
+  }
+
+  private async listDay(day: number, after: string | undefined, limit: number, status: JobListQuery['status']) {
+    const page = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: after ? 'pk = :pk AND sk < :after' : 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': listPk(day), ...(after ? { ':after': after } : {}), ...(status ? { ':status': status } : {}) },
+        ...(status ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } } : {}),
+        ScanIndexForward: false,
+        Limit: limit,
+      }),
+    );
+    const jobs = (page.Items ?? []).map(({ pk: _pk, sk: _sk, [TTL_ATTRIBUTE]: _ttl, ...listing }) => listing as JobListing);
+    const lastSk = page.LastEvaluatedKey?.['sk'];
+    return { jobs, lastSk: typeof lastSk === 'string' ? lastSk : undefined };
   }
 }
