@@ -1,5 +1,6 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readRequestBody } from '../http/read-request-body.js';
 import { consoleRoutes, plainForwarder, type ConsoleTargets, type Forwarder } from './console-routes.js';
 import { signedForwarder } from './signed-forwarder.js';
 
@@ -16,22 +17,6 @@ export interface ConsoleServerOptions {
   forward?: Forwarder;
 }
 
-const MAX_BODY_BYTES = 6 * 1024 * 1024;
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) request.destroy(new Error('body too large'));
-      else chunks.push(chunk);
-    });
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
-}
-
 /**
  * `vigil console`: serves the operator console on 127.0.0.1 and forwards its API calls to a Vigil
  * (signed for a deployed one). Only this machine can reach it; nothing new is exposed on AWS.
@@ -42,7 +27,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   const server = createServer(async (request, response) => {
     try {
       const url = new URL(request.url ?? '/', 'http://localhost');
-      const body = await readBody(request);
+      const body = await readRequestBody(request);
       const reply = await routes(request.method ?? 'GET', url, body, request.headers['content-type']);
       const answer = reply ?? {
         statusCode: 404,

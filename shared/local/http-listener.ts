@@ -3,12 +3,10 @@ import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { RawReply } from '../console/console-routes.js';
 import { errorResponse } from '../http/error-response.js';
+import { readRequestBody } from '../http/read-request-body.js';
 import { RouteNotFoundError } from '../domain/errors.js';
 import { localContext } from './lambda-context.js';
 import { matchRoute, type Route } from './http-routes.js';
-
-/** API Gateway's payload limit. */
-const MAX_BODY_BYTES = 6 * 1024 * 1024;
 
 export interface ListenerOptions {
   /** The region (or `gate`) this listener serves; handed to handlers as a stage variable. */
@@ -19,24 +17,6 @@ export interface ListenerOptions {
   extra?: (method: string, path: string, body: string) => Promise<{ statusCode: number; body: unknown } | undefined>;
   /** Routes answered first with their own content type (the operator console on the gate listener). */
   raw?: (method: string, url: URL, body: string, contentType?: string) => Promise<RawReply | undefined>;
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new Error('body too large'));
-        request.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
 }
 
 function send(response: ServerResponse, statusCode: number, body: string, headers: Record<string, string> = {}) {
@@ -91,7 +71,7 @@ export async function startHttpListener(options: ListenerOptions): Promise<{ url
       const method = request.method ?? 'GET';
       let body: string;
       try {
-        body = await readBody(request);
+        body = await readRequestBody(request);
       } catch {
         send(response, 413, JSON.stringify({ error: { code: 'payload_too_large', message: 'The body exceeds 6 MiB. Send fewer workflows per job.' } }));
         return;

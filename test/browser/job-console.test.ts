@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pollUntil } from '../support/poll.js';
 import { call, startConsoleCloud } from './console-cloud.js';
 import { chromiumAvailable, launchChromium, SCREENSHOTS_DIR } from './chromium.js';
 
@@ -24,12 +25,13 @@ describe.skipIf(!chromiumAvailable())('the console shows jobs as they happen (he
   });
 
   it('a job times out and the page shows it with its reason without a reload; the timeline shows the extension that moved the deadline', async () => {
-    // Prepare: a local job of 6 s, a progress report, a heartbeat, and one extension (+3 s here).
+    // Prepare: a local job of 8 s (stuck threshold 20 s: a 1 s coalescing window), a progress
+    // report, one extension (+3 s here), then heartbeats until the history holds one.
     const region = env.cloud.endpoints.regions['us-east-1'] ?? '';
     const submitted = await call<Submitted>(region, 'POST', '/jobs', {
       jobId: 'console-timeout',
-      timeoutSeconds: 6,
-      stuckThresholdSeconds: 60,
+      timeoutSeconds: 8,
+      stuckThresholdSeconds: 20,
       workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }],
     });
     const token = submitted.body.workflows[0]?.token ?? '';
@@ -40,8 +42,14 @@ describe.skipIf(!chromiumAvailable())('the console shows jobs as they happen (he
     await page.waitForSelector('#job-status');
     expect(await page.textContent('#job-status')).toBe('RUNNING');
     const loadedAt = await page.evaluate(() => performance.timeOrigin);
-    await new Promise((resolve) => setTimeout(resolve, 3_200));
-    await call(region, 'POST', '/jobs/console-timeout/workflows/wf-1/progress', { workerId: 'worker-a' }, token);
+    await pollUntil(
+      async () => {
+        await call(region, 'POST', '/jobs/console-timeout/workflows/wf-1/progress', { workerId: 'worker-a' }, token);
+        const history = await call<{ entries: Array<{ kind: string }> }>(region, 'GET', '/jobs/console-timeout/history');
+        return history.body.entries.some((entry) => entry.kind === 'heartbeat') ? true : undefined;
+      },
+      { what: 'a heartbeat in the job history', timeoutMs: 6_000, intervalMs: 250 },
+    );
 
     // Act: nothing but time; the page polls.
     await page.waitForFunction(`document.getElementById('job-status')?.textContent === 'TIMED_OUT'`, undefined, { timeout: 20_000 });

@@ -70,5 +70,6 @@ describe('cdk-nag AwsSolutions', () => {
     expect(assembly.stacks.map((stack) => stack.stackName).sort()).toEqual(
       ['Vigil-ap-southeast-2', 'Vigil-eu-west-1', 'Vigil-gate', 'Vigil-us-east-1'].sort(),
     );
-  });
+    // Bundles every handler of four stacks with esbuild (about 40 of them): slow on a shared machine.
+  }, 180_000);
 });

@@ -90,7 +90,9 @@ describe('regional stack: HTTP API', () => {
   it('client routes need SigV4 (IAM); worker routes and /health carry no API-level authorizer', () => {
     expect(routeAuthorizations(template())).toEqual({
       'POST /jobs': 'AWS_IAM',
+      'GET /jobs': 'AWS_IAM',
       'GET /jobs/{jobId}': 'AWS_IAM',
+      'GET /jobs/{jobId}/history': 'AWS_IAM',
       'POST /jobs/{jobId}/cancel': 'AWS_IAM',
       'POST /jobs/{jobId}/takeover': 'AWS_IAM',
       'POST /workers/{workerId}/failure': 'AWS_IAM',
@@ -204,6 +206,8 @@ describe('regional stack: Lambda handlers', () => {
     const decider = { readTable: true, writeTable: true, publish: true, armTimers: true, tokenSecret: false };
     expect(capabilitiesOf('Health')).toEqual(none);
     expect(capabilitiesOf('GetJob')).toEqual({ ...none, readTable: true });
+    expect(capabilitiesOf('GetJobHistory')).toEqual({ ...none, readTable: true });
+    expect(capabilitiesOf('ListJobs')).toEqual({ ...none, readTable: true });
     expect(capabilitiesOf('ReportProgress')).toEqual({ ...none, readTable: true, writeTable: true, tokenSecret: true });
     for (const name of ['SubmitJob', 'CompleteWorkflow', 'RequestExtension', 'SubmitFromGate'] as const) {
       expect(capabilitiesOf(name), name).toEqual({ ...decider, tokenSecret: true });
