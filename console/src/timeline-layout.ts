@@ -14,7 +14,8 @@ export interface Mark {
   x2?: number;
   y: number;
   label?: string;
-  /** Where the label goes: `labelY`, chosen so that labels near each other do not overlap. */
+  /** Where the label goes, chosen so that labels near each other do not overlap nor leave the picture. */
+  labelX?: number;
   labelY?: number;
   /** Hover text: what happened, exactly. */
   title: string;
@@ -156,21 +157,26 @@ function markOf(entry: HistoryEntryJson, x: number, y: number, toX: (t: number) 
 const LABEL_ROWS = [-30, -21, -12, 24, 33];
 const LABEL_CHAR_PX = 5.6;
 
-function placeLabels(marks: Mark[], y: number): void {
+function placeLabels(marks: Mark[], y: number, width: number): void {
   const rowEnds = LABEL_ROWS.map(() => -Infinity);
-  const labelled = marks.filter((m) => m.label).sort((a, b) => labelX(a) - labelX(b));
+  const labelled = marks.filter((m) => m.label).sort((a, b) => labelStart(a, width) - labelStart(b, width));
   for (const mark of labelled) {
-    const x = labelX(mark);
+    const x = labelStart(mark, width);
     let row = rowEnds.findIndex((end) => end <= x);
     if (row === -1) row = rowEnds.indexOf(Math.min(...rowEnds));
-    rowEnds[row] = x + (mark.label?.length ?? 0) * LABEL_CHAR_PX + 6;
+    rowEnds[row] = x + labelWidth(mark) + 6;
+    mark.labelX = x;
     mark.labelY = y + (LABEL_ROWS[row] ?? 0);
   }
 }
 
-/** Where a mark's label starts: beside the mark, or over the middle of an arrow. */
-export const labelX = (mark: Mark): number =>
-  mark.shape === 'arrow' ? (mark.x + (mark.x2 ?? mark.x)) / 2 - ((mark.label?.length ?? 0) * LABEL_CHAR_PX) / 2 : mark.x + 5;
+const labelWidth = (mark: Mark): number => (mark.label?.length ?? 0) * LABEL_CHAR_PX;
+
+/** Where a mark's label starts: right of the mark (left of it near the right edge), or over the middle of an arrow. */
+function labelStart(mark: Mark, width: number): number {
+  if (mark.shape === 'arrow') return (mark.x + (mark.x2 ?? mark.x)) / 2 - labelWidth(mark) / 2;
+  return mark.x + 5 + labelWidth(mark) > width - 2 ? mark.x - 5 - labelWidth(mark) : mark.x + 5;
+}
 
 /** The stuck window: from the last progress to the moment the job counts as stuck. Drawn while it matters. */
 function stuckWindow(h: JobHistoryJson, y: number, toX: (t: number) => number): Span | undefined {
@@ -208,7 +214,7 @@ export function layoutTimeline(histories: readonly JobHistoryJson[], width: numb
       const mark = markOf(entry, toX(ms(entry.at) ?? startMs), y, toX);
       if (mark) marks.push(mark);
     }
-    placeLabels(marks, y);
+    placeLabels(marks, y, width);
     const stuck = stuckWindow(h, y, toX);
     return { source: h.source, y, marks, spans: stuck ? [stuck] : [] };
   });

@@ -1,5 +1,5 @@
 import { esc } from './escape.js';
-import { labelX, type Mark, type TimelineLayout } from './timeline-layout.js';
+import type { Mark, TimelineLayout } from './timeline-layout.js';
 
 const r = (n: number) => Math.round(n * 10) / 10;
 
@@ -35,7 +35,7 @@ function shapeOf(mark: Mark): string {
 
 function labelOf(mark: Mark): string {
   if (!mark.label) return '';
-  return `<text x="${r(labelX(mark))}" y="${r(mark.labelY ?? mark.y - 12)}">${esc(mark.label)}</text>`;
+  return `<text x="${r(mark.labelX ?? mark.x + 5)}" y="${r(mark.labelY ?? mark.y - 12)}">${esc(mark.label)}</text>`;
 }
 
 /** The layout as an SVG document fragment; every mark has a class and `data-kind` for styling and tests. */

@@ -36,6 +36,9 @@ const LEGEND = `<p class="legend">
   <span class="mark-decision">◆ gate decision</span> <span class="mark-confirmed">✓ region confirmed</span>
   <span class="mark-takeover">⚑ takeover</span> <span class="mark-final">▮ final status</span></p>`;
 
+/** The picture fills the page's width (at least 640 px); it is redrawn on each poll anyway. */
+const timelineWidth = () => Math.max(640, Math.floor((document.getElementById('live')?.clientWidth ?? 960) - 4));
+
 /** One job: its status, each region and workflow, and the timeline of every decision. */
 export function jobPage(source: string, jobId: string): Page {
   const path = `/jobs/${encodeURIComponent(jobId)}`;
@@ -60,7 +63,7 @@ export function jobPage(source: string, jobId: string): Page {
           <p>${esc(h.strategy)} · started ${esc(shortTime(h.startedAt))} · deadline ${esc(shortTime(h.effectiveDeadlineAt))}
           ${left ? ` · <b>${esc(left)}</b>` : ''}${h.timeoutReason && h.status === 'TIMED_OUT' ? ` · reason <b id="job-reason">${esc(h.timeoutReason)}</b>` : ''}</p>
         </div>
-        <div class="timeline-box">${timelineSvg(layoutTimeline(histories, 960))}</div>${LEGEND}
+        <div class="timeline-box">${timelineSvg(layoutTimeline(histories, timelineWidth()))}</div>${LEGEND}
         ${histories.some((x) => x.truncated) ? '<p class="problem">History truncated: the oldest samples are not shown.</p>' : ''}
         <div class="regions">${perRegion.map((r) => regionCard(r.region, r.job, r.history)).join('')}</div>`;
     },

@@ -105,6 +105,12 @@ describe('timeline layout from a decision history', () => {
     expect(new Set(rows).size).toBe(3);
   });
 
+  it('a label near the right edge goes left of its mark', () => {
+    const layout = layoutTimeline([history({ status: 'TIMED_OUT', finishedAt: iso(100) }, [{ kind: 'final', at: iso(100), status: 'TIMED_OUT', reason: 'global_timeout' }])], 400);
+    const final = only(marksOf(layout, 'final'));
+    expect(final.labelX ?? 0).toBeLessThan(final.x);
+  });
+
   it('nothing is drawn outside the plot, whatever the history holds', () => {
     const entry = fc.record({
       kind: fc.constantFrom('progress', 'heartbeat', 'gate_report', 'timeout_report', 'local_timeout', 'gate_decision', 'region_confirmed', 'takeover', 'final', 'extension'),
@@ -120,6 +126,7 @@ describe('timeline layout from a decision history', () => {
             expect(x).toBeGreaterThanOrEqual(110);
             expect(x).toBeLessThanOrEqual(width - 24 + 1e-6);
           }
+          if (mark.label && mark.shape !== 'arrow') expect((mark.labelX ?? 0) + mark.label.length * 5.6).toBeLessThanOrEqual(width);
         }
       }),
       { numRuns: 200 },
