@@ -4,6 +4,7 @@ import type { TimeoutPolicy } from '../domain/policy.js';
 import type { Clock } from '../ports/clock.js';
 import type { EventBus } from '../ports/event-bus.js';
 import type { JobStore } from '../ports/job-store.js';
+import type { PoolStore } from '../ports/pool-store.js';
 import type { Telemetry } from '../ports/telemetry.js';
 import type { Timers } from '../ports/timers.js';
 import type { WorkflowTokens } from './workflow-tokens.js';
@@ -13,6 +14,8 @@ export interface ManagerDeps {
   region: string;
   managerId: string;
   jobs: JobStore;
+  /** Agent fleets: pools and their items, on the same regional table. */
+  pools: PoolStore;
   timers: Timers;
   bus: EventBus;
   clock: Clock;

@@ -1,4 +1,4 @@
-import { fireJobTimer } from './fire-job-timer.js';
+import { fireManagerTimer } from './fire-manager-timer.js';
 import { inBatches } from './in-batches.js';
 import type { ManagerDeps } from './manager-deps.js';
 
@@ -13,7 +13,7 @@ export const SWEEP_CONCURRENCY = 8;
  */
 export async function sweepJobTimers(deps: ManagerDeps, graceMs = SWEEP_GRACE_MS): Promise<{ fired: number }> {
   const due = await deps.jobs.findDueTimers(deps.clock.now() - graceMs, SWEEP_BATCH);
-  await inBatches(due, SWEEP_CONCURRENCY, (timer) => fireJobTimer(deps, timer));
+  await inBatches(due, SWEEP_CONCURRENCY, (timer) => fireManagerTimer(deps, timer));
   if (due.length > 0) deps.telemetry.info('sweep fired overdue timers', { region: deps.region, fired: due.length });
   return { fired: due.length };
 }

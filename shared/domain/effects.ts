@@ -7,7 +7,16 @@ export type MetricName =
   | 'ExtensionDenied'
   | 'StaleMessageRejected'
   | 'JobFinished'
-  | 'GlobalTimeoutDeclared';
+  | 'GlobalTimeoutDeclared'
+  // Agent fleets (seed 003 §3): the timeout rate alarm is AgentTimedOut ÷ AgentStarted.
+  | 'AgentStarted'
+  | 'AgentCompleted'
+  | 'AgentTimedOut'
+  | 'AgentStalled'
+  | 'CheckpointMissed'
+  | 'ItemDeadLettered'
+  | 'TaskEscalated'
+  | 'PoolFinished';
 
 /** Effects are plain data. The app layer runs them after the state write; each is idempotent. */
 export type Effect =

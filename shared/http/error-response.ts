@@ -15,6 +15,15 @@ const statusByCode: Record<string, number> = {
   submission_conflict: 409,
   region_refused: 409,
   upstream_unavailable: 503,
+  pool_not_found: 404,
+  item_not_found: 404,
+  escalation_not_found: 404,
+  collection_not_found: 404,
+  pool_finished: 409,
+  stale_attempt: 409,
+  attempt_terminating: 409,
+  item_not_in_dlq: 409,
+  escalation_answered: 409,
 };
 
 export interface ErrorBody {

@@ -13,6 +13,9 @@ export interface HttpReply {
 
 export const ok = (body: unknown): HttpReply => ({ statusCode: 200, body });
 export const created = (body: unknown): HttpReply => ({ statusCode: 201, body });
+export const accepted = (body: unknown): HttpReply => ({ statusCode: 202, body });
+/** 204: the body is dropped. */
+export const noContent = (): HttpReply => ({ statusCode: 204, body: undefined });
 
 type Parsed<S> = S extends z.ZodMiniType ? z.infer<S> : undefined;
 
@@ -40,7 +43,10 @@ function parseJsonBody(event: APIGatewayProxyEventV2): unknown {
   }
 }
 
-const json = (statusCode: number, body: unknown): APIGatewayProxyStructuredResultV2 => ({
+const json = (statusCode: number, body: unknown): APIGatewayProxyStructuredResultV2 =>
+  statusCode === 204 ? { statusCode } : jsonBody(statusCode, body);
+
+const jsonBody = (statusCode: number, body: unknown): APIGatewayProxyStructuredResultV2 => ({
   statusCode,
   headers: { 'content-type': 'application/json' },
   body: JSON.stringify(body),

@@ -43,7 +43,7 @@ function toApiGatewayEvent(
     rawPath: url.pathname,
     rawQueryString: url.search.slice(1),
     headers,
-    ...(url.search ? { queryStringParameters: Object.fromEntries(url.searchParams) } : {}),
+    ...(url.searchParams.size > 0 ? { queryStringParameters: Object.fromEntries(url.searchParams) } : {}),
     pathParameters,
     stageVariables: { region: stage },
     requestContext: {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { DynamoHistoryStore } from '../adapters/aws/dynamo-history-store.js';
 import { DynamoJobStore } from '../adapters/aws/dynamo-job-store.js';
+import { DynamoPoolStore } from '../adapters/aws/dynamo-pool-store.js';
 import { ensureTable } from '../adapters/aws/jobs-table.js';
 import { regionDynamo } from '../adapters/local/region-dynamo.js';
 import type { LocalEventNetwork } from '../adapters/local/local-event-network.js';
@@ -56,6 +57,7 @@ export async function startLocalRegion(options: LocalRegionOptions): Promise<Loc
     region,
     managerId: `${region}/local`,
     jobs: new DynamoJobStore(dynamo.doc, LOCAL_JOBS_TABLE),
+    pools: new DynamoPoolStore(dynamo.doc, LOCAL_JOBS_TABLE),
     timers,
     bus: network.busFor(region),
     clock,

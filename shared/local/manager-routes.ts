@@ -1,4 +1,5 @@
 import type { Route } from './http-routes.js';
+import { poolRoutes } from './pool-routes.js';
 
 /** The region manager's routes (contract.md), served by the same handler modules Lambda runs. */
 export const managerRoutes: Route[] = [
@@ -29,4 +30,5 @@ export const managerRoutes: Route[] = [
     path: '/workers/{workerId}/failure',
     handler: async () => (await import('../../functions/api/report-worker-failure.js')).handler,
   },
+  ...poolRoutes,
 ];

@@ -6,8 +6,11 @@ import type { EpochMs } from '../domain/time.js';
  * a Timers adapter only makes the wake-up arrive on time.
  */
 export interface TimerRequest {
-  /** `job` for a region manager's job, `gate` for the gate's view of a job. */
-  scope: 'job' | 'gate';
+  /**
+   * `job` for a region manager's job, `gate` for the gate's view of a job, `pool` for one attempt of
+   * a pool item (then `jobId` is `poolId/itemId` and `fenceToken` the attempt number).
+   */
+  scope: 'job' | 'gate' | 'pool';
   jobId: string;
   fenceToken: number;
   dueAt: EpochMs;

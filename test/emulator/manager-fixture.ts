@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateEventBusCommand, EventBridgeClient, PutRuleCommand, PutTargetsCommand } from '@aws-sdk/client-eventbridge';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoJobStore } from '../../shared/adapters/aws/dynamo-job-store.js';
+import { DynamoPoolStore } from '../../shared/adapters/aws/dynamo-pool-store.js';
 import { createEventBridgeBus } from '../../shared/adapters/aws/eventbridge-bus.js';
 import { ensureTable } from '../../shared/adapters/aws/jobs-table.js';
 import type { ManagerDeps } from '../../shared/app/manager-deps.js';
@@ -28,7 +29,8 @@ export async function managerOnEmulator(clientConfig: EmulatorClientConfig, now:
   const dynamo = new DynamoDBClient(clientConfig);
   const tableName = uniqueName('vigil-jobs');
   await ensureTable(dynamo, tableName, true);
-  const store = new DynamoJobStore(DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } }), tableName);
+  const doc = DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } });
+  const store = new DynamoJobStore(doc, tableName);
 
   const events = new EventBridgeClient(clientConfig);
   const eventBusName = uniqueName('vigil-bus');
@@ -42,6 +44,7 @@ export async function managerOnEmulator(clientConfig: EmulatorClientConfig, now:
     region: 'eu-west-1',
     managerId: 'eu-west-1/manager',
     jobs: store,
+    pools: new DynamoPoolStore(doc, tableName),
     timers: timers.timers,
     bus: createEventBridgeBus({ client: events, eventBusName }),
     clock: timers.clock,

@@ -1,7 +1,7 @@
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EpochMs } from '../../domain/time.js';
 import type { TimerRequest } from '../../ports/timers.js';
-import { TIMER_INDEX, TIMER_SHARDS } from './jobs-table.js';
+import { POOL_KEY_PREFIX, TIMER_INDEX, TIMER_SHARDS } from './jobs-table.js';
 
 /**
  * DynamoDB's `Limit` is a 32-bit integer; a larger one (restart recovery asks for "all" with
@@ -32,7 +32,9 @@ export async function queryDueTimers(
         }),
       );
       for (const item of page.Items ?? []) {
-        timers.push({ scope, jobId: String(item['jobId']), fenceToken: Number(item['timerFenceToken']), dueAt: Number(item['timerDueAt']) });
+        // Pool items share the regional table's index; their key says which timers they are.
+        const itemScope = String(item['pk']).startsWith(POOL_KEY_PREFIX) ? 'pool' : scope;
+        timers.push({ scope: itemScope, jobId: String(item['jobId']), fenceToken: Number(item['timerFenceToken']), dueAt: Number(item['timerDueAt']) });
       }
       startKey = page.LastEvaluatedKey;
     } while (startKey && timers.length < limit);

@@ -9,6 +9,8 @@ export const TIMER_INDEX = 'timers';
 export const WORKER_INDEX = 'byWorker';
 export const TIMER_SHARDS = 16;
 export const TTL_ATTRIBUTE = 'expiresAt';
+/** Pools and their items live beside jobs under this key prefix (`shared/adapters/aws/dynamo-pool-store.ts`). */
+export const POOL_KEY_PREFIX = 'POOL#';
 /**
  * What the `timers` index carries besides its keys: enough to build the wake-up, nothing more, so
  * a write to a job item does not copy the whole item into the index.

@@ -1,6 +1,7 @@
 import { ScanCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { DynamoJobStore } from '../../../shared/adapters/aws/dynamo-job-store.js';
+import { DynamoPoolStore } from '../../../shared/adapters/aws/dynamo-pool-store.js';
 import type { ManagerDeps } from '../../../shared/app/manager-deps.js';
 import { submitJob, type SubmitInput } from '../../../shared/app/submit-job.js';
 import { WorkflowTokens } from '../../../shared/app/workflow-tokens.js';
@@ -80,6 +81,7 @@ export async function testManager(dynamo: TestDynamo, options: TestManagerOption
     region: REGION,
     managerId: MANAGER_ID,
     jobs,
+    pools: new DynamoPoolStore(doc, tableName),
     timers,
     bus,
     clock,

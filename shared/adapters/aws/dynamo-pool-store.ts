@@ -1,0 +1,211 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { PoolCounts } from '../../domain/pools/pool-decisions.js';
+import type { Pool } from '../../domain/pools/pool.js';
+import { itemTimerId, type ItemState, type PoolItem } from '../../domain/pools/pool-item.js';
+import type { CheckpointCollection, EscalationPointer, ItemPage, PoolStore } from '../../ports/pool-store.js';
+import { batchGet, batchPut } from './batch-requests.js';
+import { POOL_KEY_PREFIX, timerShardOf } from './jobs-table.js';
+import { createOrReturnExisting, putVersioned, withoutStorageAttributes } from './versioned-item.js';
+
+const ITEM_PREFIX = 'ITEM#';
+const poolPk = (poolId: string) => `${POOL_KEY_PREFIX}${poolId}`;
+const poolKey = (poolId: string) => ({ pk: poolPk(poolId), sk: 'POOL' });
+const itemKey = (poolId: string, itemId: string) => ({ pk: poolPk(poolId), sk: `${ITEM_PREFIX}${itemId}` });
+const collectionKey = (poolId: string, collectionId: string) => ({ pk: poolPk(poolId), sk: `COLL#${collectionId}` });
+const ESCALATIONS_PK = 'ESCALATIONS';
+/** DynamoDB's `Limit` is a 32-bit integer; pages are followed anyway. */
+const PAGE_LIMIT = 1_000;
+
+const asPool = (item: Record<string, unknown>) => withoutStorageAttributes(item) as unknown as Pool;
+// `jobId` on an item is the timer index's copy of its timer id, not part of the item.
+const asItem = (item: Record<string, unknown>) => withoutStorageAttributes(item, ['jobId']) as unknown as PoolItem;
+
+/** While an item has a wake-up, the sparse `timers` index carries it, with the attempt as its fence. */
+const itemIndexAttributes = (item: PoolItem): Record<string, unknown> =>
+  item.timerDueAt === undefined
+    ? {}
+    : { timerShard: timerShardOf(itemTimerId(item.poolId, item.itemId)), jobId: itemTimerId(item.poolId, item.itemId), timerFenceToken: item.attempt };
+
+const encodeToken = (key: Record<string, unknown> | undefined) => (key ? Buffer.from(JSON.stringify(key), 'utf8').toString('base64url') : undefined);
+function decodeToken(token: string | undefined): Record<string, unknown> | undefined {
+  if (!token) return undefined;
+  try {
+    const key = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown;
+    return key && typeof key === 'object' ? (key as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export class DynamoPoolStore implements PoolStore {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async getPool(poolId: string): Promise<Pool | undefined> {
+    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: poolKey(poolId), ConsistentRead: true }));
+    return Item ? asPool(Item) : undefined;
+  }
+
+  async createPool(pool: Pool, items: readonly PoolItem[]) {
+    const existing = await this.getPool(pool.poolId);
+    if (existing) return { created: false as const, existing };
+    // Items first: until the pool item exists nothing can claim them, so a create that crashed
+    // midway is repaired by sending it again. Then the pool, conditionally.
+    await batchPut(
+      this.doc,
+      this.tableName,
+      items.map((item) => ({ ...item, version: 1, ...itemKey(item.poolId, item.itemId) })),
+    );
+    const result = await createOrReturnExisting(
+      () => putVersioned(this.doc, this.tableName, poolKey(pool.poolId), pool, 0),
+      () => this.getPool(pool.poolId),
+    );
+    return result.created ? { created: true as const, pool: result.job } : { created: false as const, existing: result.existing };
+  }
+
+  savePool(pool: Pool, expectedVersion: number): Promise<Pool> {
+    return putVersioned(this.doc, this.tableName, poolKey(pool.poolId), pool, expectedVersion);
+  }
+
+  async getItem(poolId: string, itemId: string): Promise<PoolItem | undefined> {
+    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: itemKey(poolId, itemId), ConsistentRead: true }));
+    return Item ? asItem(Item) : undefined;
+  }
+
+  saveItem(item: PoolItem, expectedVersion: number): Promise<PoolItem> {
+    return putVersioned(this.doc, this.tableName, itemKey(item.poolId, item.itemId), item, expectedVersion, itemIndexAttributes(item));
+  }
+
+  async createItems(items: readonly PoolItem[]): Promise<void> {
+    for (const item of items) {
+      try {
+        await this.doc.send(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: { ...item, version: 1, ...itemKey(item.poolId, item.itemId) },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        );
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      }
+    }
+  }
+
+  async itemsInState(poolId: string, state: ItemState, limit: number, nextToken?: string): Promise<ItemPage> {
+    const items: PoolItem[] = [];
+    let startKey = decodeToken(nextToken);
+    do {
+      const page = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :items)',
+          FilterExpression: '#state = :state',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':pk': poolPk(poolId), ':items': ITEM_PREFIX, ':state': state },
+          ConsistentRead: true,
+          Limit: PAGE_LIMIT,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      const found = page.Items ?? [];
+      for (const [index, item] of found.entries()) {
+        items.push(asItem(item));
+        const more = index < found.length - 1 || page.LastEvaluatedKey !== undefined;
+        if (items.length >= limit && more) return { items, nextToken: encodeToken({ pk: item['pk'], sk: item['sk'] }) ?? '' };
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey && items.length < limit);
+    const token = encodeToken(startKey);
+    return token ? { items, nextToken: token } : { items };
+  }
+
+  async countItems(poolId: string): Promise<PoolCounts> {
+    const counts: PoolCounts = { available: 0, running: 0, succeeded: 0, failed: 0, skipped: 0, dlq: 0, escalated: 0 };
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :items)',
+          ProjectionExpression: '#state',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':pk': poolPk(poolId), ':items': ITEM_PREFIX },
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        const state = item['state'] as keyof PoolCounts;
+        if (state in counts) counts[state] += 1;
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return counts;
+  }
+
+  async itemStats(poolId: string, nextToken?: string) {
+    const page = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :items)',
+        ProjectionExpression: 'itemId, stats',
+        ExpressionAttributeValues: { ':pk': poolPk(poolId), ':items': ITEM_PREFIX },
+        ConsistentRead: true,
+        ExclusiveStartKey: decodeToken(nextToken),
+      }),
+    );
+    const token = encodeToken(page.LastEvaluatedKey);
+    const items = (page.Items ?? []) as Array<Pick<PoolItem, 'itemId' | 'stats'>>;
+    return { items, ...(token ? { nextToken: token } : {}) };
+  }
+
+  async putEscalationPointer(pointer: EscalationPointer): Promise<void> {
+    await this.doc.send(new PutCommand({ TableName: this.tableName, Item: { ...pointer, pk: ESCALATIONS_PK, sk: pointer.escalationId } }));
+  }
+
+  async listEscalationPointers(poolId?: string): Promise<EscalationPointer[]> {
+    const pointers: EscalationPointer[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ...(poolId ? { FilterExpression: 'poolId = :pool' } : {}),
+          ExpressionAttributeValues: { ':pk': ESCALATIONS_PK, ...(poolId ? { ':pool': poolId } : {}) },
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      pointers.push(...(page.Items ?? []).map((item) => withoutStorageAttributes(item) as unknown as EscalationPointer));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return pointers;
+  }
+
+  async getItems(keys: ReadonlyArray<{ poolId: string; itemId: string }>): Promise<PoolItem[]> {
+    const found: PoolItem[] = [];
+    for (let start = 0; start < keys.length; start += 100) {
+      const page = await batchGet(this.doc, this.tableName, keys.slice(start, start + 100).map((key) => itemKey(key.poolId, key.itemId)));
+      found.push(...page.map(asItem));
+    }
+    return found;
+  }
+
+  async putCollection(collection: CheckpointCollection): Promise<void> {
+    await this.doc.send(
+      new PutCommand({ TableName: this.tableName, Item: { ...collection, ...collectionKey(collection.poolId, collection.collectionId) } }),
+    );
+  }
+
+  async getCollection(poolId: string, collectionId: string): Promise<CheckpointCollection | undefined> {
+    const { Item } = await this.doc.send(
+      new GetCommand({ TableName: this.tableName, Key: collectionKey(poolId, collectionId), ConsistentRead: true }),
+    );
+    return Item ? (withoutStorageAttributes(Item) as unknown as CheckpointCollection) : undefined;
+  }
+}

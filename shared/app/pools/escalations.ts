@@ -1,0 +1,52 @@
+import { answerEscalation as decideAnswer, type EscalationAnswer } from '../../domain/pools/item-answers.js';
+import { reopenPool } from '../../domain/pools/pool-decisions.js';
+import { EscalationNotFoundError } from '../../domain/pools/pool-errors.js';
+import { ESCALATION_OPTIONS } from '../../domain/pools/pool-item.js';
+import { parseEscalationId } from '../../domain/pools/resolve-attempt.js';
+import { toIso } from '../../domain/time.js';
+import type { ManagerDeps } from '../manager-deps.js';
+import { runFollowUps } from './follow-ups.js';
+import { decideItem, decidePool, loadPool } from './pool-state-stores.js';
+
+/** `GET /escalations?poolId=…`: the questions (pending and answered); the item holds each one's state. */
+export async function listEscalations(deps: ManagerDeps, poolId: string | undefined) {
+  const pointers = await deps.pools.listEscalationPointers(poolId);
+  const items = await deps.pools.getItems(pointers.map((pointer) => ({ poolId: pointer.poolId, itemId: pointer.itemId })));
+  const byKey = new Map(items.map((item) => [`${item.poolId}/${item.itemId}`, item]));
+  const escalations = pointers.flatMap((pointer) => {
+    const item = byKey.get(`${pointer.poolId}/${pointer.itemId}`);
+    if (!item?.escalation) return [];
+    const current = item.escalation.escalationId === pointer.escalationId ? item.escalation : undefined;
+    return [
+      {
+        escalationId: pointer.escalationId,
+        poolId: pointer.poolId,
+        itemId: pointer.itemId,
+        question: current?.question ?? `Task ${pointer.itemId} timed out repeatedly.`,
+        options: [...ESCALATION_OPTIONS],
+        askedAt: toIso(pointer.askedAt),
+        status: current?.status ?? 'answered',
+        ...(current?.answer ? { answer: { ...current.answer, at: toIso(current.answer.at) } } : {}),
+      },
+    ];
+  });
+  return { escalations: escalations.sort((a, b) => a.askedAt.localeCompare(b.askedAt)) };
+}
+
+/** `POST /escalations/{escalationId}/answer`: applied at once; a second answer is a 409. */
+export async function answerEscalation(deps: ManagerDeps, escalationId: string, answer: EscalationAnswer) {
+  const ids = parseEscalationId(escalationId);
+  if (!ids) throw new EscalationNotFoundError(escalationId);
+  const pool = await loadPool(deps, ids.poolId).catch(() => {
+    throw new EscalationNotFoundError(escalationId);
+  });
+  const item = await deps.pools.getItem(ids.poolId, ids.itemId);
+  if (!item?.escalation || !item.escalation.escalationId.startsWith(`${ids.poolId}~${ids.itemId}~`)) throw new EscalationNotFoundError(escalationId);
+  const now = deps.clock.now();
+  decideAnswer(item, escalationId, answer, pool.config, now); // refuses a second answer before anything is written
+  if (answer.option !== 'skip') await decidePool(deps, ids.poolId, reopenPool, pool);
+  const { item: answered } = await decideItem(deps, ids.poolId, ids.itemId, (current) => decideAnswer(current, escalationId, answer, pool.config, now), item);
+  await runFollowUps(deps, answered, pool);
+  deps.telemetry.info('escalation answered', { poolId: ids.poolId, itemId: ids.itemId, escalationId, option: answer.option });
+  return { escalationId, status: 'answered', option: answer.option, itemState: answered.state };
+}

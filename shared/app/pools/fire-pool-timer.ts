@@ -1,0 +1,32 @@
+import { onItemWakeUp } from '../../domain/pools/advance-attempt.js';
+import { itemTimerId, parseItemTimerId } from '../../domain/pools/pool-item.js';
+import type { TimerRequest } from '../../ports/timers.js';
+import { flushOutbox } from '../decide-and-save.js';
+import type { ManagerDeps } from '../manager-deps.js';
+import { runFollowUps } from './follow-ups.js';
+import { decideItem, itemStateStore } from './pool-state-stores.js';
+
+/**
+ * A pool item's wake-up arrived (SQS, the local scheduler or the sweep): publish what a crash left
+ * in the outbox, finish its follow-ups, then apply whatever is due (deadlines, checkpoint windows,
+ * the grace period's end). A wake-up for an older attempt changes nothing.
+ */
+export async function firePoolTimer(deps: ManagerDeps, timer: TimerRequest): Promise<void> {
+  const ids = parseItemTimerId(timer.jobId);
+  if (!ids) return;
+  const [pool, loaded] = await Promise.all([deps.pools.getPool(ids.poolId), deps.pools.getItem(ids.poolId, ids.itemId)]);
+  if (!pool || !loaded) return;
+  if (timer.fenceToken < loaded.attempt) {
+    deps.telemetry.info('stale pool timer dropped', { poolId: ids.poolId, itemId: ids.itemId, attempt: timer.fenceToken });
+    return;
+  }
+  let item = await flushOutbox(itemStateStore(deps.pools, ids.poolId), deps, loaded);
+  item = await runFollowUps(deps, item, pool);
+  const now = deps.clock.now();
+  const { item: decided } = await decideItem(deps, ids.poolId, ids.itemId, (current) => onItemWakeUp(current, pool, now), item);
+  const settled = await runFollowUps(deps, decided, pool);
+  // An early wake-up (a pool that stopped) replaced the armed one: put the item's own back.
+  if (settled.timerDueAt !== undefined && settled.timerDueAt > now) {
+    await deps.timers.arm({ scope: 'pool', jobId: itemTimerId(settled.poolId, settled.itemId), fenceToken: settled.attempt, dueAt: settled.timerDueAt });
+  }
+}

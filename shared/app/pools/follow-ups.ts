@@ -1,0 +1,52 @@
+import { withFollowUpsDone } from '../../domain/pools/item-answers.js';
+import { completeIfDone, failPool } from '../../domain/pools/pool-decisions.js';
+import { newPoolItem, type FollowUp, type PoolItem } from '../../domain/pools/pool-item.js';
+import type { Pool } from '../../domain/pools/pool.js';
+import type { ManagerDeps } from '../manager-deps.js';
+import { decideItem, decidePool } from './pool-state-stores.js';
+import { wakeRunningItems } from './wake-running-items.js';
+
+async function runFollowUp(deps: ManagerDeps, item: PoolItem, followUp: FollowUp): Promise<void> {
+  switch (followUp.type) {
+    case 'fail_pool': {
+      const pool = await decidePool(deps, item.poolId, (current) => failPool(current, followUp.reason, deps.clock.now()));
+      await wakeRunningItems(deps, pool);
+      return;
+    }
+    case 'check_pool_finished': {
+      const counts = await deps.pools.countItems(item.poolId);
+      await decidePool(deps, item.poolId, (pool) => completeIfDone(pool, counts, deps.clock.now()));
+      return;
+    }
+    case 'index_escalation':
+      await deps.pools.putEscalationPointer({
+        escalationId: followUp.escalationId,
+        poolId: item.poolId,
+        itemId: item.itemId,
+        askedAt: item.escalation?.askedAt ?? deps.clock.now(),
+      });
+      return;
+    case 'create_items':
+      await deps.pools.createItems(followUp.items.map((task) => newPoolItem(item.poolId, task.itemId, task.input)));
+      return;
+  }
+}
+
+/**
+ * Carries out the work an item's write left for after it (failing or completing the pool, indexing
+ * an escalation, creating a split's subtasks), then clears it. Until cleared it stays on the item
+ * with a wake-up, so a crash in between repeats it; each is idempotent.
+ */
+export async function runFollowUps(deps: ManagerDeps, item: PoolItem, pool: Pool): Promise<PoolItem> {
+  const pending = item.pending ?? [];
+  if (pending.length === 0) return item;
+  for (const followUp of pending) await runFollowUp(deps, item, followUp);
+  const { item: cleared } = await decideItem(deps, item.poolId, item.itemId, (current) =>
+    withFollowUpsDone(current, startsWith(current.pending ?? [], pending) ? pending.length : 0, pool.config, deps.clock.now()),
+  );
+  return cleared;
+}
+
+/** Another write may have appended follow-ups meanwhile: only the ones carried out are dropped. */
+const startsWith = (list: readonly FollowUp[], prefix: readonly FollowUp[]): boolean =>
+  prefix.every((followUp, index) => JSON.stringify(list[index]) === JSON.stringify(followUp));

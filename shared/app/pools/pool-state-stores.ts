@@ -1,0 +1,68 @@
+import { decideAndSave, type VersionedStore } from '../decide-and-save.js';
+import type { Decision } from '../../domain/effects.js';
+import { ItemNotFoundError, PoolNotFoundError } from '../../domain/pools/pool-errors.js';
+import type { Pool } from '../../domain/pools/pool.js';
+import type { PoolItem } from '../../domain/pools/pool-item.js';
+import type { PoolStore } from '../../ports/pool-store.js';
+import type { ManagerDeps } from '../manager-deps.js';
+
+export const itemStateStore = (pools: PoolStore, poolId: string): VersionedStore<PoolItem> => ({
+  load: (itemId) => pools.getItem(poolId, itemId),
+  save: (item, expectedVersion) => pools.saveItem(item, expectedVersion),
+  // An item needs a wake-up while an attempt runs or follow-ups wait; otherwise only for its outbox.
+  isFinished: (item) => item.run === undefined && (item.pending ?? []).length === 0,
+});
+
+const poolStore = (pools: PoolStore): VersionedStore<Pool> => ({
+  load: (poolId) => pools.getPool(poolId),
+  save: (pool, expectedVersion) => pools.savePool(pool, expectedVersion),
+  // Pool items carry no wake-up: a lost PoolFinished is re-published by the next decision on the pool.
+  isFinished: () => false,
+});
+
+/** `decideAndSave` for one pool item: load, decide, one conditional write with its outbox, effects. */
+export async function decideItem<D extends Decision<PoolItem>>(
+  deps: ManagerDeps,
+  poolId: string,
+  itemId: string,
+  decide: (item: PoolItem) => D,
+  alreadyLoaded?: PoolItem,
+): Promise<{ item: PoolItem; decision: D }> {
+  let last: D | undefined;
+  const { state } = await decideAndSave(
+    itemStateStore(deps.pools, poolId),
+    deps,
+    itemId,
+    () => deps.clock.now(),
+    (item) => (last = decide(item)),
+    () => new ItemNotFoundError(poolId, itemId),
+    alreadyLoaded,
+  );
+  if (!last) throw new Error('decideAndSave returned without deciding');
+  return { item: state, decision: last };
+}
+
+export async function decidePool(deps: ManagerDeps, poolId: string, decide: (pool: Pool) => Decision<Pool>, alreadyLoaded?: Pool) {
+  const { state } = await decideAndSave(
+    poolStore(deps.pools),
+    deps,
+    poolId,
+    () => deps.clock.now(),
+    decide,
+    () => new PoolNotFoundError(poolId),
+    alreadyLoaded,
+  );
+  return state;
+}
+
+export async function loadPool(deps: ManagerDeps, poolId: string): Promise<Pool> {
+  const pool = await deps.pools.getPool(poolId);
+  if (!pool) throw new PoolNotFoundError(poolId);
+  return pool;
+}
+
+export async function loadItem(deps: ManagerDeps, poolId: string, itemId: string): Promise<PoolItem> {
+  const item = await deps.pools.getItem(poolId, itemId);
+  if (!item) throw new ItemNotFoundError(poolId, itemId);
+  return item;
+}

@@ -1,0 +1,41 @@
+import type { PoolCounts } from '../../domain/pools/pool-decisions.js';
+import type { Pool } from '../../domain/pools/pool.js';
+import type { HistoryEntry, PoolItem } from '../../domain/pools/pool-item.js';
+import { toIso } from '../../domain/time.js';
+
+export const poolView = (pool: Pool, counts?: PoolCounts) => ({
+  poolId: pool.poolId,
+  status: pool.status,
+  ...(pool.reason ? { reason: pool.reason } : {}),
+  ...(counts ? { counts } : {}),
+  items: pool.itemCount,
+  createdAt: toIso(pool.createdAt),
+  ...(pool.finishedAt !== undefined ? { finishedAt: toIso(pool.finishedAt) } : {}),
+  config: pool.config,
+});
+
+const historyView = (entry: HistoryEntry) => ({
+  ...entry,
+  startedAt: toIso(entry.startedAt),
+  ...(entry.endedAt !== undefined ? { endedAt: toIso(entry.endedAt) } : {}),
+  ...(entry.lateResults ? { lateResults: entry.lateResults.map((late) => ({ ...late, at: toIso(late.at) })) } : {}),
+});
+
+export const historyOf = (item: PoolItem) => item.history.map(historyView);
+
+export const itemView = (item: PoolItem) => ({
+  itemId: item.itemId,
+  state: item.state,
+  attempt: item.attempt,
+  timeoutCount: item.timeoutCount,
+  input: item.input,
+  ...(item.reason ? { reason: item.reason } : {}),
+  ...(item.limitSeconds !== undefined ? { limitSeconds: item.limitSeconds } : {}),
+  lastCheckpoint: item.lastCheckpoint ? { ...item.lastCheckpoint, at: toIso(item.lastCheckpoint.at) } : null,
+  result: item.result ?? null,
+  partialResult: item.partialResult ?? null,
+  ...(item.splitInto ? { splitInto: item.splitInto } : {}),
+  ...(item.escalation ? { escalationId: item.escalation.escalationId } : {}),
+  history: historyOf(item),
+  ...(item.historyDropped ? { historyDropped: item.historyDropped } : {}),
+});

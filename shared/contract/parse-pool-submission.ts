@@ -1,0 +1,70 @@
+import { parse as parseYaml } from 'yaml';
+import type { $ZodIssue } from 'zod/v4/core';
+import { InvalidPoolConfigError } from '../domain/pools/pool-errors.js';
+import type { PoolConfigInput } from '../domain/pools/pool-config.js';
+import { createPoolBody, createPoolYaml, IGNORED_MAP_KEYS } from './pool-requests.js';
+
+export interface PoolSubmission {
+  poolId?: string;
+  items: Array<{ itemId: string; input?: unknown }>;
+  config: PoolConfigInput;
+}
+
+export interface ConfigProblem {
+  field: string;
+  message: string;
+  allowed?: unknown[];
+}
+
+/** One detail per bad field; a fixed set of values is named in `allowed` (contract). */
+function problemsOf(issues: readonly $ZodIssue[]): ConfigProblem[] {
+  return issues.flatMap((issue): ConfigProblem[] => {
+    const field = issue.path.join('.') || '(body)';
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ field: [...issue.path, key].join('.'), message: 'is not a known field; remove it or check its spelling' }));
+    }
+    if (issue.code === 'invalid_value') return [{ field, message: issue.message, allowed: [...issue.values] }];
+    return [{ field, message: issue.message }];
+  });
+}
+
+const isYaml = (contentType: string | undefined) => /\b(application|text)\/(x-)?yaml\b/i.test(contentType ?? '');
+
+function withoutIgnoredKeys(config: Record<string, unknown> | undefined): PoolConfigInput {
+  if (!config) return {};
+  const kept = { ...config };
+  for (const key of IGNORED_MAP_KEYS) delete kept[key];
+  return kept as PoolConfigInput;
+}
+
+/**
+ * `POST /pools` as JSON, or as spec 113's YAML (`content-type: application/yaml`) with the config
+ * in its `map:` block. Anything invalid refuses the whole pool, naming every bad field.
+ */
+export function parsePoolSubmission(body: string | undefined, contentType: string | undefined): PoolSubmission {
+  const yaml = isYaml(contentType);
+  let document: unknown;
+  try {
+    document = body === undefined || body === '' ? {} : yaml ? parseYaml(body) : JSON.parse(body);
+  } catch (error) {
+    throw new InvalidPoolConfigError(
+      yaml
+        ? `The body is not valid YAML (${String((error as Error).message).split('\n')[0]}). Send spec 113's workflow file with poolId, items and map.`
+        : 'The body is not valid JSON. Send a JSON object with Content-Type: application/json, or YAML with Content-Type: application/yaml.',
+    );
+  }
+  const parsed = yaml ? createPoolYaml.safeParse(document) : createPoolBody.safeParse(document);
+  if (!parsed.success) {
+    const details = problemsOf(parsed.error.issues);
+    throw new InvalidPoolConfigError(
+      `The pool is refused: ${details.map((detail) => `${detail.field}: ${detail.message}`).join('; ')}. Fix these fields and resend.`,
+      details,
+    );
+  }
+  const data = parsed.data as { poolId?: string; items: PoolSubmission['items']; config?: Record<string, unknown>; map?: Record<string, unknown> };
+  return {
+    ...(data.poolId !== undefined ? { poolId: data.poolId } : {}),
+    items: data.items,
+    config: withoutIgnoredKeys(yaml ? data.map : data.config),
+  };
+}

@@ -1,0 +1,139 @@
+import * as z from '../validation/zod.js';
+import { ITEM_BOUNDS } from '../domain/pools/pool-item.js';
+import { ESCALATION_OPTIONS } from '../domain/pools/pool-item.js';
+import { TIMEOUT_ACTIONS, TIMEOUT_POLICIES } from '../domain/pools/pool-config.js';
+import { id } from './manager-requests.js';
+
+const MAX_SECONDS = 31_536_000;
+const MAX_ITEMS = 10_000;
+const MAX_COMMANDS = 100;
+
+const seconds = () =>
+  z.number().check(z.positive('must be greater than 0'), z.lte(MAX_SECONDS, `must be at most ${MAX_SECONDS} (one year)`));
+const count = (max: number) => z.int().check(z.gte(1, 'must be at least 1'), z.lte(max, `must be at most ${max}`));
+
+const jsonBytes = (value: unknown): number => (value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value), 'utf8'));
+/** Any JSON up to the item bound (an item stays far below DynamoDB's 400 KB whatever agents send). */
+export const boundedJson = () =>
+  z.unknown().check(
+    z.refine((value) => jsonBytes(value) <= ITEM_BOUNDS.payloadBytes, {
+      message: `must be at most ${ITEM_BOUNDS.payloadBytes / 1024} KB as JSON; keep large data elsewhere and send a reference`,
+    }),
+  );
+
+/** Seed 003 command types (`claude`, `shell`, …) and `type_index` keys (`claude_0`). */
+const commandType = z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, 'must be a command type like claude, shell or claude_0'));
+
+const templateStep = z.record(commandType, z.string().check(z.maxLength(16_384))).check(
+  z.refine((step) => Object.keys(step).length === 1, { message: 'each agent_template step names exactly one command, like { "shell": "validate ${item.id}" }' }),
+);
+
+const timeoutConfig = z.strictObject({
+  timeout_policy: z.optional(z.enum(TIMEOUT_POLICIES)),
+  cleanup_grace_period_secs: z.optional(z.number().check(z.gte(0, 'must be 0 or more'), z.lte(3_600, 'must be at most 3600'))),
+  timeout_action: z.optional(z.enum(TIMEOUT_ACTIONS)),
+  enable_monitoring: z.optional(z.boolean()),
+  command_timeouts: z.optional(z.record(commandType, seconds())),
+});
+
+/** Seed 003's other `map:` keys: accepted and ignored (Vigil is given the items themselves). */
+export const IGNORED_MAP_KEYS = ['input', 'json_path', 'filter', 'sort_by', 'max_parallel', 'max_items', 'offset', 'distinct'] as const;
+
+export const poolConfigSchema = z
+  .strictObject({
+    agent_timeout_secs: z.optional(seconds()),
+    delegation_timeout_secs: z.optional(seconds()),
+    agent_template: z.optional(z.array(templateStep).check(z.maxLength(MAX_COMMANDS, `at most ${MAX_COMMANDS} commands`))),
+    timeout_config: z.optional(timeoutConfig),
+    checkpoint_interval_secs: z.optional(seconds()),
+    checkpoint_timeout_secs: z.optional(seconds()),
+    stall_threshold: z.optional(count(1_000)),
+    timeout_escalation: z.optional(count(1_000)),
+    ...Object.fromEntries(IGNORED_MAP_KEYS.map((key) => [key, z.optional(z.unknown())])),
+  })
+  .check(
+    z.refine((config) => (config.checkpoint_timeout_secs ?? 30) < (config.checkpoint_interval_secs ?? 300), {
+      message: 'checkpoint_timeout_secs must be shorter than checkpoint_interval_secs, or requests would overlap',
+      path: ['checkpoint_timeout_secs'],
+    }),
+  );
+
+const itemsSchema = z
+  .array(z.strictObject({ itemId: id, input: z.optional(boundedJson()) }))
+  .check(
+    z.minLength(1, 'a pool needs at least one item'),
+    z.maxLength(MAX_ITEMS, `a pool may have at most ${MAX_ITEMS} items`),
+    z.refine((items) => new Set(items.map((item) => item.itemId)).size === items.length, { message: 'itemId values must be unique within a pool' }),
+  );
+
+export const createPoolBody = z.strictObject({ poolId: z.optional(id), items: itemsSchema, config: z.optional(poolConfigSchema) });
+export type CreatePoolBody = z.infer<typeof createPoolBody>;
+
+/** Spec 113's workflow file: the config is its `map:` block; `name`, `mode`, `reduce`, `setup` are not Vigil's. */
+export const createPoolYaml = z.strictObject({
+  poolId: z.optional(id),
+  items: itemsSchema,
+  map: z.optional(poolConfigSchema),
+  name: z.optional(z.unknown()),
+  mode: z.optional(z.unknown()),
+  reduce: z.optional(z.unknown()),
+  setup: z.optional(z.unknown()),
+});
+
+export const poolPath = z.object({ poolId: id });
+export const itemPath = z.object({ poolId: id, itemId: id });
+export const commandPath = z.object({
+  poolId: id,
+  itemId: id,
+  index: z.string().check(z.regex(/^\d{1,3}$/, 'must be the command index, 0–999')),
+});
+export const collectionPath = z.object({ poolId: id, collectionId: z.string().check(z.regex(/^[A-Za-z0-9-]{1,64}$/, 'must be a collectionId')) });
+export const escalationPath = z.object({ escalationId: z.string().check(z.minLength(1), z.maxLength(300)) });
+
+export const claimBody = z.strictObject({ agentId: id, kind: z.optional(z.enum(['agent', 'expert'])) });
+
+const attemptFields = { agentId: id, attempt: z.int().check(z.gte(1, 'must be the attempt number the claim returned')) };
+export const heartbeatBody = z.strictObject(attemptFields);
+export const commandStartBody = z.strictObject({ ...attemptFields, type: commandType });
+export const commandFinishBody = z.strictObject({ ...attemptFields, outcome: z.enum(['succeeded', 'failed']) });
+export const checkpointBody = z.strictObject({
+  ...attemptFields,
+  state: boundedJson(),
+  progress: z.optional(z.number().check(z.gte(0), z.lte(1))),
+});
+export const completeItemBody = z.strictObject({ ...attemptFields, outcome: z.enum(['succeeded', 'failed']), result: z.optional(boundedJson()) });
+export const terminatedBody = z.strictObject({
+  ...attemptFields,
+  cleanup: z.enum(['completed', 'failed']),
+  partialResult: z.optional(boundedJson()),
+});
+
+export const cancelPoolBody = z.strictObject({ reason: z.optional(z.string().check(z.maxLength(1024))) });
+export const dlqRetryBody = z.strictObject({ agentTimeoutSecs: z.optional(seconds()) });
+export const dlqQuery = z.object({ limit: z.optional(z.string().check(z.regex(/^\d{1,4}$/))), nextToken: z.optional(z.string().check(z.maxLength(2048))) });
+export const escalationsQuery = z.object({ poolId: z.optional(id) });
+
+export const answerBody = z
+  .strictObject({
+    option: z.enum(ESCALATION_OPTIONS),
+    timeoutSeconds: z.optional(seconds()),
+    clarification: z.optional(z.string().check(z.minLength(1), z.maxLength(4_096))),
+    subtasks: z.optional(
+      z.array(z.strictObject({ itemId: id, input: z.optional(boundedJson()) })).check(z.minLength(1), z.maxLength(100, 'at most 100 subtasks')),
+    ),
+  })
+  .check(
+    z.refine((answer) => answer.option !== 'increase_timeout' || answer.timeoutSeconds !== undefined, {
+      message: 'increase_timeout needs timeoutSeconds, the item’s new limit',
+      path: ['timeoutSeconds'],
+    }),
+    z.refine((answer) => answer.option !== 'clarify' || answer.clarification !== undefined, {
+      message: 'clarify needs clarification, the text to add to the item’s input',
+      path: ['clarification'],
+    }),
+    z.refine((answer) => answer.option !== 'split' || answer.subtasks !== undefined, {
+      message: 'split needs subtasks: [{ itemId, input }]',
+      path: ['subtasks'],
+    }),
+  );
+export type AnswerBody = z.infer<typeof answerBody>;

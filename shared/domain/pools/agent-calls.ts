@@ -1,0 +1,189 @@
+import { AgentCompleted } from '../../events/pools/agent-completed.js';
+import { CommandCompleted } from '../../events/pools/command-completed.js';
+import { CommandStarted } from '../../events/pools/command-started.js';
+import { metric, publish, type Decision, type Effect } from '../effects.js';
+import type { VigilError } from '../errors.js';
+import { msToSeconds, secondsToMs, toIso, type EpochMs } from '../time.js';
+import { advanceAttempt } from './advance-attempt.js';
+import { attemptEventFields } from './attempt-events.js';
+import { updateHistoryEntry, withExecution, withLateResult } from './item-history.js';
+import { itemDecision } from './item-wake-up.js';
+import { commandLimitSeconds, enforcesCommandDeadlines } from './pool-config.js';
+import { AttemptTerminatingError, StaleAttemptError } from './pool-errors.js';
+import type { Pool } from './pool.js';
+import type { AttemptRun, PoolItem } from './pool-item.js';
+import { resolveAttempt, settles, withFollowUp, type ItemStep } from './resolve-attempt.js';
+
+export type AgentCall =
+  | { type: 'heartbeat' }
+  | { type: 'command_start'; index: number; commandType: string }
+  | { type: 'command_finish'; index: number; outcome: 'succeeded' | 'failed' }
+  | { type: 'checkpoint'; state: unknown; progress?: number }
+  | { type: 'complete'; outcome: 'succeeded' | 'failed'; result?: unknown }
+  | { type: 'terminated'; cleanup: 'completed' | 'failed'; partialResult?: unknown };
+
+export interface HeartbeatReply {
+  action: 'continue' | 'checkpoint' | 'terminate';
+  deadlineAt: string | null;
+  terminateBy?: string;
+}
+
+/** The decision on one agent call: the new item, and either the answer or the refusal (written first: a refusal is recorded). */
+export interface AgentCallDecision extends Decision<PoolItem> {
+  reply: unknown;
+  refusal?: VigilError;
+}
+
+const isoOrNull = (at: EpochMs | null | undefined): string | null => (typeof at === 'number' ? toIso(at) : null);
+
+/** What a refused call carried, kept in its attempt's history as a late result. */
+function carriedResult(call: AgentCall): { carries: boolean; result?: unknown } {
+  if (call.type === 'complete') return { carries: true, result: { outcome: call.outcome, result: call.result } };
+  if (call.type === 'terminated') return { carries: true, result: { cleanup: call.cleanup, partialResult: call.partialResult } };
+  if (call.type === 'checkpoint') return { carries: true, result: { state: call.state, progress: call.progress } };
+  if (call.type === 'command_finish') return { carries: true, result: { index: call.index, outcome: call.outcome } };
+  return { carries: false };
+}
+
+/**
+ * An agent's call, fenced by its attempt number. The attempt's due transitions are applied first
+ * (the lazy check), so a result that arrives after its deadline loses to the timeout: of a
+ * completion racing a timeout exactly one wins. A call from an older attempt is refused with
+ * `stale_attempt` and kept in that attempt's history, never applied.
+ */
+export function decideAgentCall(item: PoolItem, pool: Pick<Pool, 'status' | 'config'>, attempt: number, call: AgentCall, now: EpochMs): AgentCallDecision {
+  const advanced = advanceAttempt(item, pool, now);
+  const step = onCall(advanced.item, pool, attempt, call, now);
+  return {
+    ...itemDecision(item, step.item, [...advanced.effects, ...step.effects], pool.config, now),
+    reply: step.reply,
+    ...(step.refusal ? { refusal: step.refusal } : {}),
+  };
+}
+
+interface CallStep extends ItemStep {
+  reply: unknown;
+  refusal?: VigilError;
+}
+
+function refuse(item: PoolItem, attempt: number, call: AgentCall, now: EpochMs, refusal: VigilError): CallStep {
+  const carried = carriedResult(call);
+  const known = item.history.some((entry) => entry.attempt === attempt);
+  const recorded = carried.carries && known ? withLateResult(item, attempt, call.type, carried.result, now) : item;
+  return { item: recorded, effects: carried.carries && known ? [metric('StaleMessageRejected', { kind: 'pool_attempt' })] : [], reply: undefined, refusal };
+}
+
+function onCall(item: PoolItem, pool: Pick<Pool, 'status' | 'config'>, attempt: number, call: AgentCall, now: EpochMs): CallStep {
+  const run = item.run;
+  if (attempt !== item.attempt) return refuse(item, attempt, call, now, new StaleAttemptError(item.itemId, attempt, item.attempt, false));
+  if (!run) return onOverAttempt(item, attempt, call, now);
+  if (run.terminating) return onTerminatingAttempt(item, run, pool, call, now);
+  return onRunningAttempt(item, run, pool, call, now);
+}
+
+/** The latest attempt is over: its heartbeat keeps answering `terminate`; results are late. */
+function onOverAttempt(item: PoolItem, attempt: number, call: AgentCall, now: EpochMs): CallStep {
+  const endedAt = item.history.find((entry) => entry.attempt === attempt)?.endedAt ?? now;
+  if (call.type === 'heartbeat') return { item, effects: [], reply: { action: 'terminate', deadlineAt: null, terminateBy: toIso(endedAt) } };
+  if (call.type === 'terminated') return { item, effects: [], reply: { state: item.state } };
+  return refuse(item, attempt, call, now, new StaleAttemptError(item.itemId, attempt, item.attempt, true));
+}
+
+function onTerminatingAttempt(item: PoolItem, run: AttemptRun, pool: Pick<Pool, 'config'>, call: AgentCall, now: EpochMs): CallStep {
+  const terminateBy = run.terminating?.terminateBy ?? now;
+  switch (call.type) {
+    case 'heartbeat':
+      return { item, effects: [], reply: { action: 'terminate', deadlineAt: isoOrNull(run.agentDeadlineAt), terminateBy: toIso(terminateBy) } };
+    case 'terminated': {
+      const resolved = resolveAttempt(item, pool.config, 'graceful', now, {
+        cleanup: call.cleanup,
+        ...(call.partialResult !== undefined ? { partialResult: call.partialResult } : {}),
+      });
+      return { ...resolved, reply: { state: resolved.item.state } };
+    }
+    case 'checkpoint':
+      return { item: withCheckpoint(item, run, call.state, call.progress, now), effects: [], reply: { state: item.state } };
+    default:
+      return refuse(item, run.attempt, call, now, new AttemptTerminatingError(item.itemId, run.attempt));
+  }
+}
+
+function onRunningAttempt(item: PoolItem, run: AttemptRun, pool: Pick<Pool, 'config'>, call: AgentCall, now: EpochMs): CallStep {
+  const fields = attemptEventFields(item, run, now);
+  switch (call.type) {
+    case 'heartbeat': {
+      const asked = run.checkpointOpenUntil !== undefined || (run.collectUntil !== undefined && run.collectUntil > now);
+      return { item, effects: [], reply: { action: asked ? 'checkpoint' : 'continue', deadlineAt: isoOrNull(run.agentDeadlineAt) } };
+    }
+    case 'command_start': {
+      const limitSeconds = commandLimitSeconds(pool.config, call.commandType, call.index);
+      const command = { index: call.index, type: call.commandType, limitSeconds, startedAt: now };
+      const enforced = enforcesCommandDeadlines(pool.config);
+      const deadlines = [run.agentDeadlineAt, enforced ? now + secondsToMs(limitSeconds) : null].filter((at): at is number => typeof at === 'number');
+      return {
+        item: { ...item, run: { ...run, command } },
+        effects: [publish(CommandStarted.build({ ...fields, commandIndex: call.index, commandType: call.commandType, timeoutSeconds: enforced ? limitSeconds : null }))],
+        reply: { deadlineAt: deadlines.length > 0 ? toIso(Math.min(...deadlines)) : null },
+      };
+    }
+    case 'command_finish': {
+      if (run.command?.index !== call.index) return { item, effects: [], reply: { state: item.state } };
+      const { command: finished, ...rest } = run;
+      return {
+        item: { ...item, run: rest },
+        effects: [
+          publish(
+            CommandCompleted.build({
+              ...fields,
+              commandIndex: finished.index,
+              commandType: finished.type,
+              outcome: call.outcome,
+              durationSeconds: msToSeconds(now - finished.startedAt),
+            }),
+          ),
+        ],
+        reply: { state: item.state },
+      };
+    }
+    case 'checkpoint':
+      return { item: withCheckpoint(item, run, call.state, call.progress, now), effects: [], reply: { state: item.state } };
+    case 'complete':
+      return complete(item, run, call, now);
+    case 'terminated':
+      return stoppedUnasked(item, run, call, now);
+  }
+}
+
+function withCheckpoint(item: PoolItem, run: AttemptRun, state: unknown, progress: number | undefined, now: EpochMs): PoolItem {
+  const { checkpointOpenUntil: _answered, collectUntil: _collected, ...rest } = run;
+  const lastCheckpoint = { state, at: now, attempt: run.attempt, ...(progress !== undefined ? { progress } : {}) };
+  return { ...item, lastCheckpoint, run: rest };
+}
+
+function endRun(item: PoolItem, run: AttemptRun, outcome: 'succeeded' | 'failed' | 'cancelled', now: EpochMs): PoolItem {
+  const { run: _over, ...rest } = item;
+  const ended = updateHistoryEntry(rest, run.attempt, (entry) => ({ ...entry, endedAt: now, outcome }));
+  return { ...ended, stats: withExecution(ended.stats, now, msToSeconds(now - run.startedAt)) };
+}
+
+function complete(item: PoolItem, run: AttemptRun, call: Extract<AgentCall, { type: 'complete' }>, now: EpochMs): CallStep {
+  let next: PoolItem = endRun(item, run, call.outcome, now);
+  next = { ...next, state: call.outcome, stats: { ...next.stats, agentsCompleted: next.stats.agentsCompleted + 1 } };
+  if (call.result !== undefined) next = { ...next, result: call.result };
+  if (settles(next.state)) next = withFollowUp(next, { type: 'check_pool_finished' });
+  const effects: Effect[] = [
+    publish(
+      AgentCompleted.build({ ...attemptEventFields(item, run, now), outcome: call.outcome, durationSeconds: msToSeconds(now - run.startedAt) }),
+    ),
+    metric('AgentCompleted'),
+  ];
+  return { item: next, effects, reply: { state: next.state } };
+}
+
+/** The agent stopped on its own (crash handler, operator): the item goes back to the pool for another attempt. */
+function stoppedUnasked(item: PoolItem, run: AttemptRun, call: Extract<AgentCall, { type: 'terminated' }>, now: EpochMs): CallStep {
+  let next = endRun(item, run, 'cancelled', now);
+  next = updateHistoryEntry(next, run.attempt, (entry) => ({ ...entry, resolution: 'graceful' }));
+  next = { ...next, state: 'available', reason: 'agent_terminated', ...(call.partialResult !== undefined ? { partialResult: call.partialResult } : {}) };
+  return { item: next, effects: [], reply: { state: next.state } };
+}

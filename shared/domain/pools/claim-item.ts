@@ -1,0 +1,47 @@
+import { AgentStarted } from '../../events/pools/agent-started.js';
+import { metric, publish, unchanged, type Decision } from '../effects.js';
+import { secondsToMs, type EpochMs } from '../time.js';
+import { attemptEventFields } from './attempt-events.js';
+import { withNewHistoryEntry } from './item-history.js';
+import { withWakeUp } from './item-wake-up.js';
+import { agentLimitSeconds, type AgentKind } from './pool-config.js';
+import type { Pool } from './pool.js';
+import type { PoolItem } from './pool-item.js';
+
+export interface ClaimInput {
+  agentId: string;
+  kind: AgentKind;
+}
+
+/**
+ * A claim is a new attempt: `available → running, attempt + 1`, written conditionally on the
+ * version read, so of two agents racing for one item exactly one wins. The agent deadline runs
+ * from the claim; checkpoint requests open every interval from it (seed 002).
+ */
+export function claimItem(item: PoolItem, pool: Pick<Pool, 'status' | 'config'>, claim: ClaimInput, now: EpochMs): Decision<PoolItem> {
+  if (item.state !== 'available' || pool.status !== 'RUNNING') return unchanged(item, 'not_claimable');
+  const attempt = item.attempt + 1;
+  const limit = agentLimitSeconds(pool.config, claim.kind, item.limitSeconds);
+  const run = {
+    attempt,
+    agentId: claim.agentId,
+    kind: claim.kind,
+    startedAt: now,
+    agentDeadlineAt: limit === null ? null : now + secondsToMs(limit),
+    agentLimitSeconds: limit,
+    nextCheckpointAt: now + secondsToMs(pool.config.checkpoint_interval_secs),
+    checkpointMisses: 0,
+  };
+  const { reason: _cleared, ...rest } = item;
+  let next: PoolItem = { ...rest, state: 'running', attempt, run, stats: { ...item.stats, agentsStarted: item.stats.agentsStarted + 1 } };
+  next = withNewHistoryEntry(next, { attempt, agentId: claim.agentId, startedAt: now });
+  const timed = withWakeUp(item, next, pool.config, now);
+  return {
+    state: timed.item,
+    effects: [
+      ...timed.effects,
+      publish(AgentStarted.build({ ...attemptEventFields(item, run, now), kind: claim.kind, timeoutSeconds: limit })),
+      metric('AgentStarted'),
+    ],
+  };
+}

@@ -1,0 +1,88 @@
+import { unchanged, type Decision } from '../effects.js';
+import type { EpochMs } from '../time.js';
+import { withWakeUp } from './item-wake-up.js';
+import type { PoolConfig } from './pool-config.js';
+import { EscalationAnsweredError, ItemNotInDlqError } from './pool-errors.js';
+import type { EscalationOption, PoolItem } from './pool-item.js';
+import { settles, withFollowUp } from './resolve-attempt.js';
+
+export interface EscalationAnswer {
+  option: EscalationOption;
+  timeoutSeconds?: number;
+  clarification?: string;
+  subtasks?: Array<{ itemId: string; input?: unknown }>;
+}
+
+/** "Back with the text added to its input" (contract): an object input gains a `clarification` field. */
+function withClarification(input: unknown, clarification: string): unknown {
+  if (input !== null && typeof input === 'object' && !Array.isArray(input)) return { ...input, clarification };
+  return { input, clarification };
+}
+
+/**
+ * A human's answer to an escalation (seed 002), applied at once; a second answer is refused.
+ * `increase_timeout` sets the item's own limit and keeps its `timeoutCount` (contract).
+ */
+export function answerEscalation(item: PoolItem, escalationId: string, answer: EscalationAnswer, config: PoolConfig, now: EpochMs): Decision<PoolItem> {
+  const escalation = item.escalation;
+  if (!escalation || escalation.escalationId !== escalationId || escalation.status !== 'pending' || item.state !== 'escalated') {
+    throw new EscalationAnsweredError(escalationId);
+  }
+  const answered = {
+    option: answer.option,
+    at: now,
+    ...(answer.timeoutSeconds !== undefined ? { timeoutSeconds: answer.timeoutSeconds } : {}),
+    ...(answer.clarification !== undefined ? { clarification: answer.clarification } : {}),
+    ...(answer.subtasks ? { subtasks: answer.subtasks.map((task) => task.itemId) } : {}),
+  };
+  let next: PoolItem = { ...item, escalation: { ...escalation, status: 'answered', answer: answered } };
+  switch (answer.option) {
+    case 'increase_timeout':
+      next = { ...next, state: 'available', reason: 'increase_timeout', limitSeconds: answer.timeoutSeconds ?? item.limitSeconds ?? 0 };
+      break;
+    case 'clarify':
+      next = { ...next, state: 'available', reason: 'clarified', input: withClarification(item.input, answer.clarification ?? '') };
+      break;
+    case 'split':
+      next = withFollowUp(
+        { ...next, state: 'split', splitInto: (answer.subtasks ?? []).map((task) => task.itemId) },
+        { type: 'create_items', items: (answer.subtasks ?? []).map((task) => ({ itemId: task.itemId, input: task.input ?? null })) },
+      );
+      break;
+    case 'skip':
+      next = { ...next, state: 'skipped' };
+      break;
+  }
+  if (settles(next.state)) next = withFollowUp(next, { type: 'check_pool_finished' });
+  const timed = withWakeUp(item, next, config, now);
+  return { state: timed.item, effects: timed.effects };
+}
+
+/** The DLQ's redrive: the item is available again, with a new agent limit when one is given. */
+export function retryFromDlq(item: PoolItem, agentTimeoutSecs: number | undefined): Decision<PoolItem> {
+  if (item.state !== 'dlq') {
+    if (item.state === 'available' && item.reason === 'redriven') return unchanged(item, 'already_redriven');
+    throw new ItemNotInDlqError(item.itemId, item.state);
+  }
+  return {
+    state: { ...item, state: 'available', reason: 'redriven', ...(agentTimeoutSecs !== undefined ? { limitSeconds: agentTimeoutSecs } : {}) },
+    effects: [],
+  };
+}
+
+/** A collection (seed 002 compaction) asks the running attempt for a checkpoint until `until`. */
+export function askForCheckpoint(item: PoolItem, attempt: number, until: EpochMs): Decision<PoolItem> {
+  const run = item.run;
+  if (!run || run.attempt !== attempt || run.terminating) return unchanged(item, 'not_running');
+  return { state: { ...item, run: { ...run, collectUntil: until } }, effects: [] };
+}
+
+/** Drops the follow-ups the app has carried out (they are idempotent, so a repeat is harmless). */
+export function withFollowUpsDone(item: PoolItem, done: number, config: PoolConfig, now: EpochMs): Decision<PoolItem> {
+  if (!item.pending || item.pending.length === 0) return unchanged(item, 'nothing_pending');
+  const rest = item.pending.slice(done);
+  const { pending: _done, ...without } = item;
+  const next: PoolItem = rest.length > 0 ? { ...without, pending: rest } : without;
+  const timed = withWakeUp(item, next, config, now);
+  return { state: timed.item, effects: timed.effects };
+}

@@ -1,0 +1,51 @@
+import { PoolFinished } from '../../events/pools/pool-finished.js';
+import { metric, publish, unchanged, type Decision } from '../effects.js';
+import { toIso, type EpochMs } from '../time.js';
+import { PoolFinishedError } from './pool-errors.js';
+import type { Pool, PoolStatus } from './pool.js';
+
+export interface PoolCounts {
+  available: number;
+  running: number;
+  succeeded: number;
+  failed: number;
+  skipped: number;
+  dlq: number;
+  escalated: number;
+}
+
+function finish(pool: Pool, status: Exclude<PoolStatus, 'RUNNING'>, now: EpochMs, reason?: string): Decision<Pool> {
+  return {
+    state: { ...pool, status, finishedAt: now, ...(reason ? { reason } : {}) },
+    effects: [
+      publish(PoolFinished.build({ poolId: pool.poolId, status, ...(reason ? { reason } : {}), finishedAt: toIso(now) })),
+      metric('PoolFinished', { status }),
+    ],
+  };
+}
+
+/** COMPLETED when no item is available, running or escalated (contract). */
+export function completeIfDone(pool: Pool, counts: PoolCounts, now: EpochMs): Decision<Pool> {
+  if (pool.status !== 'RUNNING') return unchanged(pool, 'already_finished');
+  if (counts.available + counts.running + counts.escalated > 0) return unchanged(pool, 'items_left');
+  return finish(pool, 'COMPLETED', now);
+}
+
+/** `timeout_action: fail`: the pool FAILS at the timeout itself; running agents learn it at their next call or wake-up. */
+export function failPool(pool: Pool, reason: string, now: EpochMs): Decision<Pool> {
+  if (pool.status !== 'RUNNING') return unchanged(pool, 'already_finished');
+  return finish(pool, 'FAILED', now, reason);
+}
+
+export function cancelPool(pool: Pool, reason: string | undefined, now: EpochMs): Decision<Pool> {
+  if (pool.status !== 'RUNNING') throw new PoolFinishedError(pool.poolId, pool.status);
+  return finish(pool, 'CANCELLED', now, reason ?? 'cancelled by request');
+}
+
+/** A redrive or an answer makes an item available again in a COMPLETED pool: the pool runs again. */
+export function reopenPool(pool: Pool): Decision<Pool> {
+  if (pool.status === 'RUNNING') return unchanged(pool, 'running');
+  if (pool.status !== 'COMPLETED') throw new PoolFinishedError(pool.poolId, pool.status);
+  const { finishedAt: _reopened, ...rest } = pool;
+  return { state: { ...rest, status: 'RUNNING' }, effects: [] };
+}

@@ -1,0 +1,71 @@
+import { VigilError } from '../errors.js';
+
+export class PoolNotFoundError extends VigilError {
+  readonly code = 'pool_not_found';
+  constructor(poolId: string) {
+    super(`No pool '${poolId}' in this region. Check the poolId, or create the pool first with POST /pools.`);
+  }
+}
+export class ItemNotFoundError extends VigilError {
+  readonly code = 'item_not_found';
+  constructor(poolId: string, itemId: string) {
+    super(`Pool '${poolId}' has no item '${itemId}'. Use an itemId from the pool's items (GET /pools/${poolId}/dlq lists dead-lettered ones).`);
+  }
+}
+export class InvalidPoolConfigError extends VigilError {
+  readonly code = 'invalid_request';
+}
+export class PoolConflictError extends VigilError {
+  readonly code = 'submission_conflict';
+  constructor(poolId: string) {
+    super(`Pool '${poolId}' was already created with a different body. Resend the original body, or use a new poolId.`);
+  }
+}
+export class PoolFinishedError extends VigilError {
+  readonly code = 'pool_finished';
+  constructor(poolId: string, status: string) {
+    super(`Pool '${poolId}' is ${status}; it takes no more claims or changes. Create a new pool instead.`);
+  }
+}
+export class StaleAttemptError extends VigilError {
+  readonly code = 'stale_attempt';
+  constructor(itemId: string, attempt: number, latest: number, over: boolean) {
+    super(
+      over
+        ? `Attempt ${attempt} of item '${itemId}' is over; this call was refused and kept in the item's history. Stop working on it and claim again.`
+        : `Attempt ${attempt} of item '${itemId}' is stale: attempt ${latest} holds the item now. The call was refused and kept in the item's history; stop working on it.`,
+    );
+  }
+}
+export class AttemptTerminatingError extends VigilError {
+  readonly code = 'attempt_terminating';
+  constructor(itemId: string, attempt: number) {
+    super(
+      `Attempt ${attempt} of item '${itemId}' was told to terminate; a result is no longer accepted (it is kept in the item's history). Post …/terminated with your partialResult instead.`,
+    );
+  }
+}
+export class ItemNotInDlqError extends VigilError {
+  readonly code = 'item_not_in_dlq';
+  constructor(itemId: string, state: string) {
+    super(`Item '${itemId}' is ${state}, not in the DLQ; only dead-lettered items can be retried.`);
+  }
+}
+export class EscalationNotFoundError extends VigilError {
+  readonly code = 'escalation_not_found';
+  constructor(escalationId: string) {
+    super(`No escalation '${escalationId}'. List pending ones with GET /escalations.`);
+  }
+}
+export class EscalationAnsweredError extends VigilError {
+  readonly code = 'escalation_answered';
+  constructor(escalationId: string) {
+    super(`Escalation '${escalationId}' was already answered; an answer is applied once. List pending ones with GET /escalations.`);
+  }
+}
+export class CollectionNotFoundError extends VigilError {
+  readonly code = 'collection_not_found';
+  constructor(collectionId: string) {
+    super(`No checkpoint collection '${collectionId}' for this pool. Start one with POST …/checkpoints/collect.`);
+  }
+}

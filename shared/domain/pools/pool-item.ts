@@ -1,0 +1,161 @@
+import type { BusEvent } from '../../ports/event-bus.js';
+import type { EpochMs } from '../time.js';
+import type { AgentKind } from './pool-config.js';
+
+export type ItemState = 'available' | 'running' | 'succeeded' | 'failed' | 'skipped' | 'dlq' | 'escalated' | 'split';
+export type AttemptOutcome = 'succeeded' | 'failed' | 'timed_out' | 'stalled' | 'cancelled';
+export type Resolution = 'graceful' | 'force';
+
+export interface TimeoutInfo {
+  type: 'agent' | 'command';
+  commandIndex?: number;
+  commandType?: string;
+  limitSeconds: number;
+  elapsedSeconds: number;
+}
+
+/** A call an older (or finished) attempt made: refused, kept so nothing is silently dropped. */
+export interface LateResult {
+  at: EpochMs;
+  call: string;
+  /** The result as sent when small; larger ones are kept as their size only (item ≤ 400 KB). */
+  result?: unknown;
+  resultBytes?: number;
+}
+
+export interface HistoryEntry {
+  attempt: number;
+  agentId: string;
+  startedAt: EpochMs;
+  endedAt?: EpochMs;
+  outcome?: AttemptOutcome;
+  timeout?: TimeoutInfo;
+  resolution?: Resolution;
+  lateResults?: LateResult[];
+  lateResultsDropped?: number;
+}
+
+export interface RunningCommand {
+  index: number;
+  type: string;
+  limitSeconds: number;
+  startedAt: EpochMs;
+}
+
+/** Why the latest attempt is being stopped: it decides the item's fate once the attempt resolves. */
+export type TerminationReason =
+  | { kind: 'timeout'; timeout: TimeoutInfo }
+  | { kind: 'stall' }
+  | { kind: 'pool_stopped' };
+
+/** The live part of the latest attempt. Removed when the attempt is over; its history entry stays. */
+export interface AttemptRun {
+  attempt: number;
+  agentId: string;
+  kind: AgentKind;
+  startedAt: EpochMs;
+  agentDeadlineAt: EpochMs | null;
+  agentLimitSeconds: number | null;
+  command?: RunningCommand;
+  /** Seed 002: requests open every interval from the claim; the agent clock never moves for them. */
+  nextCheckpointAt: EpochMs;
+  checkpointOpenUntil?: EpochMs;
+  checkpointMisses: number;
+  /** A checkpoint collection (seed 002 compaction) asked for one until then; not answering is no miss. */
+  collectUntil?: EpochMs;
+  terminating?: { reason: TerminationReason; terminateBy: EpochMs; since: EpochMs };
+}
+
+export interface Checkpoint {
+  state: unknown;
+  progress?: number;
+  at: EpochMs;
+  attempt: number;
+}
+
+export interface Escalation {
+  escalationId: string;
+  question: string;
+  askedAt: EpochMs;
+  status: 'pending' | 'answered';
+  answer?: { option: EscalationOption; at: EpochMs; timeoutSeconds?: number; clarification?: string; subtasks?: string[] };
+}
+export const ESCALATION_OPTIONS = ['split', 'clarify', 'increase_timeout', 'skip'] as const;
+export type EscalationOption = (typeof ESCALATION_OPTIONS)[number];
+
+/** Work the app does after the item's write; kept on the item until done, so a crash loses none. */
+export type FollowUp =
+  | { type: 'fail_pool'; reason: string }
+  | { type: 'check_pool_finished' }
+  | { type: 'index_escalation'; escalationId: string }
+  | { type: 'create_items'; items: Array<{ itemId: string; input: unknown }> };
+
+/** Per-item counters for the pool's metrics (seed 003 §3), bounded; the pool sums them by query. */
+export interface ItemStats {
+  agentsStarted: number;
+  agentsCompleted: number;
+  timeoutsByType: { agent: number; command: Record<string, number> };
+  /** The last few finished attempts: (end, seconds) for the pool's average over its last 100 agents. */
+  recentExecutions: Array<{ at: EpochMs; seconds: number }>;
+  recentTimeouts: Array<{ at: EpochMs; attempt: number; agentId: string } & TimeoutInfo>;
+}
+
+export interface PoolItem {
+  poolId: string;
+  itemId: string;
+  input: unknown;
+  state: ItemState;
+  /** The fence: the number of the latest attempt (0 before the first claim). */
+  attempt: number;
+  timeoutCount: number;
+  /** The item's own agent limit, set by a redrive or an `increase_timeout` answer. */
+  limitSeconds?: number;
+  /** Why the item is available again (`agent_stalled`, `agent_timeout`, …). */
+  reason?: string;
+  run?: AttemptRun;
+  lastCheckpoint?: Checkpoint;
+  result?: unknown;
+  partialResult?: unknown;
+  escalation?: Escalation;
+  splitInto?: string[];
+  history: HistoryEntry[];
+  historyDropped?: number;
+  stats: ItemStats;
+  pending?: FollowUp[];
+  version: number;
+  timerDueAt?: EpochMs;
+  outbox?: BusEvent[];
+}
+
+/** Bounds that keep an item far below DynamoDB's 400 KB whatever agents send. */
+export const ITEM_BOUNDS = {
+  history: 20,
+  lateResultsPerAttempt: 3,
+  lateResultBytes: 1_024,
+  recentExecutions: 10,
+  recentTimeouts: 10,
+  /** input, result, partialResult and checkpoint state, each as JSON. */
+  payloadBytes: 32 * 1024,
+} as const;
+
+export const newItemStats = (): ItemStats => ({
+  agentsStarted: 0,
+  agentsCompleted: 0,
+  timeoutsByType: { agent: 0, command: {} },
+  recentExecutions: [],
+  recentTimeouts: [],
+});
+
+export function newPoolItem(poolId: string, itemId: string, input: unknown): PoolItem {
+  return { poolId, itemId, input, state: 'available', attempt: 0, timeoutCount: 0, history: [], stats: newItemStats(), version: 0 };
+}
+
+/** The item's timer id: pool and item ids cannot contain '/'. */
+export const itemTimerId = (poolId: string, itemId: string): string => `${poolId}/${itemId}`;
+export function parseItemTimerId(timerId: string): { poolId: string; itemId: string } | undefined {
+  const slash = timerId.indexOf('/');
+  if (slash <= 0) return undefined;
+  return { poolId: timerId.slice(0, slash), itemId: timerId.slice(slash + 1) };
+}
+
+export const keepLast = <T>(list: readonly T[], cap: number): T[] => (list.length > cap ? list.slice(list.length - cap) : [...list]);

@@ -1,0 +1,24 @@
+import type { EpochMs } from '../time.js';
+import type { PoolConfig } from './pool-config.js';
+
+export type PoolStatus = 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+
+/**
+ * The pool item: config and status only. Counts are derived from the items by query, so a big
+ * pool's claims and completions never contend on this one item (ARCHITECTURE, agent fleets).
+ */
+export interface Pool {
+  poolId: string;
+  status: PoolStatus;
+  config: PoolConfig;
+  itemCount: number;
+  createdAt: EpochMs;
+  finishedAt?: EpochMs;
+  /** Why the pool FAILED or was CANCELLED. */
+  reason?: string;
+  /** A digest of the submission: the same poolId with another body is a conflict. */
+  submissionHash: string;
+  version: number;
+}
+
+export const poolIsStopped = (pool: Pick<Pool, 'status'>): boolean => pool.status === 'FAILED' || pool.status === 'CANCELLED';

@@ -1,0 +1,128 @@
+import { metric, publish, type Effect } from '../effects.js';
+import { ItemDeadLettered } from '../../events/pools/item-dead-lettered.js';
+import { TaskEscalated } from '../../events/pools/task-escalated.js';
+import { TimeoutResolved } from '../../events/pools/timeout-resolved.js';
+import { msToSeconds, toIso, type EpochMs } from '../time.js';
+import { attemptEventFields } from './attempt-events.js';
+import { updateHistoryEntry, withExecution } from './item-history.js';
+import type { PoolConfig } from './pool-config.js';
+import { ESCALATION_OPTIONS, type FollowUp, type ItemState, type PoolItem, type Resolution, type TimeoutInfo } from './pool-item.js';
+
+export interface ItemStep {
+  item: PoolItem;
+  effects: Effect[];
+}
+
+/** Leaving `running` for a state that no claim can take again: the pool may be done. */
+export const settles = (state: ItemState): boolean => state !== 'available' && state !== 'running' && state !== 'escalated';
+
+export const withFollowUp = (item: PoolItem, followUp: FollowUp): PoolItem => ({ ...item, pending: [...(item.pending ?? []), followUp] });
+
+/**
+ * The attempt that was told to terminate is over: `graceful` when the agent said `terminated` in
+ * time, `force` when the grace period ended. Only now does the item's fate apply (contract).
+ */
+export function resolveAttempt(
+  item: PoolItem,
+  config: PoolConfig,
+  resolution: Resolution,
+  now: EpochMs,
+  report: { cleanup?: 'completed' | 'failed'; partialResult?: unknown } = {},
+): ItemStep {
+  const run = item.run;
+  if (!run?.terminating) return { item, effects: [] };
+  const reason = run.terminating.reason;
+  const outcome = reason.kind === 'timeout' ? 'timed_out' : reason.kind === 'stall' ? 'stalled' : 'cancelled';
+  const { run: _over, ...rest } = item;
+  let next: PoolItem = updateHistoryEntry(rest, run.attempt, (entry) => ({ ...entry, endedAt: now, outcome, resolution }));
+  next = { ...next, stats: withExecution(next.stats, now, msToSeconds(now - run.startedAt)) };
+  if (report.partialResult !== undefined) next = { ...next, partialResult: report.partialResult };
+  const effects: Effect[] = [];
+
+  if (reason.kind === 'timeout') {
+    const fate = timeoutFate(next, config, reason.timeout, now);
+    next = fate.item;
+    effects.push(...fate.effects);
+  } else {
+    // Seed 002 recover_stalled_agent: back to the pool; the miss counter lives on the attempt, so it is cleared.
+    next = { ...next, state: 'available', reason: reason.kind === 'stall' ? 'agent_stalled' : 'pool_stopped' };
+  }
+  if (settles(next.state)) next = withFollowUp(next, { type: 'check_pool_finished' });
+  effects.unshift(
+    publish(
+      TimeoutResolved.build({
+        ...attemptEventFields(item, run, now),
+        resolution,
+        reason: reason.kind,
+        ...(report.cleanup ? { cleanup: report.cleanup } : {}),
+        itemState: next.state,
+      }),
+    ),
+  );
+  return { item: next, effects };
+}
+
+function timeoutFate(item: PoolItem, config: PoolConfig, timeout: TimeoutInfo, now: EpochMs): ItemStep {
+  const action = config.timeout_config.timeout_action;
+  if (action === 'fail') return { item: { ...item, state: 'failed' }, effects: [] };
+  if (action === 'skip') return { item: { ...item, state: 'skipped' }, effects: [] };
+  if (item.timeoutCount >= config.timeout_escalation) return escalate(item, now);
+  if (action === 'retry') return { item: { ...item, state: 'available', reason: 'agent_timeout' }, effects: [] };
+  // dlq and graceful_terminate: the DLQ keeps the history (every attempt and its timeout) and the partial result.
+  return {
+    item: { ...item, state: 'dlq' },
+    effects: [
+      publish(
+        ItemDeadLettered.build({
+          poolId: item.poolId,
+          itemId: item.itemId,
+          attempt: item.attempt,
+          timeoutCount: item.timeoutCount,
+          at: toIso(now),
+          timeout: {
+            timeoutType: timeout.type,
+            ...(timeout.commandIndex !== undefined ? { commandIndex: timeout.commandIndex } : {}),
+            ...(timeout.commandType !== undefined ? { commandType: timeout.commandType } : {}),
+            limitSeconds: timeout.limitSeconds,
+            elapsedSeconds: timeout.elapsedSeconds,
+          },
+        }),
+      ),
+      metric('ItemDeadLettered'),
+    ],
+  };
+}
+
+/** Seed 002 escalate_repeated_timeout: the id names the pool, the item and the count, so it is stable. */
+export const escalationIdOf = (poolId: string, itemId: string, timeoutCount: number): string => `${poolId}~${itemId}~${timeoutCount}`;
+
+export function parseEscalationId(escalationId: string): { poolId: string; itemId: string } | undefined {
+  const [poolId, itemId, count, ...extra] = escalationId.split('~');
+  if (!poolId || !itemId || !count || extra.length > 0) return undefined;
+  return { poolId, itemId };
+}
+
+function escalate(item: PoolItem, now: EpochMs): ItemStep {
+  const escalationId = escalationIdOf(item.poolId, item.itemId, item.timeoutCount);
+  const question =
+    `Task ${item.itemId} has timed out ${item.timeoutCount} times. Possible causes: task too large, unclear requirements, ` +
+    'or infrastructure issue. How should we proceed?';
+  const escalated: PoolItem = { ...item, state: 'escalated', escalation: { escalationId, question, askedAt: now, status: 'pending' } };
+  return {
+    item: withFollowUp(escalated, { type: 'index_escalation', escalationId }),
+    effects: [
+      publish(
+        TaskEscalated.build({
+          poolId: item.poolId,
+          itemId: item.itemId,
+          escalationId,
+          timeoutCount: item.timeoutCount,
+          question,
+          options: [...ESCALATION_OPTIONS],
+          askedAt: toIso(now),
+        }),
+      ),
+      metric('TaskEscalated'),
+    ],
+  };
+}

@@ -1,0 +1,14 @@
+import * as z from '../../validation/zod.js';
+import { count, defineEvent, isoTime } from '../event-contract.js';
+import { itemId, poolId } from './pool-event-fields.js';
+
+/** Seed 002 `task_repeated_timeout`: a question for a human; route it to a pager or a chat. */
+export const TaskEscalated = defineEvent('TaskEscalated', 1, {
+  poolId,
+  itemId,
+  escalationId: z.string(),
+  timeoutCount: count(),
+  question: z.string(),
+  options: z.array(z.string()),
+  askedAt: isoTime,
+});

@@ -1,0 +1,63 @@
+import { DynamoPoolStore } from '../../../shared/adapters/aws/dynamo-pool-store.js';
+import { agentCall } from '../../../shared/app/pools/agent-call.js';
+import { claimPoolItem } from '../../../shared/app/pools/claim-item.js';
+import { createPool } from '../../../shared/app/pools/create-pool.js';
+import type { ManagerDeps } from '../../../shared/app/manager-deps.js';
+import type { AgentCall } from '../../../shared/domain/pools/agent-calls.js';
+import type { PoolConfigInput } from '../../../shared/domain/pools/pool-config.js';
+import type { PoolItem } from '../../../shared/domain/pools/pool-item.js';
+import type { TestManager } from '../support/test-manager.js';
+
+/**
+ * The real DynamoDB pool store with one interleaving point: the next `saveItem` first lets a
+ * competitor run to completion, so both decisions come from the same stored version.
+ */
+export class InterleavingPoolStore extends DynamoPoolStore {
+  private competitor: (() => Promise<unknown>) | undefined;
+
+  beforeNextSave(competitor: () => Promise<unknown>): void {
+    this.competitor = competitor;
+  }
+
+  override async saveItem(item: PoolItem, expectedVersion: number): Promise<PoolItem> {
+    const competitor = this.competitor;
+    this.competitor = undefined;
+    if (competitor) await competitor();
+    return super.saveItem(item, expectedVersion);
+  }
+}
+
+/** The test manager with an interleaving pool store over its table. */
+export function withInterleaving(m: TestManager): { deps: ManagerDeps; store: InterleavingPoolStore } {
+  const store = new InterleavingPoolStore(m.doc, m.tableName);
+  return { deps: { ...m.deps, pools: store }, store };
+}
+
+export async function newPool(deps: ManagerDeps, config: PoolConfigInput, itemIds: string[] = ['i-1'], poolId = 'p') {
+  return createPool(deps, { poolId, items: itemIds.map((itemId) => ({ itemId, input: { itemId } })), config });
+}
+
+export interface Claimed {
+  itemId: string;
+  attempt: number;
+  token: string;
+  agentId: string;
+}
+
+export async function claim(deps: ManagerDeps, agentId: string, poolId = 'p'): Promise<Claimed> {
+  const claimed = await claimPoolItem(deps, poolId, { agentId, kind: 'agent' });
+  if (!claimed) throw new Error(`${agentId} found nothing to claim`);
+  return { itemId: claimed.itemId, attempt: claimed.attempt, token: claimed.token, agentId };
+}
+
+export const send = (deps: ManagerDeps, claimed: Claimed, call: AgentCall, poolId = 'p') =>
+  agentCall(deps, { poolId, itemId: claimed.itemId, agentId: claimed.agentId, attempt: claimed.attempt, token: claimed.token, call });
+
+export async function refusal(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('the call was not refused');
+}
