@@ -116,4 +116,23 @@ describe.skipIf(!chromiumAvailable())('the console shows jobs as they happen (he
     expect(await page.locator('.lane[data-source="gate"] [data-kind="decision"] title').textContent()).toMatch(/gate decision global_timeout/);
     await page.screenshot({ path: join(SCREENSHOTS_DIR, 'gate-job-page.png'), fullPage: true });
   }, 60_000);
+  it('the fault panel takes the gate down and heals it; the console keeps working through the outage', async () => {
+    const gate = env.cloud.endpoints.gate;
+    await page.goto(`${gate}/#/faults`);
+    await page.check('#gate-down');
+    await page.check('input.cut-off[value="eu-west-1"]');
+    await page.click('button[data-action="apply-faults"]');
+    await page.waitForFunction(`document.getElementById('faults-now')?.textContent.includes('"gateDown": true')`);
+    expect(env.cloud.network.faults).toMatchObject({ gateDown: true, cutOff: ['eu-west-1'] });
+
+    // The page is served beside the gate, not by it: the jobs list still shows the regions' jobs.
+    await page.goto(`${gate}/#/jobs`);
+    await page.waitForSelector('tr.job-row[data-job="console-timeout"]');
+    expect(await page.textContent('.problem')).toContain('gate: HTTP 503');
+
+    await page.goto(`${gate}/#/faults`);
+    await page.click('button[data-action="clear-faults"]');
+    await page.waitForFunction(`document.getElementById('faults-now')?.textContent.includes('"gateDown": false')`);
+    expect(env.cloud.network.faults).toMatchObject({ gateDown: false, cutOff: [] });
+  }, 60_000);
 });
