@@ -77,6 +77,16 @@ export class VigilHttpApi extends Construct {
     return this.unsignedRoute(HttpMethod.GET, '/health', fn, 'GET /health is a public liveness probe for monitors; it touches no data.');
   }
 
+  /** `GET /openapi.json`: the API's own description, the same document the local listener serves. */
+  addDocumentRoute(fn: VigilFunction): HttpRoute[] {
+    return this.unsignedRoute(
+      HttpMethod.GET,
+      '/openapi.json',
+      fn,
+      'GET /openapi.json serves a static OpenAPI document bundled into the function; it touches no data.',
+    );
+  }
+
   private unsignedRoute(method: HttpMethod, path: string, fn: VigilFunction, whyNoAuthorizer: string): HttpRoute[] {
     const routes = this.route(method, path, fn, false);
     for (const route of routes) acknowledgeNag(route, 'APIG4', whyNoAuthorizer);

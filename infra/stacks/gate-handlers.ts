@@ -14,6 +14,7 @@ export const gateHandlers = {
   ListJobs: { entry: 'functions/gate-api/list-jobs.ts', description: 'GET /jobs', access: readOnly },
   CancelJob: { entry: 'functions/gate-api/cancel-job.ts', description: 'POST /jobs/{jobId}/cancel (every region)', access: decider },
   Health: { entry: 'functions/api/health.ts', description: 'GET /health', access: undefined },
+  OpenApi: { entry: 'functions/gate-api/openapi.ts', description: 'GET /openapi.json', access: undefined },
   OnManagerReport: {
     entry: 'functions/gate-events/on-manager-report.ts',
     description: 'Manager reports forwarded from every region',

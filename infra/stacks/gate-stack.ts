@@ -68,6 +68,7 @@ export class GateStack extends Stack {
     this.api.addClientRoute(HttpMethod.GET, '/jobs/{jobId}/history', this.functions.GetJobHistory);
     this.api.addClientRoute(HttpMethod.POST, '/jobs/{jobId}/cancel', this.functions.CancelJob);
     this.api.addHealthRoute(this.functions.Health);
+    this.api.addDocumentRoute(this.functions.OpenApi);
 
     this.timers.consumeWith(this.functions.FireGateTimer);
     new BackstopSweep(this, 'BackstopSweep', this.functions.SweepGateTimers);

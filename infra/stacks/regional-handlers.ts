@@ -30,6 +30,7 @@ export const regionalHandlers = {
   TakeOverJob: { entry: 'functions/api/take-over-job.ts', description: 'POST /jobs/{jobId}/takeover', access: decider },
   ReportWorkerFailure: { entry: 'functions/api/report-worker-failure.ts', description: 'POST /workers/{workerId}/failure', access: decider },
   Health: { entry: 'functions/api/health.ts', description: 'GET /health', access: undefined },
+  OpenApi: { entry: 'functions/api/openapi.ts', description: 'GET /openapi.json', access: undefined },
   SubmitFromGate: {
     entry: 'functions/internal/submit-from-gate.ts',
     description: "The gate's per-region submission (direct invoke)",

@@ -164,5 +164,6 @@ export class RegionalStack extends Stack {
     api.addWorkerRoute(HttpMethod.POST, '/jobs/{jobId}/workflows/{workflowId}/complete', fn.CompleteWorkflow);
     api.addWorkerRoute(HttpMethod.POST, '/workers/{workerId}/extensions', fn.RequestExtension);
     api.addHealthRoute(fn.Health);
+    api.addDocumentRoute(fn.OpenApi);
   }
 }

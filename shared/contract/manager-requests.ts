@@ -21,11 +21,16 @@ export const workflowsSchema = z
     }),
   );
 
-export const timeoutSecondsSchema = z
-  .number()
-  .check(z.positive('must be greater than 0'), z.lte(MAX_TIMEOUT_SECONDS, `must be at most ${MAX_TIMEOUT_SECONDS} (one year)`));
+// Vigil's clock counts milliseconds, and DynamoDB cannot store a magnitude below 1e-130 (Schemathesis
+// found 5e-324 s answered 500): a duration is at least one millisecond.
+const MIN_DURATION_SECONDS = 0.001;
 
-export const stuckThresholdSecondsSchema = z.number().check(z.positive('must be greater than 0'), z.lte(MAX_TIMEOUT_SECONDS));
+const durationSeconds = () =>
+  z.number().check(z.gte(MIN_DURATION_SECONDS, `must be at least ${MIN_DURATION_SECONDS} (one millisecond)`), z.lte(MAX_TIMEOUT_SECONDS, `must be at most ${MAX_TIMEOUT_SECONDS} (one year)`));
+
+export const timeoutSecondsSchema = durationSeconds();
+
+export const stuckThresholdSecondsSchema = durationSeconds();
 
 export const submitJobBody = z.strictObject({
   jobId: z.optional(id),
@@ -43,7 +48,14 @@ export const jobPath = z.object({ jobId: id });
 export const workflowPath = z.object({ jobId: id, workflowId: id });
 export const workerPath = z.object({ workerId: id });
 
-const fraction = () => z.number().check(z.gte(0), z.lte(1));
+// A fraction finer than 1e-9 means nothing, and DynamoDB cannot store one below 1e-130.
+const MIN_NONZERO_FRACTION = 1e-9;
+const fraction = () =>
+  z.number().check(
+    z.gte(0),
+    z.lte(1),
+    z.refine((value) => value === 0 || value >= MIN_NONZERO_FRACTION, { message: `must be 0 or at least ${MIN_NONZERO_FRACTION}` }),
+  );
 
 export const progressBody = z.strictObject({ workerId: id, progress: z.optional(fraction()) });
 

@@ -4,9 +4,9 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { RawReply } from '../console/console-routes.js';
 import { errorResponse } from '../http/error-response.js';
 import { readRequestBody } from '../http/read-request-body.js';
-import { RouteNotFoundError } from '../domain/errors.js';
+import { MethodNotAllowedError, RouteNotFoundError } from '../domain/errors.js';
 import { localContext } from './lambda-context.js';
-import { matchRoute, type Route } from './http-routes.js';
+import { allowedMethods, matchRoute, type Route } from './http-routes.js';
 
 export interface ListenerOptions {
   /** The region (or `gate`) this listener serves; handed to handlers as a stage variable. */
@@ -88,10 +88,13 @@ export async function startHttpListener(options: ListenerOptions): Promise<{ url
       }
       const matched = matchRoute(options.routes, method, url.pathname);
       if (!matched) {
+        const allowed = allowedMethods(options.routes, url.pathname);
         const { statusCode, body: errorBody } = errorResponse(
-          new RouteNotFoundError(`No route ${method} ${url.pathname}. See contract.md for the routes this listener serves.`),
+          allowed.length > 0
+            ? new MethodNotAllowedError(`${url.pathname} answers ${allowed.join(', ')}, not ${method}.`)
+            : new RouteNotFoundError(`No route ${method} ${url.pathname}. GET /openapi.json lists the routes this listener serves.`),
         );
-        send(response, statusCode, JSON.stringify(errorBody));
+        send(response, statusCode, JSON.stringify(errorBody), allowed.length > 0 ? { allow: allowed.join(', ') } : {});
         return;
       }
       const routeKey = `${matched.route.method} ${matched.route.path}`;

@@ -1,17 +1,21 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { DocumentedRoute } from '../contract/route-doc.js';
 
 export type HttpLambda = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
-export interface Route {
-  method: 'GET' | 'POST';
-  /** API Gateway route syntax: `/jobs/{jobId}`. */
-  path: string;
+/** A served route: its method, API Gateway path syntax (`/jobs/{jobId}`), OpenAPI doc and handler. */
+export interface Route extends DocumentedRoute {
   handler: () => Promise<HttpLambda>;
 }
 
 export interface MatchedRoute {
   route: Route;
   pathParameters: Record<string, string>;
+}
+
+/** The methods some route serves at `path` (for a 405's Allow header). */
+export function allowedMethods(routes: readonly Route[], path: string): string[] {
+  return (['GET', 'POST'] as const).filter((method) => matchRoute(routes, method, path) !== undefined);
 }
 
 /** Matches a request path against API Gateway-style route templates. */

@@ -13,6 +13,12 @@ import type { TimerRequest } from '../ports/timers.js';
 import { PowertoolsTelemetry } from '../telemetry/powertools.js';
 import { installGateResolver } from '../wiring/gate-resolver.js';
 import type { Route } from './http-routes.js';
+import { historyRoutes } from './history-routes.js';
+import { openApiRoute } from './openapi-route.js';
+import { gateSubmitJobBody } from '../contract/gate-requests.js';
+import { gateJobAnswer, gateSubmittedJobAnswer } from '../contract/gate-responses.js';
+import { cancelBody, jobPath } from '../contract/manager-requests.js';
+import { cancelAnswer, healthAnswer } from '../contract/manager-responses.js';
 import { localContext } from './lambda-context.js';
 import type { LocalMetrics } from './local-metrics.js';
 import { LocalRegionManagers } from './local-region-managers.js';
@@ -38,12 +44,51 @@ export interface LocalGateOptions {
 }
 
 export const gateRoutes: Route[] = [
-  { method: 'GET', path: '/health', handler: async () => (await import('../../functions/api/health.js')).handler },
-  { method: 'POST', path: '/jobs', handler: async () => (await import('../../functions/gate-api/submit-job.js')).handler },
-  { method: 'GET', path: '/jobs', handler: async () => (await import('../../functions/gate-api/list-jobs.js')).handler },
-  { method: 'GET', path: '/jobs/{jobId}', handler: async () => (await import('../../functions/gate-api/get-job.js')).handler },
-  { method: 'GET', path: '/jobs/{jobId}/history', handler: async () => (await import('../../functions/gate-api/get-job-history.js')).handler },
-  { method: 'POST', path: '/jobs/{jobId}/cancel', handler: async () => (await import('../../functions/gate-api/cancel-job.js')).handler },
+  {
+    method: 'GET',
+    path: '/health',
+    doc: { summary: 'Liveness probe', auth: 'public', answers: { 200: { description: 'Up', schema: healthAnswer } } },
+    handler: async () => (await import('../../functions/api/health.js')).handler,
+  },
+  openApiRoute('gate', async () => (await import('../../functions/gate-api/openapi.js')).handler),
+  {
+    method: 'POST',
+    path: '/jobs',
+    doc: {
+      summary: 'Submit a gate-coordinated job to several regions (idempotent on jobId)',
+      auth: 'iam',
+      body: gateSubmitJobBody,
+      answers: {
+        201: { description: 'Accepted; per region, each workflow with its worker token', schema: gateSubmittedJobAnswer },
+        200: { description: 'The same jobId and body were already accepted', schema: gateSubmittedJobAnswer },
+      },
+      errors: [409, 503],
+    },
+    handler: async () => (await import('../../functions/gate-api/submit-job.js')).handler,
+  },
+  {
+    method: 'GET',
+    path: '/jobs/{jobId}',
+    doc: { summary: 'The global decision and the per-region view', auth: 'iam', path: jobPath, answers: { 200: { description: 'The job', schema: gateJobAnswer } } },
+    handler: async () => (await import('../../functions/gate-api/get-job.js')).handler,
+  },
+  {
+    method: 'POST',
+    path: '/jobs/{jobId}/cancel',
+    doc: {
+      summary: 'Cancel the job in every region',
+      auth: 'iam',
+      path: jobPath,
+      body: cancelBody,
+      answers: { 200: { description: 'Cancelled', schema: cancelAnswer } },
+      errors: [409],
+    },
+    handler: async () => (await import('../../functions/gate-api/cancel-job.js')).handler,
+  },
+  ...historyRoutes({
+    listJobs: async () => (await import('../../functions/gate-api/list-jobs.js')).handler,
+    getJobHistory: async () => (await import('../../functions/gate-api/get-job-history.js')).handler,
+  }),
 ];
 
 /**

@@ -1,34 +1,136 @@
+import {
+  cancelBody,
+  completeBody,
+  extensionBody,
+  jobPath,
+  progressBody,
+  submitJobBody,
+  workerPath,
+  workflowPath,
+} from '../contract/manager-requests.js';
+import {
+  cancelAnswer,
+  completeAnswer,
+  extensionAnswer,
+  healthAnswer,
+  jobAnswer,
+  progressAnswer,
+  submittedJobAnswer,
+  takeoverAnswer,
+  workerFailureAnswer,
+} from '../contract/manager-responses.js';
 import type { Route } from './http-routes.js';
+import { openApiRoute } from './openapi-route.js';
+import { historyRoutes } from './history-routes.js';
 import { poolRoutes } from './pool-routes.js';
 
 /** The region manager's routes (contract.md), served by the same handler modules Lambda runs. */
 export const managerRoutes: Route[] = [
-  { method: 'GET', path: '/health', handler: async () => (await import('../../functions/api/health.js')).handler },
-  { method: 'POST', path: '/jobs', handler: async () => (await import('../../functions/api/submit-job.js')).handler },
-  { method: 'GET', path: '/jobs', handler: async () => (await import('../../functions/api/list-jobs.js')).handler },
-  { method: 'GET', path: '/jobs/{jobId}', handler: async () => (await import('../../functions/api/get-job.js')).handler },
-  { method: 'GET', path: '/jobs/{jobId}/history', handler: async () => (await import('../../functions/api/get-job-history.js')).handler },
+  {
+    method: 'GET',
+    path: '/health',
+    doc: { summary: 'Liveness probe', auth: 'public', answers: { 200: { description: 'Up', schema: healthAnswer } } },
+    handler: async () => (await import('../../functions/api/health.js')).handler,
+  },
+  openApiRoute('region', async () => (await import('../../functions/api/openapi.js')).handler),
+  {
+    method: 'POST',
+    path: '/jobs',
+    doc: {
+      summary: 'Submit a job (idempotent on jobId)',
+      auth: 'iam',
+      body: submitJobBody,
+      answers: {
+        201: { description: 'Accepted; each workflow with its worker token', schema: submittedJobAnswer },
+        200: { description: 'The same jobId and body were already accepted', schema: submittedJobAnswer },
+      },
+      errors: [409],
+    },
+    handler: async () => (await import('../../functions/api/submit-job.js')).handler,
+  },
+  {
+    method: 'GET',
+    path: '/jobs/{jobId}',
+    doc: { summary: 'A job with its timeout tracking and workflows', auth: 'iam', path: jobPath, answers: { 200: { description: 'The job', schema: jobAnswer } } },
+    handler: async () => (await import('../../functions/api/get-job.js')).handler,
+  },
   {
     method: 'POST',
     path: '/jobs/{jobId}/workflows/{workflowId}/progress',
+    doc: {
+      summary: 'Report progress (resets the stuck clock); `cancel: true` tells the worker to stop',
+      auth: 'worker',
+      path: workflowPath,
+      body: progressBody,
+      answers: { 200: { description: 'The job status and deadline', schema: progressAnswer } },
+      errors: [409],
+    },
     handler: async () => (await import('../../functions/api/report-progress.js')).handler,
   },
   {
     method: 'POST',
     path: '/jobs/{jobId}/workflows/{workflowId}/complete',
+    doc: {
+      summary: "Record a workflow's outcome",
+      auth: 'worker',
+      path: workflowPath,
+      body: completeBody,
+      answers: { 200: { description: 'The workflow and job state', schema: completeAnswer } },
+      errors: [409],
+    },
     handler: async () => (await import('../../functions/api/complete-workflow.js')).handler,
   },
-  { method: 'POST', path: '/jobs/{jobId}/cancel', handler: async () => (await import('../../functions/api/cancel-job.js')).handler },
-  { method: 'POST', path: '/jobs/{jobId}/takeover', handler: async () => (await import('../../functions/api/take-over-job.js')).handler },
+  {
+    method: 'POST',
+    path: '/jobs/{jobId}/cancel',
+    doc: {
+      summary: 'Cancel a running job',
+      auth: 'iam',
+      path: jobPath,
+      body: cancelBody,
+      answers: { 200: { description: 'Cancelled', schema: cancelAnswer } },
+      errors: [409],
+    },
+    handler: async () => (await import('../../functions/api/cancel-job.js')).handler,
+  },
+  {
+    method: 'POST',
+    path: '/jobs/{jobId}/takeover',
+    doc: {
+      summary: 'Leadership transfer: bump the fence token',
+      auth: 'iam',
+      path: jobPath,
+      answers: { 200: { description: 'The new fence token', schema: takeoverAnswer } },
+      errors: [409],
+    },
+    handler: async () => (await import('../../functions/api/take-over-job.js')).handler,
+  },
   {
     method: 'POST',
     path: '/workers/{workerId}/extensions',
+    doc: {
+      summary: 'Request a deadline extension (AD-26)',
+      auth: 'worker',
+      path: workerPath,
+      body: extensionBody,
+      answers: { 200: { description: 'Granted or denied', schema: extensionAnswer } },
+    },
     handler: async () => (await import('../../functions/api/request-extension.js')).handler,
   },
   {
     method: 'POST',
     path: '/workers/{workerId}/failure',
+    doc: {
+      summary: 'Report a worker as failed',
+      auth: 'iam',
+      path: workerPath,
+      answers: { 200: { description: 'The jobs updated', schema: workerFailureAnswer } },
+    },
     handler: async () => (await import('../../functions/api/report-worker-failure.js')).handler,
   },
+  ...historyRoutes({
+    listJobs: async () => (await import('../../functions/api/list-jobs.js')).handler,
+    getJobHistory: async () => (await import('../../functions/api/get-job-history.js')).handler,
+  }),
   ...poolRoutes,
 ];

@@ -1,23 +1,173 @@
+import {
+  answerBody,
+  cancelPoolBody,
+  checkpointBody,
+  claimBody,
+  collectionPath,
+  commandFinishBody,
+  commandPath,
+  commandStartBody,
+  completeItemBody,
+  createPoolBody,
+  dlqQuery,
+  dlqRetryBody,
+  escalationPath,
+  escalationsQuery,
+  heartbeatBody,
+  itemPath,
+  poolPath,
+  terminatedBody,
+} from '../contract/pool-requests.js';
+import {
+  claimAnswer,
+  collectionAnswer,
+  collectionStartAnswer,
+  commandStartAnswer,
+  dlqAnswer,
+  escalationsAnswer,
+  heartbeatAnswer,
+  itemAnswer,
+  metricsAnswer,
+  objectAnswer,
+  poolAnswer,
+} from '../contract/pool-responses.js';
+import type { RouteDoc } from '../contract/route-doc.js';
+import type * as z from '../validation/zod.js';
 import type { Route } from './http-routes.js';
+
+const answer = (description: string, schema: z.ZodMiniType) => ({ 200: { description, schema } });
+
+/** An agent call: the attempt's token, `{ agentId, attempt }` in the body; 409 for a stale attempt. */
+const agentDoc = (summary: string, path: RouteDoc['path'], body: RouteDoc['body'], answers: RouteDoc['answers']): RouteDoc => ({
+  summary,
+  auth: 'worker',
+  path,
+  body,
+  answers,
+  errors: [409],
+});
 
 /** Agent fleets (seeds 002 and 003): the same handler modules the regional stack deploys. */
 export const poolRoutes: Route[] = [
-  { method: 'POST', path: '/pools', handler: async () => (await import('../../functions/pools/create-pool.js')).handler },
-  { method: 'GET', path: '/pools/{poolId}', handler: async () => (await import('../../functions/pools/get-pool.js')).handler },
-  { method: 'GET', path: '/pools/{poolId}/items/{itemId}', handler: async () => (await import('../../functions/pools/get-item.js')).handler },
-  { method: 'POST', path: '/pools/{poolId}/claims', handler: async () => (await import('../../functions/pools/claim-item.js')).handler },
-  { method: 'POST', path: '/pools/{poolId}/items/{itemId}/heartbeat', handler: async () => (await import('../../functions/pools/heartbeat.js')).handler },
-  { method: 'POST', path: '/pools/{poolId}/items/{itemId}/commands/{index}/start', handler: async () => (await import('../../functions/pools/start-command.js')).handler },
-  { method: 'POST', path: '/pools/{poolId}/items/{itemId}/commands/{index}/finish', handler: async () => (await import('../../functions/pools/finish-command.js')).handler },
-  { method: 'POST', path: '/pools/{poolId}/items/{itemId}/checkpoints', handler: async () => (await import('../../functions/pools/checkpoint.js')).handler },
-  { method: 'POST', path: '/pools/{poolId}/items/{itemId}/complete', handler: async () => (await import('../../functions/pools/complete-item.js')).handler },
-  { method: 'POST', path: '/pools/{poolId}/items/{itemId}/terminated', handler: async () => (await import('../../functions/pools/terminated.js')).handler },
-  { method: 'POST', path: '/pools/{poolId}/cancel', handler: async () => (await import('../../functions/pools/cancel-pool.js')).handler },
-  { method: 'GET', path: '/pools/{poolId}/dlq', handler: async () => (await import('../../functions/pools/list-dlq.js')).handler },
-  { method: 'POST', path: '/pools/{poolId}/dlq/{itemId}/retry', handler: async () => (await import('../../functions/pools/retry-dlq-item.js')).handler },
-  { method: 'POST', path: '/pools/{poolId}/checkpoints/collect', handler: async () => (await import('../../functions/pools/start-collection.js')).handler },
-  { method: 'GET', path: '/pools/{poolId}/checkpoints/collect/{collectionId}', handler: async () => (await import('../../functions/pools/get-collection.js')).handler },
-  { method: 'GET', path: '/pools/{poolId}/metrics', handler: async () => (await import('../../functions/pools/get-metrics.js')).handler },
-  { method: 'GET', path: '/escalations', handler: async () => (await import('../../functions/pools/list-escalations.js')).handler },
-  { method: 'POST', path: '/escalations/{escalationId}/answer', handler: async () => (await import('../../functions/pools/answer-escalation.js')).handler },
+  {
+    method: 'POST',
+    path: '/pools',
+    doc: {
+      summary: "Create a pool (idempotent on poolId). JSON, or spec 113's YAML with content-type application/yaml",
+      auth: 'iam',
+      body: createPoolBody,
+      answers: { 201: { description: 'Created, with the resolved config', schema: poolAnswer }, 200: { description: 'Already created with this body', schema: poolAnswer } },
+      errors: [409],
+    },
+    handler: async () => (await import('../../functions/pools/create-pool.js')).handler,
+  },
+  {
+    method: 'GET',
+    path: '/pools/{poolId}',
+    doc: { summary: 'A pool: status, item counts, config', auth: 'iam', path: poolPath, answers: answer('The pool', poolAnswer) },
+    handler: async () => (await import('../../functions/pools/get-pool.js')).handler,
+  },
+  {
+    method: 'GET',
+    path: '/pools/{poolId}/items/{itemId}',
+    doc: { summary: 'An item with its attempts history', auth: 'iam', path: itemPath, answers: answer('The item', itemAnswer) },
+    handler: async () => (await import('../../functions/pools/get-item.js')).handler,
+  },
+  {
+    method: 'POST',
+    path: '/pools/{poolId}/claims',
+    doc: {
+      summary: 'Claim an item: a new attempt with its token and deadlines',
+      auth: 'iam',
+      path: poolPath,
+      body: claimBody,
+      answers: { 200: { description: 'The attempt', schema: claimAnswer }, 204: { description: 'No item is available' } },
+      errors: [409],
+    },
+    handler: async () => (await import('../../functions/pools/claim-item.js')).handler,
+  },
+  {
+    method: 'POST',
+    path: '/pools/{poolId}/items/{itemId}/heartbeat',
+    doc: agentDoc('Heartbeat: continue, checkpoint or terminate', itemPath, heartbeatBody, answer('What to do', heartbeatAnswer)),
+    handler: async () => (await import('../../functions/pools/heartbeat.js')).handler,
+  },
+  {
+    method: 'POST',
+    path: '/pools/{poolId}/items/{itemId}/commands/{index}/start',
+    doc: agentDoc("A command of the item's template starts", commandPath, commandStartBody, answer("The command's deadline", commandStartAnswer)),
+    handler: async () => (await import('../../functions/pools/start-command.js')).handler,
+  },
+  {
+    method: 'POST',
+    path: '/pools/{poolId}/items/{itemId}/commands/{index}/finish',
+    doc: agentDoc('A command finished', commandPath, commandFinishBody, answer('Recorded', objectAnswer)),
+    handler: async () => (await import('../../functions/pools/finish-command.js')).handler,
+  },
+  {
+    method: 'POST',
+    path: '/pools/{poolId}/items/{itemId}/checkpoints',
+    doc: agentDoc('A checkpoint (answers the open checkpoint request)', itemPath, checkpointBody, answer('Kept', objectAnswer)),
+    handler: async () => (await import('../../functions/pools/checkpoint.js')).handler,
+  },
+  {
+    method: 'POST',
+    path: '/pools/{poolId}/items/{itemId}/complete',
+    doc: agentDoc("The attempt's outcome and result", itemPath, completeItemBody, answer('Recorded', objectAnswer)),
+    handler: async () => (await import('../../functions/pools/complete-item.js')).handler,
+  },
+  {
+    method: 'POST',
+    path: '/pools/{poolId}/items/{itemId}/terminated',
+    doc: agentDoc('The agent stopped after terminate: cleanup outcome and partial result', itemPath, terminatedBody, answer('Recorded', objectAnswer)),
+    handler: async () => (await import('../../functions/pools/terminated.js')).handler,
+  },
+  {
+    method: 'POST',
+    path: '/pools/{poolId}/cancel',
+    doc: { summary: 'Cancel a pool; every running agent is told to terminate', auth: 'iam', path: poolPath, body: cancelPoolBody, answers: answer('Cancelled', objectAnswer), errors: [409] },
+    handler: async () => (await import('../../functions/pools/cancel-pool.js')).handler,
+  },
+  {
+    method: 'GET',
+    path: '/pools/{poolId}/dlq',
+    doc: { summary: 'Dead-lettered items with their history', auth: 'iam', path: poolPath, query: dlqQuery, answers: answer('The items', dlqAnswer) },
+    handler: async () => (await import('../../functions/pools/list-dlq.js')).handler,
+  },
+  {
+    method: 'POST',
+    path: '/pools/{poolId}/dlq/{itemId}/retry',
+    doc: { summary: 'Make a dead-lettered item available again', auth: 'iam', path: itemPath, body: dlqRetryBody, answers: answer('Available again', objectAnswer), errors: [409] },
+    handler: async () => (await import('../../functions/pools/retry-dlq-item.js')).handler,
+  },
+  {
+    method: 'POST',
+    path: '/pools/{poolId}/checkpoints/collect',
+    doc: { summary: 'Ask every running agent for a checkpoint', auth: 'iam', path: poolPath, answers: { 202: { description: 'Collecting', schema: collectionStartAnswer } }, errors: [409] },
+    handler: async () => (await import('../../functions/pools/start-collection.js')).handler,
+  },
+  {
+    method: 'GET',
+    path: '/pools/{poolId}/checkpoints/collect/{collectionId}',
+    doc: { summary: 'A checkpoint collection', auth: 'iam', path: collectionPath, answers: answer('The collection', collectionAnswer) },
+    handler: async () => (await import('../../functions/pools/get-collection.js')).handler,
+  },
+  {
+    method: 'GET',
+    path: '/pools/{poolId}/metrics',
+    doc: { summary: "A pool's timeout metrics (seed 003 §3)", auth: 'iam', path: poolPath, answers: answer('The metrics', metricsAnswer) },
+    handler: async () => (await import('../../functions/pools/get-metrics.js')).handler,
+  },
+  {
+    method: 'GET',
+    path: '/escalations',
+    doc: { summary: 'Escalations, of one pool with ?poolId=', auth: 'iam', query: escalationsQuery, answers: answer('The escalations', escalationsAnswer) },
+    handler: async () => (await import('../../functions/pools/list-escalations.js')).handler,
+  },
+  {
+    method: 'POST',
+    path: '/escalations/{escalationId}/answer',
+    doc: { summary: 'Answer an escalation (applied at once)', auth: 'iam', path: escalationPath, body: answerBody, answers: answer('Applied', objectAnswer), errors: [409] },
+    handler: async () => (await import('../../functions/pools/answer-escalation.js')).handler,
+  },
 ];

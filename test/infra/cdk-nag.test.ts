@@ -43,7 +43,7 @@ describe('cdk-nag AwsSolutions', () => {
     }
   });
 
-  it('APIG4 is acknowledged only on the worker routes and /health', () => {
+  it('APIG4 is acknowledged only on the worker routes, /health and /openapi.json', () => {
     const { app } = synthesizeVigil();
     const unauthorized = acknowledgementsUnder(app)
       .filter(({ id }) => id === 'AwsSolutions-APIG4')
@@ -51,6 +51,7 @@ describe('cdk-nag AwsSolutions', () => {
     expect([...new Set(unauthorized)].sort()).toEqual(
       [
         'GET--health',
+        'GET--openapi.json',
         'POST--jobs--{jobId}--workflows--{workflowId}--complete',
         'POST--jobs--{jobId}--workflows--{workflowId}--progress',
         'POST--workers--{workerId}--extensions',

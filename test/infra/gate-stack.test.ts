@@ -39,6 +39,7 @@ describe('gate stack', () => {
       'GET /jobs/{jobId}/history': 'AWS_IAM',
       'POST /jobs/{jobId}/cancel': 'AWS_IAM',
       'GET /health': 'NONE',
+      'GET /openapi.json': 'NONE',
     });
     template().hasOutput('GateApiUrl', Match.anyValue());
     expect(resourceOf(template(), gate.api.stage).Properties?.['AccessLogSettings']).toBeDefined();
@@ -77,7 +78,7 @@ describe('gate stack', () => {
         Architectures: ['arm64'],
         TracingConfig: { Mode: 'Active' },
       });
-      const expected = name === 'Health' ? common : [...common, ...gateEnvironment];
+      const expected = name === 'Health' || name === 'OpenApi' ? common : [...common, ...gateEnvironment];
       expect(Object.keys(environmentOf(template(), fn)).sort(), name).toEqual(expected.sort());
     }
     expect(environmentOf(template(), gate.functions.SubmitJob)).toMatchObject({

@@ -100,6 +100,7 @@ describe('regional stack: HTTP API', () => {
       'POST /jobs/{jobId}/workflows/{workflowId}/complete': 'NONE',
       'POST /workers/{workerId}/extensions': 'NONE',
       'GET /health': 'NONE',
+      'GET /openapi.json': 'NONE',
     });
   });
 
@@ -163,6 +164,7 @@ describe('regional stack: Lambda handlers', () => {
       TakeOverJob: manager,
       ReportWorkerFailure: manager,
       Health: [],
+      OpenApi: [],
       SubmitFromGate: withTokens,
       FireJobTimer: manager,
       SweepJobTimers: manager,
@@ -205,6 +207,7 @@ describe('regional stack: Lambda handlers', () => {
     const none = { readTable: false, writeTable: false, publish: false, armTimers: false, tokenSecret: false };
     const decider = { readTable: true, writeTable: true, publish: true, armTimers: true, tokenSecret: false };
     expect(capabilitiesOf('Health')).toEqual(none);
+    expect(capabilitiesOf('OpenApi')).toEqual(none);
     expect(capabilitiesOf('GetJob')).toEqual({ ...none, readTable: true });
     expect(capabilitiesOf('GetJobHistory')).toEqual({ ...none, readTable: true });
     expect(capabilitiesOf('ListJobs')).toEqual({ ...none, readTable: true });

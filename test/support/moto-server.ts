@@ -1,14 +1,15 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, openSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { isAlive, isErrno, withDirLock } from './dir-lock.js';
+import { isAlive, isErrno } from './dir-lock.js';
 import { pollUntil } from './poll.js';
+import { ensurePythonVenv } from './python-venv.js';
+
+export { missingPythonReason } from './python-venv.js';
 
 /** Pinned so that emulator behaviour changes only when we choose to. */
 export const MOTO_REQUIREMENT = 'moto[server]==5.2.5';
-const INSTALL_TIMEOUT_MS = 8 * 60_000;
 const START_TIMEOUT_MS = 60_000;
 const START_ATTEMPTS = 3;
 
@@ -31,32 +32,8 @@ threading.Thread(target=exit_when_runner_is_gone, daemon=True).start()
 main(sys.argv[2:])
 `;
 
-/** Why the emulator cannot be set up on this machine, or undefined when python3 can make a venv. */
-export function missingPythonReason(): string | undefined {
-  const probe = spawnSync('python3', ['-c', 'import venv, ensurepip'], { encoding: 'utf8' });
-  if (probe.error) return 'python3 is not on PATH (install python3 and python3-venv)';
-  if (probe.status !== 0) return 'python3 cannot create a venv (install python3-venv, e.g. apt-get install -y python3-venv)';
-  return undefined;
-}
-
 /** Creates `venvDir` and installs moto into it unless a previous run did; returns the venv's python. */
-export async function ensureMotoVenv(venvDir: string): Promise<string> {
-  const python = join(venvDir, 'bin', 'python');
-  const marker = join(venvDir, 'vigil-moto-requirement.txt');
-  return withDirLock(`${venvDir}.lock`, INSTALL_TIMEOUT_MS, async () => {
-    const installed = await readFile(marker, 'utf8').catch(() => '');
-    if (existsSync(python) && installed === MOTO_REQUIREMENT) return python;
-    console.info(`Installing ${MOTO_REQUIREMENT} into ${venvDir} (once; later runs reuse it)…`);
-    await runQuietly('python3', ['-m', 'venv', '--clear', venvDir], `create the venv ${venvDir}`);
-    await runQuietly(
-      python,
-      ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', MOTO_REQUIREMENT],
-      `pip install '${MOTO_REQUIREMENT}' into ${venvDir}`,
-    );
-    await writeFile(marker, MOTO_REQUIREMENT);
-    return python;
-  });
-}
+export const ensureMotoVenv = (venvDir: string): Promise<string> => ensurePythonVenv(venvDir, MOTO_REQUIREMENT);
 
 export interface MotoServer {
   endpoint: string;
@@ -135,25 +112,6 @@ function freeLoopbackPort(): Promise<number> {
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address() as AddressInfo;
       server.close(() => resolve(port));
-    });
-  });
-}
-
-function runQuietly(command: string, args: string[], what: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), INSTALL_TIMEOUT_MS);
-    child.once('error', (error) => {
-      clearTimeout(timer);
-      reject(new Error(`Could not ${what}: ${error.message}`));
-    });
-    child.once('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolve();
-      else reject(new Error(`Could not ${what} (${signal ?? `exit ${code}`}). Output:\n${tail(output)}`));
     });
   });
 }

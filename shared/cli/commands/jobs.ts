@@ -1,0 +1,97 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { gateJobAnswer, gateSubmittedJobAnswer, type GateJobAnswer } from '../../contract/gate-responses.js';
+import { cancelAnswer, jobAnswer, submittedJobAnswer, type JobAnswer } from '../../contract/manager-responses.js';
+import type { VigilHttp } from '../../sdk/vigil-http.js';
+import { command } from '../command-line.js';
+import { vigilHttp } from '../endpoint.js';
+import { ExitCode, exitCodeOfStatus } from '../exit-codes.js';
+import { readInputFile } from '../input-file.js';
+import { gateJobLines, jobLines } from '../job-display.js';
+import { print } from '../output.js';
+import { LiveView } from '../live-view.js';
+
+const jobPath = (jobId: string) => `/jobs/${encodeURIComponent(jobId)}`;
+
+async function fetchJob(http: VigilHttp, gate: boolean | undefined, jobId: string): Promise<JobAnswer | GateJobAnswer> {
+  const { body } = await http.call('GET', jobPath(jobId));
+  return gate ? gateJobAnswer.parse(body) : jobAnswer.parse(body);
+}
+
+const linesOf = (job: JobAnswer | GateJobAnswer, gate: boolean | undefined, nowMs: number) =>
+  gate ? gateJobLines(job as GateJobAnswer) : jobLines(job as JobAnswer, nowMs);
+
+export const submit = command(
+  {
+    usage: 'vigil submit FILE [--gate]',
+    summary: 'Submit a job from a JSON or YAML file (to the gate with --gate: a body with "datacenters").',
+    options: {},
+    positionals: ['FILE'],
+  },
+  async ({ values, positionals }) => {
+    const file = readInputFile(positionals[0] ?? '');
+    const http = vigilHttp(values);
+    const { status, body } = await http.call('POST', '/jobs', { body: file.data });
+    if (values.gate) {
+      const job = gateSubmittedJobAnswer.parse(body);
+      print(values.json, job, () => [
+        `${status === 201 ? 'submitted' : 'already submitted'} ${job.jobId} (gate_coordinated)`,
+        ...Object.entries(job.datacenters).flatMap(([region, dc]) => dc.workflows.map((w) => `  ${region} ${w.workflowId} ${w.workerId} token ${w.token}`)),
+      ]);
+    } else {
+      const job = submittedJobAnswer.parse(body);
+      print(values.json, job, () => [
+        `${status === 201 ? 'submitted' : 'already submitted'} ${job.jobId} ${job.status} deadline ${job.deadlineAt}`,
+        ...job.workflows.map((w) => `  ${w.workflowId} ${w.workerId} token ${w.token}`),
+      ]);
+    }
+    return ExitCode.ok;
+  });
+
+export const status = command(
+  {
+    usage: 'vigil status JOB [--gate]',
+    summary: 'Show a job. Exit 0 while RUNNING or COMPLETED, 1 FAILED, 3 TIMED_OUT or CANCELLED, 2 unknown job.',
+    options: {},
+    positionals: ['JOB'],
+  },
+  async ({ values, positionals }) => {
+    const job = await fetchJob(vigilHttp(values), values.gate, positionals[0] ?? '');
+    print(values.json, job, () => linesOf(job, values.gate, Date.now()));
+    return exitCodeOfStatus(job.status);
+  });
+
+export const cancel = command(
+  {
+    usage: 'vigil cancel JOB [--reason TEXT] [--gate]',
+    summary: 'Cancel a running job (in every region with --gate).',
+    optionHelp: ['--reason TEXT    recorded with the cancellation'],
+    options: { reason: { type: 'string' } },
+    positionals: ['JOB'],
+  },
+  async ({ values, positionals }) => {
+    const jobId = positionals[0] ?? '';
+    const { body } = await vigilHttp(values).call('POST', `${jobPath(jobId)}/cancel`, { body: values.reason ? { reason: values.reason } : {} });
+    const answer = cancelAnswer.parse(body);
+    print(values.json, answer, () => [`${answer.jobId} ${answer.status}`]);
+    return ExitCode.ok;
+  });
+
+export const watch = command(
+  {
+    usage: 'vigil watch JOB [--interval S] [--gate]',
+    summary: 'Follow a job live until it ends: status, time left, a progress bar per workflow (per region with --gate). Exit code as status.',
+    optionHelp: ['--interval S     seconds between polls (default 1)'],
+    options: { interval: { type: 'string' } },
+    positionals: ['JOB'],
+  },
+  async ({ values, positionals }) => {
+    const intervalMs = Math.max(100, Number(values.interval ?? '1') * 1000 || 1000);
+    const http = vigilHttp(values);
+    const view = new LiveView(process.stdout, values.json === true);
+    for (;;) {
+      const job = await fetchJob(http, values.gate, positionals[0] ?? '');
+      view.show(job, linesOf(job, values.gate, Date.now()));
+      if (job.status !== 'RUNNING') return exitCodeOfStatus(job.status);
+      await sleep(intervalMs);
+    }
+  });

@@ -1,0 +1,107 @@
+import { command } from '../command-line.js';
+import { vigilHttp } from '../endpoint.js';
+import { ExitCode } from '../exit-codes.js';
+import { readInputFile } from '../input-file.js';
+import { print } from '../output.js';
+
+// The agent-fleet routes answer shapes another part of Vigil defines; these commands show the
+// answer as it comes (pretty JSON) and only pick out what their exit code needs.
+const pretty = (data: unknown) => () => [JSON.stringify(data, null, 2)];
+const enc = encodeURIComponent;
+
+export const poolsCreate = command(
+  {
+    usage: 'vigil pools create FILE',
+    summary: "Create a pool from a JSON file, or a YAML file with spec 113's map: block.",
+    options: {},
+    positionals: ['FILE'],
+  },
+  async ({ values, positionals }) => {
+    const file = readInputFile(positionals[0] ?? '');
+    const http = vigilHttp(values);
+    const { body } = await http.call(
+      'POST',
+      '/pools',
+      file.isYaml ? { rawBody: { contentType: 'application/yaml', text: file.text } } : { body: file.data },
+    );
+    print(values.json, body, pretty(body));
+    return ExitCode.ok;
+  },
+);
+
+export const poolsStatus = command(
+  {
+    usage: 'vigil pools status POOL',
+    summary: 'Show a pool: status, item counts, resolved config. Exit 1 when the pool FAILED, 3 when CANCELLED.',
+    options: {},
+    positionals: ['POOL'],
+  },
+  async ({ values, positionals }) => {
+    const { body } = await vigilHttp(values).call('GET', `/pools/${enc(positionals[0] ?? '')}`);
+    print(values.json, body, pretty(body));
+    const status = (body as { status?: unknown } | undefined)?.status;
+    return status === 'FAILED' ? ExitCode.failed : status === 'CANCELLED' ? ExitCode.timedOutOrCancelled : ExitCode.ok;
+  },
+);
+
+export const dlqList = command(
+  { usage: 'vigil dlq list POOL', summary: "List a pool's dead-lettered items with their history.", options: {}, positionals: ['POOL'] },
+  async ({ values, positionals }) => {
+    const { body } = await vigilHttp(values).call('GET', `/pools/${enc(positionals[0] ?? '')}/dlq`);
+    print(values.json, body, pretty(body));
+    return ExitCode.ok;
+  },
+);
+
+export const dlqRetry = command(
+  {
+    usage: 'vigil dlq retry POOL ITEM [--agent-timeout S]',
+    summary: 'Make a dead-lettered item available again, optionally with a new agent timeout.',
+    optionHelp: ['--agent-timeout S  the agent timeout for its next attempts (seconds)'],
+    options: { 'agent-timeout': { type: 'string' } },
+    positionals: ['POOL', 'ITEM'],
+  },
+  async ({ values, positionals }) => {
+    const seconds = values['agent-timeout'] === undefined ? undefined : Number(values['agent-timeout']);
+    const { body } = await vigilHttp(values).call('POST', `/pools/${enc(positionals[0] ?? '')}/dlq/${enc(positionals[1] ?? '')}/retry`, {
+      body: seconds === undefined ? {} : { agentTimeoutSecs: seconds },
+    });
+    print(values.json, body, pretty(body));
+    return ExitCode.ok;
+  },
+);
+
+export const escalationsList = command(
+  {
+    usage: 'vigil escalations list [--pool POOL]',
+    summary: 'List escalations waiting for (or given) a human answer.',
+    optionHelp: ['--pool POOL      only this pool'],
+    options: { pool: { type: 'string' } },
+    positionals: [],
+  },
+  async ({ values }) => {
+    const { body } = await vigilHttp(values).call('GET', `/escalations${values.pool ? `?poolId=${enc(values.pool)}` : ''}`);
+    print(values.json, body, pretty(body));
+    return ExitCode.ok;
+  },
+);
+
+export const escalationsAnswer = command(
+  {
+    usage: 'vigil escalations answer ID OPTION [--timeout S] [--clarification TEXT]',
+    summary: 'Answer an escalation: split, clarify, increase_timeout or skip.',
+    optionHelp: ['--timeout S          the new limit for increase_timeout', '--clarification TEXT the text for clarify'],
+    options: { timeout: { type: 'string' }, clarification: { type: 'string' } },
+    positionals: ['ID', 'OPTION'],
+  },
+  async ({ values, positionals }) => {
+    const answer = {
+      option: positionals[1],
+      ...(values.timeout !== undefined ? { timeoutSeconds: Number(values.timeout) } : {}),
+      ...(values.clarification !== undefined ? { clarification: values.clarification } : {}),
+    };
+    const { body } = await vigilHttp(values).call('POST', `/escalations/${enc(positionals[0] ?? '')}/answer`, { body: answer });
+    print(values.json, body, pretty(body));
+    return ExitCode.ok;
+  },
+);

@@ -1,0 +1,151 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { claim } from '../../sdk/agent.js';
+import { VigilApiError } from '../../sdk/errors.js';
+import { startWorkflow } from '../../sdk/workflow.js';
+import { VigilHttp } from '../../sdk/vigil-http.js';
+import { stopLiveGroupsOnSignals } from '../../runner/process-group.js';
+import { runPoolItem, type ItemCommand, type ItemOutcome } from '../../runner/run-pool-item.js';
+import { runWorkflow } from '../../runner/run-workflow.js';
+import { interpolate, stepArgv, templateSteps } from '../../runner/template-command.js';
+import type { Claim } from '../../contract/pool-responses.js';
+import { command, type Command, type Parsed } from '../command-line.js';
+import { endpointOptions } from '../endpoint.js';
+import { ExitCode, UsageError } from '../exit-codes.js';
+
+const FOLLOW_POLL_MS = 2_000;
+
+const spec = {
+  usage: 'vigil run --pool POOL --agent ID [--kind expert] [--once] [--follow] [-- CMD ARGS…]\n       vigil run --job JOB --workflow WF --worker ID --token T -- CMD ARGS…',
+  summary:
+    "Run a pool's items (or a job's workflow) as child processes, each in its own process group; heartbeat, forward checkpoints and progress, and stop the child on terminate/cancel: SIGTERM, then SIGKILL at terminateBy. See README, 'The agent runner'.",
+  optionHelp: [
+    '--pool POOL        claim items of this pool',
+    '--agent ID         this agent\'s id',
+    '--kind KIND        agent (default) or expert',
+    '--once             run one item, then exit',
+    '--follow           keep waiting for new items when the pool has none',
+    "--claude-cmd CMD   runs claude: steps (default 'claude -p')",
+    '--job JOB --workflow WF --worker ID --token T   run a job\'s workflow instead',
+    '--grace S          SIGTERM→SIGKILL grace when Vigil gives no terminateBy (default 30)',
+    '--heartbeat S      seconds between heartbeats (default 5; at most half the checkpoint interval)',
+  ],
+  options: {
+    pool: { type: 'string' },
+    agent: { type: 'string' },
+    kind: { type: 'string' },
+    once: { type: 'boolean' },
+    follow: { type: 'boolean' },
+    'claude-cmd': { type: 'string' },
+    job: { type: 'string' },
+    workflow: { type: 'string' },
+    worker: { type: 'string' },
+    token: { type: 'string' },
+    grace: { type: 'string' },
+    heartbeat: { type: 'string' },
+  },
+  positionals: [],
+} as const;
+
+type RunFlags = Parsed<typeof spec.options>['values'];
+
+const log = (line: string) => process.stderr.write(`vigil run: ${line}\n`);
+
+function seconds(flag: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed < 0) throw new UsageError(`--${flag} must be a number of seconds ≥ 0, not '${value}'.`);
+  return parsed;
+}
+
+const graceSeconds = (flags: RunFlags) => seconds('grace', flags.grace, 30);
+
+/** `vigil run …`: the flags before `--`, the child's command after it. */
+export const run: Command = (argv) => {
+  const dash = argv.indexOf('--');
+  const childArgv = dash >= 0 ? argv.slice(dash + 1) : [];
+  return command(spec, async ({ values }) => {
+    stopLiveGroupsOnSignals(graceSeconds(values) * 1000);
+    if (values.job !== undefined) return runJobWorkflow(values, childArgv);
+    if (values.pool !== undefined) return runPool(values, childArgv);
+    throw new UsageError('Pass --pool POOL --agent ID, or --job JOB --workflow WF --worker ID --token T -- CMD.');
+  })(dash >= 0 ? argv.slice(0, dash) : argv);
+};
+
+async function runJobWorkflow(flags: RunFlags, childArgv: string[]): Promise<ExitCode> {
+  const { job, workflow, worker, token } = flags;
+  if (!job || !workflow || !worker || !token || childArgv.length === 0) {
+    throw new UsageError('vigil run --job needs --workflow WF --worker ID --token T and a command after --.');
+  }
+  const options = endpointOptions(flags);
+  const handle = await startWorkflow({ ...options, jobId: job, workflowId: workflow, workerId: worker, token, onHeartbeatError: (error) => log(`heartbeat failed: ${String(error)}`) });
+  const outcome = await runWorkflow(handle, childArgv, {
+    endpoint: options.endpoint,
+    jobId: job,
+    workflowId: workflow,
+    workerId: worker,
+    token,
+    graceSeconds: graceSeconds(flags),
+    deadlineSlackSeconds: 5,
+    log,
+  });
+  if (outcome.kind === 'completed') return ExitCode.ok;
+  if (outcome.kind === 'failed') return ExitCode.failed;
+  return ExitCode.timedOutOrCancelled;
+}
+
+async function runPool(flags: RunFlags, childArgv: string[]): Promise<ExitCode> {
+  const { pool, agent } = flags;
+  if (!pool || !agent) throw new UsageError('vigil run --pool needs --agent ID.');
+  const kind = flags.kind ?? 'agent';
+  if (kind !== 'agent' && kind !== 'expert') throw new UsageError(`--kind is agent or expert, not '${kind}'.`);
+  const options = {
+    ...endpointOptions(flags),
+    heartbeatIntervalMs: seconds('heartbeat', flags.heartbeat, 5) * 1000,
+    onHeartbeatError: (error: unknown) => log(`heartbeat failed: ${String(error)}`),
+  };
+  const template = childArgv.length > 0 ? [] : await poolTemplate(new VigilHttp(options), pool);
+  const outcomes: ItemOutcome[] = [];
+  for (;;) {
+    let attempt;
+    try {
+      attempt = await claim(options, pool, agent, kind);
+    } catch (error) {
+      if (error instanceof VigilApiError && error.code === 'pool_finished') break;
+      throw error;
+    }
+    if (!attempt) {
+      if (!flags.follow) break;
+      await sleep(FOLLOW_POLL_MS);
+      continue;
+    }
+    const commands = itemCommands(attempt.claim, childArgv, template, flags['claude-cmd'] ?? 'claude -p');
+    outcomes.push(await runPoolItem(attempt, commands, { endpoint: options.endpoint, graceSeconds: graceSeconds(flags), log }));
+    if (flags.once) break;
+  }
+  if (outcomes.includes('failed')) return ExitCode.failed;
+  if (outcomes.includes('terminated')) return ExitCode.timedOutOrCancelled;
+  return ExitCode.ok;
+}
+
+async function poolTemplate(http: VigilHttp, poolId: string) {
+  const { body } = await http.call('GET', `/pools/${encodeURIComponent(poolId)}`);
+  const steps = templateSteps((body as { config?: { agent_template?: unknown } } | undefined)?.config?.agent_template);
+  if (steps.length === 0) throw new UsageError(`Pool '${poolId}' has no agent_template; pass the command to run after --.`);
+  return steps;
+}
+
+/** `-- CMD` runs as the item's first command (reported when the pool has a template); else the template's steps. */
+function itemCommands(claimed: Claim, childArgv: string[], template: ReturnType<typeof templateSteps>, claudeCommand: string): ItemCommand[] {
+  const known = claimed.commands ?? [];
+  if (childArgv.length > 0) {
+    const first = known[0];
+    return [{ index: 0, type: first?.type ?? 'shell', argv: childArgv, limitSeconds: first?.limitSeconds, reported: first !== undefined }];
+  }
+  return template.map((step, index) => ({
+    index,
+    type: step.type,
+    argv: stepArgv({ type: step.type, text: interpolate(step.text, claimed.itemId, claimed.input) }, claudeCommand),
+    limitSeconds: known[index]?.limitSeconds,
+    reported: true,
+  }));
+}

@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as z from '../validation/zod.js';
+import { regionOfApiGatewayUrl, sigV4Signer } from '../sdk/sigv4-signer.js';
+import { VigilHttp, type VigilHttpOptions } from '../sdk/vigil-http.js';
+import { UsageError } from './exit-codes.js';
+
+const endpointsFile = z.object({ gate: z.string(), regions: z.record(z.string(), z.string()) });
+
+export interface EndpointFlags {
+  endpoint?: string | undefined;
+  gate?: boolean | undefined;
+}
+
+/** `--endpoint`, else `$VIGIL_ENDPOINT`, else `.vigil/endpoints.json` (its first region, or its gate with `--gate`). */
+export function resolveEndpoint(flags: EndpointFlags, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string {
+  if (flags.endpoint) return flags.endpoint;
+  if (!flags.gate && env['VIGIL_ENDPOINT']) return env['VIGIL_ENDPOINT'];
+  const file = join(cwd, '.vigil', 'endpoints.json');
+  let endpoints;
+  try {
+    endpoints = endpointsFile.parse(JSON.parse(readFileSync(file, 'utf8')));
+  } catch {
+    throw new UsageError(`No Vigil endpoint: pass --endpoint URL, set VIGIL_ENDPOINT, or run 'npm start' here (it writes ${file}).`);
+  }
+  if (flags.gate) return endpoints.gate;
+  const first = Object.values(endpoints.regions)[0];
+  if (!first) throw new UsageError(`${file} names no region. Pass --endpoint URL.`);
+  return first;
+}
+
+/** A client for the resolved endpoint; calls to a deployed API Gateway are SigV4-signed. */
+export const vigilHttp = (flags: EndpointFlags): VigilHttp => new VigilHttp(endpointOptions(flags));
+
+export function endpointOptions(flags: EndpointFlags): VigilHttpOptions {
+  const endpoint = resolveEndpoint(flags);
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    throw new UsageError(`'${endpoint}' is not a URL. Pass --endpoint http://host:port.`);
+  }
+  const region = regionOfApiGatewayUrl(url.href);
+  return { endpoint, ...(region ? { signer: sigV4Signer({ region }) } : {}) };
+}

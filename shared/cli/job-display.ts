@@ -1,0 +1,45 @@
+import type { GateJobAnswer } from '../contract/gate-responses.js';
+import type { JobAnswer } from '../contract/manager-responses.js';
+
+const BAR_WIDTH = 24;
+
+export function progressBar(fraction: number | undefined): string {
+  if (fraction === undefined) return `[${'·'.repeat(BAR_WIDTH)}]   ?%`;
+  const clamped = Math.min(1, Math.max(0, fraction));
+  const filled = Math.round(clamped * BAR_WIDTH);
+  return `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${String(Math.round(clamped * 100)).padStart(3)}%`;
+}
+
+export function timeLeft(deadlineAt: string | undefined, nowMs: number): string {
+  if (deadlineAt === undefined) return 'no deadline';
+  const seconds = Math.round((Date.parse(deadlineAt) - nowMs) / 1000);
+  if (seconds <= 0) return 'deadline passed';
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  return `${h > 0 ? `${h}h` : ''}${h > 0 || m > 0 ? `${m}m` : ''}${s}s left`;
+}
+
+const settled = (state: string, fraction: number | undefined) => (state === 'completed' ? 1 : fraction);
+
+/** A region manager's job: a header, then one bar per workflow. */
+export function jobLines(job: JobAnswer, nowMs: number): string[] {
+  const reason = job.timeoutReason ? ` (${job.timeoutReason})` : '';
+  const header = `${job.jobId}  ${job.status}${reason}  ${job.status === 'RUNNING' ? timeLeft(job.deadlineAt, nowMs) : ''}`.trimEnd();
+  const width = Math.max(0, ...job.workflows.map((w) => w.workflowId.length));
+  return [
+    header,
+    ...job.workflows.map((w) => `  ${w.workflowId.padEnd(width)}  ${progressBar(settled(w.state, w.progress))}  ${w.state}`),
+  ];
+}
+
+/** A gate job: a header, then one row per region. */
+export function gateJobLines(job: GateJobAnswer): string[] {
+  const reason = job.timeoutReason ? ` (${job.timeoutReason})` : '';
+  const regions = Object.entries(job.datacenters);
+  const width = Math.max(0, ...regions.map(([region]) => region.length));
+  return [
+    `${job.jobId}  ${job.status}${reason}`,
+    ...regions.map(([region, dc]) => `  ${region.padEnd(width)}  ${progressBar(dc.status === 'completed' ? 1 : undefined)}  ${dc.status}  last progress ${dc.lastProgressAt}`),
+  ];
+}

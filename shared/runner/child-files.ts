@@ -1,0 +1,63 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * How a child without the SDK talks to the runner: plain files named in its environment.
+ * - `VIGIL_CHECKPOINT_REQUEST_FILE` appears when Vigil asks for a checkpoint;
+ * - the child writes JSON `{"state": …, "progress": 0.4}` to `VIGIL_CHECKPOINT_FILE` (write a temp
+ *   file, then `mv`, so the runner never reads half a file): the runner sends it and removes the request;
+ * - it may write its (partial) result as JSON to `VIGIL_RESULT_FILE`;
+ * - a job's workflow writes a progress fraction, or `{"progress": 0.5, "step": "…"}`, to `VIGIL_PROGRESS_FILE`.
+ */
+export class ChildFiles {
+  readonly dir = mkdtempSync(join(tmpdir(), 'vigil-run-'));
+  readonly checkpointRequest = join(this.dir, 'checkpoint-requested');
+  readonly checkpoint = join(this.dir, 'checkpoint.json');
+  readonly result = join(this.dir, 'result.json');
+  readonly progress = join(this.dir, 'progress');
+  private seen = new Map<string, number>();
+
+  env(): Record<string, string> {
+    return {
+      VIGIL_CHECKPOINT_REQUEST_FILE: this.checkpointRequest,
+      VIGIL_CHECKPOINT_FILE: this.checkpoint,
+      VIGIL_RESULT_FILE: this.result,
+      VIGIL_PROGRESS_FILE: this.progress,
+    };
+  }
+
+  requestCheckpoint(): void {
+    writeFileSync(this.checkpointRequest, `${new Date().toISOString()}\n`);
+  }
+
+  clearCheckpointRequest(): void {
+    rmSync(this.checkpointRequest, { force: true });
+  }
+
+  /** The file's content as JSON when it changed since the last call; undefined otherwise or when unreadable. */
+  changed(file: string): unknown {
+    let mtimeMs: number;
+    try {
+      mtimeMs = statSync(file).mtimeMs;
+    } catch {
+      return undefined;
+    }
+    if (this.seen.get(file) === mtimeMs) return undefined;
+    const value = this.read(file);
+    if (value !== undefined) this.seen.set(file, mtimeMs);
+    return value;
+  }
+
+  read(file: string): unknown {
+    try {
+      return JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      return undefined;
+    }
+  }
+
+  remove(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,124 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { AttemptHandle } from '../sdk/agent.js';
+import { VigilApiError } from '../sdk/errors.js';
+import { ChildFiles } from './child-files.js';
+import { spawnGroup } from './process-group.js';
+import { stopGroup } from './stop-group.js';
+import { superviseChild } from './supervise-child.js';
+
+export interface ItemCommand {
+  index: number;
+  type: string;
+  argv: string[];
+  limitSeconds: number | null | undefined;
+  /** Whether Vigil knows this command (a template step): its start and finish are reported. */
+  reported: boolean;
+}
+
+export interface ItemRunContext {
+  endpoint: string;
+  /** Used when Vigil cannot say `terminateBy` (the runner's own deadline fired): seed 003's default 30 s. */
+  graceSeconds: number;
+  log: (line: string) => void;
+}
+
+export type ItemOutcome = 'succeeded' | 'failed' | 'terminated';
+
+/** How long the runner waits for Vigil to confirm a timeout its own clock saw first. */
+const CONFIRM_MS = 10_000;
+
+/**
+ * Runs one claimed item's commands, each as a child in its own process group: start/finish
+ * reported, checkpoints forwarded, and on `terminate` (or a deadline on the runner's own clock)
+ * SIGTERM → wait until terminateBy → SIGKILL, then `terminated` with the cleanup and partial result.
+ */
+export async function runPoolItem(attempt: AttemptHandle, commands: readonly ItemCommand[], context: ItemRunContext): Promise<ItemOutcome> {
+  const files = new ChildFiles();
+  const { claim } = attempt;
+  attempt.onCheckpointRequested(() => files.requestCheckpoint());
+  const forwardCheckpoint = async () => {
+    const written = files.changed(files.checkpoint) as { state?: unknown; progress?: number } | undefined;
+    if (written === undefined) return;
+    const isWrapped = written !== null && typeof written === 'object' && 'state' in written;
+    await attempt.checkpoint(isWrapped ? written.state : written, isWrapped && typeof written.progress === 'number' ? written.progress : undefined);
+    files.clearCheckpointRequest();
+  };
+  const env = {
+    ...process.env,
+    ...files.env(),
+    VIGIL_ENDPOINT: context.endpoint,
+    VIGIL_POOL: attempt.poolId,
+    VIGIL_ITEM: claim.itemId,
+    VIGIL_ATTEMPT: String(claim.attempt),
+    VIGIL_TOKEN: claim.token,
+    VIGIL_ITEM_INPUT: JSON.stringify(claim.input ?? null),
+  };
+  /** Vigil ended the attempt between two calls (a timeout while no child ran): say so and stop. */
+  const endedByVigil = async (): Promise<ItemOutcome> => {
+    context.log(`item ${claim.itemId}: Vigil ended attempt ${claim.attempt}; reporting terminated`);
+    await confirmTimeout(attempt, Date.now() + context.graceSeconds * 1000);
+    await attempt.terminated('completed', files.read(files.result));
+    return 'terminated';
+  };
+  try {
+    return await runCommands();
+  } catch (error) {
+    if (error instanceof VigilApiError && error.code === 'attempt_terminating') return endedByVigil();
+    throw error;
+  } finally {
+    attempt.stop();
+    files.remove();
+  }
+
+  async function runCommands(): Promise<ItemOutcome> {
+    for (const command of commands) {
+      const started = command.reported ? await attempt.startCommand(command.index, command.type) : { deadlineAtMs: undefined };
+      const startedAt = Date.now();
+      const ownCommandDeadline = started.deadlineAtMs ?? (command.limitSeconds ? startedAt + command.limitSeconds * 1000 : undefined);
+      context.log(`item ${claim.itemId} attempt ${claim.attempt}: command ${command.index} (${command.type}) ${command.argv.join(' ')}`);
+      const group = spawnGroup(command.argv[0] ?? 'sh', command.argv.slice(1), env);
+      const end = await superviseChild(group, {
+        signal: attempt.signal,
+        deadlineMs: () => earliest(ownCommandDeadline, attempt.deadlineAtMs),
+        onTick: forwardCheckpoint,
+      });
+      if (end.kind === 'stop') {
+        if (end.cause === 'deadline') {
+          // The runner's clock saw it first: SIGTERM now, and learn Vigil's terminateBy while the child cleans up.
+          group.signal('SIGTERM');
+          await confirmTimeout(attempt, end.atMs + context.graceSeconds * 1000);
+        }
+        const terminateByMs = attempt.terminateByMs ?? end.atMs + context.graceSeconds * 1000;
+        context.log(`item ${claim.itemId}: ${end.cause === 'vigil' ? 'Vigil said terminate' : 'deadline passed'}; SIGTERM to group ${group.pid}, SIGKILL at ${new Date(terminateByMs).toISOString()}`);
+        const resolution = await stopGroup(group, terminateByMs);
+        context.log(`item ${claim.itemId}: child group ${group.pid} gone (${resolution})`);
+        await forwardCheckpoint().catch(() => undefined);
+        await attempt.terminated(resolution === 'graceful' ? 'completed' : 'failed', files.read(files.result));
+        return 'terminated';
+      }
+      await forwardCheckpoint().catch(() => undefined);
+      const outcome = end.code === 0 ? 'succeeded' : 'failed';
+      if (command.reported) await attempt.finishCommand(command.index, outcome);
+      if (outcome === 'failed') {
+        await attempt.complete('failed', files.read(files.result));
+        return 'failed';
+      }
+    }
+    await attempt.complete('succeeded', files.read(files.result));
+    return 'succeeded';
+  }
+}
+
+const earliest = (...times: Array<number | undefined>): number | undefined => {
+  const known = times.filter((t): t is number => t !== undefined);
+  return known.length > 0 ? Math.min(...known) : undefined;
+};
+
+/** Heartbeats until Vigil says `terminate` too, or until `untilMs` (at most CONFIRM_MS): it may be unreachable. */
+async function confirmTimeout(attempt: AttemptHandle, untilMs: number): Promise<void> {
+  const until = Math.min(untilMs, Date.now() + CONFIRM_MS);
+  while (!attempt.signal.aborted && Date.now() < until) {
+    await attempt.heartbeat().catch(() => undefined);
+    if (!attempt.signal.aborted) await sleep(250);
+  }
+}

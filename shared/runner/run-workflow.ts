@@ -1,0 +1,60 @@
+import type { WorkflowHandle } from '../sdk/workflow.js';
+import { ChildFiles } from './child-files.js';
+import { spawnGroup } from './process-group.js';
+import { stopGroup } from './stop-group.js';
+import { superviseChild } from './supervise-child.js';
+
+export interface WorkflowRunContext {
+  endpoint: string;
+  jobId: string;
+  workflowId: string;
+  workerId: string;
+  token: string;
+  /** SIGTERM → SIGKILL after this long when the job ends under the child. */
+  graceSeconds: number;
+  /** How long past the deadline the runner waits for Vigil's own verdict before stopping the child itself. */
+  deadlineSlackSeconds: number;
+  log: (line: string) => void;
+}
+
+export type WorkflowRunOutcome = { kind: 'completed' | 'failed' } | { kind: 'stopped'; resolution: 'graceful' | 'force' };
+
+/** Runs a job's workflow as a child process group: its progress forwarded, stopped when the job ends. */
+export async function runWorkflow(handle: WorkflowHandle, argv: readonly string[], context: WorkflowRunContext): Promise<WorkflowRunOutcome> {
+  const files = new ChildFiles();
+  const env = {
+    ...process.env,
+    ...files.env(),
+    VIGIL_ENDPOINT: context.endpoint,
+    VIGIL_JOB: context.jobId,
+    VIGIL_WORKFLOW: context.workflowId,
+    VIGIL_WORKER: context.workerId,
+    VIGIL_TOKEN: context.token,
+  };
+  const forwardProgress = async () => {
+    const written = files.changed(files.progress);
+    if (typeof written === 'number') await handle.progress(written);
+    else if (written !== null && typeof written === 'object') await handle.progress(written as { progress?: number; step?: string | number });
+  };
+  try {
+    const group = spawnGroup(argv[0] ?? 'sh', argv.slice(1), env);
+    const end = await superviseChild(group, {
+      signal: handle.signal,
+      deadlineMs: () => (handle.deadlineAtMs === undefined ? undefined : handle.deadlineAtMs + context.deadlineSlackSeconds * 1000),
+      onTick: forwardProgress,
+    });
+    if (end.kind === 'stop') {
+      context.log(`job ${context.jobId}: ${end.cause === 'vigil' ? 'Vigil said cancel' : 'deadline passed'}; SIGTERM to group ${group.pid}`);
+      const resolution = await stopGroup(group, end.atMs + context.graceSeconds * 1000);
+      context.log(`job ${context.jobId}: child group ${group.pid} gone (${resolution})`);
+      return { kind: 'stopped', resolution };
+    }
+    await forwardProgress().catch(() => undefined);
+    const outcome = end.code === 0 ? 'completed' : 'failed';
+    await handle.complete(outcome);
+    return { kind: outcome };
+  } finally {
+    handle.stop();
+    files.remove();
+  }
+}

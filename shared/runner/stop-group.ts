@@ -1,0 +1,20 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ChildGroup } from './process-group.js';
+
+export type Resolution = 'graceful' | 'force';
+
+const POLL_MS = 20;
+
+/**
+ * SIGTERM to the whole group, then SIGKILL to what is left at `terminateByMs` (seed 003: cleanup
+ * grace period). `graceful` when the group was gone by then. Returns once no process of it is alive.
+ */
+export async function stopGroup(group: ChildGroup, terminateByMs: number, now: () => number = Date.now): Promise<Resolution> {
+  group.signal('SIGTERM');
+  while (group.alive() && now() < terminateByMs) await sleep(POLL_MS);
+  if (!group.alive()) return 'graceful';
+  group.signal('SIGKILL');
+  // SIGKILL cannot be ignored; the kernel reaps the group within moments.
+  for (let i = 0; i < 250 && group.alive(); i++) await sleep(POLL_MS);
+  return 'force';
+}

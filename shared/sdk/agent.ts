@@ -1,0 +1,116 @@
+import { claimAnswer, commandStartAnswer, heartbeatAnswer, type Claim, type HeartbeatAnswer } from '../contract/pool-responses.js';
+import { VigilApiError } from './errors.js';
+import { VigilHttp, type VigilHttpOptions } from './vigil-http.js';
+
+export interface AgentOptions extends VigilHttpOptions {
+  /** How often the attempt heartbeats; at most half the checkpoint interval. Default 5 s. */
+  heartbeatIntervalMs?: number;
+  onHeartbeatError?: (error: unknown) => void;
+}
+
+/** Why an attempt must stop: Vigil said `terminate`; SIGKILL comes at `terminateByMs`. */
+export class TerminateRequest extends Error {
+  constructor(readonly terminateByMs: number | undefined) {
+    super('Vigil asked this attempt to terminate');
+    this.name = 'TerminateRequest';
+  }
+}
+
+export interface AttemptHandle {
+  readonly claim: Claim;
+  readonly poolId: string;
+  readonly agentId: string;
+  /** Fires on `terminate`; its reason is a TerminateRequest. */
+  readonly signal: AbortSignal;
+  /** The latest deadlines Vigil gave (epoch ms), kept so they can be enforced while it is unreachable. */
+  readonly deadlineAtMs: number | undefined;
+  readonly terminateByMs: number | undefined;
+  heartbeat(): Promise<HeartbeatAnswer>;
+  checkpoint(state: unknown, progress?: number): Promise<void>;
+  /** Called once per checkpoint request Vigil opens, until a checkpoint answers it. */
+  onCheckpointRequested(callback: () => void): void;
+  startCommand(index: number, type: string): Promise<{ deadlineAtMs: number | undefined }>;
+  finishCommand(index: number, outcome: 'succeeded' | 'failed'): Promise<void>;
+  complete(outcome: 'succeeded' | 'failed', result?: unknown): Promise<void>;
+  terminated(cleanup: 'completed' | 'failed', partialResult?: unknown): Promise<void>;
+  /** Stops the heartbeat loop. */
+  stop(): void;
+}
+
+const epochMs = (iso: string | null | undefined): number | undefined => (iso ? Date.parse(iso) : undefined);
+
+/** Claims one item of `poolId`; undefined when none is available (204). */
+export async function claim(options: AgentOptions, poolId: string, agentId: string, kind: 'agent' | 'expert' = 'agent'): Promise<AttemptHandle | undefined> {
+  const http = new VigilHttp(options);
+  const answer = await http.call('POST', `/pools/${encodeURIComponent(poolId)}/claims`, { body: { agentId, kind } });
+  if (answer.status === 204 || answer.body === undefined) return undefined;
+  return startAttempt(http, options, poolId, agentId, claimAnswer.parse(answer.body));
+}
+
+function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, agentId: string, claimed: Claim): AttemptHandle {
+  const base = `/pools/${encodeURIComponent(poolId)}/items/${encodeURIComponent(claimed.itemId)}`;
+  const who = { agentId, attempt: claimed.attempt };
+  const post = (path: string, body: object = {}) => http.call('POST', `${base}${path}`, { body: { ...who, ...body }, token: claimed.token });
+  const controller = new AbortController();
+  let deadlineAtMs = epochMs(claimed.deadlineAt);
+  let terminateByMs: number | undefined;
+  let checkpointOpen = false;
+  const checkpointCallbacks: Array<() => void> = [];
+
+  const heartbeat = async (): Promise<HeartbeatAnswer> => {
+    const answer = heartbeatAnswer.parse((await post('/heartbeat')).body);
+    deadlineAtMs = epochMs(answer.deadlineAt) ?? deadlineAtMs;
+    if (answer.action === 'terminate') {
+      terminateByMs = epochMs(answer.terminateBy);
+      controller.abort(new TerminateRequest(terminateByMs));
+    } else if (answer.action === 'checkpoint' && !checkpointOpen) {
+      checkpointOpen = true;
+      for (const callback of checkpointCallbacks) callback();
+    }
+    return answer;
+  };
+
+  const checkpointMs = (claimed.checkpointIntervalSeconds ?? 300) * 1000;
+  const intervalMs = Math.max(100, Math.min(options.heartbeatIntervalMs ?? 5_000, checkpointMs / 2));
+  const loop = setInterval(() => {
+    heartbeat().catch((error: unknown) => {
+      // A stale attempt is over: nothing it does counts any more.
+      if (error instanceof VigilApiError && error.status === 409) controller.abort(new TerminateRequest(undefined));
+      options.onHeartbeatError?.(error);
+    });
+  }, intervalMs);
+  loop.unref();
+
+  return {
+    claim: claimed,
+    poolId,
+    agentId,
+    signal: controller.signal,
+    get deadlineAtMs() {
+      return deadlineAtMs;
+    },
+    get terminateByMs() {
+      return terminateByMs;
+    },
+    heartbeat,
+    checkpoint: async (state, progress) => {
+      await post('/checkpoints', { state, ...(progress !== undefined ? { progress } : {}) });
+      checkpointOpen = false;
+    },
+    onCheckpointRequested: (callback) => void checkpointCallbacks.push(callback),
+    startCommand: async (index, type) => {
+      const answer = commandStartAnswer.parse((await post(`/commands/${index}/start`, { type })).body ?? {});
+      return { deadlineAtMs: epochMs(answer.deadlineAt) };
+    },
+    finishCommand: async (index, outcome) => void (await post(`/commands/${index}/finish`, { outcome })),
+    complete: async (outcome, result) => {
+      clearInterval(loop);
+      await post('/complete', { outcome, ...(result !== undefined ? { result } : {}) });
+    },
+    terminated: async (cleanup, partialResult) => {
+      clearInterval(loop);
+      await post('/terminated', { cleanup, ...(partialResult !== undefined ? { partialResult } : {}) });
+    },
+    stop: () => clearInterval(loop),
+  };
+}

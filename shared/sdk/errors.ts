@@ -1,0 +1,24 @@
+/** Vigil answered with an error: `code` is the contract's machine-readable code. */
+export class VigilApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = 'VigilApiError';
+  }
+}
+
+/** Vigil did not answer (network error, timeout, or 5xx) after every retry. */
+export class VigilUnreachableError extends Error {
+  readonly code = 'unreachable';
+  constructor(
+    message: string,
+    cause?: unknown,
+  ) {
+    super(message, { cause });
+    this.name = 'VigilUnreachableError';
+  }
+}

@@ -1,0 +1,92 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { errorBodySchema } from '../contract/error-body.js';
+import { backoffDelayMs, defaultRetryPolicy, type RetryPolicy } from './backoff.js';
+import { VigilApiError, VigilUnreachableError } from './errors.js';
+import type { RequestSigner } from './request-signer.js';
+
+export interface VigilHttpOptions {
+  /** Base URL of a region manager or the gate: `npm start`'s listener or the deployed API. */
+  endpoint: string;
+  retry?: Partial<RetryPolicy>;
+  /** SigV4 for client routes on AWS; worker routes carry a token instead. */
+  signer?: RequestSigner;
+  requestTimeoutMs?: number;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  /** A body sent as-is instead of JSON (a pool as YAML). */
+  rawBody?: { contentType: string; text: string };
+  /** The workflow or attempt token, sent in `x-vigil-token`. */
+  token?: string;
+  /** An aborted signal stops retrying. */
+  signal?: AbortSignal;
+}
+
+export interface Answer {
+  status: number;
+  body: unknown;
+}
+
+/**
+ * Calls Vigil. Retries network errors and 5xx with backoff and jitter (Vigil's writes are
+ * idempotent or fenced, so a repeat is harmless); never retries a 4xx, which would fail again.
+ */
+export class VigilHttp {
+  readonly endpoint: string;
+  private readonly retry: RetryPolicy;
+
+  constructor(private readonly options: VigilHttpOptions) {
+    this.endpoint = options.endpoint.replace(/\/+$/, '');
+    this.retry = { ...defaultRetryPolicy, ...options.retry };
+  }
+
+  async call(method: 'GET' | 'POST', path: string, options: CallOptions = {}): Promise<Answer> {
+    let lastFailure = 'no attempt made';
+    for (let attempt = 0; attempt <= this.retry.retries; attempt++) {
+      if (attempt > 0) await sleep(backoffDelayMs(this.retry, attempt - 1), undefined, options.signal ? { signal: options.signal } : {}).catch(() => undefined);
+      if (options.signal?.aborted) break;
+      let response: Response;
+      try {
+        response = await this.send(method, path, options);
+      } catch (error) {
+        lastFailure = error instanceof Error ? error.message : String(error);
+        continue;
+      }
+      const text = await response.text();
+      const body: unknown = text === '' ? undefined : parseJson(text);
+      if (response.status < 400) return { status: response.status, body };
+      const parsed = errorBodySchema.safeParse(body);
+      const error = parsed.success
+        ? new VigilApiError(response.status, parsed.data.error.code, parsed.data.error.message, parsed.data.error.details)
+        : new VigilApiError(response.status, 'http_error', `${method} ${path} answered ${response.status}: ${text.slice(0, 200)}`);
+      if (response.status < 500) throw error;
+      lastFailure = `${response.status} ${error.code}`;
+    }
+    throw new VigilUnreachableError(`Vigil at ${this.endpoint} did not answer ${method} ${path} (${lastFailure}). Is it running?`);
+  }
+
+  private async send(method: string, path: string, options: CallOptions): Promise<Response> {
+    const url = new URL(`${this.endpoint}${path}`);
+    const headers: Record<string, string> = { accept: 'application/json' };
+    const body = options.rawBody?.text ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+    if (body !== undefined) headers['content-type'] = options.rawBody?.contentType ?? 'application/json';
+    if (options.token !== undefined) headers['x-vigil-token'] = options.token;
+    const signed = this.options.signer ? await this.options.signer({ method, url, headers, ...(body !== undefined ? { body } : {}) }) : headers;
+    const timeout = AbortSignal.timeout(this.options.requestTimeoutMs ?? 10_000);
+    return fetch(url, {
+      method,
+      headers: signed,
+      ...(body !== undefined ? { body } : {}),
+      signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
+    });
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

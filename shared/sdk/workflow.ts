@@ -1,0 +1,131 @@
+import { completeAnswer, extensionAnswer, jobAnswer, progressAnswer, type ExtensionAnswer, type ProgressAnswer } from '../contract/manager-responses.js';
+import type * as z from '../validation/zod.js';
+import { VigilApiError } from './errors.js';
+import { VigilHttp, type VigilHttpOptions } from './vigil-http.js';
+
+export interface WorkflowOptions extends Omit<VigilHttpOptions, 'endpoint'> {
+  /** The region manager the job was submitted to. */
+  endpoint: string;
+  jobId: string;
+  workflowId: string;
+  workerId: string;
+  token: string;
+  /**
+   * The job's stuck threshold; the heartbeat runs four times within it. When absent the SDK reads it
+   * from GET /jobs/{jobId} (a client route: it needs `signer` on AWS) and falls back to 120 s.
+   */
+  stuckThresholdSeconds?: number;
+  /** Called when a heartbeat fails; the loop keeps going. */
+  onHeartbeatError?: (error: unknown) => void;
+  now?: () => number;
+}
+
+export type ExtensionReason = 'long_workflow' | 'gc_pause' | 'resource_contention';
+
+/** A progress value (a fraction 0–1), a step (text or a counter), or both. */
+export type ProgressUpdate = number | string | { progress?: number; step?: string | number };
+
+export interface WorkflowHandle {
+  /** Fires when Vigil answers `cancel` (the job ended) or the deadline passed while Vigil was unreachable. */
+  readonly signal: AbortSignal;
+  /** The job's effective deadline as last answered (epoch ms). */
+  readonly deadlineAtMs: number | undefined;
+  readonly heartbeatIntervalMs: number;
+  progress(update: ProgressUpdate): Promise<ProgressAnswer>;
+  requestExtension(reason: ExtensionReason, currentProgress: number): Promise<ExtensionAnswer>;
+  /** Records the outcome and stops the heartbeat. */
+  complete(outcome: 'completed' | 'failed'): Promise<z.infer<typeof completeAnswer>>;
+  /** Stops the heartbeat without an outcome. */
+  stop(): void;
+}
+
+const DEFAULT_STUCK_THRESHOLD_SECONDS = 120;
+/** Beats per stuck threshold: a lost beat or two still leaves the worker visibly alive. */
+const BEATS_PER_THRESHOLD = 4;
+
+function progressBody(workerId: string, update: ProgressUpdate) {
+  if (typeof update === 'number') return { workerId, progress: update };
+  if (typeof update === 'string') return { workerId, step: update };
+  return { workerId, ...update };
+}
+
+/**
+ * Starts working on a job's workflow: heartbeats at a cadence that follows the job's stuck threshold
+ * and turns Vigil's `cancel` answer into an AbortSignal, so a worker learns to stop.
+ */
+export async function startWorkflow(options: WorkflowOptions): Promise<WorkflowHandle> {
+  const http = new VigilHttp(options);
+  const now = options.now ?? Date.now;
+  const { jobId, workflowId, workerId, token } = options;
+  const base = `/jobs/${encodeURIComponent(jobId)}`;
+  const controller = new AbortController();
+  let deadlineAtMs: number | undefined;
+  let lastProgress: number | undefined;
+
+  const stuckThresholdSeconds = options.stuckThresholdSeconds ?? (await readStuckThreshold(http, base)) ?? DEFAULT_STUCK_THRESHOLD_SECONDS;
+  const heartbeatIntervalMs = Math.max(250, (stuckThresholdSeconds * 1000) / BEATS_PER_THRESHOLD);
+
+  const learn = (answer: ProgressAnswer): ProgressAnswer => {
+    deadlineAtMs = Date.parse(answer.deadlineAt);
+    if (answer.cancel) controller.abort(new VigilApiError(409, 'job_finished', `Job '${jobId}' is ${answer.status}; stop working on it.`));
+    return answer;
+  };
+
+  const report = async (body: object): Promise<ProgressAnswer> => {
+    try {
+      const answer = await http.call('POST', `${base}/workflows/${encodeURIComponent(workflowId)}/progress`, { body, token });
+      return learn(progressAnswer.parse(answer.body));
+    } catch (error) {
+      // A finished workflow, or one Vigil no longer knows, has nothing left to do.
+      if (error instanceof VigilApiError && (error.code === 'workflow_finished' || error.code === 'job_not_found')) controller.abort(error);
+      // AD-34: the deadline binds even when Vigil cannot say so.
+      if (deadlineAtMs !== undefined && now() >= deadlineAtMs) controller.abort(error);
+      throw error;
+    }
+  };
+
+  const heartbeat = setInterval(() => {
+    if (controller.signal.aborted) return;
+    report(lastProgress === undefined ? { workerId } : { workerId, progress: lastProgress }).catch((error: unknown) => options.onHeartbeatError?.(error));
+  }, heartbeatIntervalMs);
+  heartbeat.unref();
+  controller.signal.addEventListener('abort', () => clearInterval(heartbeat), { once: true });
+  // A first report right away: it marks the workflow running and learns the deadline.
+  await report({ workerId });
+
+  return {
+    signal: controller.signal,
+    get deadlineAtMs() {
+      return deadlineAtMs;
+    },
+    heartbeatIntervalMs,
+    progress: async (update) => {
+      const body = progressBody(workerId, update);
+      if ('progress' in body && body.progress !== undefined) lastProgress = body.progress;
+      return report(body);
+    },
+    requestExtension: async (reason, currentProgress) => {
+      const answer = await http.call('POST', `/workers/${encodeURIComponent(workerId)}/extensions`, { body: { reason, currentProgress }, token });
+      const parsed = extensionAnswer.parse(answer.body);
+      if (parsed.granted && deadlineAtMs !== undefined) deadlineAtMs += parsed.extensionSeconds * 1000;
+      return parsed;
+    },
+    complete: async (outcome) => {
+      clearInterval(heartbeat);
+      const answer = await http.call('POST', `${base}/workflows/${encodeURIComponent(workflowId)}/complete`, { body: { workerId, outcome }, token });
+      return completeAnswer.parse(answer.body);
+    },
+    stop: () => clearInterval(heartbeat),
+  };
+}
+
+async function readStuckThreshold(http: VigilHttp, base: string): Promise<number | undefined> {
+  try {
+    const answer = await http.call('GET', base);
+    return jobAnswer.parse(answer.body).timeoutTracking.stuckThresholdSeconds;
+  } catch (error) {
+    // A worker without client credentials (403 from API Gateway) heartbeats at the default cadence.
+    if (error instanceof VigilApiError) return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,43 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const VIGIL_BIN = fileURLToPath(new URL('../../bin/vigil.js', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** What a failed assertion should show. */
+  transcript: string;
+}
+
+/** Runs `vigil ARGS…` (the package's bin) to its end, killed after `timeoutMs`. */
+export function runVigil(args: string[], options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [VIGIL_BIN, ...args], {
+      cwd: options.cwd ?? process.cwd(),
+      env: { ...process.env, VIGIL_ENDPOINT: '', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const killer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(killer);
+      resolve({ code, stdout, stderr, transcript: `vigil ${args.join(' ')} → ${code}\nstdout:\n${stdout}\nstderr:\n${stderr}` });
+    });
+  });
+}
+
+/** True while a process with this pid exists. */
+export function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
