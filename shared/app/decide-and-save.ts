@@ -55,8 +55,11 @@ export async function decideAndSave<State extends OutboxState>(
       if (error instanceof VersionConflictError && attempt < MAX_ATTEMPTS) continue;
       throw error;
     }
-    await store.recordHistory?.(current, stored, now());
-    await runEffects(ports, decision.effects.filter((effect) => effect.type !== 'Publish' || effect.resent));
+    // The history is a view beside the decision: recorded alongside the effects, never delaying them.
+    await Promise.all([
+      store.recordHistory?.(current, stored, now()),
+      runEffects(ports, decision.effects.filter((effect) => effect.type !== 'Publish' || effect.resent)),
+    ]);
     return { state: await flushOutbox(store, ports, stored), decision };
   }
 }

