@@ -10,6 +10,8 @@ export const gateHandlers = {
     timeout: Duration.seconds(29),
   },
   GetJob: { entry: 'functions/gate-api/get-job.ts', description: 'GET /jobs/{jobId}', access: readOnly },
+  GetJobHistory: { entry: 'functions/gate-api/get-job-history.ts', description: 'GET /jobs/{jobId}/history', access: readOnly },
+  ListJobs: { entry: 'functions/gate-api/list-jobs.ts', description: 'GET /jobs', access: readOnly },
   CancelJob: { entry: 'functions/gate-api/cancel-job.ts', description: 'POST /jobs/{jobId}/cancel (every region)', access: decider },
   Health: { entry: 'functions/api/health.ts', description: 'GET /health', access: undefined },
   OpenApi: { entry: 'functions/gate-api/openapi.ts', description: 'GET /openapi.json', access: undefined },

@@ -64,6 +64,8 @@ export class GateStack extends Stack {
     });
     this.api.addClientRoute(HttpMethod.POST, '/jobs', this.functions.SubmitJob);
     this.api.addClientRoute(HttpMethod.GET, '/jobs/{jobId}', this.functions.GetJob);
+    this.api.addClientRoute(HttpMethod.GET, '/jobs', this.functions.ListJobs);
+    this.api.addClientRoute(HttpMethod.GET, '/jobs/{jobId}/history', this.functions.GetJobHistory);
     this.api.addClientRoute(HttpMethod.POST, '/jobs/{jobId}/cancel', this.functions.CancelJob);
     this.api.addHealthRoute(this.functions.Health);
     this.api.addDocumentRoute(this.functions.OpenApi);

@@ -13,6 +13,8 @@ export const regionalHandlers = {
   SubmitJob: { entry: 'functions/api/submit-job.ts', description: 'POST /jobs', access: withTokens(decider), timeout: SUBMIT_TIMEOUT },
   GetJob: { entry: 'functions/api/get-job.ts', description: 'GET /jobs/{jobId}', access: readOnly },
   GetJobTokens: { entry: 'functions/api/get-job-tokens.ts', description: 'GET /jobs/{jobId}/tokens', access: withTokens(readOnly) },
+  GetJobHistory: { entry: 'functions/api/get-job-history.ts', description: 'GET /jobs/{jobId}/history', access: readOnly },
+  ListJobs: { entry: 'functions/api/list-jobs.ts', description: 'GET /jobs', access: readOnly },
   ReportProgress: {
     entry: 'functions/api/report-progress.ts',
     description: 'POST /jobs/{jobId}/workflows/{workflowId}/progress',

@@ -167,6 +167,8 @@ export class RegionalStack extends Stack {
     api.addClientRoute(HttpMethod.POST, '/jobs', fn.SubmitJob);
     api.addClientRoute(HttpMethod.GET, '/jobs/{jobId}', fn.GetJob);
     api.addClientRoute(HttpMethod.GET, '/jobs/{jobId}/tokens', fn.GetJobTokens);
+    api.addClientRoute(HttpMethod.GET, '/jobs', fn.ListJobs);
+    api.addClientRoute(HttpMethod.GET, '/jobs/{jobId}/history', fn.GetJobHistory);
     api.addClientRoute(HttpMethod.POST, '/jobs/{jobId}/cancel', fn.CancelJob);
     api.addClientRoute(HttpMethod.POST, '/jobs/{jobId}/takeover', fn.TakeOverJob);
     api.addClientRoute(HttpMethod.POST, '/workers/{workerId}/failure', fn.ReportWorkerFailure);

@@ -24,6 +24,8 @@ export interface VersionedStore<State extends OutboxState> {
   save(state: State, expectedVersion: number): Promise<State>;
   /** A finished item keeps a wake-up only while its outbox is not yet published. */
   isFinished(state: State): boolean;
+  /** Called once per saved decision with the state before and after it (the decision history). */
+  recordHistory?: (before: State, after: State, at: EpochMs) => Promise<void>;
 }
 
 const MAX_ATTEMPTS = 8;
@@ -62,7 +64,11 @@ export async function decideAndSave<State extends OutboxState>(
       if (error instanceof VersionConflictError && attempt < MAX_ATTEMPTS) continue;
       throw error;
     }
-    await runSideEffects(ports, decision.effects, (effect) => effect.resent === true);
+    // The history is a view beside the decision: recorded alongside the effects, never delaying them.
+    await Promise.all([
+      store.recordHistory?.(current, stored, now()),
+      runSideEffects(ports, decision.effects, (effect) => effect.resent === true),
+    ]);
     return { state: await flushOutbox(store, ports, stored, now()), decision };
   }
 }

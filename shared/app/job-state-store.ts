@@ -3,14 +3,16 @@ import type { Decision } from '../domain/effects.js';
 import { isTerminal, type Job } from '../domain/job.js';
 import type { JobStore } from '../ports/job-store.js';
 import { decideAndSave, type VersionedStore } from './decide-and-save.js';
+import { jobHistoryRecorder, type HistoryRecorder } from './history/record-history.js';
 import type { ManagerDeps } from './manager-deps.js';
 
-export const jobStateStore = (jobs: JobStore): VersionedStore<Job> => ({
+export const jobStateStore = (jobs: JobStore, recordHistory?: HistoryRecorder<Job>): VersionedStore<Job> => ({
   load: (jobId) => jobs.getJob(jobId),
   save: (job, expectedVersion) => jobs.saveJob(job, expectedVersion),
   isFinished: (job) => isTerminal(job.status),
+  ...(recordHistory ? { recordHistory } : {}),
 });
 
 /** `decideAndSave` for one region manager's job. */
 export const decideJob = (deps: ManagerDeps, jobId: string, decide: (job: Job) => Decision<Job>, alreadyLoaded?: Job) =>
-  decideAndSave(jobStateStore(deps.jobs), deps, jobId, () => deps.clock.now(), decide, () => new JobNotFoundError(jobId), alreadyLoaded);
+  decideAndSave(jobStateStore(deps.jobs, deps.history && jobHistoryRecorder(deps.history, deps.telemetry)), deps, jobId, () => deps.clock.now(), decide, () => new JobNotFoundError(jobId), alreadyLoaded);

@@ -1,3 +1,4 @@
+import type { HistoryStore } from '../ports/history-store.js';
 import type { DecisionContext } from '../domain/decision-context.js';
 import type { TimeoutPolicy } from '../domain/policy.js';
 import type { Clock } from '../ports/clock.js';
@@ -21,6 +22,8 @@ export interface ManagerDeps {
   policy: TimeoutPolicy;
   tokens: WorkflowTokens;
   telemetry: Telemetry;
+  /** The decision history and jobs list (the console's view); absent, nothing is recorded. */
+  history?: HistoryStore;
 }
 
 export const decisionContext = (deps: Pick<ManagerDeps, 'clock' | 'policy' | 'managerId'>): DecisionContext => ({

@@ -5,6 +5,7 @@ import { progressWrites, type ProgressReport } from '../domain/record-progress.j
 import { toIso } from '../domain/time.js';
 import { newWorker, onHealthcheck, type WorkerHealth } from '../domain/worker-health.js';
 import { VersionConflictError } from '../ports/job-store.js';
+import { recordProgressSample } from './history/record-progress-sample.js';
 import type { ManagerDeps } from './manager-deps.js';
 import { retireWorkerGrantsEverywhere } from './retire-worker-grants.js';
 import { assertIssuedFor } from './workflow-tokens.js';
@@ -38,6 +39,10 @@ export async function reportProgress(deps: ManagerDeps, input: ProgressInput) {
     writes.advance ? deps.jobs.recordWorkflowAdvance(job.jobId, workflow.workflowId, now, writes.advance) : undefined,
     writes.heartbeat ? deps.jobs.touchWorkflowHeartbeat(job.jobId, workflow.workflowId, now) : undefined,
     recordHealthcheck(deps, claim.scopedWorkerId, worker, now),
+    // Sampled only with the coalesced writes, so an advance on every call adds no history write each time.
+    writes.job || writes.heartbeat
+      ? recordProgressSample(deps, job, workflow, { advanced: writes.advance !== undefined, progress: input.progress }, now)
+      : undefined,
   ]);
   const tracking = writes.job ? { ...job.tracking, lastProgressAt: now } : job.tracking;
   return {

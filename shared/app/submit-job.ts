@@ -3,7 +3,9 @@ import { SubmissionConflictError } from '../domain/errors.js';
 import { belongsTo } from '../domain/job.js';
 import { startJob, type JobSubmission } from '../domain/submit-job.js';
 import { DEFAULT_TENANT } from '../domain/tenant.js';
+import { jobListing } from '../domain/history/job-listing.js';
 import { runEffects } from './effect-runner.js';
+import { recordListing } from './history/record-history.js';
 import { submittedJobView } from './job-views.js';
 import { decisionContext, type ManagerDeps } from './manager-deps.js';
 import { newIncarnation } from './workflow-tokens.js';
@@ -39,9 +41,11 @@ export async function submitJob(deps: ManagerDeps, input: SubmitInput) {
     const { incarnation } = stored.job;
     const missing = started.workflows.filter((w) => !present.has(w.workflowId)).map((w) => ({ ...w, incarnation }));
     if (missing.length > 0) await deps.jobs.putWorkflows(missing);
+    await recordListing(deps.history, deps.telemetry, jobListing(stored.job));
     return { created: false, view: submittedJobView(stored.job, started.workflows, deps.tokens) };
   }
   await runEffects(deps, started.effects);
+  await recordListing(deps.history, deps.telemetry, jobListing(result.job));
   deps.telemetry.info('job submitted', {
     jobId,
     region: deps.region,

@@ -1,5 +1,6 @@
 import { VigilApiError, VigilUnreachableError } from '../sdk/errors.js';
 import type { Command } from './command-line.js';
+import { consoleCommand } from './commands/console.js';
 import { cancel, status, submit, watch } from './commands/jobs.js';
 import { dlqList, dlqRetry, escalationsAnswer, escalationsList, poolsCreate, poolsStatus } from './commands/pools.js';
 import { run } from './commands/run.js';
@@ -14,6 +15,7 @@ const commands: Record<string, Command | Record<string, Command>> = {
   dlq: { list: dlqList, retry: dlqRetry },
   escalations: { list: escalationsList, answer: escalationsAnswer },
   run,
+  console: consoleCommand,
 };
 
 const usage = `Usage: vigil <command> [options]   (vigil <command> --help for its options)
@@ -30,6 +32,7 @@ const usage = `Usage: vigil <command> [options]   (vigil <command> --help for it
   escalations answer ID OPTION answer one
   run --pool POOL --agent ID [-- CMD …]                     run a pool's items as child processes
   run --job JOB --workflow WF --worker ID --token T -- CMD   run a job's workflow as a child process
+  console [--endpoint URL] [--port N]                       serve the operator console locally
 
 Exit codes: 0 success, 1 the job/item failed, 2 bad usage or input, 3 timed out or cancelled, 4 Vigil unreachable.`;
 

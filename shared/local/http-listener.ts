@@ -1,13 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { RawReply } from '../console/console-routes.js';
 import { errorResponse } from '../http/error-response.js';
+import { readRequestBody } from '../http/read-request-body.js';
 import { MethodNotAllowedError, RouteNotFoundError } from '../domain/errors.js';
 import { localContext } from './lambda-context.js';
 import { allowedMethods, matchRoute, type Route } from './http-routes.js';
-
-/** API Gateway's payload limit. */
-const MAX_BODY_BYTES = 6 * 1024 * 1024;
 
 export interface ListenerOptions {
   /** The region (or `gate`) this listener serves; handed to handlers as a stage variable. */
@@ -16,24 +15,8 @@ export interface ListenerOptions {
   routes: readonly Route[];
   /** Extra local-only routes (fault injection, metrics) answered before the API routes. */
   extra?: (method: string, path: string, body: string) => Promise<{ statusCode: number; body: unknown } | undefined>;
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new Error('body too large'));
-        request.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
+  /** Routes answered first with their own content type (the operator console on the gate listener). */
+  raw?: (method: string, url: URL, body: string, contentType?: string) => Promise<RawReply | undefined>;
 }
 
 function send(response: ServerResponse, statusCode: number, body: string, headers: Record<string, string> = {}) {
@@ -89,9 +72,14 @@ export async function startHttpListener(options: ListenerOptions): Promise<{ url
       const method = request.method ?? 'GET';
       let body: string;
       try {
-        body = await readBody(request);
+        body = await readRequestBody(request);
       } catch {
         send(response, 413, JSON.stringify({ error: { code: 'payload_too_large', message: 'The body exceeds 6 MiB. Send fewer workflows per job.' } }));
+        return;
+      }
+      const raw = await options.raw?.(method, url, body, request.headers['content-type']);
+      if (raw) {
+        send(response, raw.statusCode, raw.body, { 'content-type': raw.contentType });
         return;
       }
       const extra = await options.extra?.(method, url.pathname, body);

@@ -9,6 +9,7 @@ import { systemClock, type Clock } from '../ports/clock.js';
 import type { TimerRequest } from '../ports/timers.js';
 import { installManagerResolver } from '../wiring/manager-resolver.js';
 import type { LocalCloudFlags } from './cli-flags.js';
+import { consoleRoutes, plainForwarder } from '../console/console-routes.js';
 import { startHttpListener } from './http-listener.js';
 import { localControlRoutes } from './local-control-routes.js';
 import { LocalMetrics } from './local-metrics.js';
@@ -88,14 +89,18 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
 
   const control = localControlRoutes(network, metrics);
   const servers: Server[] = [];
+  const regionUrls: Record<string, string> = {};
+  let gateUrl = '';
   const gateListener = await startHttpListener({
     name: GATE,
     port: options.port,
     routes: gateRoutes,
     extra: async (method, path, body) => (await control(method, path, body)) ?? (network.faults.gateDown ? gateDownAnswer : undefined),
+    // The console is served by the process, not by the gate: it stays up to show a gate outage.
+    raw: consoleRoutes({ targets: () => ({ gate: gateUrl, regions: regionUrls }), forward: plainForwarder, faults: true }),
   });
+  gateUrl = gateListener.url;
   servers.push(gateListener.server);
-  const regionUrls: Record<string, string> = {};
   for (const [index, region] of options.regions.entries()) {
     const port = options.port === 0 ? 0 : options.port + 1 + index;
     const listener = await startHttpListener({ name: region, port, routes: managerRoutes, extra: control });

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { DynamoGateStore } from '../adapters/aws/dynamo-gate-store.js';
+import { DynamoHistoryStore } from '../adapters/aws/dynamo-history-store.js';
 import { ensureTable } from '../adapters/aws/jobs-table.js';
 import { regionDynamo } from '../adapters/local/region-dynamo.js';
 import { GATE } from '../adapters/local/event-routes.js';
@@ -12,6 +13,7 @@ import type { TimerRequest } from '../ports/timers.js';
 import { PowertoolsTelemetry } from '../telemetry/powertools.js';
 import { installGateResolver } from '../wiring/gate-resolver.js';
 import type { Route } from './http-routes.js';
+import { historyRoutes } from './history-routes.js';
 import { openApiRoute } from './openapi-route.js';
 import { gateSubmitJobBody } from '../contract/gate-requests.js';
 import { gateJobAnswer, gateSubmittedJobAnswer } from '../contract/gate-responses.js';
@@ -84,6 +86,10 @@ export const gateRoutes: Route[] = [
     },
     handler: async () => (await import('../../functions/gate-api/cancel-job.js')).handler,
   },
+  ...historyRoutes({
+    listJobs: async () => (await import('../../functions/gate-api/list-jobs.js')).handler,
+    getJobHistory: async () => (await import('../../functions/gate-api/get-job-history.js')).handler,
+  }),
 ];
 
 /**
@@ -120,6 +126,7 @@ export async function startLocalGate(options: LocalGateOptions): Promise<LocalGa
       rebroadcastSeconds: options.rebroadcastSeconds ?? defaultGatePolicy.rebroadcastSeconds,
     },
     telemetry,
+    history: new DynamoHistoryStore(dynamo.doc, LOCAL_GATE_TABLE, () => clock.now()),
   };
   installGateResolver(async () => deps);
   network.consume(GATE, async (event) => {

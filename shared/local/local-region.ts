@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { DynamoHistoryStore } from '../adapters/aws/dynamo-history-store.js';
 import { DynamoJobStore } from '../adapters/aws/dynamo-job-store.js';
 import { DynamoPoolStore } from '../adapters/aws/dynamo-pool-store.js';
 import { ensureTable } from '../adapters/aws/jobs-table.js';
@@ -64,6 +65,7 @@ export async function startLocalRegion(options: LocalRegionOptions): Promise<Loc
     policy: options.policy,
     tokens: new WorkflowTokens(loadOrCreateSecret(join(dataDir, 'secrets', `${region}.key`))),
     telemetry,
+    history: new DynamoHistoryStore(dynamo.doc, LOCAL_JOBS_TABLE, () => clock.now()),
   };
 
   network.consume(region, async (event) => {

@@ -24,6 +24,7 @@ import {
 import type { Route } from './http-routes.js';
 import { openApiRoute } from './openapi-route.js';
 import { poolAgentRoutes, poolClientRoutes } from '../../functions/pools/routes.js';
+import { historyRoutes } from './history-routes.js';
 
 /** The region manager's routes (README "HTTP API"), served by the same handler modules Lambda runs. */
 export const managerRoutes: Route[] = [
@@ -141,6 +142,10 @@ export const managerRoutes: Route[] = [
     },
     handler: async () => (await import('../../functions/api/report-worker-failure.js')).handler,
   },
+  ...historyRoutes({
+    listJobs: async () => (await import('../../functions/api/list-jobs.js')).handler,
+    getJobHistory: async () => (await import('../../functions/api/get-job-history.js')).handler,
+  }),
   ...poolClientRoutes,
   ...poolAgentRoutes,
 ];

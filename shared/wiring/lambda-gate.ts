@@ -1,5 +1,6 @@
 import { createEventBridgeBus } from '../adapters/aws/eventbridge-bus.js';
 import { DynamoGateStore } from '../adapters/aws/dynamo-gate-store.js';
+import { DynamoHistoryStore } from '../adapters/aws/dynamo-history-store.js';
 import { LambdaRegionManagers } from '../adapters/aws/lambda-region-managers.js';
 import type { GateDeps } from '../app/gate/gate-deps.js';
 import { defaultGatePolicy } from '../domain/gate/gate-policy.js';
@@ -16,6 +17,7 @@ function build(): GateDeps {
   return {
     gateRegion,
     gates: new DynamoGateStore(awsClients.doc, requiredEnv(LambdaEnv.gateTableName)),
+    history: new DynamoHistoryStore(awsClients.doc, requiredEnv(LambdaEnv.gateTableName)),
     regions: new LambdaRegionManagers(
       requiredEnv(LambdaEnv.regions).split(',').map((region) => region.trim()).filter(Boolean),
       requiredEnv(LambdaEnv.submitFromGateFunctionName),

@@ -1,5 +1,6 @@
 import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import { createEventBridgeBus } from '../adapters/aws/eventbridge-bus.js';
+import { DynamoHistoryStore } from '../adapters/aws/dynamo-history-store.js';
 import { DynamoJobStore } from '../adapters/aws/dynamo-job-store.js';
 import { DynamoPoolStore } from '../adapters/aws/dynamo-pool-store.js';
 import type { ManagerDeps } from '../app/manager-deps.js';
@@ -26,6 +27,7 @@ async function build(): Promise<ManagerDeps> {
     region,
     managerId,
     jobs: new DynamoJobStore(awsClients.doc, requiredEnv(LambdaEnv.jobsTableName)),
+    history: new DynamoHistoryStore(awsClients.doc, requiredEnv(LambdaEnv.jobsTableName)),
     pools: new DynamoPoolStore(awsClients.doc, requiredEnv(LambdaEnv.jobsTableName)),
     timers: awsTimersFromEnv(),
     bus: createEventBridgeBus({ client: awsClients.events, eventBusName: requiredEnv(LambdaEnv.eventBusName) }),

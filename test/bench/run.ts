@@ -8,6 +8,8 @@
  *   4. Sweep recovery (sweep-recovery.ts, issue 7): one sweep over a full batch of lost wake-ups vs
  *      firing them directly, and fairness next to a shard of failing wake-ups.
  *   5. Agent fleets (agent-fleets.ts): enforcement overhead vs a plain loop, agent/command timeout precision.
+ *   6. The operator console (console-render.ts): bundle size, and time to first render of the jobs
+ *      list in headless Chromium vs the same browser loading a bare route.
  * Everything runs under a temp dir that is removed; a watchdog ends the run if it hangs.
  */
 process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
@@ -27,8 +29,9 @@ import { fmtMs, fmtRate, formatTable } from './table.js';
 import { benchGateCoordination } from './gate-coordination.js';
 import { benchSweepRecovery } from './sweep-recovery.js';
 import { benchAgentFleets, formatAgentFleets } from './agent-fleets.js';
+import { benchConsole } from './console-render.js';
 
-const WATCHDOG_MS = 300_000;
+const WATCHDOG_MS = 360_000;
 const TIMER_TARGET_P99_MS = 100;
 const CLIENTS = 8;
 const RAW_DURATION_MS = 3_000;
@@ -63,28 +66,31 @@ try {
   const startedAt = Date.now();
   console.log(`Vigil bench · node ${process.version} · ${availableParallelism()} CPUs (${cpus()[0]?.model.trim() ?? 'unknown'}) · ${new Date().toISOString()}\n`);
 
-  console.log('1/6 timer lateness: 1,000 jobs through the submit use case, deadlines spread over 3 s …');
+  console.log('1/7 timer lateness: 1,000 jobs through the submit use case, deadlines spread over 3 s …');
   const timers = await measureTimers();
-  console.log('2/6 progress reports through the local HTTP API …');
+  console.log('2/7 progress reports through the local HTTP API …');
   const progress = await measureProgress();
-  console.log('3/6 raw dynalite conditional UpdateItem (baseline) …\n');
+  console.log('3/7 raw dynalite conditional UpdateItem (baseline) …\n');
   const raw = [
     await dynaliteConditionalUpdateRate(join(root, 'raw-1'), 1, RAW_DURATION_MS),
     await dynaliteConditionalUpdateRate(join(root, `raw-${CLIENTS}`), CLIENTS, RAW_DURATION_MS),
   ];
 
-  console.log('4/6 gate coordination across three regions …\n');
+  console.log('4/7 gate coordination across three regions …\n');
   const gate = await benchGateCoordination();
-  console.log('5/6 backstop sweep recovery …\n');
+  console.log('5/7 backstop sweep recovery …\n');
   const sweep = await benchSweepRecovery();
-  console.log('6/6 agent fleets: enforcement overhead and timeout precision …\n');
+  console.log('6/7 agent fleets: enforcement overhead and timeout precision …\n');
   const fleets = await benchAgentFleets(root, children);
+  console.log('7/7 the operator console …\n');
+  const consoleNumbers = await benchConsole();
 
   printTimers(timers);
   printProgress(progress, raw);
   console.log(`\n3. Gate coordination\n${gate}`);
   console.log(`\n4. Backstop sweep recovery (in-memory dynalite, injected clock)\n${sweep}`);
   console.log(`\n5. Agent fleets\n${formatAgentFleets(fleets, summarize(timers.localMs))}`);
+  console.log(`\n6. Operator console\n${consoleNumbers}`);
   console.log(`\n(bench took ${Math.round((Date.now() - startedAt) / 1_000)} s)`);
 } finally {
   for (const child of children) await child.stop();

@@ -31,10 +31,12 @@ describe('gate stack', () => {
     expect(gate.dependencies.map((stack) => stack.stackName).sort()).toEqual(REGIONS.map((region) => `Vigil-${region}`).sort());
   });
 
-  it('serves POST /jobs, GET /jobs/{jobId}, POST /jobs/{jobId}/cancel with IAM auth, and an open /health', () => {
+  it('serves POST /jobs, GET /jobs, GET /jobs/{jobId}, its history, POST /jobs/{jobId}/cancel with IAM auth, and an open /health', () => {
     expect(routeAuthorizations(template())).toEqual({
       'POST /jobs': 'AWS_IAM',
+      'GET /jobs': 'AWS_IAM',
       'GET /jobs/{jobId}': 'AWS_IAM',
+      'GET /jobs/{jobId}/history': 'AWS_IAM',
       'POST /jobs/{jobId}/cancel': 'AWS_IAM',
       'GET /health': 'NONE',
       'GET /openapi.json': 'NONE',

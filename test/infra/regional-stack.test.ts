@@ -91,8 +91,10 @@ describe('regional stack: HTTP API', () => {
   it('client routes need SigV4 (IAM); worker routes and /health carry no API-level authorizer', () => {
     expect(routeAuthorizations(template())).toEqual({
       'POST /jobs': 'AWS_IAM',
+      'GET /jobs': 'AWS_IAM',
       'GET /jobs/{jobId}': 'AWS_IAM',
       'GET /jobs/{jobId}/tokens': 'AWS_IAM',
+      'GET /jobs/{jobId}/history': 'AWS_IAM',
       'POST /jobs/{jobId}/cancel': 'AWS_IAM',
       'POST /jobs/{jobId}/takeover': 'AWS_IAM',
       'POST /workers/{workerId}/failure': 'AWS_IAM',
@@ -173,6 +175,8 @@ describe('regional stack: Lambda handlers', () => {
       SubmitJob: withTokens,
       GetJob: manager,
       GetJobTokens: withTokens,
+      GetJobHistory: manager,
+      ListJobs: manager,
       ReportProgress: withTokens,
       CompleteWorkflow: withTokens,
       RequestExtension: withTokens,
@@ -228,6 +232,8 @@ describe('regional stack: Lambda handlers', () => {
     expect(capabilitiesOf('OpenApi')).toEqual(none);
     expect(capabilitiesOf('GetJob')).toEqual({ ...none, readTable: true });
     expect(capabilitiesOf('GetJobTokens')).toEqual({ ...none, readTable: true, tokenSecret: true });
+    expect(capabilitiesOf('GetJobHistory')).toEqual({ ...none, readTable: true });
+    expect(capabilitiesOf('ListJobs')).toEqual({ ...none, readTable: true });
     expect(capabilitiesOf('ReportProgress')).toEqual({ ...none, readTable: true, writeTable: true, tokenSecret: true });
     for (const name of ['SubmitJob', 'CompleteWorkflow', 'RequestExtension', 'SubmitFromGate', 'PoolClientApi', 'PoolAgentApi'] as const) {
       expect(capabilitiesOf(name), name).toEqual({ ...decider, tokenSecret: true });

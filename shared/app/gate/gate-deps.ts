@@ -1,3 +1,4 @@
+import type { HistoryStore } from '../../ports/history-store.js';
 import type { GatePolicy } from '../../domain/gate/gate-policy.js';
 import type { Clock } from '../../ports/clock.js';
 import type { EventBus } from '../../ports/event-bus.js';
@@ -17,4 +18,6 @@ export interface GateDeps {
   clock: Clock;
   policy: GatePolicy;
   telemetry: Telemetry;
+  /** The decision history and jobs list (the console's view); absent, nothing is recorded. */
+  history?: HistoryStore;
 }

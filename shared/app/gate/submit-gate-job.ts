@@ -5,7 +5,9 @@ import { startGateJob } from '../../domain/gate/start-gate-job.js';
 import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import type { GateSubmitJobBody } from '../../contract/gate-requests.js';
 import type { RegionSubmitResult } from '../../ports/region-managers.js';
+import { gateJobListing } from '../../domain/history/job-listing.js';
 import { runEffects } from '../effect-runner.js';
+import { recordListing } from '../history/record-history.js';
 import { decideGateJob } from './decide-gate-job.js';
 import type { GateDeps } from './gate-deps.js';
 
@@ -43,6 +45,7 @@ export async function submitGateJob(deps: GateDeps, body: GateSubmitJobBody, ten
   const result = await deps.gates.create(started.state);
   if (result.created) await runEffects(deps, started.effects);
   else if (result.existing.submissionDigest !== digest) throw new SubmissionConflictError(jobId);
+  await recordListing(deps.history, deps.telemetry, gateJobListing(result.created ? result.job : result.existing));
 
   const answers = await Promise.all(
     Object.entries(body.datacenters).map(async ([region, dc]) => {

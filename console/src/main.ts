@@ -1,0 +1,96 @@
+import { endpoints, type Endpoints } from './api.js';
+import { esc } from './escape.js';
+import type { Flash, Page } from './page.js';
+import { escalationsPage } from './pages/escalations-page.js';
+import { faultsPage } from './pages/faults-page.js';
+import { jobPage } from './pages/job-page.js';
+import { jobsPage } from './pages/jobs-page.js';
+import { poolPage, poolsIndexPage } from './pages/pools-page.js';
+
+/** Polling keeps every page current without a reload; one request round per second at most. */
+const POLL_MS = 1_000;
+
+function route(where: Endpoints): Page {
+  const parts = location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+  const [name, a = '', b = ''] = parts;
+  if (name === 'job' && a && b) return jobPage(a, b);
+  if (name === 'pools') return poolsIndexPage(where);
+  if (name === 'pool' && a && b) return poolPage(a, b);
+  if (name === 'escalations') return escalationsPage(where);
+  if (name === 'faults') return faultsPage(where);
+  return jobsPage(where);
+}
+
+function showFlash(flash: Flash | undefined) {
+  const element = document.getElementById('flash');
+  if (!element || !flash) return;
+  element.className = `flash flash-${flash.kind}`;
+  element.textContent = flash.text;
+}
+
+async function start() {
+  const where = await endpoints();
+  const main = document.getElementById('main') as HTMLElement;
+  let page = route(where);
+  let visit = 0;
+  let lastLive = '';
+
+  const render = () => {
+    visit++;
+    lastLive = '';
+    document.title = `Vigil · ${page.title}`;
+    main.innerHTML = `<div id="controls">${page.controls()}</div><div id="live" aria-live="polite"></div>`;
+    for (const link of document.querySelectorAll<HTMLAnchorElement>('nav a')) {
+      link.classList.toggle('active', location.hash.startsWith(link.getAttribute('href') ?? '#?'));
+    }
+  };
+  const refresh = async () => {
+    const mine = visit;
+    try {
+      const html = await page.live();
+      const live = document.getElementById('live');
+      // Only a change is written, so inputs inside the live part keep focus and what was typed.
+      if (mine === visit && live && html !== lastLive) {
+        live.innerHTML = html;
+        lastLive = html;
+      }
+      document.getElementById('connection')?.replaceChildren();
+    } catch (error) {
+      const element = document.getElementById('connection');
+      if (element) element.innerHTML = `<span class="problem">Vigil is not answering (${esc(String(error))}); retrying.</span>`;
+    }
+  };
+
+  window.addEventListener('hashchange', () => {
+    page = route(where);
+    render();
+    void refresh();
+  });
+  main.addEventListener('change', () => void refresh());
+  main.addEventListener('input', (event) => {
+    if ((event.target as HTMLElement).closest('#controls')) void refresh();
+  });
+  main.addEventListener('click', async (event) => {
+    const target = (event.target as HTMLElement).closest<HTMLElement>('[data-action]');
+    if (!target || !page.act) return;
+    event.preventDefault();
+    (target as HTMLButtonElement).disabled = true;
+    try {
+      showFlash(await page.act(target.dataset['action'] ?? '', target, main));
+    } finally {
+      (target as HTMLButtonElement).disabled = false;
+    }
+    void refresh();
+  });
+
+  render();
+  await refresh();
+  document.body.dataset['ready'] = 'true';
+  const loop = async () => {
+    await refresh();
+    setTimeout(loop, POLL_MS);
+  };
+  setTimeout(loop, POLL_MS);
+}
+
+void start();

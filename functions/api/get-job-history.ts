@@ -1,0 +1,8 @@
+import { getJobHistory } from '../../shared/app/history/get-job-history.js';
+import { jobPath } from '../../shared/contract/manager-requests.js';
+import { httpRoute, ok } from '../../shared/http/http-handler.js';
+import { managerFor, regionOfHttpEvent } from '../../shared/wiring/manager-resolver.js';
+
+export const handler = httpRoute({ path: jobPath }).handle(async ({ path, event }) =>
+  ok(await getJobHistory(await managerFor(regionOfHttpEvent(event)), path.jobId)),
+);

@@ -1,0 +1,6 @@
+import { listJobs } from '../../shared/app/history/list-jobs.js';
+import { listJobsQuery } from '../../shared/contract/history-requests.js';
+import { httpRoute, ok } from '../../shared/http/http-handler.js';
+import { gate } from '../../shared/wiring/gate-resolver.js';
+
+export const handler = httpRoute({ query: listJobsQuery }).handle(async ({ query }) => ok(await listJobs((await gate()).history, query)));

@@ -1,0 +1,131 @@
+import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { historySlot, type HistoryEntry, type SampleWindow } from '../../domain/history/history-entry.js';
+import type { JobListing } from '../../domain/history/job-listing.js';
+import { InvalidRequestError } from '../../domain/errors.js';
+import type { EpochMs } from '../../domain/time.js';
+import type { HistoryStore, JobListQuery } from '../../ports/history-store.js';
+import { batchPut } from './batch-requests.js';
+import { TTL_ATTRIBUTE } from './jobs-table.js';
+
+const DAY_MS = 24 * 3600 * 1000;
+/** History and listings outlive the job item's 30-day retention a little, then TTL removes them. */
+const RETENTION_MS = 31 * DAY_MS;
+/** The jobs list covers jobs submitted in the last this many days (one list partition per day). */
+export const LISTED_DAYS = 30;
+/** Queries one list call may spend before it answers with a cursor: a filter that matches little stays cheap. */
+const MAX_QUERIES_PER_PAGE = 40;
+const DAYS_PER_ROUND = 8;
+
+const historyPk = (jobId: string) => `HISTORY#${jobId}`;
+const listPk = (day: number) => `JOBLIST#${day}`;
+const listSk = (listing: JobListing) => `${String(listing.createdAt).padStart(15, '0')}#${listing.jobId}`;
+const dayOf = (at: EpochMs) => Math.floor(at / DAY_MS);
+const expiresAt = (at: EpochMs) => Math.floor((at + RETENTION_MS) / 1000);
+
+interface Cursor {
+  day: number;
+  after?: string;
+}
+
+function parseCursor(cursor: string): Cursor {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (typeof parsed === 'object' && parsed !== null && 'day' in parsed && Number.isInteger(parsed.day)) {
+      const after = 'after' in parsed && typeof parsed.after === 'string' ? parsed.after : undefined;
+      return { day: Number(parsed.day), ...(after !== undefined ? { after } : {}) };
+    }
+  } catch {
+    // fall through to the error below
+  }
+  throw new InvalidRequestError("The 'cursor' is not one this API issued. Pass the 'nextCursor' of the previous page unchanged, or omit it.");
+}
+
+const encodeCursor = (cursor: Cursor) => Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url');
+
+/**
+ * History entries as items `HISTORY#<jobId>` / slot, and the jobs list as one partition per day of
+ * submission (`JOBLIST#<day>`, sorted by submission time). Both in the state table, neither read
+ * by a decision.
+ */
+export class DynamoHistoryStore implements HistoryStore {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly now: () => EpochMs = Date.now,
+  ) {}
+
+  async append(jobId: string, entries: readonly HistoryEntry[], window: SampleWindow): Promise<void> {
+    // One item per slot (a batch may not name a key twice); the later fact of a slot wins.
+    const bySlot = new Map<string, Record<string, unknown>>();
+    for (const entry of entries) {
+      const sk = historySlot(entry, window);
+      if (sk !== undefined) bySlot.set(sk, { ...entry, pk: historyPk(jobId), sk, [TTL_ATTRIBUTE]: expiresAt(entry.at) });
+    }
+    if (bySlot.size > 0) await batchPut(this.doc, this.tableName, [...bySlot.values()]);
+  }
+
+  async read(jobId: string, limit: number) {
+    const { Items = [], LastEvaluatedKey } = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': historyPk(jobId) },
+        Limit: limit,
+      }),
+    );
+    const entries = Items.map(({ pk: _pk, sk: _sk, [TTL_ATTRIBUTE]: _ttl, ...entry }) => entry as HistoryEntry);
+    return { entries, truncated: LastEvaluatedKey !== undefined };
+  }
+
+  async putListing(listing: JobListing): Promise<void> {
+    await this.doc.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...listing, pk: listPk(dayOf(listing.createdAt)), sk: listSk(listing), [TTL_ATTRIBUTE]: expiresAt(listing.finishedAt ?? listing.createdAt) },
+      }),
+    );
+  }
+
+  async listJobs(query: JobListQuery) {
+    const today = dayOf(this.now());
+    const oldest = today - LISTED_DAYS + 1;
+    let { day, after } = query.cursor ? parseCursor(query.cursor) : { day: today, after: undefined };
+    const jobs: JobListing[] = [];
+    for (let queries = 0; day >= oldest && queries < MAX_QUERIES_PER_PAGE; ) {
+      // A few days at once: most days of a quiet table are empty, and one round trip per day adds up.
+      const days = Array.from({ length: Math.min(DAYS_PER_ROUND, day - oldest + 1) }, (_, i) => day - i);
+      queries += days.length;
+      const pages = await Promise.all(days.map((d, i) => this.listDay(d, i === 0 ? after : undefined, query.limit - jobs.length, query.status)));
+      for (const [i, page] of pages.entries()) {
+        jobs.push(...page.jobs.slice(0, query.limit - jobs.length));
+        day = days[i] ?? day;
+        after = page.lastSk;
+        if (page.lastSk === undefined) {
+          day -= 1;
+          continue;
+        }
+        // A day that has more than fit: the next page starts inside it (later days' rows are read again then).
+        break;
+      }
+      if (jobs.length >= query.limit) break;
+    }
+    const more = day >= oldest && (jobs.length >= query.limit || after !== undefined);
+    return more ? { jobs, nextCursor: encodeCursor({ day, ...(after ? { after } : {}) }) } : { jobs };
+  }
+
+  private async listDay(day: number, after: string | undefined, limit: number, status: JobListQuery['status']) {
+    const page = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: after ? 'pk = :pk AND sk < :after' : 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': listPk(day), ...(after ? { ':after': after } : {}), ...(status ? { ':status': status } : {}) },
+        ...(status ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } } : {}),
+        ScanIndexForward: false,
+        Limit: limit,
+      }),
+    );
+    const jobs = (page.Items ?? []).map(({ pk: _pk, sk: _sk, [TTL_ATTRIBUTE]: _ttl, ...listing }) => listing as JobListing);
+    const lastSk = page.LastEvaluatedKey?.['sk'];
+    return { jobs, lastSk: typeof lastSk === 'string' ? lastSk : undefined };
+  }
+}

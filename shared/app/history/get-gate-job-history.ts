@@ -1,0 +1,32 @@
+import { JobNotFoundError } from '../../domain/errors.js';
+import { gateJobStatus } from '../../domain/gate/gate-job-status.js';
+import { globalDeadline } from '../../domain/gate/global-deadline.js';
+import type { GateDeps } from '../gate/gate-deps.js';
+import { readHistory, timedEntries } from './history-answer.js';
+
+/**
+ * `GET /jobs/{jobId}/history` on the gate: what the gate heard and decided (reports per region, its
+ * global decision, each region's confirmation). Each region's own history is on that region's manager.
+ */
+export async function getGateJobHistory(deps: GateDeps, jobId: string) {
+  const [job, recorded] = await Promise.all([deps.gates.get(jobId), readHistory(deps.history, jobId)]);
+  if (!job) throw new JobNotFoundError(jobId);
+  return {
+    jobId,
+    source: 'gate',
+    status: gateJobStatus(job),
+    strategy: 'gate_coordinated',
+    regions: job.targetRegions,
+    ...timedEntries(
+      {
+        startedAt: job.submittedAt,
+        timeoutSeconds: job.timeoutSeconds,
+        effectiveDeadlineAt: globalDeadline(job),
+        ...(job.timeoutReason !== undefined ? { timeoutReason: job.timeoutReason } : {}),
+        ...(job.decidedAt !== undefined ? { finishedAt: job.decidedAt } : {}),
+      },
+      recorded,
+      deps.clock.now(),
+    ),
+  };
+}

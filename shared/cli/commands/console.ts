@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ConsoleTargets } from '../../console/console-routes.js';
+import { startConsoleServer } from '../../console/console-server.js';
+import { regionOfApiGatewayUrl } from '../../sdk/sigv4-signer.js';
+import * as z from '../../validation/zod.js';
+import { command } from '../command-line.js';
+import { ExitCode, UsageError } from '../exit-codes.js';
+
+const endpointsFile = z.object({ gate: z.string(), regions: z.record(z.string(), z.string()) });
+
+function url(text: string, flag: string): string {
+  try {
+    return new URL(text).href.replace(/\/$/, '');
+  } catch {
+    throw new UsageError(`${flag} '${text}' is not a URL. Pass e.g. https://abc.execute-api.eu-west-1.amazonaws.com.`);
+  }
+}
+
+/**
+ * Which listeners the console shows: with `--endpoint` (a region manager) and `--gate-endpoint`,
+ * those; without, every listener of `.vigil/endpoints.json` (a local `npm start`).
+ */
+export function consoleTargets(values: { endpoint?: string | undefined; 'gate-endpoint'?: string | undefined }, cwd = process.cwd()): ConsoleTargets {
+  if (values.endpoint || values['gate-endpoint']) {
+    const regions: Record<string, string> = {};
+    if (values.endpoint) {
+      const region = url(values.endpoint, '--endpoint');
+      regions[regionOfApiGatewayUrl(region) ?? 'region'] = region;
+    }
+    return { ...(values['gate-endpoint'] ? { gate: url(values['gate-endpoint'], '--gate-endpoint') } : {}), regions };
+  }
+  const file = join(cwd, '.vigil', 'endpoints.json');
+  try {
+    return endpointsFile.parse(JSON.parse(readFileSync(file, 'utf8')));
+  } catch {
+    throw new UsageError(`No Vigil to show: pass --endpoint URL (and --gate-endpoint URL), or run 'npm start' here (it writes ${file}).`);
+  }
+}
+
+export const consoleCommand = command(
+  {
+    usage: 'vigil console [--endpoint URL] [--gate-endpoint URL] [--port N]',
+    summary:
+      'Serve the operator console on 127.0.0.1 and forward its API calls to that Vigil; calls to a deployed API are signed with your AWS credentials. Runs until Ctrl-C.',
+    optionHelp: ['--gate-endpoint URL  the gate as well (multi-region jobs)', '--port N             local port (default 4800; 0 picks a free one)'],
+    options: { 'gate-endpoint': { type: 'string' }, port: { type: 'string' } },
+    positionals: [],
+  },
+  async ({ values }) => {
+    const port = values.port === undefined ? 4800 : Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--port must be a whole number 0–65535, not '${values.port}'.`);
+    const targets = consoleTargets(values);
+    const deployed = [targets.gate, ...Object.values(targets.regions)].some((target) => target && regionOfApiGatewayUrl(target));
+    const server = await startConsoleServer({ targets, port, sign: deployed });
+    console.log(`console ${server.url}`);
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    await server.close();
+    return ExitCode.ok;
+  },
+);

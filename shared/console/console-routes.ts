@@ -1,0 +1,79 @@
+import { consoleAssets } from './console-assets.js';
+
+/** An answer the listener sends as-is. */
+export interface RawReply {
+  statusCode: number;
+  contentType: string;
+  body: string;
+}
+
+export interface ForwardedRequest {
+  method: string;
+  url: URL;
+  body: string;
+  contentType?: string;
+}
+
+/** Sends a request on to a Vigil listener (plain for the local cloud, signed for a deployed one). */
+export type Forwarder = (request: ForwardedRequest) => Promise<RawReply>;
+
+export interface ConsoleTargets {
+  /** The gate's base URL, when there is one. */
+  gate?: string;
+  regions: Record<string, string>;
+}
+
+export interface ConsoleRouteOptions {
+  targets: () => ConsoleTargets;
+  forward: Forwarder;
+  /** Whether `/_local/faults` answers here (the local cloud's gate listener). */
+  faults: boolean;
+}
+
+const json = (statusCode: number, body: unknown): RawReply => ({ statusCode, contentType: 'application/json', body: JSON.stringify(body) });
+
+/** A plain HTTP forwarder (the local cloud: same machine, no credentials). */
+export const plainForwarder: Forwarder = async ({ method, url, body, contentType }) => {
+  const response = await fetch(url, {
+    method,
+    ...(method !== 'GET' && method !== 'HEAD' ? { body } : {}),
+    ...(contentType ? { headers: { 'content-type': contentType } } : {}),
+  });
+  return { statusCode: response.status, contentType: response.headers.get('content-type') ?? 'application/json', body: await response.text() };
+};
+
+/**
+ * The operator console's routes: the page (`GET /`), its script, which listeners exist, and
+ * `/console/api/<gate|region>/<route>` forwarded to that listener, so the page talks to one origin.
+ */
+export function consoleRoutes(options: ConsoleRouteOptions) {
+  return async (method: string, url: URL, body: string, contentType?: string): Promise<RawReply | undefined> => {
+    const path = url.pathname;
+    if (method === 'GET' && (path === '/' || path === '/console' || path === '/console/')) {
+      return { statusCode: 200, contentType: 'text/html; charset=utf-8', body: (await consoleAssets()).html };
+    }
+    if (method === 'GET' && path === '/console/app.js') {
+      return { statusCode: 200, contentType: 'text/javascript; charset=utf-8', body: (await consoleAssets()).js };
+    }
+    if (method === 'GET' && path === '/console/endpoints') {
+      const targets = options.targets();
+      return json(200, { gate: targets.gate !== undefined, regions: Object.keys(targets.regions), faults: options.faults });
+    }
+    const match = /^\/console\/api\/([^/]+)(\/.*)$/.exec(path);
+    if (!match) return undefined;
+    const [, rawTarget = '', rest = '/'] = match;
+    const target = decodeURIComponent(rawTarget);
+    const targets = options.targets();
+    const base = target === 'gate' ? targets.gate : targets.regions[target];
+    if (base === undefined) {
+      const known = [...(targets.gate ? ['gate'] : []), ...Object.keys(targets.regions)].join(', ');
+      return json(404, { error: { code: 'unknown_target', message: `No listener '${target}' behind this console; it knows ${known}.` } });
+    }
+    const upstream = new URL(base.replace(/\/$/, '') + rest + url.search);
+    try {
+      return await options.forward({ method, url: upstream, body, ...(contentType ? { contentType } : {}) });
+    } catch (error) {
+      return json(502, { error: { code: 'upstream_unavailable', message: `${target} did not answer (${String(error)}). Check that it runs and the endpoint is right.` } });
+    }
+  };
+}

@@ -1,0 +1,58 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readRequestBody } from '../http/read-request-body.js';
+import { consoleRoutes, plainForwarder, type ConsoleTargets, type Forwarder } from './console-routes.js';
+import { signedForwarder } from './signed-forwarder.js';
+
+export interface ConsoleServerOptions {
+  /** The Vigil listeners the console shows: the gate (if any) and each region's manager. */
+  targets: ConsoleTargets;
+  /** 0 picks a free port. */
+  port: number;
+  /** Sign forwarded calls with the user's AWS credentials (a deployed Vigil); false for a local one. */
+  sign: boolean;
+  /** Signing region when an endpoint's host does not name one. */
+  region?: string;
+  /** Replaces the forwarder (tests). */
+  forward?: Forwarder;
+}
+
+/**
+ * `vigil console`: serves the operator console on 127.0.0.1 and forwards its API calls to a Vigil
+ * (signed for a deployed one). Only this machine can reach it; nothing new is exposed on AWS.
+ */
+export async function startConsoleServer(options: ConsoleServerOptions): Promise<{ url: string; server: Server; close(): Promise<void> }> {
+  const forward = options.forward ?? (options.sign ? signedForwarder(options.region ? { fallbackRegion: options.region } : {}) : plainForwarder);
+  const routes = consoleRoutes({ targets: () => options.targets, forward, faults: false });
+  const server = createServer(async (request, response) => {
+    try {
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      const body = await readRequestBody(request);
+      const reply = await routes(request.method ?? 'GET', url, body, request.headers['content-type']);
+      const answer = reply ?? {
+        statusCode: 404,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { code: 'route_not_found', message: `No console route ${url.pathname}. Open / for the console.` } }),
+      };
+      response.writeHead(answer.statusCode, { 'content-type': answer.contentType });
+      response.end(answer.body);
+    } catch (error) {
+      response.writeHead(500, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error: { code: 'internal_error', message: `The console server failed: ${String(error)}` } }));
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,46 @@
+import { effectiveDeadline } from '../deadlines.js';
+import { gateJobStatus } from '../gate/gate-job-status.js';
+import type { GateJob } from '../gate/gate-job.js';
+import { globalDeadline } from '../gate/global-deadline.js';
+import type { Job, JobStatus, TimeoutStrategyType } from '../job.js';
+import type { EpochMs } from '../time.js';
+
+/** One row of the jobs list: what an operator scans for, kept beside the job and rewritten as it changes. */
+export interface JobListing {
+  jobId: string;
+  status: JobStatus;
+  strategy: TimeoutStrategyType;
+  createdAt: EpochMs;
+  deadlineAt: EpochMs;
+  timeoutReason?: string;
+  finishedAt?: EpochMs;
+  /** Gate listings: the regions the job runs in. */
+  regions?: string[];
+}
+
+export const jobListing = (job: Job): JobListing => ({
+  jobId: job.jobId,
+  status: job.status,
+  strategy: job.tracking.strategy,
+  createdAt: job.createdAt,
+  deadlineAt: effectiveDeadline(job.tracking),
+  ...(job.status === 'TIMED_OUT' && job.tracking.timeoutReason ? { timeoutReason: job.tracking.timeoutReason } : {}),
+  ...(job.finishedAt !== undefined ? { finishedAt: job.finishedAt } : {}),
+});
+
+export function gateJobListing(job: GateJob): JobListing {
+  return {
+    jobId: job.jobId,
+    status: gateJobStatus(job),
+    strategy: 'gate_coordinated',
+    createdAt: job.submittedAt,
+    deadlineAt: globalDeadline(job),
+    ...(job.timeoutReason !== undefined ? { timeoutReason: job.timeoutReason } : {}),
+    ...(job.decidedAt !== undefined ? { finishedAt: job.decidedAt } : {}),
+    regions: job.targetRegions,
+  };
+}
+
+/** The listing changed in a way the list shows. */
+export const listingChanged = (before: JobListing, after: JobListing): boolean =>
+  before.status !== after.status || before.deadlineAt !== after.deadlineAt || before.timeoutReason !== after.timeoutReason;

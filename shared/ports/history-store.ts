@@ -1,0 +1,23 @@
+import type { HistoryEntry, SampleWindow } from '../domain/history/history-entry.js';
+import type { JobListing } from '../domain/history/job-listing.js';
+import type { JobStatus } from '../domain/job.js';
+
+export interface JobListQuery {
+  status?: JobStatus;
+  limit: number;
+  /** Opaque, from the previous page's `nextCursor`. */
+  cursor?: string;
+}
+
+/**
+ * A job's decision history and the jobs list, beside the state items of one table. Writes are
+ * idempotent puts (a retried one overwrites itself); reads are bounded.
+ */
+export interface HistoryStore {
+  append(jobId: string, entries: readonly HistoryEntry[], window: SampleWindow): Promise<void>;
+  /** At most `limit` entries, decisions before samples (see `historySlot`); `truncated` when more exist. */
+  read(jobId: string, limit: number): Promise<{ entries: HistoryEntry[]; truncated: boolean }>;
+  putListing(listing: JobListing): Promise<void>;
+  /** Newest first. */
+  listJobs(query: JobListQuery): Promise<{ jobs: JobListing[]; nextCursor?: string }>;
+}

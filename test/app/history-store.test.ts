@@ -1,0 +1,119 @@
+import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoHistoryStore, LISTED_DAYS } from '../../shared/adapters/aws/dynamo-history-store.js';
+import { SAMPLE_BUCKETS, type HistoryEntry } from '../../shared/domain/history/history-entry.js';
+import type { JobListing } from '../../shared/domain/history/job-listing.js';
+import { InvalidRequestError } from '../../shared/domain/errors.js';
+import { startTestDynamo } from '../support/dynalite.js';
+
+const DAY = 24 * 3600 * 1000;
+const NOW = Date.parse('2026-03-10T12:00:00.000Z');
+
+const listing = (jobId: string, createdAt: number, status: JobListing['status'] = 'RUNNING'): JobListing => ({
+  jobId,
+  status,
+  strategy: 'local_authority',
+  createdAt,
+  deadlineAt: createdAt + 60_000,
+});
+
+describe('the history store on DynamoDB (dynalite)', () => {
+  let dynamo: Awaited<ReturnType<typeof startTestDynamo>>;
+  let doc: DynamoDBDocumentClient;
+  beforeAll(async () => {
+    dynamo = await startTestDynamo();
+    doc = DynamoDBDocumentClient.from(dynamo.client);
+  });
+  afterAll(async () => {
+    await dynamo.close();
+  });
+
+  it('a job keeps one sample per bucket however many reports come, decisions read first', async () => {
+    // Prepare
+    const store = new DynamoHistoryStore(doc, await dynamo.table(false), () => NOW);
+    const window = { startedAt: NOW, timeoutSeconds: 120 };
+    const heartbeats: HistoryEntry[] = Array.from({ length: 1_000 }, (_, i) => ({ kind: 'heartbeat', at: NOW + i * 500, workflowId: 'wf', workerId: 'w' }));
+    // Act: the same facts twice (a retry), then a decision.
+    await store.append('job-1', heartbeats, window);
+    await store.append('job-1', heartbeats, window);
+    await store.append('job-1', [{ kind: 'final', at: NOW + 130_000, status: 'TIMED_OUT', reason: 'timeout' }], window);
+    // Assess: 2 × 120 buckets of 1 s cover the first 240 s; the rest is dropped; the decision comes first.
+    const all = await store.read('job-1', 10_000);
+    expect(all.entries.filter((e) => e.kind === 'heartbeat')).toHaveLength(2 * SAMPLE_BUCKETS);
+    const capped = await store.read('job-1', 5);
+    expect(capped.truncated).toBe(true);
+    expect(capped.entries[0]).toEqual({ kind: 'final', at: NOW + 130_000, status: 'TIMED_OUT', reason: 'timeout' });
+  });
+
+  it('lists jobs newest first across days, page by page, filtered by status, within the listed days', async () => {
+    const table = await dynamo.table(false);
+    const store = new DynamoHistoryStore(doc, table, () => NOW);
+    const jobs = [
+      listing('today-1', NOW - 1_000),
+      listing('today-2', NOW - 2_000, 'TIMED_OUT'),
+      listing('yesterday', NOW - DAY, 'TIMED_OUT'),
+      listing('last-week', NOW - 7 * DAY),
+      listing('too-old', NOW - (LISTED_DAYS + 1) * DAY),
+    ];
+    for (const job of jobs) await store.putListing(job);
+    await store.putListing({ ...listing('today-1', NOW - 1_000), status: 'COMPLETED' });
+
+    const first = await store.listJobs({ limit: 2 });
+    expect(first.jobs.map((j) => j.jobId)).toEqual(['today-1', 'today-2']);
+    expect(first.jobs[0]?.status).toBe('COMPLETED');
+    const second = await store.listJobs({ limit: 2, cursor: first.nextCursor ?? '' });
+    expect(second.jobs.map((j) => j.jobId)).toEqual(['yesterday', 'last-week']);
+    const third = await store.listJobs({ limit: 2, ...(second.nextCursor ? { cursor: second.nextCursor } : {}) });
+    expect(third.jobs).toEqual([]);
+    expect(third.nextCursor).toBeUndefined();
+
+    const timedOut = await store.listJobs({ limit: 10, status: 'TIMED_OUT' });
+    expect(timedOut.jobs.map((j) => j.jobId)).toEqual(['today-2', 'yesterday']);
+    // Each row is one small item; the list never reads the job items.
+    const { Items = [] } = await doc.send(new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `JOBLIST#${Math.floor(NOW / DAY)}` } }));
+    expect(Items).toHaveLength(2);
+  });
+
+  it('paging through every cursor returns each listed job once, newest first, whatever the days, limit and filter', async () => {
+    const statuses = ['RUNNING', 'TIMED_OUT', 'COMPLETED'] as const;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.record({ ageMs: fc.integer({ min: 0, max: (LISTED_DAYS + 3) * DAY }), status: fc.constantFrom(...statuses) }), {
+          maxLength: 25,
+          selector: (job) => job.ageMs,
+        }),
+        fc.integer({ min: 1, max: 7 }),
+        fc.option(fc.constantFrom(...statuses), { nil: undefined }),
+        async (specs, limit, status) => {
+          const store = new DynamoHistoryStore(doc, await dynamo.table(false), () => NOW);
+          const all = specs.map((spec, i) => listing(`job-${i}`, NOW - spec.ageMs, spec.status));
+          for (const job of all) await store.putListing(job);
+          const seen: string[] = [];
+          let cursor: string | undefined;
+          for (let pages = 0; pages < 200; pages++) {
+            const page = await store.listJobs({ limit, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) });
+            expect(page.jobs.length).toBeLessThanOrEqual(limit);
+            seen.push(...page.jobs.map((job) => job.jobId));
+            cursor = page.nextCursor;
+            if (!cursor) break;
+          }
+          const oldestDay = Math.floor(NOW / DAY) - LISTED_DAYS + 1;
+          const expected = all
+            .filter((job) => Math.floor(job.createdAt / DAY) >= oldestDay && (!status || job.status === status))
+            .sort((a, b) => b.createdAt - a.createdAt)
+            .map((job) => job.jobId);
+          expect(seen).toEqual(expected);
+        },
+      ),
+      { numRuns: 8 },
+    );
+    // Each run pages through up to 30 day partitions on dynalite: minutes on a busy shared machine.
+  }, 180_000);
+
+  it('a cursor it did not issue is a 400 that says what to do', async () => {
+    const store = new DynamoHistoryStore(doc, await dynamo.table(false), () => NOW);
+    await expect(store.listJobs({ limit: 5, cursor: 'not-a-cursor' })).rejects.toThrow(InvalidRequestError);
+    await expect(store.listJobs({ limit: 5, cursor: 'not-a-cursor' })).rejects.toThrow(/nextCursor/);
+  });
+});
