@@ -2,9 +2,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { errorResponse } from '../http/error-response.js';
-import { MethodNotAllowedError, RouteNotFoundError } from '../domain/errors.js';
+import { RouteNotFoundError } from '../domain/errors.js';
 import { localContext } from './lambda-context.js';
-import { allowedMethods, matchRoute, type Route } from './http-routes.js';
+import { matchRoute, type Route } from './http-routes.js';
 
 /** API Gateway's payload limit. */
 const MAX_BODY_BYTES = 6 * 1024 * 1024;
@@ -100,13 +100,11 @@ export async function startHttpListener(options: ListenerOptions): Promise<{ url
       }
       const matched = matchRoute(options.routes, method, url.pathname);
       if (!matched) {
-        const allowed = allowedMethods(options.routes, url.pathname);
+        // An unknown method on a known path is an unknown route too (contract; API Gateway answers 404 as well).
         const { statusCode, body: errorBody } = errorResponse(
-          allowed.length > 0
-            ? new MethodNotAllowedError(`${url.pathname} answers ${allowed.join(', ')}, not ${method}.`)
-            : new RouteNotFoundError(`No route ${method} ${url.pathname}. GET /openapi.json lists the routes this listener serves.`),
+          new RouteNotFoundError(`No route ${method} ${url.pathname}. GET /openapi.json lists the routes this listener serves.`),
         );
-        send(response, statusCode, JSON.stringify(errorBody), allowed.length > 0 ? { allow: allowed.join(', ') } : {});
+        send(response, statusCode, JSON.stringify(errorBody));
         return;
       }
       const routeKey = `${matched.route.method} ${matched.route.path}`;
