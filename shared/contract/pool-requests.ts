@@ -18,7 +18,18 @@ export const boundedJson = () =>
     z.refine((value) => jsonBytes(value) <= ITEM_BOUNDS.payloadBytes, {
       message: `must be at most ${ITEM_BOUNDS.payloadBytes / 1024} KB as JSON; keep large data elsewhere and send a reference`,
     }),
+    z.refine((value) => !hasUnsafeInteger(value), {
+      message: 'holds an integer beyond ±2^53, which JSON cannot carry exactly; send it as a string',
+    }),
   );
+
+/** DynamoDB's marshaller refuses such numbers (Schemathesis found the 500); JSON parsing has already rounded them. */
+function hasUnsafeInteger(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isInteger(value) && !Number.isSafeInteger(value);
+  if (Array.isArray(value)) return value.some(hasUnsafeInteger);
+  if (value !== null && typeof value === 'object') return Object.values(value).some(hasUnsafeInteger);
+  return false;
+}
 
 /** Seed 003 command types (`claude`, `shell`, …) and `type_index` keys (`claude_0`). */
 const commandType = z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, 'must be a command type like claude, shell or claude_0'));
