@@ -25,7 +25,7 @@ export const workflowsSchema = z
 // found 5e-324 s answered 500): a duration is at least one millisecond.
 const MIN_DURATION_SECONDS = 0.001;
 
-const durationSeconds = () =>
+export const durationSeconds = () =>
   z.number().check(z.gte(MIN_DURATION_SECONDS, `must be at least ${MIN_DURATION_SECONDS} (one millisecond)`), z.lte(MAX_TIMEOUT_SECONDS, `must be at most ${MAX_TIMEOUT_SECONDS} (one year)`));
 
 export const timeoutSecondsSchema = durationSeconds();
@@ -57,7 +57,7 @@ export const workerPath = z.object({ workerId: id });
 
 // A fraction finer than 1e-9 means nothing, and DynamoDB cannot store one below 1e-130.
 const MIN_NONZERO_FRACTION = 1e-9;
-const fraction = () =>
+export const fraction = () =>
   z.number().check(
     z.gte(0),
     z.lte(1),

@@ -60,7 +60,13 @@ function operationOf(route: DocumentedRoute) {
     ...(doc.auth === 'public' ? { security: [] } : { security: [doc.auth === 'iam' ? { sigv4: [] } : { workerToken: [] }] }),
     parameters: [...parametersOf(doc.path, 'path'), ...parametersOf(doc.query, 'query')],
     ...(doc.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(doc.body, 'input') } } } }
+      ? {
+          requestBody: {
+            // A missing body is read as `{}` (shared/http/http-handler.ts): required only when `{}` is not valid.
+            required: !doc.body.safeParse({}).success,
+            content: { 'application/json': { schema: schemaOf(doc.body, 'input') } },
+          },
+        }
       : {}),
     responses,
   };

@@ -2,14 +2,13 @@ import * as z from '../validation/zod.js';
 import { ITEM_BOUNDS } from '../domain/pools/pool-item.js';
 import { ESCALATION_OPTIONS } from '../domain/pools/pool-item.js';
 import { TIMEOUT_ACTIONS, TIMEOUT_POLICIES } from '../domain/pools/pool-config.js';
-import { id } from './manager-requests.js';
+import { durationSeconds, fraction, id } from './manager-requests.js';
 
-const MAX_SECONDS = 31_536_000;
 const MAX_ITEMS = 10_000;
 const MAX_COMMANDS = 100;
 
-const seconds = () =>
-  z.number().check(z.positive('must be greater than 0'), z.lte(MAX_SECONDS, `must be at most ${MAX_SECONDS} (one year)`));
+// At least a millisecond, at most a year (DynamoDB cannot store 5e-324 s; Schemathesis found the 500).
+const seconds = durationSeconds;
 const count = (max: number) => z.int().check(z.gte(1, 'must be at least 1'), z.lte(max, `must be at most ${max}`));
 
 const jsonBytes = (value: unknown): number => (value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value), 'utf8'));
@@ -19,7 +18,18 @@ export const boundedJson = () =>
     z.refine((value) => jsonBytes(value) <= ITEM_BOUNDS.payloadBytes, {
       message: `must be at most ${ITEM_BOUNDS.payloadBytes / 1024} KB as JSON; keep large data elsewhere and send a reference`,
     }),
+    z.refine((value) => !hasUnsafeInteger(value), {
+      message: 'holds an integer beyond ±2^53, which JSON cannot carry exactly; send it as a string',
+    }),
   );
+
+/** DynamoDB's marshaller refuses such numbers (Schemathesis found the 500); JSON parsing has already rounded them. */
+function hasUnsafeInteger(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isInteger(value) && !Number.isSafeInteger(value);
+  if (Array.isArray(value)) return value.some(hasUnsafeInteger);
+  if (value !== null && typeof value === 'object') return Object.values(value).some(hasUnsafeInteger);
+  return false;
+}
 
 /** Seed 003 command types (`claude`, `shell`, …) and `type_index` keys (`claude_0`). */
 const commandType = z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, 'must be a command type like claude, shell or claude_0'));
@@ -30,7 +40,13 @@ const templateStep = z.record(commandType, z.string().check(z.maxLength(16_384))
 
 const timeoutConfig = z.strictObject({
   timeout_policy: z.optional(z.enum(TIMEOUT_POLICIES)),
-  cleanup_grace_period_secs: z.optional(z.number().check(z.gte(0, 'must be 0 or more'), z.lte(3_600, 'must be at most 3600'))),
+  cleanup_grace_period_secs: z.optional(
+    z.number().check(
+      z.gte(0, 'must be 0 or more'),
+      z.lte(3_600, 'must be at most 3600'),
+      z.refine((value) => value === 0 || value >= 0.001, { message: 'must be 0 or at least 0.001 (one millisecond)' }),
+    ),
+  ),
   timeout_action: z.optional(z.enum(TIMEOUT_ACTIONS)),
   enable_monitoring: z.optional(z.boolean()),
   command_timeouts: z.optional(z.record(commandType, seconds())),
@@ -99,7 +115,7 @@ export const commandFinishBody = z.strictObject({ ...attemptFields, outcome: z.e
 export const checkpointBody = z.strictObject({
   ...attemptFields,
   state: boundedJson(),
-  progress: z.optional(z.number().check(z.gte(0), z.lte(1))),
+  progress: z.optional(fraction()),
 });
 export const completeItemBody = z.strictObject({ ...attemptFields, outcome: z.enum(['succeeded', 'failed']), result: z.optional(boundedJson()) });
 export const terminatedBody = z.strictObject({

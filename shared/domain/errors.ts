@@ -31,9 +31,6 @@ export class WorkflowNotFoundError extends VigilError {
 export class RouteNotFoundError extends VigilError {
   readonly code = 'route_not_found';
 }
-export class MethodNotAllowedError extends VigilError {
-  readonly code = 'method_not_allowed';
-}
 export class JobFinishedError extends VigilError {
   readonly code = 'job_finished';
   constructor(jobId: string, status: string) {

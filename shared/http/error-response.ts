@@ -10,7 +10,6 @@ const statusByCode: Record<string, number> = {
   job_not_found: 404,
   workflow_not_found: 404,
   route_not_found: 404,
-  method_not_allowed: 405,
   job_finished: 409,
   workflow_finished: 409,
   submission_conflict: 409,

@@ -24,11 +24,6 @@ function decodePathSegment(segment: string): string {
   }
 }
 
-/** The methods some route serves at `path` (for a 405's Allow header). */
-export function allowedMethods(routes: readonly Route[], path: string): string[] {
-  return (['GET', 'POST'] as const).filter((method) => matchRoute(routes, method, path) !== undefined);
-}
-
 /** Matches a request path against API Gateway-style route templates. */
 export function matchRoute(routes: readonly Route[], method: string, path: string): MatchedRoute | undefined {
   const parts = path.split('/').filter(Boolean);

@@ -51,6 +51,8 @@ describe('exact IAM of every regional function (us-east-1; every region has the 
     SubmitJob: [...decider('SubmitJob'), ...tokenSecret],
     GetJob: [...base('GetJob'), ...tableRead('JobsTable')],
     GetJobTokens: [...base('GetJobTokens'), ...tableRead('JobsTable'), ...tokenSecret],
+    GetJobHistory: [...base('GetJobHistory'), ...tableRead('JobsTable')],
+    ListJobs: [...base('ListJobs'), ...tableRead('JobsTable')],
     // The hot path: item writes and the healthcheck, no events, no timers.
     ReportProgress: [...base('ReportProgress'), ...tableReadWrite('JobsTable'), ...tokenSecret],
     CompleteWorkflow: [...decider('CompleteWorkflow'), ...tokenSecret],
@@ -103,6 +105,8 @@ describe('exact IAM of every gate function', () => {
   const expected: Record<string, string[]> = {
     SubmitJob: [...decider('SubmitJob'), ...submitFromGate],
     GetJob: [...base('GetJob'), ...tableRead('GateTable')],
+    GetJobHistory: [...base('GetJobHistory'), ...tableRead('GateTable')],
+    ListJobs: [...base('ListJobs'), ...tableRead('GateTable')],
     CancelJob: decider('CancelJob'),
     Health: base('Health'),
     OpenApi: base('OpenApi'),

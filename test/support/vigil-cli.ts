@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const VIGIL_BIN = fileURLToPath(new URL('../../bin/vigil.js', import.meta.url));
@@ -32,12 +33,20 @@ export function runVigil(args: string[], options: { env?: Record<string, string>
   });
 }
 
-/** True while a process with this pid exists. */
+/**
+ * True while a process with this pid runs. A killed orphan stays a zombie until init reaps it, which
+ * may take a second: on Linux a zombie counts as gone.
+ */
 export function processExists(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return process.platform !== 'linux';
   }
 }
