@@ -39,8 +39,9 @@ export async function reportProgress(deps: ManagerDeps, input: ProgressInput) {
     writes.advance ? deps.jobs.recordWorkflowAdvance(job.jobId, workflow.workflowId, now, writes.advance) : undefined,
     writes.heartbeat ? deps.jobs.touchWorkflowHeartbeat(job.jobId, workflow.workflowId, now) : undefined,
     recordHealthcheck(deps, claim.scopedWorkerId, worker, now),
-    // Sampled only with the coalesced writes, so an advance on every call adds no history write each time.
-    writes.job || writes.heartbeat
+    // Sampled with the coalesced writes and at a workflow's first advance, so an advance on every call
+    // does not add a history write each time.
+    writes.job || writes.heartbeat || (writes.advance !== undefined && workflow.lastProgressAt === undefined)
       ? recordProgressSample(deps, job, workflow, { advanced: writes.advance !== undefined, progress: input.progress }, now)
       : undefined,
   ]);

@@ -1,13 +1,15 @@
 import { effectiveDeadline } from '../../domain/deadlines.js';
 import { JobNotFoundError } from '../../domain/errors.js';
 import { toIso } from '../../domain/time.js';
+import type { HistoryEntry } from '../../domain/history/history-entry.js';
 import type { ManagerDeps } from '../manager-deps.js';
 import { readHistory, timedEntries } from './history-answer.js';
 
 /** `GET /jobs/{jobId}/history` on a region manager: the job's timing as it stands, and its decisions in time order. */
 export async function getJobHistory(deps: ManagerDeps, jobId: string) {
-  const [job, recorded] = await Promise.all([deps.jobs.getJob(jobId), readHistory(deps.history, jobId)]);
+  const [job, read] = await Promise.all([deps.jobs.getJob(jobId), readHistory(deps.history, jobId)]);
   if (!job) throw new JobNotFoundError(jobId);
+  const recorded = { ...read, entries: await withWorkerIds(deps, jobId, read.entries) };
   const t = job.tracking;
   return {
     jobId,
@@ -30,4 +32,15 @@ export async function getJobHistory(deps: ManagerDeps, jobId: string) {
       deps.clock.now(),
     ),
   };
+}
+
+/** Extension entries name the worker by its workflow's index in the job; the answer names it by id. */
+async function withWorkerIds(deps: ManagerDeps, jobId: string, entries: HistoryEntry[]): Promise<HistoryEntry[]> {
+  if (!entries.some((entry) => entry.kind === 'extension' && entry.workerIndex !== undefined)) return entries;
+  const workerIdByIndex = new Map((await deps.jobs.getJobWithWorkflows(jobId))?.workflows.map((w) => [w.index, w.workerId]));
+  return entries.map((entry) =>
+    entry.kind === 'extension' && entry.workerIndex !== undefined && entry.workerId === undefined
+      ? { ...entry, workerId: workerIdByIndex.get(entry.workerIndex) ?? `worker of workflow #${entry.workerIndex + 1}` }
+      : entry,
+  );
 }

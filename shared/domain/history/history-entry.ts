@@ -7,8 +7,11 @@ import type { EpochMs } from '../time.js';
 export type HistoryEntry =
   /** A worker's report that moved its progress value (`progress`) or only said it is alive (`heartbeat`): sampled. */
   | { kind: 'progress' | 'heartbeat'; at: EpochMs; workflowId: string; workerId: string; progress?: number }
-  /** AD-26: a grant that moved the effective deadline. */
-  | { kind: 'extension'; at: EpochMs; workerId: string; seconds: number; fromDeadlineAt: EpochMs; toDeadlineAt: EpochMs }
+  /**
+   * AD-26: a grant that moved the effective deadline. The job item names the worker by the index of
+   * its workflow (`workerIndex`); the history answer fills in its `workerId`.
+   */
+  | { kind: 'extension'; at: EpochMs; workerIndex?: number; workerId?: string; seconds: number; fromDeadlineAt: EpochMs; toDeadlineAt: EpochMs }
   /** A gate-coordinated manager's periodic progress report to the gate (region side), or its receipt (gate side): sampled. */
   | { kind: 'gate_report'; at: EpochMs; region?: string; lastProgressAt: EpochMs }
   /** The manager timed the job out locally (local authority: final; gate-coordinated: reported, awaiting the gate). */
@@ -79,7 +82,7 @@ export function historySlot(entry: HistoryEntry, window: SampleWindow): string |
     case 'takeover':
       return entry.toFenceToken > MAX_TAKEOVERS ? undefined : slot(`${entry.region ?? ''}#${entry.toFenceToken}`);
     case 'extension':
-      return slot(`${entry.toDeadlineAt}#${entry.workerId}`);
+      return slot(`${entry.toDeadlineAt}#${entry.workerIndex ?? entry.workerId ?? ''}`);
     case 'gate_report':
     case 'progress':
     case 'heartbeat': {

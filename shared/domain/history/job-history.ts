@@ -22,7 +22,7 @@ export function jobHistoryEntries(before: Job, after: Job, at: EpochMs): History
       entries.push({
         kind: 'extension',
         at,
-        workerId: `worker of workflow #${grant.workerIndex + 1}`,
+        workerIndex: grant.workerIndex,
         seconds: grown,
         fromDeadlineAt: effectiveDeadline(was),
         toDeadlineAt: effectiveDeadline(now),

@@ -18,7 +18,7 @@ describe('decision history read off each saved decision', () => {
     const entries = jobHistoryEntries(job, extended, at(10));
     // Assess
     expect(entries).toEqual([
-      { kind: 'extension', at: at(10), workerId: 'worker of workflow #1', seconds: 30, fromDeadlineAt: at(60), toDeadlineAt: at(90) },
+      { kind: 'extension', at: at(10), workerIndex: 0, seconds: 30, fromDeadlineAt: at(60), toDeadlineAt: at(90) },
     ]);
   });
 
