@@ -14,6 +14,8 @@ import type { GatePolicy } from './gate-policy.js';
  */
 export function cancelGateJob(job: GateJob, reason: string | undefined, now: EpochMs, policy: GatePolicy): Decision<GateJob> {
   const status = gateJobStatus(job);
+  // A declared global timeout is a decision already, confirmed by a region or not.
+  if (job.globallyTimedOut) throw new JobFinishedError(job.jobId, 'TIMED_OUT');
   if (status !== 'RUNNING') throw new JobFinishedError(job.jobId, status);
   const cancelled: GateJob = {
     ...job,

@@ -4,9 +4,13 @@ import { allRegionsFinal, type GateJob } from './gate-job.js';
 /**
  * The job's status across regions: the gate's own decision first, then the regions' outcomes once
  * every region has one, the most severe winning (timed out, then failed, then cancelled).
+ * A declared global timeout reads TIMED_OUT once a region confirms it: a region that completed while
+ * the gate could not hear it (an outage, a partition) answers the re-sent decision with COMPLETED, and
+ * a job that completed everywhere is then never reported TIMED_OUT (`globallyTimedOut` says it was declared).
+ * A region's own timeout report confirms it as well as its TIMED_OUT final status.
  */
 export function gateJobStatus(job: GateJob): JobStatus {
-  if (job.globallyTimedOut) return 'TIMED_OUT';
+  if (job.globallyTimedOut && timeoutConfirmed(job)) return 'TIMED_OUT';
   if (job.cancelRequested !== undefined) return 'CANCELLED';
   if (!allRegionsFinal(job)) return 'RUNNING';
   const outcomes = new Set(job.targetRegions.map((region) => job.dcStatus[region]));
@@ -15,3 +19,6 @@ export function gateJobStatus(job: GateJob): JobStatus {
   if (outcomes.has('cancelled')) return 'CANCELLED';
   return 'COMPLETED';
 }
+
+const timeoutConfirmed = (job: GateJob): boolean =>
+  job.targetRegions.some((region) => job.dcStatus[region] === 'timed_out' || job.dcTimeoutReported[region] !== undefined);

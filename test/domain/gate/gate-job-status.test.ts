@@ -21,9 +21,12 @@ describe('the aggregate status across regions', () => {
     expect(gateJobStatus(withStatuses(statuses))).toBe(expected);
   });
 
-  it('the gate\'s own decision wins over the regions: a global timeout, then a cancel', () => {
-    expect(gateJobStatus(withStatuses(['running', 'running', 'completed'], { globallyTimedOut: true }))).toBe('TIMED_OUT');
-    expect(gateJobStatus(withStatuses(['completed', 'completed', 'completed'], { globallyTimedOut: true }))).toBe('TIMED_OUT');
+  it('the gate\'s own decision wins over the regions once a region confirms it: a global timeout, then a cancel', () => {
+    expect(gateJobStatus(withStatuses(['running', 'timed_out', 'completed'], { globallyTimedOut: true }))).toBe('TIMED_OUT');
+    expect(gateJobStatus(withStatuses(['running', 'running', 'completed'], { globallyTimedOut: true, dcTimeoutReported: { [US]: 'stuck' } }))).toBe('TIMED_OUT');
+    // Declared at the deadline, not yet confirmed: a region that completed unheard may still answer COMPLETED.
+    expect(gateJobStatus(withStatuses(['running', 'running', 'completed'], { globallyTimedOut: true }))).toBe('RUNNING');
+    expect(gateJobStatus(withStatuses(['completed', 'completed', 'completed'], { globallyTimedOut: true }))).toBe('COMPLETED');
     expect(gateJobStatus(withStatuses(['running', 'timed_out', 'completed'], { cancelRequested: {} }))).toBe('CANCELLED');
   });
 });
