@@ -1,3 +1,4 @@
+import { copyItem } from './copy-item.js';
 import { ValidationException, type Condition, type Operand, type Path, type SetValue, type UpdateActions } from './expression-parser.js';
 
 export type Item = Record<string, unknown>;
@@ -109,7 +110,7 @@ function writePath(item: Item, path: Path, value: unknown): void {
 
 /** Applies SET / REMOVE / ADD to a copy of the item: every right-hand side reads the item as it was. */
 export function applyUpdate(before: Item, actions: UpdateActions, values: Values): Item {
-  const after = structuredClone(before);
+  const after = copyItem(before);
   const sets = actions.set.map(({ path, value }) => ({ path, value: setValue(before, value, values) }));
   for (const { path, value } of sets) writePath(after, path, value);
   for (const path of actions.remove) writePath(after, path, undefined);

@@ -22,6 +22,13 @@ export function valueSize(value: unknown): number {
   return 0;
 }
 
+const sizes = new WeakMap<object, number>();
+
+/** Item size in bytes; memoized per object, so callers must not mutate an item after measuring it. */
 export function itemSize(item: Record<string, unknown>): number {
-  return Object.entries(item).reduce((sum, [name, value]) => sum + utf8(name) + valueSize(value), 0);
+  const known = sizes.get(item);
+  if (known !== undefined) return known;
+  const size = Object.entries(item).reduce((sum, [name, value]) => sum + utf8(name) + valueSize(value), 0);
+  sizes.set(item, size);
+  return size;
 }

@@ -1,3 +1,4 @@
+import { copyItem } from './copy-item.js';
 import {
   ConditionalCheckFailedException,
   CreateTableCommand,
@@ -40,7 +41,6 @@ export interface MemoryDynamoOptions {
 type Input = Record<string, unknown> & { TableName?: string };
 
 const units = (bytes: number, unit: number) => Math.max(1, Math.ceil(bytes / unit));
-const withoutUndefined = (item: Item): Item => JSON.parse(JSON.stringify(item)) as Item;
 
 function conditionFailed(): ConditionalCheckFailedException {
   return new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
@@ -54,9 +54,13 @@ function conditionFailed(): ConditionalCheckFailedException {
  */
 export class MemoryDynamo {
   private readonly tables = new Map<string, Table>();
-  readonly usage: DynamoUsage = newDynamoUsage();
+  private counted: DynamoUsage = newDynamoUsage();
+  private uncounted = false;
   /** Largest item ever written, in bytes. */
   largestItemBytes = 0;
+  /** Writes so far: a reader that saw this number unchanged has nothing new to read. */
+  writes = 0;
+  private readonly written = new Set<string>();
 
   constructor(private readonly options: MemoryDynamoOptions = {}) {}
 
@@ -67,6 +71,27 @@ export class MemoryDynamo {
 
   get client(): DynamoDBClient {
     return this as unknown as DynamoDBClient;
+  }
+
+  /** What the adapters asked of this store (reads by `observer` are not counted). */
+  get usage(): DynamoUsage {
+    return this.uncounted ? newDynamoUsage() : this.counted;
+  }
+
+  /**
+   * A document client for the simulator's own invariant checks: same data, but its reads are not
+   * counted as AWS usage and never count as a handler's write.
+   */
+  get observer(): DynamoDBDocumentClient {
+    const send = async (command: { input: unknown }) => {
+      this.uncounted = true;
+      try {
+        return await this.send(command);
+      } finally {
+        this.uncounted = false;
+      }
+    };
+    return { send } as unknown as DynamoDBDocumentClient;
   }
 
   async send(command: { input: unknown }): Promise<unknown> {
@@ -85,10 +110,11 @@ export class MemoryDynamo {
     throw new ValidationException(`The in-memory DynamoDB does not implement ${kind}; add it in sim/dynamo/memory-dynamo.ts`);
   }
 
-  /** Every item of a table, as stored (the simulator's invariant checks read these). */
-  scan(tableName: string): Item[] {
-    const table = this.tables.get(tableName);
-    return table ? [...table.items()].map((item) => structuredClone(item)) : [];
+  /** Partition keys written since the last call (the invariant checks re-read only those). */
+  drainWrittenPartitions(): Set<string> {
+    const drained = new Set(this.written);
+    this.written.clear();
+    return drained;
   }
 
   private now(): number {
@@ -129,12 +155,12 @@ export class MemoryDynamo {
     const table = this.table(input);
     const item = table.get(input['Key'] as Item);
     this.usage.readUnits += units(item ? itemSize(item) : 0, 4096) * (input['ConsistentRead'] ? 1 : 0.5);
-    return item ? { Item: structuredClone(item) } : {};
+    return item ? { Item: copyItem(item) } : {};
   }
 
   private put(input: Input) {
     const table = this.table(input);
-    const item = withoutUndefined(input['Item'] as Item);
+    const item = copyItem(input['Item'] as Item);
     this.write(table, item, () => item, input);
     return {};
   }
@@ -144,7 +170,7 @@ export class MemoryDynamo {
     const key = input['Key'] as Item;
     const actions = parseUpdate(String(input['UpdateExpression']), this.names(input));
     const values = this.values(input);
-    this.write(table, key, (before) => applyUpdate(before ?? structuredClone(key), actions, values), input);
+    this.write(table, key, (before) => applyUpdate(before ?? copyItem(key), actions, values), input);
     return {};
   }
 
@@ -174,13 +200,18 @@ export class MemoryDynamo {
     }
     let indexWrites = 0;
     const tableKey = table.tableKeyOf(after ?? before ?? key);
+    // `after` is this write's own copy; stored items are never mutated (every read returns a copy),
+    // so the table and its indexes share it.
+    const stored = after;
     for (const index of table.indexes.values()) {
-      indexWrites += index.touches(before, after);
-      index.propagate(tableKey, after ? structuredClone(after) : undefined, this.now() + (this.options.indexLagMs?.() ?? 0));
+      indexWrites += index.touches(before, stored);
+      index.propagate(tableKey, stored, this.now() + (this.options.indexLagMs?.() ?? 0));
     }
-    table.put(key, after ? structuredClone(after) : undefined);
+    table.put(key, stored);
     this.usage.writeUnits += writeUnits(Math.max(before ? itemSize(before) : 0, after ? itemSize(after) : 0)) + indexWrites;
-    this.options.onWrite?.();
+    this.writes++;
+    this.written.add(String((after ?? before ?? key)[table.key.hash]));
+    if (!this.uncounted) this.options.onWrite?.();
   }
 
   private query(input: Input) {
@@ -208,7 +239,7 @@ export class MemoryDynamo {
     for (; i < sorted.length && page.length < limit && bytes < QUERY_PAGE_BYTES; i++) {
       const item = sorted[i] as Item;
       bytes += itemSize(item);
-      page.push(structuredClone(item));
+      page.push(copyItem(item));
     }
     this.usage.readUnits += units(bytes, 4096) * (input['ConsistentRead'] ? 1 : 0.5);
     const last = page.at(-1);
@@ -231,7 +262,7 @@ export class MemoryDynamo {
       for (const key of request.Keys) {
         const item = table.get(key);
         this.usage.readUnits += units(item ? itemSize(item) : 0, 4096) * (request.ConsistentRead ? 1 : 0.5);
-        if (item) found.push(structuredClone(item));
+        if (item) found.push(copyItem(item));
       }
       responses[tableName] = found;
     }
@@ -246,7 +277,7 @@ export class MemoryDynamo {
       const table = this.table({ TableName: tableName });
       for (const request of list) {
         if (request.PutRequest) {
-          const item = withoutUndefined(request.PutRequest.Item);
+          const item = copyItem(request.PutRequest.Item);
           this.write(table, item, () => item, {});
         } else if (request.DeleteRequest) this.write(table, request.DeleteRequest.Key, () => undefined, {});
       }

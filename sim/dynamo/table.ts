@@ -87,10 +87,10 @@ export class SecondaryIndex {
   }
 
   private project(item: Item): Item {
-    if (!this.definition.include) return structuredClone(item);
+    if (!this.definition.include) return item;
     const projected: Item = {};
     const names = [this.table.hash, this.table.range, this.definition.hash, this.definition.range, ...this.definition.include];
-    for (const name of names) if (name !== undefined && item[name] !== undefined) projected[name] = structuredClone(item[name]);
+    for (const name of names) if (name !== undefined && item[name] !== undefined) projected[name] = item[name];
     return projected;
   }
 }

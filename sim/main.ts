@@ -1,0 +1,79 @@
+import { performance } from 'node:perf_hooks';
+import { generatePlan, DEFAULT_PLAN_OPTIONS } from './world/generate-plan.js';
+import { runPlan } from './run-plan.js';
+import { FAULT_KINDS, type FaultKind } from './world/plan.js';
+import { shrink } from './shrink.js';
+
+function parseArgs(argv: readonly string[]) {
+  const flags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (!arg.startsWith('--')) throw new Error(`Unexpected argument '${arg}'. Flags: --seed S --seeds N --jobs J --regions R --pools P --faults a,b --trace`);
+    const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
+    if (name === 'trace') flags.set(name, 'true');
+    else flags.set(name, inline ?? argv[++i] ?? '');
+  }
+  const int = (name: string, fallback: number) => {
+    const value = flags.get(name);
+    if (value === undefined) return fallback;
+    const parsed = Number(value);
+    if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`--${name} must be a whole number ≥ 0, got '${value}'`);
+    return parsed;
+  };
+  const faultList = flags.get('faults');
+  const faults = faultList === undefined || faultList === 'all' ? [...FAULT_KINDS] : faultList === 'none' ? [] : faultList.split(',');
+  const unknown = faults.filter((f) => !(FAULT_KINDS as readonly string[]).includes(f));
+  if (unknown.length > 0) throw new Error(`Unknown fault kind(s): ${unknown.join(', ')}. Known: ${FAULT_KINDS.join(', ')}, or all / none.`);
+  const known = new Set(['seed', 'seeds', 'jobs', 'regions', 'pools', 'faults', 'trace']);
+  const extra = [...flags.keys()].filter((f) => !known.has(f));
+  if (extra.length > 0) throw new Error(`Unknown flag(s): ${extra.map((f) => `--${f}`).join(', ')}`);
+  return {
+    seed: int('seed', 1),
+    seeds: int('seeds', 1),
+    trace: flags.has('trace'),
+    options: {
+      jobs: int('jobs', DEFAULT_PLAN_OPTIONS.jobs),
+      regions: Math.max(1, int('regions', DEFAULT_PLAN_OPTIONS.regions)),
+      pools: int('pools', 0),
+      faults: faults as FaultKind[],
+    },
+  };
+}
+
+/** `npm run simulate -- --seed S [--seeds N] [--jobs J] [--regions R] [--pools P] [--faults a,b] [--trace]` */
+async function main(): Promise<number> {
+  const args = parseArgs(process.argv.slice(2));
+  if (args.options.pools > 0) console.log('note: --pools is accepted but agent pools are not simulated yet (their use cases are not on main)');
+  const started = performance.now();
+  let steps = 0;
+  for (let seed = args.seed; seed < args.seed + args.seeds; seed++) {
+    const plan = generatePlan(seed, args.options);
+    const result = await runPlan(plan, { keepTrace: args.trace });
+    steps += result.steps;
+    if (args.seeds === 1 || args.trace) {
+      if (args.trace) for (const line of result.trace) console.log(line);
+      console.log(`seed ${seed}: ${result.steps} steps, ${(result.simulatedMs / 3_600_000).toFixed(2)} h simulated, digest ${result.digest}`);
+    }
+    if (result.violations.length > 0) {
+      console.log(`\nseed ${seed} VIOLATES:`);
+      for (const v of result.violations) console.log(`  ${v.invariant}${v.jobId ? ` (${v.jobId})` : ''}: ${v.message}`);
+      const minimal = await shrink(plan, result.violations[0]?.invariant ?? '');
+      console.log(`\nminimal plan (${minimal.plan.jobs.length} jobs, faults ${JSON.stringify(minimal.plan.faults)}, rates ${JSON.stringify(minimal.plan.rates)}):`);
+      const replay = await runPlan(minimal.plan, { keepTrace: true });
+      for (const line of replay.trace) console.log(`  ${line}`);
+      console.log(`\nreplay: npm run simulate -- --seed ${seed} --jobs ${args.options.jobs} --regions ${args.options.regions} --faults ${args.options.faults.join(',') || 'none'} --trace`);
+      return 1;
+    }
+  }
+  const seconds = (performance.now() - started) / 1000;
+  console.log(`${args.seeds} seed(s) from ${args.seed}: no violation; ${steps} steps in ${seconds.toFixed(1)} s`);
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error((error as Error).message);
+    process.exit(2);
+  },
+);

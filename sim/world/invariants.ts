@@ -1,0 +1,164 @@
+import { effectiveDeadline } from '../../shared/domain/deadlines.js';
+import { gateJobStatus } from '../../shared/domain/gate/gate-job-status.js';
+import { globalDeadline } from '../../shared/domain/gate/global-deadline.js';
+import type { GateJob } from '../../shared/domain/gate/gate-job.js';
+import { isTerminal, type Job } from '../../shared/domain/job.js';
+import { detectionBoundMs, extensionCapSeconds } from './detection-bound.js';
+import type { SimNodes } from './nodes.js';
+import type { JobSpec } from './plan.js';
+import type { ProgressLog } from './progress-log.js';
+import type { World } from './world.js';
+
+export interface Violation {
+  invariant: string;
+  jobId?: string;
+  message: string;
+  atMs: number;
+}
+
+/**
+ * The issue's invariants, checked after every step of the world. State is read through the real
+ * adapters on an uncounted view of each store, and re-read only from a store that was written.
+ */
+export class Invariants {
+  readonly violations: Violation[] = [];
+  private readonly jobs = new Map<string, Job>();
+  private readonly gateJobs = new Map<string, GateJob>();
+  private readonly reported = new Set<string>();
+
+  constructor(
+    private readonly world: World,
+    private readonly nodes: SimNodes,
+    private readonly log: ProgressLog,
+  ) {}
+
+  private violate(invariant: string, jobId: string | undefined, message: string): void {
+    const key = `${invariant}/${jobId ?? ''}`;
+    if (this.reported.has(key)) return;
+    this.reported.add(key);
+    this.violations.push({ invariant, ...(jobId ? { jobId } : {}), message, atMs: this.world.now });
+    this.world.log(`VIOLATION ${invariant}${jobId ? ` ${jobId}` : ''}: ${message}`);
+  }
+
+  /** Jobs of the plan whose partition (its key names the job id) was written since the last step. */
+  private written(partitions: Set<string>, jobs: readonly JobSpec[]): JobSpec[] {
+    if (partitions.size === 0) return [];
+    const keys = [...partitions];
+    return jobs.filter((spec) => keys.some((key) => key.includes(spec.jobId)));
+  }
+
+  async afterStep(): Promise<void> {
+    const now = this.world.now;
+    for (const [region, node] of this.nodes.regions) {
+      for (const spec of this.written(node.dynamo.drainWrittenPartitions(), this.world.plan.jobs)) {
+        if (!spec.regions.includes(region)) continue;
+        const next = await node.observe.getJob(spec.jobId);
+        if (!next) continue;
+        const key = `${spec.jobId}/${region}`;
+        const previous = this.jobs.get(key);
+        if (!previous) this.log.progressed(spec.jobId, region, now);
+        this.jobs.set(key, next);
+        if (previous) this.checkTransition(spec, region, previous, next);
+      }
+    }
+    for (const spec of this.written(this.nodes.gate.dynamo.drainWrittenPartitions(), this.world.plan.jobs)) {
+      const gateJob = await this.nodes.gate.observe.get(spec.jobId);
+      if (gateJob) this.gateJobs.set(spec.jobId, gateJob);
+    }
+    for (const spec of this.world.plan.jobs) this.checkJob(spec);
+    const cap = extensionCapSeconds(this.policy());
+    for (const [workerId, seconds] of this.log.grantedSeconds) {
+      if (seconds > cap) this.violate('extension-cap', workerId, `worker ${workerId} was granted ${seconds} s of extensions on its job, more than AD-26's ${cap} s`);
+    }
+    for (const node of [...this.nodes.regions.values(), this.nodes.gate]) {
+      if (node.dynamo.usage.oversizedWrites > 0) this.violate('item-size', undefined, `${node.name}: a write was refused for passing 400 KB`);
+    }
+  }
+
+  private policy() {
+    const first = this.nodes.regions.values().next().value;
+    if (!first) throw new Error('no regions');
+    return first.deps.policy;
+  }
+
+  private checkTransition(spec: JobSpec, region: string, previous: Job, next: Job): void {
+    if (isTerminal(previous.status) && next.status !== previous.status) {
+      this.violate('one-terminal-state', spec.jobId, `${region}: ${previous.status} became ${next.status}`);
+    }
+    if (previous.status === 'RUNNING' && next.status === 'TIMED_OUT' && !this.timeoutJustified(spec, region, previous, next)) {
+      this.violate(
+        'no-premature-timeout',
+        spec.jobId,
+        `${region}: TIMED_OUT (${next.tracking.timeoutReason}) before its deadline ${new Date(effectiveDeadline(previous.tracking)).toISOString()} while making progress`,
+      );
+    }
+  }
+
+  /** A timeout is justified at its deadline, or once the job (or, gate-coordinated, any region of it) really is stuck. */
+  private timeoutJustified(spec: JobSpec, region: string, previous: Job, next: Job): boolean {
+    const now = this.world.now;
+    const due = (r: string, job: Job | undefined) => {
+      const deadline = job ? effectiveDeadline(job.tracking) : Infinity;
+      const lastProgress = this.log.lastProgressAt(spec.jobId, r);
+      const stuck = lastProgress !== undefined && now >= lastProgress + spec.stuckThresholdSeconds * 1000;
+      return now >= deadline || stuck;
+    };
+    if (due(region, previous) || now >= effectiveDeadline(next.tracking)) return true;
+    if (!spec.viaGate) return false;
+    const gateJob = this.gateJobs.get(spec.jobId);
+    if (gateJob && now >= gateJob.submittedAt + gateJob.timeoutSeconds * 1000) return true;
+    return spec.regions.some((r) => r !== region && due(r, this.jobs.get(`${spec.jobId}/${r}`)));
+  }
+
+  private checkJob(spec: JobSpec): void {
+    const now = this.world.now;
+    let completedInTime = true;
+    const gateJob = this.gateJobs.get(spec.jobId);
+    for (const region of spec.regions) {
+      const job = this.jobs.get(`${spec.jobId}/${region}`);
+      const inTime = job?.status === 'COMPLETED' && gateJob !== undefined && (job.finishedAt ?? Infinity) < globalDeadline(gateJob);
+      completedInTime &&= inTime;
+      if (!job || job.status !== 'RUNNING') continue;
+      const bound = detectionBoundMs(job.tracking.strategy, this.policy());
+      const deadline = effectiveDeadline(job.tracking);
+      if (now > deadline + bound) {
+        this.violate('no-leak', spec.jobId, `${region}: still RUNNING ${Math.round((now - deadline) / 1000)} s past its effective deadline (bound ${bound / 1000} s)`);
+      }
+    }
+    // A region that completed only after the global deadline may fairly be overtaken by the gate's timeout.
+    if (gateJob && completedInTime && gateJobStatus(gateJob) === 'TIMED_OUT') {
+      const finished = spec.regions.map((r) => `${r} at ${this.jobs.get(`${spec.jobId}/${r}`)?.finishedAt}`).join(', ');
+      this.violate(
+        'gate-completed-never-timed-out',
+        spec.jobId,
+        `every region COMPLETED before the global deadline ${globalDeadline(gateJob)} (${finished}), the gate reports TIMED_OUT (${gateJob.timeoutReason}, decided at ${gateJob.decidedAt})`,
+      );
+    }
+  }
+
+  /** After the run: a global timeout left no region running. */
+  atEnd(): void {
+    for (const spec of this.world.plan.jobs) {
+      const gateJob = this.gateJobs.get(spec.jobId);
+      if (!gateJob?.globallyTimedOut) continue;
+      for (const region of spec.regions) {
+        const job = this.jobs.get(`${spec.jobId}/${region}`);
+        if (job && !isTerminal(job.status)) this.violate('global-timeout-everywhere', spec.jobId, `${region} still ${job.status} after the gate's global timeout`);
+      }
+    }
+  }
+
+  /** Regions that ended other than TIMED_OUT after the gate's global timeout (reported, not a violation). */
+  finishedAfterGlobalTimeout(): string[] {
+    const late: string[] = [];
+    for (const spec of this.world.plan.jobs) {
+      const gateJob = this.gateJobs.get(spec.jobId);
+      if (!gateJob?.globallyTimedOut || gateJob.decidedAt === undefined) continue;
+      for (const region of spec.regions) {
+        const job = this.jobs.get(`${spec.jobId}/${region}`);
+        if (job && job.status !== 'TIMED_OUT' && (job.finishedAt ?? 0) > gateJob.decidedAt) late.push(`${spec.jobId}/${region}:${job.status}`);
+      }
+    }
+    return late;
+  }
+}
