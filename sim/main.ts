@@ -2,7 +2,8 @@ import { performance } from 'node:perf_hooks';
 import { generatePlan, DEFAULT_PLAN_OPTIONS } from './world/generate-plan.js';
 import { runPlan } from './run-plan.js';
 import { FAULT_KINDS, type FaultKind } from './world/plan.js';
-import { shrink } from './shrink.js';
+import { describeFailures, sweepSeeds } from './sweep.js';
+import { breaks, shrink } from './shrink.js';
 
 function parseArgs(argv: readonly string[]) {
   const flags = new Map<string, string>();
@@ -43,31 +44,32 @@ function parseArgs(argv: readonly string[]) {
 /** `npm run simulate -- --seed S [--seeds N] [--jobs J] [--regions R] [--pools P] [--faults a,b] [--trace]` */
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2));
-  if (args.options.pools > 0) console.log('note: --pools is accepted but agent pools are not simulated yet (their use cases are not on main)');
+  if (args.options.pools > 0) console.log('note: --pools is accepted, but agent pools are not simulated yet (their use cases are not on main)');
   const started = performance.now();
-  let steps = 0;
-  for (let seed = args.seed; seed < args.seed + args.seeds; seed++) {
-    const plan = generatePlan(seed, args.options);
-    const result = await runPlan(plan, { keepTrace: args.trace });
-    steps += result.steps;
-    if (args.seeds === 1 || args.trace) {
-      if (args.trace) for (const line of result.trace) console.log(line);
-      console.log(`seed ${seed}: ${result.steps} steps, ${(result.simulatedMs / 3_600_000).toFixed(2)} h simulated, digest ${result.digest}`);
-    }
-    if (result.violations.length > 0) {
-      console.log(`\nseed ${seed} VIOLATES:`);
-      for (const v of result.violations) console.log(`  ${v.invariant}${v.jobId ? ` (${v.jobId})` : ''}: ${v.message}`);
-      const minimal = await shrink(plan, result.violations[0]?.invariant ?? '');
-      console.log(`\nminimal plan (${minimal.plan.jobs.length} jobs, faults ${JSON.stringify(minimal.plan.faults)}, rates ${JSON.stringify(minimal.plan.rates)}):`);
-      const replay = await runPlan(minimal.plan, { keepTrace: true });
-      for (const line of replay.trace) console.log(`  ${line}`);
-      console.log(`\nreplay: npm run simulate -- --seed ${seed} --jobs ${args.options.jobs} --regions ${args.options.regions} --faults ${args.options.faults.join(',') || 'none'} --trace`);
-      return 1;
-    }
+  if (args.seeds === 1) {
+    const result = await runPlan(generatePlan(args.seed, args.options), { keepTrace: args.trace });
+    for (const line of result.trace) console.log(line);
+    console.log(`seed ${args.seed}: ${result.steps} steps, ${(result.simulatedMs / 3_600_000).toFixed(2)} h simulated, digest ${result.digest}`);
   }
+  const summary = await sweepSeeds(args.seed, args.seeds, args.options);
   const seconds = (performance.now() - started) / 1000;
-  console.log(`${args.seeds} seed(s) from ${args.seed}: no violation; ${steps} steps in ${seconds.toFixed(1)} s`);
-  return 0;
+  console.log(
+    `${summary.seeds} seed(s) from ${args.seed} × ${args.options.jobs} jobs × faults [${args.options.faults.join(',') || 'none'}]: ` +
+      `${summary.steps} steps, ${(summary.simulatedMs / 3_600_000).toFixed(1)} h simulated in ${seconds.toFixed(1)} s; largest item ${summary.largestItemBytes} B`,
+  );
+  if (summary.failingSeeds.size === 0) {
+    console.log('no violation');
+    return 0;
+  }
+  for (const line of describeFailures(summary)) console.log(`VIOLATED ${line}`);
+  const [seed, violation] = [...summary.firstViolation][0] ?? [];
+  if (seed === undefined || !violation) return 1;
+  console.log(`\nseed ${seed}: ${violation.invariant}${violation.jobId ? ` (${violation.jobId})` : ''}: ${violation.message}`);
+  const minimal = await shrink(generatePlan(seed, args.options), breaks(violation.invariant));
+  console.log(`minimal plan after ${minimal.runs} runs: jobs ${minimal.plan.jobs.map((j) => j.jobId).join(', ')}; faults ${JSON.stringify(minimal.plan.faults)}; rates ${JSON.stringify(minimal.plan.rates)}`);
+  for (const line of (await runPlan(minimal.plan, { keepTrace: true })).trace) console.log(`  ${line}`);
+  console.log(`\nreplay in full: npm run simulate -- --seed ${seed} --jobs ${args.options.jobs} --regions ${args.options.regions} --faults ${args.options.faults.join(',') || 'none'} --trace`);
+  return 1;
 }
 
 main().then(

@@ -25,6 +25,8 @@ export class Invariants {
   private readonly jobs = new Map<string, Job>();
   private readonly gateJobs = new Map<string, GateJob>();
   private readonly reported = new Set<string>();
+  /** Jobs with a region that timed out for a good reason: a global timeout of the others follows from it. */
+  private readonly justified = new Set<string>();
 
   constructor(
     private readonly world: World,
@@ -56,7 +58,7 @@ export class Invariants {
         if (!next) continue;
         const key = `${spec.jobId}/${region}`;
         const previous = this.jobs.get(key);
-        if (!previous) this.log.progressed(spec.jobId, region, now);
+        if (!previous) this.log.jobSeen(spec.jobId, region, now);
         this.jobs.set(key, next);
         if (previous) this.checkTransition(spec, region, previous, next);
       }
@@ -85,7 +87,9 @@ export class Invariants {
     if (isTerminal(previous.status) && next.status !== previous.status) {
       this.violate('one-terminal-state', spec.jobId, `${region}: ${previous.status} became ${next.status}`);
     }
-    if (previous.status === 'RUNNING' && next.status === 'TIMED_OUT' && !this.timeoutJustified(spec, region, previous, next)) {
+    if (previous.status !== 'RUNNING' || next.status !== 'TIMED_OUT') return;
+    if (this.timeoutJustified(spec, region, previous, next)) this.justified.add(spec.jobId);
+    else {
       this.violate(
         'no-premature-timeout',
         spec.jobId,
@@ -99,12 +103,12 @@ export class Invariants {
     const now = this.world.now;
     const due = (r: string, job: Job | undefined) => {
       const deadline = job ? effectiveDeadline(job.tracking) : Infinity;
-      const lastProgress = this.log.lastProgressAt(spec.jobId, r);
-      const stuck = lastProgress !== undefined && now >= lastProgress + spec.stuckThresholdSeconds * 1000;
-      return now >= deadline || stuck;
+      const workers = spec.workers.filter((w) => w.region === r).map((w) => w.workerId);
+      return now >= deadline || this.log.stuck(spec.jobId, r, workers, spec.stuckThresholdSeconds * 1000, now);
     };
     if (due(region, previous) || now >= effectiveDeadline(next.tracking)) return true;
     if (!spec.viaGate) return false;
+    if (this.justified.has(spec.jobId)) return true;
     const gateJob = this.gateJobs.get(spec.jobId);
     if (gateJob && now >= gateJob.submittedAt + gateJob.timeoutSeconds * 1000) return true;
     return spec.regions.some((r) => r !== region && due(r, this.jobs.get(`${spec.jobId}/${r}`)));

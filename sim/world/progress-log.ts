@@ -1,18 +1,35 @@
 /**
- * What the workers really did, as the invariants need it: when each job last made progress in a
- * region (a report the manager accepted), and how many extension seconds each worker was granted.
+ * What the workers really did, as the invariants need it: when each workflow last made progress (a
+ * report the manager accepted), which ones finished, and the extension seconds each worker was granted.
  */
 export class ProgressLog {
   private readonly lastProgress = new Map<string, number>();
+  private readonly jobStarted = new Map<string, number>();
+  private readonly finished = new Set<string>();
   readonly grantedSeconds = new Map<string, number>();
 
-  progressed(jobId: string, region: string, at: number): void {
+  /** The job appeared in a region's store: its workflows' "no progress since" starts here. */
+  jobSeen(jobId: string, region: string, at: number): void {
     const key = `${jobId}/${region}`;
-    this.lastProgress.set(key, Math.max(at, this.lastProgress.get(key) ?? 0));
+    if (!this.jobStarted.has(key)) this.jobStarted.set(key, at);
   }
 
-  lastProgressAt(jobId: string, region: string): number | undefined {
-    return this.lastProgress.get(`${jobId}/${region}`);
+  progressed(workerId: string, at: number): void {
+    this.lastProgress.set(workerId, Math.max(at, this.lastProgress.get(workerId) ?? 0));
+  }
+
+  workflowFinished(workerId: string): void {
+    this.finished.add(workerId);
+  }
+
+  /**
+   * Seed 001 §10.6.5: stuck when a still-active workflow has not moved for the threshold (since the
+   * job started, if it never did).
+   */
+  stuck(jobId: string, region: string, workerIds: readonly string[], thresholdMs: number, now: number): boolean {
+    const started = this.jobStarted.get(`${jobId}/${region}`);
+    if (started === undefined) return false;
+    return workerIds.some((id) => !this.finished.has(id) && now - (this.lastProgress.get(id) ?? started) >= thresholdMs);
   }
 
   granted(workerId: string, seconds: number): void {

@@ -54,8 +54,9 @@ export class SimWorker {
     if (finished && !(this.faulty() && (behaviour === 'hangs' || behaviour === 'extension-no-progress'))) {
       this.stopped = true;
       await this.call('complete-workflow', CLIENT_RETRY, async () => {
-        await completeWorkflow(this.deps, { ...this.ids(), outcome: 'completed', token });
-        this.log.progressed(this.jobId, this.spec.region, this.world.now);
+        const answer = await completeWorkflow(this.deps, { ...this.ids(), outcome: 'completed', token });
+        this.world.log(`worker ${this.spec.workerId} completed its workflow (job ${answer.jobStatus})`);
+        this.log.workflowFinished(this.spec.workerId);
       });
       return;
     }
@@ -63,7 +64,7 @@ export class SimWorker {
     if (!stalled) this.progress++;
     await this.call('report-progress', NO_RETRY, async () => {
       const answer = await reportProgress(this.deps, { ...this.ids(), progress: this.progress, token });
-      this.log.progressed(this.jobId, this.spec.region, this.world.now);
+      this.log.progressed(this.spec.workerId, this.world.now);
       if (answer.cancel) {
         this.world.log(`worker ${this.spec.workerId} told to stop (${answer.status})`);
         this.stopped = true;

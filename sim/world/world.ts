@@ -145,6 +145,7 @@ export class World {
 
 /** Failures the simulated world causes on purpose, and the typed errors a use case answers with. */
 function isExpectedFailure(error: unknown): boolean {
+  if (error instanceof AggregateError) return error.errors.every(isExpectedFailure);
   if (!(error instanceof Error)) return false;
   if (['SimulatedCrash', 'BusUnavailable', 'GateDown', 'VersionConflictError'].includes(error.name)) return true;
   return error instanceof VigilError;
