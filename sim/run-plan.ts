@@ -29,7 +29,7 @@ export interface RunResult {
   finishedAfterGlobalTimeout: string[];
 }
 
-function horizonOf(plan: Plan): number {
+export function horizonOf(plan: Plan): number {
   const lastDeadline = Math.max(0, ...plan.jobs.map((job) => job.submitAtMs + job.timeoutSeconds * 2_000));
   const lastFault = Math.max(0, ...plan.faults.map((f) => ('untilMs' in f ? f.untilMs : f.atMs)));
   return SIM_EPOCH + Math.max(lastDeadline, lastFault) + SETTLE_MS;
@@ -63,12 +63,12 @@ function scheduleTakeovers(world: World, nodes: SimNodes): void {
 }
 
 /** Runs one plan to its horizon (or its first violation) and checks the invariants after every step. */
-export async function runPlan(plan: Plan, options: { keepTrace?: boolean } = {}): Promise<RunResult> {
+export async function runPlan(plan: Plan, options: { keepTrace?: boolean; horizonMs?: number } = {}): Promise<RunResult> {
   const world = new World(plan, options.keepTrace ?? false);
   const nodes = await buildNodes(world);
   const log = new ProgressLog();
   const invariants = new Invariants(world, nodes, log);
-  const horizon = horizonOf(plan);
+  const horizon = options.horizonMs === undefined ? horizonOf(plan) : SIM_EPOCH + options.horizonMs;
   scheduleSubmissions(world, nodes, log);
   scheduleSweeps(world, nodes, horizon);
   scheduleTakeovers(world, nodes);

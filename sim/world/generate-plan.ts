@@ -13,7 +13,7 @@ export interface PlanOptions {
 
 export const DEFAULT_PLAN_OPTIONS: PlanOptions = { jobs: 4, regions: 2, pools: 0, faults: FAULT_KINDS };
 
-const REGION_NAMES = ['us-east-1', 'eu-west-1', 'ap-south-1', 'us-west-2', 'sa-east-1'];
+export const REGION_NAMES = ['us-east-1', 'eu-west-1', 'ap-south-1', 'us-west-2', 'sa-east-1'];
 
 /** A seed's world: jobs, workers and faults, all drawn from the seed (its own stream, so runs replay). */
 export function generatePlan(seed: number, options: PlanOptions): Plan {
