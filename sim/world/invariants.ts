@@ -87,15 +87,19 @@ export class Invariants {
     if (isTerminal(previous.status) && next.status !== previous.status) {
       this.violate('one-terminal-state', spec.jobId, `${region}: ${previous.status} became ${next.status}`);
     }
-    if (previous.status !== 'RUNNING' || next.status !== 'TIMED_OUT') return;
-    if (this.timeoutJustified(spec, region, previous, next)) this.justified.add(spec.jobId);
-    else {
-      this.violate(
-        'no-premature-timeout',
-        spec.jobId,
-        `${region}: TIMED_OUT (${next.tracking.timeoutReason}) before its deadline ${new Date(effectiveDeadline(previous.tracking)).toISOString()} while making progress`,
-      );
+    // A gate-coordinated region first decides locally (and reports); its later TIMED_OUT follows from that decision.
+    const decidedLocally = !previous.tracking.locallyTimedOut && next.tracking.locallyTimedOut;
+    const timedOut = previous.status === 'RUNNING' && next.status === 'TIMED_OUT';
+    if (!decidedLocally && !timedOut) return;
+    if (this.justified.has(spec.jobId) || this.timeoutJustified(spec, region, previous, next)) {
+      this.justified.add(spec.jobId);
+      return;
     }
+    this.violate(
+      'no-premature-timeout',
+      spec.jobId,
+      `${region}: ${timedOut ? `TIMED_OUT (${next.tracking.timeoutReason})` : `local timeout (${next.tracking.timeoutReason})`} before its deadline ${new Date(effectiveDeadline(previous.tracking)).toISOString()} while making progress`,
+    );
   }
 
   /** A timeout is justified at its deadline, or once the job (or, gate-coordinated, any region of it) really is stuck. */
@@ -108,7 +112,6 @@ export class Invariants {
     };
     if (due(region, previous) || now >= effectiveDeadline(next.tracking)) return true;
     if (!spec.viaGate) return false;
-    if (this.justified.has(spec.jobId)) return true;
     const gateJob = this.gateJobs.get(spec.jobId);
     if (gateJob && now >= gateJob.submittedAt + gateJob.timeoutSeconds * 1000) return true;
     return spec.regions.some((r) => r !== region && due(r, this.jobs.get(`${spec.jobId}/${r}`)));
