@@ -3,8 +3,8 @@ import { describeFailures, sweepSeeds } from '../../../sim/sweep.js';
 import type { PlanOptions } from '../../../sim/world/generate-plan.js';
 import { FAULT_KINDS } from '../../../sim/world/plan.js';
 
-/** What CI runs per seed: three jobs over two regions (gate-coordinated and local), every fault kind. */
-export const CI_PLAN: PlanOptions = { jobs: 3, regions: 2, pools: 0, faults: FAULT_KINDS };
+/** What CI runs per seed: three jobs of up to 5 min over two regions (gate-coordinated and local), every fault kind. */
+export const CI_PLAN: PlanOptions = { jobs: 3, regions: 2, pools: 0, faults: FAULT_KINDS, maxTimeoutSeconds: 300 };
 
 /**
  * One vitest case per range of seeds (two files run in parallel on the two cores). A violation
