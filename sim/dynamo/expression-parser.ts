@@ -114,19 +114,15 @@ class Parser {
   }
 
   condition(): Condition {
-    let left = this.conjunction();
-    while (this.peekUpper() === 'OR') {
-      this.next();
-      left = { kind: 'or', left, right: this.conjunction() };
-    }
-    return left;
+    return this.chain('OR', () => this.chain('AND', () => this.negation()));
   }
 
-  private conjunction(): Condition {
-    let left = this.negation();
-    while (this.peekUpper() === 'AND') {
+  /** `operand (OP operand)*`, left-associative: AND binds tighter than OR. */
+  private chain(op: 'AND' | 'OR', operand: () => Condition): Condition {
+    let left = operand();
+    while (this.peekUpper() === op) {
       this.next();
-      left = { kind: 'and', left, right: this.negation() };
+      left = { kind: op === 'AND' ? 'and' : 'or', left, right: operand() };
     }
     return left;
   }
