@@ -10,6 +10,7 @@ import { scheduleSubmissions } from './world/submissions.js';
 import { SIM_EPOCH, World } from './world/world.js';
 import type { AwsCalls } from './world/aws-calls.js';
 import type { DynamoUsage } from './dynamo/dynamo-usage.js';
+import type { StoreKind } from './dynamo/sim-store.js';
 
 const SWEEP_EVERY_MS = 60_000;
 /** After the last deadline and the last fault, this long for every detection bound to pass. */
@@ -63,9 +64,16 @@ function scheduleTakeovers(world: World, nodes: SimNodes): void {
 }
 
 /** Runs one plan to its horizon (or its first violation) and checks the invariants after every step. */
-export async function runPlan(plan: Plan, options: { keepTrace?: boolean; horizonMs?: number } = {}): Promise<RunResult> {
+export interface RunOptions {
+  keepTrace?: boolean;
+  horizonMs?: number;
+  /** `dynalite` runs every node on a real DynamoDB API implementation instead of the in-memory store. */
+  store?: StoreKind;
+}
+
+export async function runPlan(plan: Plan, options: RunOptions = {}): Promise<RunResult> {
   const world = new World(plan, options.keepTrace ?? false);
-  const nodes = await buildNodes(world);
+  const nodes = await buildNodes(world, options.store);
   const log = new ProgressLog();
   const invariants = new Invariants(world, nodes, log);
   const horizon = options.horizonMs === undefined ? horizonOf(plan) : SIM_EPOCH + options.horizonMs;
@@ -85,6 +93,7 @@ export async function runPlan(plan: Plan, options: { keepTrace?: boolean; horizo
   );
   if (violations.length === 0) invariants.atEnd();
   const stores = [...[...nodes.regions.values()].map((n) => n.dynamo), nodes.gate.dynamo];
+  await Promise.all(stores.map((store) => store.close()));
   return {
     seed: plan.seed,
     digest: world.traceDigest(),

@@ -1,6 +1,6 @@
 import { generatePlan, type PlanOptions } from './world/generate-plan.js';
 import type { Violation } from './world/invariants.js';
-import { runPlan, type RunResult } from './run-plan.js';
+import { runPlan, type RunOptions, type RunResult } from './run-plan.js';
 
 export interface SweepSummary {
   seeds: number;
@@ -15,11 +15,17 @@ export interface SweepSummary {
 }
 
 /** Runs seeds `from … from + count - 1` and gathers what broke where. */
-export async function sweepSeeds(from: number, count: number, options: PlanOptions, onResult?: (result: RunResult) => void): Promise<SweepSummary> {
+export async function sweepSeeds(
+  from: number,
+  count: number,
+  options: PlanOptions,
+  runOptions: RunOptions = {},
+  onResult?: (result: RunResult) => void,
+): Promise<SweepSummary> {
   const summary: SweepSummary = { seeds: 0, steps: 0, simulatedMs: 0, jobs: 0, failingSeeds: new Map(), firstViolation: new Map(), largestItemBytes: 0 };
   for (let seed = from; seed < from + count; seed++) {
     const plan = generatePlan(seed, options);
-    const result = await runPlan(plan);
+    const result = await runPlan(plan, runOptions);
     onResult?.(result);
     summary.seeds++;
     summary.steps += result.steps;

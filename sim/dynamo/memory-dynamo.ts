@@ -22,6 +22,7 @@ import { parseCondition, parseUpdate, ValidationException, type Condition } from
 import { itemSize, MAX_ITEM_BYTES } from './item-size.js';
 import { Table, type IndexDefinition, type KeySchema } from './table.js';
 import type { DynamoUsage } from './dynamo-usage.js';
+import type { SimStore } from './sim-store.js';
 import { newDynamoUsage } from './dynamo-usage.js';
 
 /** A query page stops at 1 MB of items read, as DynamoDB's does. */
@@ -52,7 +53,7 @@ function conditionFailed(): ConditionalCheckFailedException {
  * adapters rely on DynamoDB to enforce: conditional writes, the 400 KB item limit, 1 MB query pages,
  * batch sizes, no strongly consistent reads on a GSI, and eventually consistent indexes.
  */
-export class MemoryDynamo {
+export class MemoryDynamo implements SimStore {
   private readonly tables = new Map<string, Table>();
   private counted: DynamoUsage = newDynamoUsage();
   private uncounted = false;
@@ -109,6 +110,8 @@ export class MemoryDynamo {
     if (command instanceof DescribeTableCommand) return { Table: { TableName: this.table(input).name, TableStatus: 'ACTIVE' } };
     throw new ValidationException(`The in-memory DynamoDB does not implement ${kind}; add it in sim/dynamo/memory-dynamo.ts`);
   }
+
+  async close(): Promise<void> {}
 
   /** Partition keys written since the last call (the invariant checks re-read only those). */
   drainWrittenPartitions(): Set<string> {

@@ -13,7 +13,9 @@ import { defaultGatePolicy } from '../../shared/domain/gate/gate-policy.js';
 import { defaultTimeoutPolicy } from '../../shared/domain/policy.js';
 import { parseGateDecision } from '../../functions/events/on-gate-decision.js';
 import { parseReport } from '../../functions/gate-events/on-manager-report.js';
+import { startDynaliteStore } from '../dynamo/dynalite-store.js';
 import { MemoryDynamo } from '../dynamo/memory-dynamo.js';
+import type { SimStore, StoreKind } from '../dynamo/sim-store.js';
 import { SimBus, type Consumer } from './sim-bus.js';
 import { SimRegionManagers } from './sim-region-managers.js';
 import { SimTimers } from './sim-timers.js';
@@ -34,7 +36,7 @@ export class GateDown extends Error {
 /** A node's store, with an uncounted observer view for the invariant checks. */
 export interface SimNode<Deps> {
   name: string;
-  dynamo: MemoryDynamo;
+  dynamo: SimStore;
   deps: Deps;
 }
 
@@ -46,12 +48,16 @@ export interface SimNodes {
 const eventOf = (event: { detailType: string; detail: unknown }) => ({ 'detail-type': event.detailType, detail: event.detail });
 
 /** The gate lives in the first region; each region manager in its own. */
-export async function buildNodes(world: World): Promise<SimNodes> {
+export async function buildNodes(world: World, storeKind: StoreKind = 'memory'): Promise<SimNodes> {
   const consumers = new Map<string, Consumer>();
   const regionOf = (node: string) => (node === GATE ? (world.plan.regions[0] ?? node) : node);
-  const lag = () => world.rng.int(0, world.plan.rates.indexLagMaxMs);
+  // Drawn only when lag is on, so a run without it draws the same numbers on either store.
+  const lag = () => (world.plan.rates.indexLagMaxMs > 0 ? world.rng.int(0, world.plan.rates.indexLagMaxMs) : 0);
   const store = async (tableName: string, withWorkerIndex: boolean) => {
-    const dynamo = new MemoryDynamo({ now: () => world.now, indexLagMs: lag, onWrite: () => world.noteWrite() });
+    const dynamo: SimStore =
+      storeKind === 'dynalite'
+        ? await startDynaliteStore(() => world.noteWrite())
+        : new MemoryDynamo({ now: () => world.now, indexLagMs: lag, onWrite: () => world.noteWrite() });
     await ensureTable(dynamo.client, tableName, withWorkerIndex);
     return dynamo;
   };

@@ -99,3 +99,14 @@ describe('the simulator', () => {
     expect(result.finishedAfterGlobalTimeout).toEqual([]);
   });
 });
+
+describe('the simulator on dynalite', () => {
+  it('runs a faulty seed to the same trace, byte for byte, as on the in-memory store', { timeout: 120_000 }, async () => {
+    // Index lag is the one fault dynalite cannot show (its indexes are immediate), so it stays off.
+    const plan = generatePlan(12, { ...CI_PLAN, jobs: 2, maxTimeoutSeconds: 120, faults: ['takeover', 'crash', 'drop', 'duplicate', 'worker-dies', 'timer-loss'] });
+    const [memory, dynalite] = await Promise.all([runPlan(plan), runPlan(plan, { store: 'dynalite' })]);
+    expect(dynalite.violations).toEqual(memory.violations);
+    expect(dynalite.steps).toBe(memory.steps);
+    expect(dynalite.digest).toBe(memory.digest);
+  });
+});
