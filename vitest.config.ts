@@ -1,15 +1,48 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+/**
+ * The test tiers, one vitest project each, so a tier runs on its own (`npm run test:<tier>`) and
+ * `npm test` runs every project. A tier is a set of folders under `test/`.
+ */
+const tiers = {
+  domain: ['test/unit', 'test/domain'],
+  app: ['test/app'],
+  integration: ['test/integration'],
+  e2e: ['test/e2e'],
+  emulator: ['test/emulator'],
+  infra: ['test/infra'],
+} as const;
+
+const testsUnder = (folders: readonly string[]) => folders.map((folder) => `${folder}/**/*.test.ts`);
+
+function tier(name: keyof typeof tiers): TestProjectInlineConfiguration {
+  return {
+    extends: true,
+    test: {
+      name,
+      include: testsUnder(tiers[name]),
+      // Only the emulator tier shares one AWS API emulator per run (see the setup file).
+      ...(name === 'emulator' ? { globalSetup: ['test/support/emulator-global-setup.ts'] } : {}),
+    },
+  };
+}
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    globalSetup: ['test/support/emulator-global-setup.ts'],
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     // CI also keeps a machine-readable result, from which .ci/run prints its closing count line.
     reporters: process.env['CI'] ? ['default', 'json'] : ['default'],
     outputFile: { json: '.test-results/vitest.json' },
+    projects: [
+      ...(Object.keys(tiers) as Array<keyof typeof tiers>).map(tier),
+      // Catch-all: a test file in a folder no tier names yet still runs with `npm test`, never silently lost.
+      {
+        extends: true,
+        test: { name: 'other', include: ['test/**/*.test.ts'], exclude: testsUnder(Object.values(tiers).flat()) },
+      },
+    ],
   },
 });

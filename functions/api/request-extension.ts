@@ -9,6 +9,8 @@ export const handler = httpRoute({ path: workerPath, body: extensionBody }).hand
     await requestExtension(await managerFor(regionOfHttpEvent(event)), {
       workerId: path.workerId,
       currentProgress: body.currentProgress,
+      ...(body.estimatedCompletion !== undefined ? { estimatedCompletion: body.estimatedCompletion } : {}),
+      ...(body.activeWorkflowCount !== undefined ? { activeWorkflowCount: body.activeWorkflowCount } : {}),
       token: workerToken(headers),
     }),
   ),

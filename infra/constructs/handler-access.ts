@@ -43,11 +43,20 @@ export interface StateResources {
   readonly tokenSecret?: ISecret;
 }
 
+/**
+ * Exactly the item calls the stores make (shared/adapters/aws): CDK's grantRead/WriteData would add
+ * Scan, DeleteItem, ConditionCheckItem, DescribeTable and stream reads, which no handler uses.
+ */
+const TABLE_ACTIONS = {
+  read: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query'],
+  readWrite: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchWriteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+} as const;
+
 export function grantAccess(fn: VigilFunction, access: HandlerAccess, resources: StateResources): void {
-  if (access.table === 'readWrite') resources.table.grantReadWriteData(fn.handler);
-  else resources.table.grantReadData(fn.handler);
+  // Table.grant covers the table and, when it has any, its indexes.
+  resources.table.grant(fn.handler, ...TABLE_ACTIONS[access.table]);
   acknowledgeWildcardResource(
-    fn.role,
+    fn.policy,
     Stack.of(resources.table),
     `${resources.table.tableArn}/index/*`,
     'Table grants cover "<table>/index/*": the handlers query the timers and byWorker indexes of their own table.',

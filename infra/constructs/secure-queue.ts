@@ -11,11 +11,20 @@ export function secureQueue(scope: Construct, id: string, props: QueueProps = {}
 }
 
 /**
- * A dead-letter queue, kept for the longest retention SQS allows. `deadLetterFor` names what
- * feeds it; an alarm on its depth is added by `Operations`.
+ * The dead-letter queue of another SQS queue (its redrive target), kept for the longest retention
+ * SQS allows. cdk-nag sees the redrive policy, so SQS3 needs no acknowledgement.
+ */
+export function redriveQueue(scope: Construct, id: string): Queue {
+  return secureQueue(scope, id, { retentionPeriod: DLQ_RETENTION });
+}
+
+/**
+ * A dead-letter queue for a service that is not SQS (EventBridge rules and targets, Lambda
+ * destinations), kept for the longest retention SQS allows. `deadLetterFor` names what feeds it;
+ * an alarm on its depth is added by `Operations`.
  */
 export function deadLetterQueue(scope: Construct, id: string, deadLetterFor: string): Queue {
-  const queue = secureQueue(scope, id, { retentionPeriod: DLQ_RETENTION });
+  const queue = redriveQueue(scope, id);
   acknowledgeNag(
     queue,
     'SQS3',

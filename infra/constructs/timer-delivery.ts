@@ -6,7 +6,7 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { LambdaEnv } from '../../shared/config/lambda-env.js';
 import { acknowledgeWildcardResource } from './nag-acknowledgements.js';
-import { deadLetterQueue, secureQueue } from './secure-queue.js';
+import { deadLetterQueue, redriveQueue, secureQueue } from './secure-queue.js';
 import type { VigilFunction } from './vigil-function.js';
 
 export interface TimerDeliveryProps {
@@ -32,7 +32,7 @@ export class TimerDelivery extends Construct {
 
   constructor(scope: Construct, id: string, props: TimerDeliveryProps) {
     super(scope, id);
-    this.queueDlq = deadLetterQueue(this, 'QueueDlq', 'timer messages that failed repeatedly');
+    this.queueDlq = redriveQueue(this, 'QueueDlq');
     this.queue = secureQueue(this, 'Queue', {
       // AWS guidance for Lambda consumers: six times the function timeout.
       visibilityTimeout: Duration.seconds(props.consumerTimeout.toSeconds() * 6),
@@ -74,7 +74,7 @@ export class TimerDelivery extends Construct {
     this.scheduleGroup.grantDeleteSchedules(fn.handler);
     this.schedulerRole.grantPassRole(fn.handler.grantPrincipal);
     acknowledgeWildcardResource(
-      fn.role,
+      fn.policy,
       Stack.of(this),
       this.anyScheduleInGroupArn(),
       `Timer schedules are named per job at run time; the grant covers only schedules in this stack's group ${this.scheduleGroup.scheduleGroupName}.`,

@@ -1,5 +1,5 @@
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Policy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -38,6 +38,11 @@ const ESM_REQUIRE_BANNER =
 export class VigilFunction extends Construct {
   public readonly handler: NodejsFunction;
   public readonly role: Role;
+  /**
+   * The role's inline policy, where every grant to this function lands: acknowledgements of its
+   * IAM5 findings are pinned here, not on the role or the stack.
+   */
+  public readonly policy: Policy;
   public readonly logGroup: LogGroup;
 
   constructor(scope: Construct, id: string, props: VigilFunctionProps) {
@@ -48,6 +53,9 @@ export class VigilFunction extends Construct {
       description: `Execution role of ${props.description}`.slice(0, 1000),
     });
     this.logGroup.grantWrite(this.role);
+    const policy = this.role.node.tryFindChild('DefaultPolicy');
+    if (!(policy instanceof Policy)) throw new Error(`${this.role.node.path} has no default policy after its first grant`);
+    this.policy = policy;
     this.handler = new NodejsFunction(this, 'Handler', {
       entry: entryPath(props.entry),
       handler: 'handler',
@@ -78,7 +86,7 @@ export class VigilFunction extends Construct {
       },
     });
     acknowledgeNag(
-      this.role,
+      this.policy,
       'IAM5[Resource::*]',
       'Active X-Ray tracing needs xray:PutTraceSegments/PutTelemetryRecords, which cannot be scoped to a resource.',
     );

@@ -1,10 +1,11 @@
-import type { RemovalPolicy } from 'aws-cdk-lib';
+import { Lazy, type RemovalPolicy } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination, type HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
+import { CfnStage, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination, type HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpIamAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { WorkerRouteThrottles, type RouteThrottle } from '../config/route-throttles.js';
 import { acknowledgeNag } from './nag-acknowledgements.js';
 import { LOG_RETENTION, type VigilFunction } from './vigil-function.js';
 
@@ -34,13 +35,15 @@ const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
 /**
  * An HTTP API with an access-logged `$default` stage. Every route states how it is authorized:
  * client routes by SigV4 (IAM), worker routes by the workflow token the handler verifies, and
- * the health check not at all.
+ * the health check not at all. Routes without IAM authorization are throttled per route.
  */
 export class VigilHttpApi extends Construct {
   public readonly api: HttpApi;
   public readonly stage: HttpStage;
   public readonly accessLogs: LogGroup;
   private readonly iamAuthorizer = new HttpIamAuthorizer();
+  /** Per route key (`POST /path`): the stage's route settings. */
+  private readonly throttles = new Map<string, RouteThrottle>();
 
   constructor(scope: Construct, id: string, props: VigilHttpApiProps) {
     super(scope, id);
@@ -50,6 +53,17 @@ export class VigilHttpApi extends Construct {
       stageName: '$default',
       autoDeploy: true,
       accessLogSettings: { destination: new LogGroupLogDestination(this.accessLogs), format: ACCESS_LOG_FORMAT },
+    });
+    const cfnStage = this.stage.node.defaultChild;
+    if (!(cfnStage instanceof CfnStage)) throw new Error(`${this.stage.node.path} has no CfnStage`);
+    // Routes are added after the stage exists, so the settings are produced at synthesis.
+    cfnStage.routeSettings = Lazy.any({
+      produce: () =>
+        this.throttles.size === 0
+          ? undefined
+          : Object.fromEntries(
+              [...this.throttles].map(([routeKey, t]) => [routeKey, { ThrottlingRateLimit: t.rateLimit, ThrottlingBurstLimit: t.burstLimit }]),
+            ),
     });
   }
 
@@ -63,23 +77,31 @@ export class VigilHttpApi extends Construct {
   }
 
   /** Workers carry the per-workflow HMAC token in `x-vigil-token`; the handler rejects a missing or wrong one. */
-  addWorkerRoute(method: HttpMethod, path: string, fn: VigilFunction): HttpRoute[] {
+  addWorkerRoute(method: HttpMethod, path: string, fn: VigilFunction, throttle: RouteThrottle): HttpRoute[] {
     return this.unsignedRoute(
       method,
       path,
       fn,
+      throttle,
       'Worker route: the Lambda authorizes it by the per-workflow HMAC token in the x-vigil-token header (401/403 without a valid one); workers hold no AWS credentials.',
     );
   }
 
   /** The liveness probe; it reads no data. */
   addHealthRoute(fn: VigilFunction): HttpRoute[] {
-    return this.unsignedRoute(HttpMethod.GET, '/health', fn, 'GET /health is a public liveness probe for monitors; it touches no data.');
+    return this.unsignedRoute(
+      HttpMethod.GET,
+      '/health',
+      fn,
+      WorkerRouteThrottles.health,
+      'GET /health is a public liveness probe for monitors; it touches no data.',
+    );
   }
 
-  private unsignedRoute(method: HttpMethod, path: string, fn: VigilFunction, whyNoAuthorizer: string): HttpRoute[] {
+  private unsignedRoute(method: HttpMethod, path: string, fn: VigilFunction, throttle: RouteThrottle, whyNoAuthorizer: string): HttpRoute[] {
     const routes = this.route(method, path, fn, false);
     for (const route of routes) acknowledgeNag(route, 'APIG4', whyNoAuthorizer);
+    this.throttles.set(`${method} ${path}`, throttle);
     return routes;
   }
 

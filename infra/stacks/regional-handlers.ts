@@ -12,6 +12,7 @@ export const TIMER_CONSUMER_TIMEOUT = Duration.seconds(30);
 export const regionalHandlers = {
   SubmitJob: { entry: 'functions/api/submit-job.ts', description: 'POST /jobs', access: withTokens(decider), timeout: SUBMIT_TIMEOUT },
   GetJob: { entry: 'functions/api/get-job.ts', description: 'GET /jobs/{jobId}', access: readOnly },
+  GetJobTokens: { entry: 'functions/api/get-job-tokens.ts', description: 'GET /jobs/{jobId}/tokens', access: withTokens(readOnly) },
   ReportProgress: {
     entry: 'functions/api/report-progress.ts',
     description: 'POST /jobs/{jobId}/workflows/{workflowId}/progress',

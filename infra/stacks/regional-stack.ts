@@ -26,6 +26,7 @@ import { StateTable } from '../constructs/state-table.js';
 import { TimerDelivery } from '../constructs/timer-delivery.js';
 import { VigilFunction } from '../constructs/vigil-function.js';
 import { VigilHttpApi } from '../constructs/vigil-http-api.js';
+import { WorkerRouteThrottles } from '../config/route-throttles.js';
 import { WorkflowTokenSecret } from '../constructs/workflow-token-secret.js';
 import { regionalHandlers, TIMER_CONSUMER_TIMEOUT, type RegionalHandlerName } from './regional-handlers.js';
 
@@ -155,12 +156,13 @@ export class RegionalStack extends Stack {
     const { api, functions: fn } = this;
     api.addClientRoute(HttpMethod.POST, '/jobs', fn.SubmitJob);
     api.addClientRoute(HttpMethod.GET, '/jobs/{jobId}', fn.GetJob);
+    api.addClientRoute(HttpMethod.GET, '/jobs/{jobId}/tokens', fn.GetJobTokens);
     api.addClientRoute(HttpMethod.POST, '/jobs/{jobId}/cancel', fn.CancelJob);
     api.addClientRoute(HttpMethod.POST, '/jobs/{jobId}/takeover', fn.TakeOverJob);
     api.addClientRoute(HttpMethod.POST, '/workers/{workerId}/failure', fn.ReportWorkerFailure);
-    api.addWorkerRoute(HttpMethod.POST, '/jobs/{jobId}/workflows/{workflowId}/progress', fn.ReportProgress);
-    api.addWorkerRoute(HttpMethod.POST, '/jobs/{jobId}/workflows/{workflowId}/complete', fn.CompleteWorkflow);
-    api.addWorkerRoute(HttpMethod.POST, '/workers/{workerId}/extensions', fn.RequestExtension);
+    api.addWorkerRoute(HttpMethod.POST, '/jobs/{jobId}/workflows/{workflowId}/progress', fn.ReportProgress, WorkerRouteThrottles.progress);
+    api.addWorkerRoute(HttpMethod.POST, '/jobs/{jobId}/workflows/{workflowId}/complete', fn.CompleteWorkflow, WorkerRouteThrottles.complete);
+    api.addWorkerRoute(HttpMethod.POST, '/workers/{workerId}/extensions', fn.RequestExtension, WorkerRouteThrottles.extensions);
     api.addHealthRoute(fn.Health);
   }
 }

@@ -2,13 +2,21 @@ import type { Decision, Effect } from '../domain/effects.js';
 import type { EpochMs } from '../domain/time.js';
 import type { BusEvent } from '../ports/event-bus.js';
 import { VersionConflictError } from '../ports/job-store.js';
-import { outboxEvents, runEffects, type EffectPorts } from './effect-runner.js';
+import { outboxEvents, publishedEvents, runEffects, type EffectPorts } from './effect-runner.js';
+import { retryDelayMs, RETRY_BASE_MS } from './retry-backoff.js';
+
+/** How soon an outbox is first retried after its publish failed (the sweep picks the wake-up up). */
+export const OUTBOX_RETRY_MS = RETRY_BASE_MS;
 
 /** A state item with optimistic concurrency, a durable wake-up and a transactional outbox. */
 export interface OutboxState {
   version: number;
   timerDueAt?: EpochMs;
   outbox?: BusEvent[];
+  /** Publishes of this outbox that failed in a row; the retry wake-up backs off with it. */
+  outboxFailures?: number;
+  /** Fires of this wake-up that failed in a row (the sweep backs it off); a decision's write clears it. */
+  timerFailures?: number;
 }
 
 export interface VersionedStore<State extends OutboxState> {
@@ -19,14 +27,13 @@ export interface VersionedStore<State extends OutboxState> {
 }
 
 const MAX_ATTEMPTS = 8;
-/** How soon the sweep retries publishing a finished item's outbox after a crash. */
-export const OUTBOX_RETRY_MS = 30_000;
 
 /**
  * Load, decide, write once (conditional on the version read), then act. A version conflict means
  * someone else wrote first: decide again on what they wrote. Events decided together with a state
  * change are stored in the item's outbox by the same write and published after it, so a crash in
- * between loses none; the next wake-up (or the sweep) publishes them.
+ * between loses none; the next wake-up (or the sweep) publishes them. Deciding and writing never
+ * wait on the bus (finding 9): a failed publish leaves the outbox with a backed-off retry wake-up.
  */
 export async function decideAndSave<State extends OutboxState>(
   store: VersionedStore<State>,
@@ -43,18 +50,38 @@ export async function decideAndSave<State extends OutboxState>(
     if (!current) throw onMissing();
     const decision = decide(current);
     if (decision.state === current) {
-      await runEffects(ports, decision.effects);
-      return { state: current, decision };
+      // Nothing to write, so nothing goes through the outbox: a reply lost to an outage is asked for again.
+      await runSideEffects(ports, decision.effects, () => true);
+      return { state: await flushOutbox(store, ports, current, now()), decision };
     }
     let stored: State;
     try {
-      stored = await store.save(withOutbox(store, decision.state, decision.effects, now()), current.version);
+      const { timerFailures: _cleared, ...decided } = decision.state;
+      stored = await store.save(withOutbox(store, decided as State, decision.effects, now()), current.version);
     } catch (error) {
       if (error instanceof VersionConflictError && attempt < MAX_ATTEMPTS) continue;
       throw error;
     }
-    await runEffects(ports, decision.effects.filter((effect) => effect.type !== 'Publish' || effect.resent));
-    return { state: await flushOutbox(store, ports, stored), decision };
+    await runSideEffects(ports, decision.effects, (effect) => effect.resent === true);
+    return { state: await flushOutbox(store, ports, stored, now()), decision };
+  }
+}
+
+type PublishEffect = Extract<Effect, { type: 'Publish' }>;
+
+/**
+ * Timers and metrics, then the events that skip the outbox (`direct`): re-sent ones (periodic reports,
+ * the gate's decisions) and replies decided without a write. Each is sent again until answered, so a
+ * bus outage costs one of them, never the decision.
+ */
+async function runSideEffects(ports: EffectPorts, effects: readonly Effect[], direct: (effect: PublishEffect) => boolean): Promise<void> {
+  await runEffects(ports, effects.filter((effect) => effect.type !== 'Publish'));
+  const events = publishedEvents(effects.filter((effect) => effect.type === 'Publish' && direct(effect)));
+  if (events.length === 0) return;
+  try {
+    await ports.bus.publish(events);
+  } catch (error) {
+    ports.telemetry.warn('events not published; they are sent again until answered', { events: events.length, error: String(error) });
   }
 }
 
@@ -65,20 +92,70 @@ function withOutbox<State extends OutboxState>(store: VersionedStore<State>, sta
   return store.isFinished(state) ? { ...state, outbox, timerDueAt: now + OUTBOX_RETRY_MS } : { ...state, outbox };
 }
 
-/** Publishes the outbox and clears it. If another write got in first, it carries the outbox on. */
-export async function flushOutbox<State extends OutboxState>(store: VersionedStore<State>, ports: EffectPorts, state: State): Promise<State> {
+/**
+ * Publishes the outbox and clears it. If another write got in first, it carries the outbox on. If the
+ * bus fails, the outbox stays and the item's wake-up moves to a backed-off retry (never later than
+ * the wake-up it already had), so the sweep retries it on its own.
+ */
+export async function flushOutbox<State extends OutboxState>(
+  store: VersionedStore<State>,
+  ports: EffectPorts,
+  state: State,
+  now: EpochMs,
+): Promise<State> {
   if (!state.outbox || state.outbox.length === 0) return state;
-  await ports.bus.publish(state.outbox);
-  const { outbox: _published, ...rest } = state;
+  try {
+    await ports.bus.publish(state.outbox);
+  } catch (error) {
+    return deferOutbox(store, ports, state, now, error);
+  }
+  const { outbox: _published, outboxFailures: _failures, ...rest } = state;
   let cleared = rest as State;
   if (store.isFinished(cleared)) {
     const { timerDueAt: _retry, ...withoutTimer } = cleared;
     cleared = withoutTimer as State;
   }
+  return saveUnlessOvertaken(store, cleared, state);
+}
+
+async function deferOutbox<State extends OutboxState>(
+  store: VersionedStore<State>,
+  ports: EffectPorts,
+  state: State,
+  now: EpochMs,
+  error: unknown,
+): Promise<State> {
+  const outboxFailures = (state.outboxFailures ?? 0) + 1;
+  const retryAt = now + retryDelayMs(outboxFailures);
+  // A running item's own wake-up, if sooner, stays: it publishes the outbox too, and an overdue one
+  // still owes a decision that must not wait for the retry.
+  const keepsEarlierWakeUp = !store.isFinished(state) && state.timerDueAt !== undefined && state.timerDueAt < retryAt;
+  const timerDueAt = keepsEarlierWakeUp ? (state.timerDueAt as EpochMs) : retryAt;
+  ports.telemetry.warn('outbox not published; retrying later', { events: state.outbox?.length ?? 0, outboxFailures, retryAt, error: String(error) });
+  return saveUnlessOvertaken(store, { ...state, outboxFailures, timerDueAt }, state);
+}
+
+/**
+ * A wake-up whose fire failed moves back, doubling (finding 10): a failing item must not keep its
+ * place at the head of the sweep. Nothing moves if the item has another wake-up by now.
+ */
+export async function backOffFailedWakeUp<State extends OutboxState>(
+  store: VersionedStore<State>,
+  id: string,
+  failedDueAt: EpochMs,
+  now: EpochMs,
+): Promise<void> {
+  const state = await store.load(id);
+  if (!state || state.timerDueAt !== failedDueAt) return;
+  const timerFailures = (state.timerFailures ?? 0) + 1;
+  await saveUnlessOvertaken(store, { ...state, timerFailures, timerDueAt: now + retryDelayMs(timerFailures) }, state);
+}
+
+async function saveUnlessOvertaken<State extends OutboxState>(store: VersionedStore<State>, next: State, read: State): Promise<State> {
   try {
-    return await store.save(cleared, state.version);
+    return await store.save(next, read.version);
   } catch (error) {
-    if (error instanceof VersionConflictError) return state;
+    if (error instanceof VersionConflictError) return read;
     throw error;
   }
 }

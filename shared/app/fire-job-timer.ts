@@ -7,19 +7,22 @@ import { decideJob, jobStateStore } from './job-state-store.js';
 import { decisionContext, type ManagerDeps } from './manager-deps.js';
 
 /**
- * A job's wake-up arrived (SQS, the local scheduler or the sweep). Publishes any outbox a crash
- * left behind, then lets the domain drop, re-arm or decide.
+ * A job's wake-up arrived (SQS, the local scheduler or the sweep). Lets the domain drop, re-arm or
+ * decide, then publishes the outbox (what this decision added and anything a crash or outage left).
  */
 export async function fireJobTimer(deps: ManagerDeps, timer: TimerRequest): Promise<void> {
-  let job = await deps.jobs.getJob(timer.jobId);
+  const job = await deps.jobs.getJob(timer.jobId);
   if (!job) return;
-  job = await flushOutbox(jobStateStore(deps.jobs), deps, job);
-  if (isTerminal(job.status)) return;
-  const failedWorkerIds = await failedWorkersHoldingExtensions(deps, job);
+  // The outbox is published after the decision's write, never before it: a bus outage must not stop a timeout (finding 9).
+  if (isTerminal(job.status)) {
+    await flushOutbox(jobStateStore(deps.jobs), deps, job, deps.clock.now());
+    return;
+  }
+  const retiredGrants = await retiredGrantsOf(deps, job);
   const { state, decision } = await decideJob(
     deps,
     job.jobId,
-    (current) => onTimerFired(current, timer, decisionContext(deps), failedWorkerIds),
+    (current) => onTimerFired(current, timer, decisionContext(deps), retiredGrants),
     job,
   );
   if (state.status === 'TIMED_OUT' && decision.ignored === undefined) {
@@ -34,15 +37,20 @@ export async function fireJobTimer(deps: ManagerDeps, timer: TimerRequest): Prom
   }
 }
 
-/** Seed 001 §10.7.9: extensions of workers that have failed since must not keep the job alive. */
-async function failedWorkersHoldingExtensions(deps: ManagerDeps, job: Job): Promise<string[]> {
-  const holders = Object.keys(job.tracking.extensionsByWorker);
-  if (holders.length === 0) return [];
+/**
+ * Seed 001 §10.7.9 and AD-26 `reset`: grants whose worker has failed since, or has a fresh budget
+ * since, must not keep the job alive, even where the retiring walk never got (a crash). A worker with
+ * no item is not failed: its first grant was applied before its item's first write (finding 7).
+ */
+async function retiredGrantsOf(deps: ManagerDeps, job: Job): Promise<Array<{ workerIndex: number; epochBefore: number }>> {
+  if (job.tracking.workersWithExtensions === 0) return [];
   const now = deps.clock.now();
-  const workers = await deps.jobs.getWorkers(holders);
-  const known = new Set(workers.map((w) => w.workerId));
-  return [
-    ...workers.filter((w) => workerStatus(w, now, deps.policy) === 'failed').map((w) => w.workerId),
-    ...holders.filter((id) => !known.has(id)),
-  ];
+  const records = await deps.jobs.findGrantRecords(job.jobId);
+  const workers = new Map((await deps.jobs.getWorkers(records.map((r) => r.workerId))).map((w) => [w.workerId, w]));
+  return records.flatMap((record) => {
+    const worker = workers.get(record.workerId);
+    if (!worker) return [];
+    const failed = workerStatus(worker, now, deps.policy) === 'failed';
+    return [{ workerIndex: record.workerIndex, epochBefore: failed ? Number.MAX_SAFE_INTEGER : worker.budget.epoch }];
+  });
 }

@@ -1,11 +1,36 @@
 import { effectiveDeadline } from '../domain/deadlines.js';
+import { decodeGrants, type WorkerGrantRecord } from '../domain/extension-ledger.js';
+import { plainWorkerId } from '../domain/tenant.js';
 import { workflowState, type Job, type Workflow } from '../domain/job.js';
 import { stuckWorkflows } from '../domain/stuck-workflows.js';
 import { toIso, type EpochMs } from '../domain/time.js';
 import type { WorkflowTokens } from './workflow-tokens.js';
 
-/** The contract's job answer (GET /jobs/{jobId}). */
-export function jobView(job: Job, workflows: readonly Workflow[], now: EpochMs) {
+/** Each worker's grant that counts toward the deadline, with what it said when it asked (AD-26). */
+function workerExtensions(job: Job, records: readonly WorkerGrantRecord[]) {
+  const grants = decodeGrants(job.tracking.workerGrants);
+  return records.flatMap((record) => {
+    const grant = grants.get(record.workerIndex);
+    if (!grant) return [];
+    return [
+      {
+        workerId: plainWorkerId(record.workerId),
+        extensionSeconds: grant.seconds,
+        extensionsGranted: grant.count,
+        ...(record.epoch === grant.epoch && record.count === grant.count
+          ? {
+              grantedAt: toIso(record.grantedAt),
+              ...(record.estimatedCompletion !== undefined ? { estimatedCompletion: record.estimatedCompletion } : {}),
+              ...(record.activeWorkflowCount !== undefined ? { activeWorkflowCount: record.activeWorkflowCount } : {}),
+            }
+          : {}),
+      },
+    ];
+  });
+}
+
+/** The job answer of GET /jobs/{jobId} (docs/api.md). */
+export function jobView(job: Job, workflows: readonly Workflow[], now: EpochMs, grantRecords: readonly WorkerGrantRecord[] = []) {
   const t = job.tracking;
   const stuck = new Set(stuckWorkflows(job, workflows, now).map((w) => w.workflowId));
   return {
@@ -25,7 +50,8 @@ export function jobView(job: Job, workflows: readonly Workflow[], now: EpochMs) 
       timeoutSeconds: t.timeoutSeconds,
       stuckThresholdSeconds: t.stuckThresholdSeconds,
       totalExtensionsGranted: t.totalExtensionsGranted,
-      extensionsByWorker: t.extensionsByWorker,
+      workersWithExtensions: t.workersWithExtensions,
+      workerExtensions: workerExtensions(job, grantRecords),
       effectiveDeadlineAt: toIso(effectiveDeadline(t)),
       locallyTimedOut: t.locallyTimedOut,
       globallyTimedOut: t.globallyTimedOut,
@@ -35,24 +61,52 @@ export function jobView(job: Job, workflows: readonly Workflow[], now: EpochMs) 
       workerId: w.workerId,
       state: workflowState(job, w),
       ...(w.lastProgressAt !== undefined ? { lastProgressAt: toIso(w.lastProgressAt) } : {}),
+      ...(w.lastHeartbeatAt !== undefined ? { lastHeartbeatAt: toIso(w.lastHeartbeatAt) } : {}),
       ...(w.progress !== undefined ? { progress: w.progress } : {}),
+      ...(w.step !== undefined ? { step: w.step } : {}),
       stuck: stuck.has(w.workflowId),
     })),
   };
 }
 
-/** The contract's submit answer: the workflows with their worker tokens. */
+/**
+ * Tokens per answer. At the largest ids (128 characters) one workflow's entry is about 700 bytes, so a
+ * page is about 0.7 MB: a region's answer, and the gate's answer relaying up to 8 regions' first pages,
+ * stay under Lambda's 6 MB (finding 11).
+ */
+export const TOKEN_PAGE_SIZE = 1_000;
+
+export interface TokenPage {
+  workflows: Array<{ workflowId: string; workerId: string; token: string }>;
+  /** Present when more tokens follow: pass it to `GET /jobs/{jobId}/tokens?cursor=`. */
+  nextCursor?: string;
+}
+
+/** One page of worker tokens; `more` says whether workflows after the last one exist. */
+export function tokenPage(job: Job, workflows: readonly Workflow[], tokens: WorkflowTokens, more: boolean): TokenPage {
+  const last = workflows.at(-1);
+  return {
+    workflows: workflows.map((w) => ({ workflowId: w.workflowId, workerId: w.workerId, token: tokens.sign(job.jobId, w.workflowId, w.workerId, job.incarnation, job.tenant) })),
+    ...(more && last ? { nextCursor: last.workflowId } : {}),
+  };
+}
+
+/**
+ * The submit answer: the workflows with their worker tokens. Up to a page, all of them in submission
+ * order; beyond, the first page in workflow-id order (the order the tokens route pages in) and a cursor.
+ */
 export function submittedJobView(job: Job, workflows: readonly Workflow[], tokens: WorkflowTokens) {
+  const paged = workflows.length > TOKEN_PAGE_SIZE;
+  const first = paged ? [...workflows].sort(byWorkflowId).slice(0, TOKEN_PAGE_SIZE) : workflows;
   return {
     jobId: job.jobId,
     status: job.status,
     strategy: job.tracking.strategy,
     fenceToken: job.tracking.fenceToken,
     deadlineAt: toIso(effectiveDeadline(job.tracking)),
-    workflows: workflows.map((w) => ({
-      workflowId: w.workflowId,
-      workerId: w.workerId,
-      token: tokens.sign(job.jobId, w.workflowId, w.workerId),
-    })),
+    ...tokenPage(job, first, tokens, paged),
   };
 }
+
+/** Ids are ASCII, so this is also DynamoDB's sort-key order. */
+const byWorkflowId = (a: Workflow, b: Workflow): number => (a.workflowId < b.workflowId ? -1 : a.workflowId > b.workflowId ? 1 : 0);

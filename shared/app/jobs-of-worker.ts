@@ -1,23 +1,31 @@
-import { JobNotFoundError } from '../domain/errors.js';
+import { isTerminal, WorkflowMark, type Job } from '../domain/job.js';
 import type { ManagerDeps } from './manager-deps.js';
 
-/** Runs `apply` once per job the worker has workflows in; returns how many jobs it ran for. */
+/**
+ * Runs `apply` once per RUNNING job where the worker has an active workflow, with the job as just
+ * read and the worker's active workflow indexes in it; returns how many jobs it ran for. Workflows
+ * the `byWorker` index still lists but that are over (an outcome whose index write was lost, a job
+ * that finished) leave the index here, once: a worker's request costs O(its active jobs) (finding 4).
+ */
 export async function forEachJobOfWorker(
   deps: ManagerDeps,
   workerId: string,
-  apply: (jobId: string, workerIndexes: number[]) => Promise<unknown>,
+  apply: (job: Job, workerIndexes: number[]) => Promise<unknown>,
 ): Promise<number> {
-  const indexesByJob = new Map<string, number[]>();
-  for (const { jobId, index } of await deps.jobs.findWorkflowsOfWorker(workerId)) {
-    indexesByJob.set(jobId, [...(indexesByJob.get(jobId) ?? []), index]);
+  const byJob = new Map<string, Array<{ jobId: string; workflowId: string; index: number }>>();
+  for (const workflow of (await deps.jobs.findWorkOfWorker(workerId)).workflows) {
+    byJob.set(workflow.jobId, [...(byJob.get(workflow.jobId) ?? []), workflow]);
   }
-  for (const [jobId, indexes] of indexesByJob) {
-    try {
-      await apply(jobId, indexes);
-    } catch (error) {
-      // The workflow items exist but the job item was never written (a submit that crashed midway).
-      if (!(error instanceof JobNotFoundError)) throw error;
-    }
+  let applied = 0;
+  for (const [jobId, workflows] of byJob) {
+    // Absent: the workflow items exist but the job item was never written (a submit that crashed midway).
+    const job = await deps.jobs.getJob(jobId);
+    if (!job) continue;
+    const over = workflows.filter((w) => isTerminal(job.status) || job.workflowMarks[w.index] !== WorkflowMark.active);
+    if (over.length > 0) await deps.jobs.leaveWorkerIndex(over);
+    if (over.length === workflows.length) continue;
+    await apply(job, workflows.filter((w) => !over.includes(w)).map((w) => w.index));
+    applied++;
   }
-  return indexesByJob.size;
+  return applied;
 }

@@ -1,39 +1,59 @@
-import { effectiveDeadline } from '../domain/deadlines.js';
+import { effectiveDeadline, stuckDeadline } from '../domain/deadlines.js';
 import { JobNotFoundError, WorkflowNotFoundError } from '../domain/errors.js';
-import { isTerminal } from '../domain/job.js';
-import { progressWrites } from '../domain/record-progress.js';
+import { belongsTo, isTerminal } from '../domain/job.js';
+import { progressWrites, type ProgressReport } from '../domain/record-progress.js';
 import { toIso } from '../domain/time.js';
 import { newWorker, onHealthcheck, type WorkerHealth } from '../domain/worker-health.js';
 import { VersionConflictError } from '../ports/job-store.js';
 import type { ManagerDeps } from './manager-deps.js';
+import { retireWorkerGrantsEverywhere } from './retire-worker-grants.js';
+import { assertIssuedFor } from './workflow-tokens.js';
 
 export interface ProgressInput {
   jobId: string;
   workflowId: string;
   workerId: string;
   progress?: number;
+  /** Opaque; a counter is compared as its decimal string. */
+  step?: string | number;
   token: string;
 }
 
 /**
- * The hot path: one batched read, then only the coalesced writes that are due. A report is also
- * the worker's healthcheck (AD-26). Once the job has ended the answer tells the worker to stop.
+ * The hot path: one batched read, then only the writes that are due. Every call is the worker's
+ * healthcheck (AD-26); only a call that advances its workflow resets the job's stuck clock (seed 000,
+ * problem 4). Once the job has ended the answer tells the worker to stop.
  */
 export async function reportProgress(deps: ManagerDeps, input: ProgressInput) {
-  deps.tokens.verify(input.token, input.workerId, { jobId: input.jobId, workflowId: input.workflowId });
+  const claim = deps.tokens.verify(input.token, input.workerId, { jobId: input.jobId, workflowId: input.workflowId });
   const now = deps.clock.now();
-  const { job, workflow, worker } = await deps.jobs.getProgressContext(input.jobId, input.workflowId, input.workerId);
+  const { job, workflow, worker } = await deps.jobs.getProgressContext(input.jobId, input.workflowId, claim.scopedWorkerId);
   if (!job) throw new JobNotFoundError(input.jobId);
-  if (!workflow) throw new WorkflowNotFoundError(input.jobId, input.workflowId);
+  assertIssuedFor(claim, job);
+  if (!workflow || !belongsTo(workflow, job)) throw new WorkflowNotFoundError(input.jobId, input.workflowId);
 
-  const writes = progressWrites(job, workflow, now);
+  const writes = progressWrites(job, workflow, reportOf(input), now);
   await Promise.all([
     writes.job ? deps.jobs.touchJobProgress(job.jobId, now) : undefined,
-    writes.workflow ? deps.jobs.touchWorkflowProgress(job.jobId, workflow.workflowId, now, input.progress) : undefined,
-    recordHealthcheck(deps, input.workerId, worker, now),
+    writes.advance ? deps.jobs.recordWorkflowAdvance(job.jobId, workflow.workflowId, now, writes.advance) : undefined,
+    writes.heartbeat ? deps.jobs.touchWorkflowHeartbeat(job.jobId, workflow.workflowId, now) : undefined,
+    recordHealthcheck(deps, claim.scopedWorkerId, worker, now),
   ]);
-  return { status: job.status, cancel: isTerminal(job.status), deadlineAt: toIso(effectiveDeadline(job.tracking)) };
+  const tracking = writes.job ? { ...job.tracking, lastProgressAt: now } : job.tracking;
+  return {
+    status: job.status,
+    cancel: isTerminal(job.status),
+    deadlineAt: toIso(effectiveDeadline(tracking)),
+    progressed: writes.advance !== undefined,
+    // When the job is timed out as stuck unless some workflow of it advances before then.
+    ...(isTerminal(job.status) ? {} : { stuckAt: toIso(stuckDeadline(tracking)) }),
+  };
 }
+
+const reportOf = ({ progress, step }: ProgressInput): ProgressReport => ({
+  ...(progress !== undefined ? { progress } : {}),
+  ...(step !== undefined ? { step: String(step) } : {}),
+});
 
 async function recordHealthcheck(deps: ManagerDeps, workerId: string, worker: WorkerHealth | undefined, now: number) {
   try {
@@ -44,7 +64,10 @@ async function recordHealthcheck(deps: ManagerDeps, workerId: string, worker: Wo
     const write = onHealthcheck(worker, now, deps.policy);
     if (write.kind === 'touch') await deps.jobs.touchWorkerHealth(workerId, now);
     if (write.kind === 'recover') {
-      await deps.jobs.saveWorker(write.worker, worker.version);
+      const { failedAt: _recovered, ...rest } = worker;
+      await deps.jobs.saveWorker({ ...rest, budget: write.budget }, worker.version);
+      await deps.jobs.touchWorkerHealth(workerId, now);
+      if (write.budget.epoch !== worker.budget.epoch) await retireWorkerGrantsEverywhere(deps, workerId, write.budget.epoch);
       deps.telemetry.info('worker recovered: fresh extension budget', { workerId, region: deps.region });
     }
   } catch (error) {

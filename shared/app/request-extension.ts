@@ -1,32 +1,51 @@
 import { remainingExtensions, requestExtension as decideExtension } from '../domain/extension-budget.js';
+import { latestEndAt } from '../domain/deadlines.js';
 import { metric } from '../domain/effects.js';
+import { withExtensionReport } from '../domain/gate-reports.js';
 import { toIso } from '../domain/time.js';
 import { healthDeadline, newWorker, workerStatus, type WorkerHealth } from '../domain/worker-health.js';
 import { recordWorkerExtension } from '../domain/worker-extensions.js';
-import { withExtensionReport } from '../domain/gate-reports.js';
 import { VersionConflictError } from '../ports/job-store.js';
 import { runEffects } from './effect-runner.js';
 import { decideJob } from './job-state-store.js';
-import { decisionContext, type ManagerDeps } from './manager-deps.js';
 import { forEachJobOfWorker } from './jobs-of-worker.js';
+import { decisionContext, type ManagerDeps } from './manager-deps.js';
+import { retireGrantOnJob } from './retire-worker-grants.js';
 
 export interface ExtensionInput {
   workerId: string;
   token: string;
   currentProgress: number;
+  /** AD-26 `estimated_completion` (ISO 8601) and `active_workflow_count`: recorded, shown on the job. */
+  estimatedCompletion?: string;
+  activeWorkflowCount?: number;
 }
 
 const MAX_ATTEMPTS = 5;
 
 /** AD-26 extension request; a grant moves the deadline of every RUNNING job the worker is active in. */
 export async function requestExtension(deps: ManagerDeps, input: ExtensionInput) {
-  deps.tokens.verify(input.token, input.workerId);
+  // The worker within the tenant of the job its token names: another tenant's worker of the same id
+  // is another worker, with its own budget and jobs (finding 14).
+  const { jobId: tokenJobId, scopedWorkerId: workerId } = deps.tokens.verify(input.token, input.workerId);
+  /** The grants this request applied, while a retry may find their budget replaced. */
+  let applied: { epoch: number; jobs: Array<{ jobId: string; workerIndex: number }> } | undefined;
   for (let attempt = 1; ; attempt++) {
     const now = deps.clock.now();
-    const stored = await deps.jobs.getWorker(input.workerId);
-    const worker: WorkerHealth = stored ?? newWorker(input.workerId, now);
+    const stored = await deps.jobs.getWorker(workerId);
+    const worker: WorkerHealth = stored ?? newWorker(workerId, now);
+    if (applied && worker.budget.epoch > applied.epoch) {
+      // A failure or reset replaced the budget this request's grant came from, possibly after its
+      // walk passed these jobs: retire the grant here, where this request put it.
+      for (const { jobId, workerIndex } of applied.jobs) {
+        const job = await deps.jobs.getJob(jobId);
+        if (job) await retireGrantOnJob(deps, job, workerIndex, worker.budget.epoch);
+      }
+      applied = undefined;
+    }
     const suspect = workerStatus(worker, now, deps.policy) !== 'healthy';
-    const outcome = decideExtension(worker.budget, input.currentProgress, suspect, deps.policy.extensions);
+    const ask = { currentProgress: input.currentProgress, jobId: tokenJobId };
+    const outcome = decideExtension(worker.budget, ask, suspect, deps.policy.extensions);
     if (!outcome.granted) {
       await runEffects(deps, [metric('ExtensionDenied')]);
       deps.telemetry.info('extension denied', { workerId: input.workerId, region: deps.region, denialReason: outcome.denialReason });
@@ -40,26 +59,37 @@ export async function requestExtension(deps: ManagerDeps, input: ExtensionInput)
     }
     // The jobs first, idempotently by grant: if the budget write below never happens (a crash, a
     // lost race), the retried request computes the same grant and extends no job twice.
-    const grant = { epoch: outcome.budget.epoch, count: outcome.budget.count };
-    const jobsExtended = await forEachJobOfWorker(deps, input.workerId, (jobId, indexes) =>
-      decideJob(deps, jobId, (job) =>
-        withExtensionReport(recordWorkerExtension(job, input.workerId, indexes, outcome.seconds, now, grant), decisionContext(deps)),
-      ),
-    );
+    const { epoch, count, totalSeconds: seconds } = outcome.budget;
+    applied = { epoch, jobs: [] };
+    const appliedJobs = applied.jobs;
+    const jobsExtended = await forEachJobOfWorker(deps, workerId, async (job, indexes) => {
+      const workerIndex = await deps.jobs.recordGrant({
+        jobId: job.jobId,
+        workerId,
+        workerIndex: Math.min(...indexes),
+        epoch,
+        count,
+        seconds,
+        grantedAt: now,
+        ...(input.estimatedCompletion !== undefined ? { estimatedCompletion: input.estimatedCompletion } : {}),
+        ...(input.activeWorkflowCount !== undefined ? { activeWorkflowCount: input.activeWorkflowCount } : {}),
+        retainUntil: latestEndAt(job, job.workflowMarks.length, deps.policy),
+      });
+      const grant = { workerIndex, epoch, count, seconds };
+      appliedJobs.push({ jobId: job.jobId, workerIndex });
+      const ctx = decisionContext(deps);
+      return decideJob(deps, job.jobId, (current) =>
+        withExtensionReport(recordWorkerExtension(current, indexes, grant, outcome.progressAdvanced, ctx), ctx), job);
+    });
     let granted: WorkerHealth;
     try {
-      granted = await deps.jobs.saveWorker({ ...worker, budget: outcome.budget }, worker.version);
+      granted = await deps.jobs.saveWorker({ ...worker, budget: outcome.budget }, stored ? worker.version : 0);
     } catch (error) {
       if (error instanceof VersionConflictError && attempt < MAX_ATTEMPTS) continue;
       throw error;
     }
     await runEffects(deps, [metric('ExtensionGranted')]);
-    deps.telemetry.info('extension granted', {
-      workerId: input.workerId,
-      region: deps.region,
-      extensionSeconds: outcome.seconds,
-      jobsExtended,
-    });
+    deps.telemetry.info('extension granted', { workerId: input.workerId, region: deps.region, extensionSeconds: outcome.seconds, jobsExtended });
     return {
       granted: true,
       extensionSeconds: outcome.seconds,
@@ -68,4 +98,3 @@ export async function requestExtension(deps: ManagerDeps, input: ExtensionInput)
     };
   }
 }
-

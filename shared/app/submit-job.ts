@@ -1,9 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { SubmissionConflictError } from '../domain/errors.js';
+import { belongsTo } from '../domain/job.js';
 import { startJob, type JobSubmission } from '../domain/submit-job.js';
+import { DEFAULT_TENANT } from '../domain/tenant.js';
 import { runEffects } from './effect-runner.js';
 import { submittedJobView } from './job-views.js';
 import { decisionContext, type ManagerDeps } from './manager-deps.js';
+import { newIncarnation } from './workflow-tokens.js';
 
 export type SubmitInput = Omit<JobSubmission, 'jobId'> & { jobId?: string };
 
@@ -14,6 +17,8 @@ function submissionDigest(submission: SubmitInput): string {
     submission.stuckThresholdSeconds ?? null,
     submission.gateRegion ?? null,
     submission.workflows.map((w) => [w.workflowId, w.workerId]),
+    // Another tenant sending the same body for the same jobId is a conflict, never its tokens.
+    ...(submission.tenant !== undefined && submission.tenant !== DEFAULT_TENANT ? [submission.tenant] : []),
   ]);
   return createHash('sha256').update(canonical).digest('hex');
 }
@@ -22,15 +27,17 @@ function submissionDigest(submission: SubmitInput): string {
 export async function submitJob(deps: ManagerDeps, input: SubmitInput) {
   const digest = submissionDigest(input);
   const jobId = input.jobId ?? randomUUID();
-  const started = startJob({ ...input, jobId }, digest, deps.region, decisionContext(deps));
+  const started = startJob({ ...input, jobId }, digest, deps.region, decisionContext(deps), newIncarnation());
   const result = await deps.jobs.createJob(started.job, started.workflows);
   if (!result.created) {
     if (result.existing.submissionDigest !== digest) throw new SubmissionConflictError(jobId);
     // A submit that crashed after the job item may have left workflows unwritten: add only those.
     const stored = await deps.jobs.getJobWithWorkflows(jobId);
     if (!stored) throw new Error(`job ${jobId} vanished after it was found`);
-    const present = new Set(stored.workflows.map((w) => w.workflowId));
-    const missing = started.workflows.filter((w) => !present.has(w.workflowId));
+    // Items of an earlier job with this id (expired) do not count as present: they are rewritten.
+    const present = new Set(stored.workflows.filter((w) => belongsTo(w, stored.job)).map((w) => w.workflowId));
+    const { incarnation } = stored.job;
+    const missing = started.workflows.filter((w) => !present.has(w.workflowId)).map((w) => ({ ...w, incarnation }));
     if (missing.length > 0) await deps.jobs.putWorkflows(missing);
     return { created: false, view: submittedJobView(stored.job, started.workflows, deps.tokens) };
   }

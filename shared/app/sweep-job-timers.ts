@@ -1,20 +1,25 @@
+import { backOffFailedWakeUp } from './decide-and-save.js';
 import { fireJobTimer } from './fire-job-timer.js';
-import { inBatches } from './in-batches.js';
+import { jobStateStore } from './job-state-store.js';
 import type { ManagerDeps } from './manager-deps.js';
+import { sweepDueTimers } from './sweep-due-timers.js';
 
-/** Overdue by this much, a wake-up is presumed lost; until then its own delivery should arrive. */
-export const SWEEP_GRACE_MS = 5_000;
-const SWEEP_BATCH = 200;
-export const SWEEP_CONCURRENCY = 8;
+export { SWEEP_CONCURRENCY, SWEEP_GRACE_MS, SWEEP_BATCH, SWEEP_RETRY_MS } from './sweep-due-timers.js';
 
 /**
  * The backstop: fires every job wake-up the sparse timer index says is overdue. A lost schedule,
  * a lost SQS message, a crash, or an emulator whose Scheduler never fires cannot leak a job.
  */
-export async function sweepJobTimers(deps: ManagerDeps, graceMs = SWEEP_GRACE_MS): Promise<{ fired: number }> {
-  const due = await deps.jobs.findDueTimers(deps.clock.now() - graceMs, SWEEP_BATCH);
-  await inBatches(due, SWEEP_CONCURRENCY, (timer) => fireJobTimer(deps, timer));
-  if (due.length > 0) deps.telemetry.info('sweep fired overdue timers', { region: deps.region, fired: due.length });
-  return { fired: due.length };
-}
-
+export const sweepJobTimers = (deps: ManagerDeps, graceMs?: number, batch?: number): Promise<{ fired: number }> =>
+  sweepDueTimers(
+    {
+      clock: deps.clock,
+      telemetry: deps.telemetry,
+      attributes: { region: deps.region },
+      findDueTimers: (dueBy, limit) => deps.jobs.findDueTimers(dueBy, limit),
+      fire: (timer) => fireJobTimer(deps, timer),
+      backOff: (timer) => backOffFailedWakeUp(jobStateStore(deps.jobs), timer.jobId, timer.dueAt, deps.clock.now()),
+    },
+    graceMs,
+    batch,
+  );

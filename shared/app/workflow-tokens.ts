@@ -1,40 +1,65 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { InvalidTokenError } from '../domain/errors.js';
+import type { Job } from '../domain/job.js';
+import { DEFAULT_TENANT, scopedWorkerId } from '../domain/tenant.js';
 
 const encode = (value: string) => Buffer.from(value, 'utf8').toString('base64url');
 const decode = (value: string) => Buffer.from(value, 'base64url').toString('utf8');
 
+/** What a valid token proves: the job incarnation and workflow it was issued for, and whose worker holds it. */
+export interface TokenClaim {
+  jobId: string;
+  workflowId: string;
+  incarnation: string;
+  /** The worker within its tenant (finding 14): the key of its health, budget and index entries. */
+  scopedWorkerId: string;
+}
+
+/** A fresh job incarnation: 72 random bits, base64url (never contains the token's `.` separator). */
+export const newIncarnation = (): string => randomBytes(9).toString('base64url');
+
 /**
- * Per-workflow worker credentials: `<job>.<workflow>.<HMAC(job, workflow, worker)>`. Not tied to
- * the fence token, so workers keep working through a takeover. The ids ride in the token so the
- * extension call, which names only the worker, can still be checked.
+ * Per-workflow worker credentials: `<job>.<workflow>.<incarnation>.<HMAC(tenant, job, workflow, worker, incarnation)>`,
+ * and for a tenant other than the default `.<tenant>` after it. Not tied to the fence token, so
+ * workers keep working through a takeover; tied to the job's incarnation, so a token of an expired
+ * job never acts on a new job with the same id (finding 5). The ids ride in the token so the
+ * extension call, which names only the worker, can still be checked, and the tenant so every worker
+ * call knows whose worker it is (finding 14) without a read.
  */
 export class WorkflowTokens {
   /** `secret` is absent in functions that are not granted it; they never issue or check tokens. */
   constructor(private readonly secret: Buffer | undefined) {}
 
-  sign(jobId: string, workflowId: string, workerId: string): string {
-    return `${encode(jobId)}.${encode(workflowId)}.${this.mac(jobId, workflowId, workerId)}`;
+  sign(jobId: string, workflowId: string, workerId: string, incarnation: string, tenant?: string): string {
+    const tenantPart = tenant !== undefined && tenant !== DEFAULT_TENANT ? `.${encode(tenant)}` : '';
+    return `${encode(jobId)}.${encode(workflowId)}.${incarnation}.${this.mac(jobId, workflowId, workerId, incarnation, tenant)}${tenantPart}`;
   }
 
-  /** Returns the job and workflow the token was issued for; throws when it is not this worker's. */
-  verify(token: string, workerId: string, expected: { jobId?: string; workflowId?: string } = {}) {
-    const [jobPart, workflowPart, mac] = token.split('.');
-    if (!jobPart || !workflowPart || !mac) throw new InvalidTokenError();
+  /** Returns what the token was issued for; throws when it is not this worker's (or not for `expected`). */
+  verify(token: string, workerId: string, expected: { jobId?: string; workflowId?: string } = {}): TokenClaim {
+    const [jobPart, workflowPart, incarnation, mac, tenantPart, ...rest] = token.split('.');
+    if (!jobPart || !workflowPart || !incarnation || !mac || tenantPart === '' || rest.length > 0) throw new InvalidTokenError();
     const jobId = decode(jobPart);
     const workflowId = decode(workflowPart);
-    const expectedMac = Buffer.from(this.mac(jobId, workflowId, workerId));
+    const tenant = tenantPart === undefined ? undefined : decode(tenantPart);
+    const expectedMac = Buffer.from(this.mac(jobId, workflowId, workerId, incarnation, tenant));
     const givenMac = Buffer.from(mac);
     const matches = givenMac.length === expectedMac.length && timingSafeEqual(givenMac, expectedMac);
     if (!matches) throw new InvalidTokenError();
     if ((expected.jobId !== undefined && expected.jobId !== jobId) || (expected.workflowId !== undefined && expected.workflowId !== workflowId)) {
       throw new InvalidTokenError();
     }
-    return { jobId, workflowId };
+    return { jobId, workflowId, incarnation, scopedWorkerId: scopedWorkerId(tenant, workerId) };
   }
 
-  private mac(jobId: string, workflowId: string, workerId: string): string {
+  private mac(jobId: string, workflowId: string, workerId: string, incarnation: string, tenant: string | undefined): string {
     if (!this.secret) throw new Error('This function has no workflow token secret (TOKEN_SECRET_ARN); it cannot sign or check tokens.');
-    return createHmac('sha256', this.secret).update(`v1\n${jobId}\n${workflowId}\n${workerId}`).digest('base64url');
+    const input = `v3\n${tenant ?? DEFAULT_TENANT}\n${jobId}\n${workflowId}\n${workerId}\n${incarnation}`;
+    return createHmac('sha256', this.secret).update(input).digest('base64url');
   }
+}
+
+/** A token of an earlier job with the same id is refused like any other foreign token. */
+export function assertIssuedFor(claim: TokenClaim, job: Job): void {
+  if (claim.incarnation !== job.incarnation) throw new InvalidTokenError();
 }

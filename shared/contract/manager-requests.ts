@@ -36,16 +36,29 @@ export const submitJobBody = z.strictObject({
 export type SubmitJobBody = z.infer<typeof submitJobBody>;
 
 /** What the gate sends a region: the same submission, with the job id fixed and `gateRegion` set. */
-export const submitFromGateBody = z.extend(submitJobBody, { jobId: id, gateRegion: z.string().check(z.minLength(1)) });
+export const submitFromGateBody = z.extend(submitJobBody, {
+  jobId: id,
+  gateRegion: z.string().check(z.minLength(1)),
+  /** The gate caller's tenant: the regions scope the job's workers to it. */
+  tenant: z.optional(z.string().check(z.minLength(1), z.maxLength(256))),
+});
 export type SubmitFromGateBody = z.infer<typeof submitFromGateBody>;
 
 export const jobPath = z.object({ jobId: id });
+/** `GET /jobs/{jobId}/tokens?cursor=`: the cursor is the previous page's `nextCursor`. */
+export const tokensQuery = z.object({ cursor: z.optional(z.string()) });
 export const workflowPath = z.object({ jobId: id, workflowId: id });
 export const workerPath = z.object({ workerId: id });
 
 const fraction = () => z.number().check(z.gte(0), z.lte(1));
 
-export const progressBody = z.strictObject({ workerId: id, progress: z.optional(fraction()) });
+/** A workflow's step: opaque text, or a counter; the worker changes it when it finishes something. */
+const step = z.union([
+  z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(128, 'must be at most 128 characters')),
+  z.int().check(z.gte(0, 'a step counter must be a whole number ≥ 0')),
+], { error: 'must be text of 1–128 characters or a whole number ≥ 0' });
+
+export const progressBody = z.strictObject({ workerId: id, progress: z.optional(fraction()), step: z.optional(step) });
 
 export const completeBody = z.strictObject({ workerId: id, outcome: z.enum(['completed', 'failed']) });
 

@@ -1,3 +1,4 @@
+import { budgetCapSeconds } from './extension-budget.js';
 import type { Job, TimeoutTrackingState } from './job.js';
 import type { TimeoutPolicy } from './policy.js';
 import { secondsToMs, type EpochMs } from './time.js';
@@ -35,3 +36,12 @@ export function nextDueAt(job: Job, policy: TimeoutPolicy): EpochMs {
   }
   return Math.min(effectiveDeadline(t), stuckDeadline(t), nextGateReportAt(t, policy));
 }
+
+/**
+ * No job is RUNNING after this: its deadline is at most every worker's full budget past the timeout
+ * (one budget per worker per job, see `extension-ledger.ts`), and a gate-coordinated job falls back
+ * at most `gateFallbackSeconds` after that. Workflow items expire some time after it (finding 4).
+ */
+export const latestEndAt = (job: Job, workerCount: number, policy: TimeoutPolicy): EpochMs =>
+  job.tracking.startedAt +
+  secondsToMs(job.tracking.timeoutSeconds + workerCount * budgetCapSeconds(policy.extensions) + policy.gateFallbackSeconds);

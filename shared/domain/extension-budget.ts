@@ -1,15 +1,26 @@
 import type { ExtensionPolicy } from './policy.js';
 
-/** AD-26: one worker's extension budget. Reset when the worker recovers. */
+/**
+ * AD-26: one worker's extension budget. A fresh one (AD-26 `reset`) when the worker was failed and
+ * is back, and when it has completed its work; never on "suspect → healthy" (see `worker-health.ts`).
+ */
 export interface ExtensionBudget {
   /** Which budget this is: goes up by one at each reset, so (epoch, count) names every grant once. */
   epoch: number;
   count: number;
   lastProgress: number;
+  /**
+   * The job whose progress `lastProgress` is: `currentProgress` is the progress of the job named by
+   * the request's token, so the "no progress" rule compares it within that job only (finding 17).
+   */
+  lastProgressJobId?: string;
   totalSeconds: number;
 }
 
 export const freshBudget = (epoch = 0): ExtensionBudget => ({ epoch, count: 0, lastProgress: 0, totalSeconds: 0 });
+
+/** A fresh budget, unless this one is untouched (then it already is one and no grant needs retiring). */
+export const resetBudget = (budget: ExtensionBudget): ExtensionBudget => (budget.count === 0 ? budget : freshBudget(budget.epoch + 1));
 
 /** The identity of a grant: the budget it came from and its number in that budget. */
 export interface GrantId {
@@ -28,15 +39,24 @@ export const remainingExtensions = (budget: ExtensionBudget, policy: ExtensionPo
   Math.max(0, policy.maxExtensions - budget.count);
 
 export type ExtensionOutcome =
-  | { granted: true; seconds: number; budget: ExtensionBudget }
+  /** `progressAdvanced`: the request shows progress of its job (seed 000 Part 8 item 3: that is progress). */
+  | { granted: true; seconds: number; budget: ExtensionBudget; progressAdvanced: boolean }
   | { granted: false; denialReason: string };
+
+export interface ExtensionAsk {
+  currentProgress: number;
+  /** The job the request's token names: the job whose progress `currentProgress` is. */
+  jobId: string;
+}
 
 export function requestExtension(
   budget: ExtensionBudget,
-  currentProgress: number,
+  ask: ExtensionAsk,
   workerIsSuspect: boolean,
   policy: ExtensionPolicy,
 ): ExtensionOutcome {
+  const { currentProgress } = ask;
+  const previous = budget.lastProgressJobId === undefined || budget.lastProgressJobId === ask.jobId ? budget.lastProgress : 0;
   if (workerIsSuspect) {
     return {
       granted: false,
@@ -46,16 +66,30 @@ export function requestExtension(
   if (budget.count >= policy.maxExtensions) {
     return { granted: false, denialReason: `Maximum extensions (${policy.maxExtensions}) exceeded for this worker.` };
   }
-  if (budget.count > 0 && currentProgress <= budget.lastProgress) {
+  if (budget.count > 0 && currentProgress <= previous) {
     return {
       granted: false,
-      denialReason: `No progress since last extension (was ${budget.lastProgress}, now ${currentProgress}).`,
+      denialReason: `No progress since last extension (was ${previous}, now ${currentProgress}).`,
     };
   }
   const seconds = grantSeconds(budget.count, policy);
   return {
     granted: true,
     seconds,
-    budget: { epoch: budget.epoch, count: budget.count + 1, lastProgress: currentProgress, totalSeconds: budget.totalSeconds + seconds },
+    progressAdvanced: currentProgress > previous,
+    budget: {
+      epoch: budget.epoch,
+      count: budget.count + 1,
+      lastProgress: currentProgress,
+      lastProgressJobId: ask.jobId,
+      totalSeconds: budget.totalSeconds + seconds,
+    },
   };
+}
+
+/** The most one budget can add to a job: every grant of the halving series (58.125 s by default). */
+export function budgetCapSeconds(policy: ExtensionPolicy): number {
+  let total = 0;
+  for (let count = 0; count < policy.maxExtensions; count++) total += grantSeconds(count, policy);
+  return total;
 }

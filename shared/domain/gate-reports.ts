@@ -30,7 +30,7 @@ export function progressReport(job: Job, ctx: DecisionContext) {
     fenceToken: t.fenceToken,
     totalExtensionsGranted: t.totalExtensionsGranted,
     maxWorkerExtension: t.maxWorkerExtension,
-    workersWithExtensions: Object.keys(t.extensionsByWorker).length,
+    workersWithExtensions: t.workersWithExtensions,
   });
 }
 

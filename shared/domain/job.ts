@@ -1,4 +1,5 @@
 import type { BusEvent } from '../ports/event-bus.js';
+import type { EncodedGrants } from './extension-ledger.js';
 import type { EpochMs } from './time.js';
 
 export type JobStatus = 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'TIMED_OUT';
@@ -18,10 +19,10 @@ export interface TimeoutTrackingState {
   totalExtensionsGranted: number;
   maxWorkerExtension: number;
   lastExtensionAt: EpochMs;
-  /** Seconds granted per worker; its keys are `active_workers_with_extensions`. */
-  extensionsByWorker: Record<string, number>;
-  /** The newest grant applied per worker, so a retried extension request never counts twice. */
-  lastGrantByWorker?: Record<string, { epoch: number; count: number }>;
+  /** Seed 001 `active_workers_with_extensions`: how many workers' grants count toward the deadline. */
+  workersWithExtensions: number;
+  /** Each extended worker's newest grant (see `extension-ledger.ts`); absent while there is none. */
+  workerGrants?: EncodedGrants;
   locallyTimedOut: boolean;
   globallyTimedOut: boolean;
   timeoutReason?: TimeoutReason;
@@ -37,10 +38,17 @@ export type WorkflowMark = (typeof WorkflowMark)[keyof typeof WorkflowMark];
 export interface Job {
   jobId: string;
   region: string;
+  /** Who submitted it (see `tenant.ts`); absent for the default tenant. */
+  tenant?: string;
   status: JobStatus;
   /** Optimistic-concurrency version: every write is conditional on it. */
   version: number;
   submissionDigest: string;
+  /**
+   * Random per submission: an id reused after the old job expired is another incarnation, and the old
+   * job's tokens and leftover workflow items never act on the new one (issue 7, finding 5).
+   */
+  incarnation: string;
   createdAt: EpochMs;
   finishedAt?: EpochMs;
   cancelReason?: string;
@@ -54,6 +62,10 @@ export interface Job {
    * a crash between the write and the publish loses none of them.
    */
   outbox?: BusEvent[];
+  /** Failed publishes of the outbox in a row: its retry wake-up backs off (app layer only). */
+  outboxFailures?: number;
+  /** Failed fires of the wake-up in a row: the sweep backs it off (app layer only). */
+  timerFailures?: number;
 }
 
 export interface Workflow {
@@ -61,11 +73,26 @@ export interface Workflow {
   workflowId: string;
   workerId: string;
   index: number;
+  /** The job's tenant: its worker is `scopedWorkerId(tenant, workerId)`. */
+  tenant?: string;
+  /** The incarnation of the job this workflow was submitted with. */
+  incarnation: string;
+  /** The last call that advanced the workflow (record-progress.ts): a heartbeat does not move it. */
   lastProgressAt?: EpochMs;
+  /** The last call about the workflow, progress or heartbeat; written coalesced. */
+  lastHeartbeatAt?: EpochMs;
+  /** The highest progress value reported; a lower one never replaces it. */
   progress?: number;
+  /** The last step the worker reported, as a string. */
+  step?: string;
+  /** No job can still be running by then (`latestEndAt`): the item expires some time after it. */
+  retainUntil?: EpochMs;
 }
 
 export type WorkflowState = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
+
+/** A workflow item left over from an earlier job with the same id is none of this job's. */
+export const belongsTo = (workflow: Workflow, job: Job): boolean => workflow.incarnation === job.incarnation;
 
 export const isTerminal = (status: JobStatus): boolean => status !== 'RUNNING';
 
@@ -74,7 +101,7 @@ export function workflowState(job: Job, workflow: Workflow): WorkflowState {
   if (mark === WorkflowMark.completed) return 'completed';
   if (mark === WorkflowMark.failed) return 'failed';
   if (isTerminal(job.status)) return 'cancelled';
-  return workflow.lastProgressAt === undefined ? 'pending' : 'running';
+  return workflow.lastProgressAt === undefined && workflow.lastHeartbeatAt === undefined ? 'pending' : 'running';
 }
 
 export function workflowCounts(job: Job): { total: number; completed: number; failed: number; active: number } {

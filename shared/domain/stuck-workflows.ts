@@ -1,11 +1,10 @@
 import { secondsToMs, type EpochMs } from './time.js';
 import { workflowState, type Job, type Workflow } from './job.js';
 
-/** Seed 001 §10.6.4: seconds since the workflow last moved (since the job started, if it never did). */
-export const secondsSinceProgress = (job: Job, workflow: Workflow, now: EpochMs): number =>
-  (now - (workflow.lastProgressAt ?? job.tracking.startedAt)) / 1000;
-
-/** Seed 001 §10.6.5: the still-active workflows without progress for the job's stuck threshold. */
+/**
+ * Seed 001 §10.6.5: the still-active workflows without progress for the job's stuck threshold. A
+ * workflow that only heartbeats is among them (seed 000, problem 4).
+ */
 export function stuckWorkflows(job: Job, workflows: readonly Workflow[], now: EpochMs): Workflow[] {
   const thresholdMs = secondsToMs(job.tracking.stuckThresholdSeconds);
   return workflows.filter((w) => {

@@ -1,8 +1,9 @@
 import type { DecisionContext } from './decision-context.js';
 import type { Effect } from './effects.js';
-import { nextDueAt } from './deadlines.js';
+import { latestEndAt, nextDueAt } from './deadlines.js';
 import { WorkflowMark, type Job, type Workflow } from './job.js';
 import { armJobTimer } from './job-timer.js';
+import { DEFAULT_TENANT } from './tenant.js';
 
 export interface JobSubmission {
   jobId: string;
@@ -11,6 +12,8 @@ export interface JobSubmission {
   /** Present when the gate submitted the job: gate-coordinated. Absent: local authority (seed 000 Part 1). */
   gateRegion?: string;
   workflows: ReadonlyArray<{ workflowId: string; workerId: string }>;
+  /** The submitter (finding 14); absent or `default` for the default tenant. */
+  tenant?: string;
 }
 
 export function startJob(
@@ -18,14 +21,18 @@ export function startJob(
   submissionDigest: string,
   region: string,
   ctx: DecisionContext,
+  incarnation: string,
 ): { job: Job; workflows: Workflow[]; effects: Effect[] } {
   const { now } = ctx;
+  const tenant = submission.tenant === DEFAULT_TENANT ? undefined : submission.tenant;
   const job: Job = {
     jobId: submission.jobId,
     region,
+    ...(tenant !== undefined ? { tenant } : {}),
     status: 'RUNNING',
     version: 0,
     submissionDigest,
+    incarnation,
     createdAt: now,
     tracking: {
       strategy: submission.gateRegion === undefined ? 'local_authority' : 'gate_coordinated',
@@ -38,15 +45,24 @@ export function startJob(
       totalExtensionsGranted: 0,
       maxWorkerExtension: 0,
       lastExtensionAt: 0,
-      extensionsByWorker: {},
+      workersWithExtensions: 0,
       locallyTimedOut: false,
       globallyTimedOut: false,
       fenceToken: 1,
     },
     workflowMarks: WorkflowMark.active.repeat(submission.workflows.length),
   };
+  const retainUntil = latestEndAt(job, new Set(submission.workflows.map((w) => w.workerId)).size, ctx.policy);
   const workflows = submission.workflows.map(
-    (w, index): Workflow => ({ jobId: job.jobId, workflowId: w.workflowId, workerId: w.workerId, index }),
+    (w, index): Workflow => ({
+      jobId: job.jobId,
+      workflowId: w.workflowId,
+      workerId: w.workerId,
+      index,
+      incarnation,
+      ...(tenant !== undefined ? { tenant } : {}),
+      retainUntil,
+    }),
   );
   const armed = armJobTimer(job, nextDueAt(job, ctx.policy));
   return { job: armed.job, workflows, effects: armed.effects };

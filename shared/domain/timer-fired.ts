@@ -5,7 +5,7 @@ import { finishJob, timeOutJob } from './finish-job.js';
 import { progressReport, timeoutReport } from './gate-reports.js';
 import { isTerminal, workflowCounts, type Job } from './job.js';
 import { armJobTimer } from './job-timer.js';
-import { withoutWorkerExtensions } from './worker-extensions.js';
+import { withoutGrants } from './worker-extensions.js';
 
 export interface TimerFired {
   fenceToken: number;
@@ -16,14 +16,15 @@ export interface TimerFired {
 /**
  * A job's wake-up fired: drop it when stale, re-arm when progress or an extension moved the
  * deadline, decide when due. Idempotent: a second delivery finds the job finished or not due.
- * `failedWorkerIds` are the workers holding extensions on this job that have failed since:
- * their extensions no longer count (seed 001 §10.7.9).
+ * `retiredGrants` are grants on this job that no longer count: their worker has failed since (seed
+ * 001 §10.7.9) or has a fresh budget since (AD-26 `reset`), and the retiring walk has not reached
+ * this job (a crash, a race).
  */
 export function onTimerFired(
   job: Job,
   timer: TimerFired,
   ctx: DecisionContext,
-  failedWorkerIds: readonly string[] = [],
+  retiredGrants: ReadonlyArray<{ workerIndex: number; epochBefore: number }> = [],
 ): Decision<Job> {
   if (timer.fenceToken !== job.tracking.fenceToken) return unchanged(job, 'stale_timer', [metric('StaleMessageRejected', { kind: 'timer' })]);
   if (isTerminal(job.status)) return unchanged(job, 'already_terminal');
@@ -34,7 +35,7 @@ export function onTimerFired(
     // Every workflow reported an outcome but the write that finishes the job was lost (a crash).
     return finishJob(job, workflowCounts(job).failed > 0 ? 'FAILED' : 'COMPLETED', ctx);
   }
-  const current = failedWorkerIds.reduce(withoutWorkerExtensions, job);
+  const current = withoutGrants(job, retiredGrants);
   const due = nextDueAt(current, ctx.policy);
   if (ctx.now < due) {
     if (current === job && job.timerDueAt === due) return unchanged(job, 'not_due', armJobTimer(job, due).effects);

@@ -1,55 +1,86 @@
+import type { DecisionContext } from './decision-context.js';
+import { nextDueAt } from './deadlines.js';
 import { unchanged, type Decision } from './effects.js';
-import type { GrantId } from './extension-budget.js';
+import { decodeGrants, encodeGrants, isNotNewer, type WorkerGrant } from './extension-ledger.js';
 import { isTerminal, WorkflowMark, type Job, type TimeoutTrackingState } from './job.js';
-import type { EpochMs } from './time.js';
+import { armJobTimer } from './job-timer.js';
 
-function withExtensions(tracking: TimeoutTrackingState, extensionsByWorker: Record<string, number>): TimeoutTrackingState {
-  const grants = Object.values(extensionsByWorker);
+function withGrants(tracking: TimeoutTrackingState, grants: ReadonlyMap<number, WorkerGrant>): TimeoutTrackingState {
+  const { workerGrants: _previous, ...rest } = tracking;
+  const seconds = [...grants.values()].map((g) => g.seconds);
   return {
-    ...tracking,
-    extensionsByWorker,
-    totalExtensionsGranted: grants.reduce((sum, seconds) => sum + seconds, 0),
-    maxWorkerExtension: grants.reduce((max, seconds) => Math.max(max, seconds), 0),
+    ...rest,
+    ...(grants.size > 0 ? { workerGrants: encodeGrants(grants) } : {}),
+    totalExtensionsGranted: seconds.reduce((sum, s) => sum + s, 0),
+    maxWorkerExtension: seconds.reduce((max, s) => Math.max(max, s), 0),
+    workersWithExtensions: grants.size,
   };
 }
 
-const notAfter = (grant: GrantId, applied: GrantId | undefined): boolean =>
-  applied !== undefined && (grant.epoch < applied.epoch || (grant.epoch === applied.epoch && grant.count <= applied.count));
+/**
+ * A change of the job's deadlines. When it moves the next due time earlier than the armed wake-up
+ * (a failed worker's grants retired, a fresh budget's smaller grant replacing an old one), the timer
+ * is re-armed: a late wake-up would let the job run past its deadline and the sweep, which reads the
+ * same due time, could not help. A later due time keeps the timer: it fires, finds the job not due, re-arms.
+ */
+function withTracking(job: Job, tracking: TimeoutTrackingState, ctx: DecisionContext): Decision<Job> {
+  const next: Job = { ...job, tracking };
+  const due = nextDueAt(next, ctx.policy);
+  if (job.timerDueAt !== undefined && due < job.timerDueAt) {
+    const rearmed = armJobTimer(next, due);
+    return { state: rearmed.job, effects: rearmed.effects };
+  }
+  return { state: next, effects: [] };
+}
+
+/** The grants of one worker in this job, as the job stores them (for tests and views). */
+export const grantOf = (job: Job, workerIndex: number): WorkerGrant | undefined => decodeGrants(job.tracking.workerGrants).get(workerIndex);
 
 /**
- * Seed 001 §10.4.7: an extension granted to a worker moves the deadline of a RUNNING job it works on.
- * The job's timer is not touched: it fires at the old time, finds the job not due and re-arms.
- * With `grant`, applying the same grant again is a no-op: the grant is applied to the jobs before the
- * worker's budget is saved, so a request retried after a crash in between extends each job once.
+ * Seed 001 §10.4.7: a grant to a worker moves the deadline of a RUNNING job it is active in. The
+ * grant replaces the worker's previous one on this job (its seconds are the budget's total), so
+ * applying it twice, or an older one late, changes nothing: a request retried after a crash
+ * extends each job once. Seed 000 Part 8 item 3: a grant whose progress advanced is progress, so it
+ * also resets the job's stuck clock.
  */
 export function recordWorkerExtension(
   job: Job,
-  workerId: string,
   workerIndexes: readonly number[],
-  seconds: number,
-  now: EpochMs,
-  grant?: GrantId,
+  grant: WorkerGrant,
+  progressAdvanced: boolean,
+  ctx: DecisionContext,
 ): Decision<Job> {
   if (isTerminal(job.status)) return unchanged(job, 'already_terminal');
   if (!workerIndexes.some((index) => job.workflowMarks[index] === WorkflowMark.active)) {
     return unchanged(job, 'worker_has_no_active_workflow');
   }
-  if (grant && notAfter(grant, job.tracking.lastGrantByWorker?.[workerId])) return unchanged(job, 'grant_already_applied');
-  const byWorker = { ...job.tracking.extensionsByWorker, [workerId]: (job.tracking.extensionsByWorker[workerId] ?? 0) + seconds };
-  const tracking = { ...withExtensions(job.tracking, byWorker), lastExtensionAt: now };
-  if (grant) tracking.lastGrantByWorker = { ...job.tracking.lastGrantByWorker, [workerId]: grant };
-  return { state: { ...job, tracking }, effects: [] };
+  const grants = decodeGrants(job.tracking.workerGrants);
+  if (isNotNewer(grant, grants.get(grant.workerIndex))) return unchanged(job, 'grant_already_applied');
+  grants.set(grant.workerIndex, grant);
+  const tracking: TimeoutTrackingState = {
+    ...withGrants(job.tracking, grants),
+    lastExtensionAt: ctx.now,
+    ...(progressAdvanced ? { lastProgressAt: Math.max(job.tracking.lastProgressAt, ctx.now) } : {}),
+  };
+  return withTracking(job, tracking, ctx);
 }
 
-/** Seed 001 §10.4.9: a failed worker's extensions stop counting toward the job's deadline. */
-export function withoutWorkerExtensions(job: Job, workerId: string): Job {
-  if (!(workerId in job.tracking.extensionsByWorker)) return job;
-  const { [workerId]: _removed, ...rest } = job.tracking.extensionsByWorker;
-  return { ...job, tracking: withExtensions(job.tracking, rest) };
+/**
+ * The grants of these workers from budgets before `epochBefore` stop counting (seed 001 §10.4.9
+ * `cleanup_worker_extensions`; AD-26 `reset`): pass `Infinity` for a failed worker.
+ */
+export function withoutGrants(job: Job, retired: ReadonlyArray<{ workerIndex: number; epochBefore: number }>): Job {
+  const grants = decodeGrants(job.tracking.workerGrants);
+  let removed = false;
+  for (const { workerIndex, epochBefore } of retired) {
+    const grant = grants.get(workerIndex);
+    if (grant && grant.epoch < epochBefore) removed = grants.delete(workerIndex);
+  }
+  return removed ? { ...job, tracking: withGrants(job.tracking, grants) } : job;
 }
 
-export function cleanupWorkerExtensions(job: Job, workerId: string): Decision<Job> {
+export function retireWorkerGrants(job: Job, workerIndex: number, epochBefore: number, ctx: DecisionContext): Decision<Job> {
   if (isTerminal(job.status)) return unchanged(job, 'already_terminal');
-  const next = withoutWorkerExtensions(job, workerId);
-  return next === job ? unchanged(job, 'no_extensions_of_worker') : { state: next, effects: [] };
+  const next = withoutGrants(job, [{ workerIndex, epochBefore }]);
+  return next === job ? unchanged(job, 'no_grants_to_retire') : withTracking(job, next.tracking, ctx);
 }

@@ -1,4 +1,4 @@
-import { freshBudget, type ExtensionBudget } from './extension-budget.js';
+import { freshBudget, resetBudget, type ExtensionBudget } from './extension-budget.js';
 import type { TimeoutPolicy } from './policy.js';
 import { secondsToMs, type EpochMs } from './time.js';
 
@@ -45,13 +45,20 @@ export type HealthcheckWrite =
   | { kind: 'none' }
   /** Only `lastHealthAt` moves. */
   | { kind: 'touch' }
-  /** The worker was suspect or failed and is back: a fresh extension budget (AD-26 `reset`). */
-  | { kind: 'recover'; worker: WorkerHealth };
+  /** The worker was failed and is back: `lastHealthAt` moves and failure is cleared, with `budget`. */
+  | { kind: 'recover'; budget: ExtensionBudget };
 
+/**
+ * When a healthcheck gives a fresh extension budget (AD-26 `reset`, "when worker completes operation
+ * or recovers"; finding 1):
+ * - failed (reported, or silent past its health deadline plus `workerSuspicionSeconds`) and back: a
+ *   fresh budget; the old budget's grants are retired from every job;
+ * - suspect (past its health deadline, within the suspicion window) and back: the SAME budget.
+ *   Suspicion only denies extensions (AD-26 "denied if already suspect"); were it a reset, a worker
+ *   could report just late each time and collect a new 58 s budget per recovery without limit;
+ * - completed its work (its last active workflow got an outcome): a fresh budget, see `complete-workflow`.
+ */
 export function onHealthcheck(worker: WorkerHealth, now: EpochMs, policy: TimeoutPolicy): HealthcheckWrite {
-  if (workerStatus(worker, now, policy) !== 'healthy') {
-    const { failedAt: _recovered, ...rest } = worker;
-    return { kind: 'recover', worker: { ...rest, lastHealthAt: now, budget: freshBudget(worker.budget.epoch + 1) } };
-  }
+  if (workerStatus(worker, now, policy) === 'failed') return { kind: 'recover', budget: resetBudget(worker.budget) };
   return now - worker.lastHealthAt >= HEALTH_WRITE_INTERVAL_MS ? { kind: 'touch' } : { kind: 'none' };
 }

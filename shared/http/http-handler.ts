@@ -16,14 +16,16 @@ export const created = (body: unknown): HttpReply => ({ statusCode: 201, body })
 
 type Parsed<S> = S extends z.ZodMiniType ? z.infer<S> : undefined;
 
-interface RouteSchemas<Path extends z.ZodMiniType | undefined, Body extends z.ZodMiniType | undefined> {
+interface RouteSchemas<Path extends z.ZodMiniType | undefined, Body extends z.ZodMiniType | undefined, Query extends z.ZodMiniType | undefined> {
   path?: Path;
   body?: Body;
+  query?: Query;
 }
 
-export interface RouteRequest<Path, Body> {
+export interface RouteRequest<Path, Body, Query = undefined> {
   path: Path;
   body: Body;
+  query: Query;
   headers: Record<string, string | undefined>;
   event: APIGatewayProxyEventV2;
 }
@@ -45,21 +47,24 @@ const json = (statusCode: number, body: unknown): APIGatewayProxyStructuredResul
 });
 
 /**
- * The project's one HTTP middy stack: JSON body, zod validation of path and body, errors mapped to
- * the contract's shape. A handler file is this plus one use-case call.
+ * The project's one HTTP middy stack: JSON body, zod validation of path, query and body, errors mapped to
+ * the API's error shape (docs/api.md). A handler file is this plus one use-case call.
  */
-export function httpRoute<Path extends z.ZodMiniType | undefined = undefined, Body extends z.ZodMiniType | undefined = undefined>(
-  schemas: RouteSchemas<Path, Body>,
-) {
+export function httpRoute<
+  Path extends z.ZodMiniType | undefined = undefined,
+  Body extends z.ZodMiniType | undefined = undefined,
+  Query extends z.ZodMiniType | undefined = undefined,
+>(schemas: RouteSchemas<Path, Body, Query>) {
   return {
-    handle(run: (request: RouteRequest<Parsed<Path>, Parsed<Body>>) => Promise<HttpReply>) {
+    handle(run: (request: RouteRequest<Parsed<Path>, Parsed<Body>, Parsed<Query>>) => Promise<HttpReply>) {
       return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
         .use(observability())
         .handler(async (event) => {
           try {
             const path = (schemas.path ? schemas.path.parse(event.pathParameters ?? {}) : undefined) as Parsed<Path>;
             const body = (schemas.body ? schemas.body.parse(parseJsonBody(event)) : undefined) as Parsed<Body>;
-            const reply = await run({ path, body, headers: event.headers ?? {}, event });
+            const query = (schemas.query ? schemas.query.parse(event.queryStringParameters ?? {}) : undefined) as Parsed<Query>;
+            const reply = await run({ path, body, query, headers: event.headers ?? {}, event });
             return json(reply.statusCode, reply.body);
           } catch (error) {
             const mapped = errorResponse(error);

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import * as z from '../validation/zod.js';
 
-/** `npm start` flags (contract.md "Starting the local cloud"). */
+/** `npm start` flags (README "Configuration"). */
 export interface LocalCloudFlags {
   port: number;
   regions: string[];

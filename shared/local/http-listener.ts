@@ -59,6 +59,7 @@ function toApiGatewayEvent(
     routeKey,
     rawPath: url.pathname,
     rawQueryString: url.search.slice(1),
+    ...(url.search ? { queryStringParameters: Object.fromEntries(url.searchParams) } : {}),
     headers,
     pathParameters,
     stageVariables: { region: stage },
@@ -100,7 +101,7 @@ export async function startHttpListener(options: ListenerOptions): Promise<{ url
       const matched = matchRoute(options.routes, method, url.pathname);
       if (!matched) {
         const { statusCode, body: errorBody } = errorResponse(
-          new RouteNotFoundError(`No route ${method} ${url.pathname}. See contract.md for the routes this listener serves.`),
+          new RouteNotFoundError(`No route ${method} ${url.pathname}. The README's HTTP API section lists the routes this listener serves.`),
         );
         send(response, statusCode, JSON.stringify(errorBody));
         return;

@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { InvalidRequestError } from '../domain/errors.js';
 
 export type HttpLambda = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -14,6 +15,16 @@ export interface MatchedRoute {
   pathParameters: Record<string, string>;
 }
 
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new InvalidRequestError(
+      `The path segment '${segment.slice(0, 200)}' is not valid percent-encoding. Encode ids with encodeURIComponent (each '%' followed by two hex digits of UTF-8).`,
+    );
+  }
+}
+
 /** Matches a request path against API Gateway-style route templates. */
 export function matchRoute(routes: readonly Route[], method: string, path: string): MatchedRoute | undefined {
   const parts = path.split('/').filter(Boolean);
@@ -25,7 +36,7 @@ export function matchRoute(routes: readonly Route[], method: string, path: strin
     const matches = template.every((segment, i) => {
       const part = parts[i] as string;
       if (segment.startsWith('{') && segment.endsWith('}')) {
-        pathParameters[segment.slice(1, -1)] = decodeURIComponent(part);
+        pathParameters[segment.slice(1, -1)] = decodePathSegment(part);
         return true;
       }
       return segment === part;

@@ -4,7 +4,7 @@ import { errorResponse } from '../http/error-response.js';
 import type { LocalMetrics } from './local-metrics.js';
 
 /**
- * Local-only routes under `/_local/`: metric counts, published events, and fault injection
+ * Local-only routes under `/_local/`: metric counts, recently published events (and counts of all), and fault injection
  * (`POST /_local/faults` with a NetworkFaults body; `{}` clears every fault).
  */
 export function localControlRoutes(network: LocalEventNetwork, metrics: LocalMetrics) {
@@ -12,9 +12,8 @@ export function localControlRoutes(network: LocalEventNetwork, metrics: LocalMet
     if (!path.startsWith('/_local/')) return undefined;
     if (method === 'GET' && path === '/_local/metrics') return { statusCode: 200, body: metrics.snapshot() };
     if (method === 'GET' && path === '/_local/events') {
-      const counts: Record<string, number> = {};
-      for (const { event } of network.published) counts[event.detailType] = (counts[event.detailType] ?? 0) + 1;
-      return { statusCode: 200, body: { counts, events: network.published.map(({ origin, event, at }) => ({ origin, at, ...event })) } };
+      const events = network.published.map(({ origin, event, at }) => ({ origin, at, ...event }));
+      return { statusCode: 200, body: { counts: network.publishedCounts(), events } };
     }
     if (method === 'GET' && path === '/_local/faults') return { statusCode: 200, body: network.faults };
     if (method === 'POST' && path === '/_local/faults') {

@@ -18,6 +18,7 @@ import { LocalRegionManagers } from './local-region-managers.js';
 import { scheduledEvent } from './scheduled-event.js';
 import { sqsTimerEvent } from './sqs-timer-event.js';
 import type { LocalNode } from './local-node.js';
+import { rearmStoredWakeUps } from '../app/rearm-stored-wake-ups.js';
 
 export const LOCAL_GATE_TABLE = 'vigil-gate';
 
@@ -84,7 +85,7 @@ export async function startLocalGate(options: LocalGateOptions): Promise<LocalGa
     await handler(event, localContext('vigil-on-manager-report', options.gateRegion));
   });
 
-  for (const timer of await deps.gates.findDueTimers(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)) await timers.arm(timer);
+  await rearmStoredWakeUps(deps.gates, timers);
 
   return {
     deps,

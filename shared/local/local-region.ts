@@ -16,6 +16,7 @@ import { loadOrCreateSecret } from './local-secret.js';
 import { scheduledEvent } from './scheduled-event.js';
 import { sqsTimerEvent } from './sqs-timer-event.js';
 import type { LocalNode } from './local-node.js';
+import { rearmStoredWakeUps } from '../app/rearm-stored-wake-ups.js';
 
 export const LOCAL_JOBS_TABLE = 'vigil-jobs';
 
@@ -68,8 +69,7 @@ export async function startLocalRegion(options: LocalRegionOptions): Promise<Loc
     await handler(event, localContext('vigil-on-gate-decision', region));
   });
 
-  // A restart: every wake-up the store still holds is armed again (overdue ones fire at once).
-  for (const timer of await deps.jobs.findDueTimers(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)) await timers.arm(timer);
+  await rearmStoredWakeUps(deps.jobs, timers);
 
   const sweep = async () => {
     const { handler } = await import('../../functions/timers/sweep-job-timers.js');

@@ -1,10 +1,11 @@
 import type { Route } from './http-routes.js';
 
-/** The region manager's routes (contract.md), served by the same handler modules Lambda runs. */
+/** The region manager's routes (README "HTTP API"), served by the same handler modules Lambda runs. */
 export const managerRoutes: Route[] = [
   { method: 'GET', path: '/health', handler: async () => (await import('../../functions/api/health.js')).handler },
   { method: 'POST', path: '/jobs', handler: async () => (await import('../../functions/api/submit-job.js')).handler },
   { method: 'GET', path: '/jobs/{jobId}', handler: async () => (await import('../../functions/api/get-job.js')).handler },
+  { method: 'GET', path: '/jobs/{jobId}/tokens', handler: async () => (await import('../../functions/api/get-job-tokens.js')).handler },
   {
     method: 'POST',
     path: '/jobs/{jobId}/workflows/{workflowId}/progress',

@@ -1,4 +1,6 @@
+import type { WorkerGrantRecord } from '../domain/extension-ledger.js';
 import type { Job, Workflow } from '../domain/job.js';
+import type { WorkflowAdvance } from '../domain/record-progress.js';
 import type { EpochMs } from '../domain/time.js';
 import type { WorkerHealth } from '../domain/worker-health.js';
 import type { TimerRequest } from './timers.js';
@@ -14,8 +16,10 @@ export class VersionConflictError extends Error {
 /** The region manager's state: one item per job, sibling items per workflow, one per worker. */
 export interface JobStore {
   getJob(jobId: string): Promise<Job | undefined>;
-  getJobWithWorkflows(jobId: string): Promise<{ job: Job; workflows: Workflow[] } | undefined>;
+  getJobWithWorkflows(jobId: string): Promise<{ job: Job; workflows: Workflow[]; grants: WorkerGrantRecord[] } | undefined>;
   getWorkflow(jobId: string, workflowId: string): Promise<Workflow | undefined>;
+  /** Up to `limit` workflows in workflow-id order after `afterWorkflowId` (from the first when absent); `more` when others follow. */
+  getWorkflowsAfter(jobId: string, afterWorkflowId: string | undefined, limit: number): Promise<{ workflows: Workflow[]; more: boolean }>;
   /** The job, one workflow and its worker in one round trip (the progress hot path). */
   getProgressContext(
     jobId: string,
@@ -30,15 +34,46 @@ export interface JobStore {
   saveJob(job: Job, expectedVersion: number): Promise<Job>;
   /** Moves `lastProgressAt` forward on a RUNNING job and bumps its version; never moves it back. */
   touchJobProgress(jobId: string, at: EpochMs): Promise<void>;
-  touchWorkflowProgress(jobId: string, workflowId: string, at: EpochMs, progress: number | undefined): Promise<void>;
-  /** Every workflow of this worker, as job id and submission index (the `byWorker` index). */
-  findWorkflowsOfWorker(workerId: string): Promise<Array<{ jobId: string; index: number }>>;
+  /**
+   * Stores an advance (its values and `lastProgressAt`) only while every stored value it changes is
+   * still behind it: the progress stays the highest, and a concurrent newer advance wins.
+   */
+  recordWorkflowAdvance(jobId: string, workflowId: string, at: EpochMs, advance: WorkflowAdvance): Promise<void>;
+  /** Moves the workflow's `lastHeartbeatAt` forward; never back. */
+  touchWorkflowHeartbeat(jobId: string, workflowId: string, at: EpochMs): Promise<void>;
+  /**
+   * What the `byWorker` index lists for this worker: its workflows that may still be active, and the
+   * jobs where it may hold a grant. A workflow leaves the index when it gets an outcome or is found
+   * in a finished job, a grant record when its grant is retired: a worker's request costs O(its
+   * active jobs), not O(every job it ever ran) (finding 4).
+   */
+  findWorkOfWorker(workerId: string): Promise<{
+    workflows: Array<{ jobId: string; workflowId: string; index: number }>;
+    grants: Array<{ jobId: string; workerIndex: number }>;
+  }>;
+  /** Takes these workflows out of the `byWorker` index (they stay readable until they expire). */
+  leaveWorkerIndex(workflows: ReadonlyArray<{ jobId: string; workflowId: string }>): Promise<void>;
+  /** Takes the worker's grant record on this job out of the index, unless it holds a grant of budget `epochBefore` or later. */
+  retireGrantRecord(jobId: string, workerId: string, epochBefore: number): Promise<void>;
+  /**
+   * Writes the record of a worker's newest grant on a job, beside the job item, and returns the
+   * worker's index in that job: the one its first record chose (`record.workerIndex` if none), so
+   * one worker's grants on a job always replace each other.
+   */
+  recordGrant(record: WorkerGrantRecord): Promise<number>;
+  getGrantRecord(jobId: string, workerId: string): Promise<WorkerGrantRecord | undefined>;
+  /** Every grant record of this job. */
+  findGrantRecords(jobId: string): Promise<WorkerGrantRecord[]>;
   /** Overdue wake-ups from the sparse timer index (the backstop sweep and restart recovery). */
   findDueTimers(dueBy: EpochMs, limit: number): Promise<TimerRequest[]>;
 
   getWorker(workerId: string): Promise<WorkerHealth | undefined>;
   getWorkers(workerIds: readonly string[]): Promise<WorkerHealth[]>;
-  /** Conditional on `expectedVersion` (0 creates); returns the worker as stored. */
+  /**
+   * Conditional on `expectedVersion` (0 creates); returns the worker as stored. An update writes the
+   * budget and the failure mark only, never `lastHealthAt`: a concurrent healthcheck's newer time
+   * must not be turned back (finding 13). `touchWorkerHealth` moves it.
+   */
   saveWorker(worker: WorkerHealth, expectedVersion: number): Promise<WorkerHealth>;
   /** Moves `lastHealthAt` forward; never back. */
   touchWorkerHealth(workerId: string, at: EpochMs): Promise<void>;

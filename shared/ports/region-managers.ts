@@ -2,7 +2,11 @@ import type { SubmitFromGateBody } from '../contract/manager-requests.js';
 
 /** A region manager's answer to the gate's submission, shaped like its HTTP answer. */
 export type RegionSubmitResult =
-  | { outcome: 'accepted'; body: { fenceToken: number; workflows: Array<{ workflowId: string; workerId: string; token: string }> } }
+  | {
+      outcome: 'accepted';
+      /** The region's first page of tokens; `nextCursor` when the rest is paged from that region's `GET /jobs/{jobId}/tokens`. */
+      body: { fenceToken: number; workflows: Array<{ workflowId: string; workerId: string; token: string }>; nextCursor?: string };
+    }
   /** The manager refused the submission (4xx): it will never run the job. */
   | { outcome: 'refused'; statusCode: number; body: unknown }
   /** No answer: the region may or may not have the job; a retry with the same jobId is safe. */

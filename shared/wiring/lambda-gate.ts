@@ -9,8 +9,7 @@ import { systemClock } from '../ports/clock.js';
 import { PowertoolsTelemetry } from '../telemetry/powertools.js';
 import { awsClients } from './aws-clients.js';
 import { awsTimersFromEnv } from './aws-timers.js';
-
-let deps: GateDeps | undefined;
+import { buildOnce } from './build-once.js';
 
 function build(): GateDeps {
   const gateRegion = requiredEnv('AWS_REGION');
@@ -33,4 +32,4 @@ function build(): GateDeps {
 }
 
 /** The gate of this Lambda process, built once from its environment. */
-export const lambdaGate = async (): Promise<GateDeps> => (deps ??= build());
+export const lambdaGate: () => Promise<GateDeps> = buildOnce(build);

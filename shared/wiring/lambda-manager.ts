@@ -10,8 +10,7 @@ import { systemClock } from '../ports/clock.js';
 import { PowertoolsTelemetry } from '../telemetry/powertools.js';
 import { awsClients } from './aws-clients.js';
 import { awsTimersFromEnv } from './aws-timers.js';
-
-let deps: Promise<ManagerDeps> | undefined;
+import { buildOnce } from './build-once.js';
 
 async function tokenSecret(): Promise<Buffer> {
   const { SecretString } = await awsClients.secrets.send(new GetSecretValueCommand({ SecretId: requiredEnv(LambdaEnv.tokenSecretArn) }));
@@ -37,4 +36,4 @@ async function build(): Promise<ManagerDeps> {
 }
 
 /** The region manager of this Lambda process, built once from its environment. */
-export const lambdaManager = (): Promise<ManagerDeps> => (deps ??= build());
+export const lambdaManager: () => Promise<ManagerDeps> = buildOnce(build);

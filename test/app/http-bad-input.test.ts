@@ -100,7 +100,15 @@ describe('HTTP handlers refuse bad input with the contract\'s errors and change 
     expect(errorOf(answer).details?.map((d) => d.field)).toEqual(['jobId']);
   });
 
-  it('progress with an out-of-range value → 400 naming progress, and the job is unchanged', async () => {
+  // `step` (issue 7, finding 15) is opaque but bounded.
+  it.each([
+    ['an out-of-range progress value', { progress: 1.5 }, 'progress'],
+    ['an empty step', { step: '' }, 'step'],
+    ['a step of 129 characters', { step: 'x'.repeat(129) }, 'step'],
+    ['a negative step counter', { step: -1 }, 'step'],
+    ['a fractional step counter', { step: 1.5 }, 'step'],
+    ['a step that is neither text nor a counter', { step: { n: 1 } }, 'step'],
+  ])('progress with %s → 400 naming the field, and the job is unchanged', async (_, fields, field) => {
     // Prepare
     const submitted = await invoke(submitJob, { method: 'POST', route: '/jobs', body: validBody });
     const token = (submitted.body['workflows'] as Array<{ token: string }>)[0]?.token ?? '';
@@ -111,11 +119,11 @@ describe('HTTP handlers refuse bad input with the contract\'s errors and change 
       route: '/jobs/{jobId}/workflows/{workflowId}/progress',
       pathParameters: { jobId: 'job-1', workflowId: 'wf-1' },
       headers: { 'x-vigil-token': token },
-      body: { workerId: 'worker-a', progress: 1.5 },
+      body: { workerId: 'worker-a', ...fields },
     });
     // Assess
     expect(answer.statusCode).toBe(400);
-    expect(errorOf(answer).details?.map((d) => d.field)).toEqual(['progress']);
+    expect(errorOf(answer).details?.map((d) => d.field)).toEqual([field]);
     expect(await m.snapshot()).toEqual(before);
   });
 });

@@ -84,7 +84,7 @@ describe('worker calls are authenticated by the per-workflow token (dynalite)', 
 
   it('a token signed with another secret → 403', async () => {
     // Prepare
-    const forged = new WorkflowTokens(Buffer.from('not the region secret')).sign('job-1', 'wf-1', 'worker-a');
+    const forged = new WorkflowTokens(Buffer.from('not the region secret')).sign('job-1', 'wf-1', 'worker-a', (await m.getJob('job-1')).incarnation);
     // Act
     const answer = await invoke(reportProgress, progressOf('job-1', 'wf-1', 'worker-a', forged));
     // Assess

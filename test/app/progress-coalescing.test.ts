@@ -15,7 +15,8 @@ describe('progress reports are coalesced: a burst costs one job write (dynalite)
 
   const report = (seconds: number) => {
     m.clock.set(at(seconds));
-    return reportProgress(m.deps, { jobId: 'job-1', workflowId: 'wf-1', workerId: 'worker-a', progress: 0.5, token });
+    // Each report advances (a higher value): a heartbeat never writes the job item.
+    return reportProgress(m.deps, { jobId: 'job-1', workflowId: 'wf-1', workerId: 'worker-a', progress: seconds / 100, token });
   };
 
   it('10 reports within the coalescing window write the job item exactly once and bump its version once', async () => {

@@ -17,7 +17,8 @@ describe('progress resets the stuck clock (dynalite)', () => {
 
   const report = (seconds: number) => {
     m.clock.set(at(seconds));
-    return reportProgress(m.deps, { jobId: 'job-1', workflowId: 'wf-1', workerId: 'worker-a', token });
+    // Each report advances (a higher value): only an advance resets the stuck clock (heartbeat-is-not-progress.test.ts).
+    return reportProgress(m.deps, { jobId: 'job-1', workflowId: 'wf-1', workerId: 'worker-a', progress: seconds / 100, token });
   };
 
   it('without progress the job is TIMED_OUT as stuck when its first timer fires at threshold + window', async () => {

@@ -3,6 +3,8 @@ import { cancelJob } from '../../shared/app/cancel-job.js';
 import { completeWorkflow } from '../../shared/app/complete-workflow.js';
 import { fireJobTimer } from '../../shared/app/fire-job-timer.js';
 import { takeOverJob } from '../../shared/app/take-over-job.js';
+import { rearmStoredWakeUps } from '../../shared/app/rearm-stored-wake-ups.js';
+import type { TimerRequest } from '../../shared/ports/timers.js';
 import { at } from '../support/fixtures.js';
 import { DiskDynamo } from './support/disk-dynamo.js';
 import { submit, testManager, tokenOf, type TestManager } from './support/test-manager.js';
@@ -13,8 +15,13 @@ const job = (jobId: string, timeoutSeconds: number) => ({
   workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }],
 });
 
-// What the local cloud does after a restart: re-arm every wake-up the store still holds.
-const everyWakeUp = (m: TestManager) => m.jobs.findDueTimers(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+/** The local cloud's own restart recovery (issue 7: the production function, not a copy of its query). */
+async function everyWakeUp(m: TestManager) {
+  const armed: TimerRequest[] = [];
+  const returned = await rearmStoredWakeUps(m.jobs, { arm: async (timer) => void armed.push(timer) });
+  expect(returned).toEqual(armed);
+  return armed;
+}
 
 describe('restart recovery: after a restart the timer index holds every RUNNING job\'s wake-up (dynalite on disk)', () => {
   let disk: DiskDynamo;

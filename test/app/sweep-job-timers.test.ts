@@ -1,3 +1,4 @@
+import { OUTBOX_RETRY_MS } from '../../shared/app/decide-and-save.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { timerShardOf } from '../../shared/adapters/aws/jobs-table.js';
 import { SWEEP_CONCURRENCY, SWEEP_GRACE_MS, sweepJobTimers } from '../../shared/app/sweep-job-timers.js';
@@ -53,7 +54,7 @@ describe('the backstop sweep fires overdue wake-ups from the sparse timer index 
     expect(m.bus.ofType('JobTimedOut')).toHaveLength(1);
   });
 
-  it('a job whose fire keeps failing does not stop the sweep from firing the overdue jobs after it', async () => {
+  it('a job whose publish keeps failing does not stop the sweep from firing the overdue jobs after it, and backs off (findings 9, 10)', async () => {
     // Prepare: one more overdue job than the sweep fires at once; the first in index order always fails
     const dueAt = new Map<string, number>([['job-overdue', at(10)]]);
     for (let i = 0; i < SWEEP_CONCURRENCY; i++) {
@@ -68,7 +69,9 @@ describe('the backstop sweep fires overdue wake-ups from the sparse timer index 
     // Act
     const sweep = sweepJobTimers(m.deps);
     // Assess
-    await expect(sweep).rejects.toThrow(/rejected an event of/);
+    await expect(sweep).resolves.toEqual({ fired: SWEEP_CONCURRENCY + 1 });
+    const poisoned = await m.getJob(String(poison));
+    expect(poisoned).toMatchObject({ status: 'TIMED_OUT', outboxFailures: 1, timerDueAt: at(60) + OUTBOX_RETRY_MS });
     const statuses = await Promise.all(healthy.map(async (jobId) => (await m.getJob(jobId)).status));
     expect(statuses).toEqual(healthy.map(() => 'TIMED_OUT'));
     expect(m.bus.ofType('JobTimedOut').map((event) => event.detail['jobId']).sort()).toEqual([...healthy].sort());

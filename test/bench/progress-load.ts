@@ -59,7 +59,8 @@ export async function driveProgress(client: VigilClient, reporters: readonly Rep
       const reporter = mine[n % mine.length];
       if (!reporter) return;
       const sentAt = performance.now();
-      const answer = await sendReport(client, reporter, (n % 100) / 100);
+      // A new step on every report: each one is progress, never a heartbeat (the most writes).
+      const answer = await sendReport(client, reporter, (n % 100) / 100, n);
       latencies.push(performance.now() - sentAt);
       if (answer.cancel) cancelAnswers++;
     }
@@ -76,11 +77,11 @@ export async function reportOnceEach(client: VigilClient, reporters: readonly Re
   });
 }
 
-async function sendReport(client: VigilClient, reporter: Reporter, progress: number): Promise<{ cancel: boolean }> {
+async function sendReport(client: VigilClient, reporter: Reporter, progress: number, step?: number): Promise<{ cancel: boolean }> {
   const answer = await client.raw(
     'POST',
     `/jobs/${reporter.jobId}/workflows/${reporter.workflowId}/progress`,
-    JSON.stringify({ workerId: reporter.workerId, progress }),
+    JSON.stringify({ workerId: reporter.workerId, progress, ...(step !== undefined ? { step } : {}) }),
     { 'x-vigil-token': reporter.token },
   );
   if (answer.status !== 200) throw new Error(`progress answered ${answer.status}: ${JSON.stringify(answer.body)}`);

@@ -5,6 +5,8 @@
  *      (bench child progress-cloud.ts counts them), vs raw dynalite conditional UpdateItem.
  *   3. Gate coordination (gate-coordination.ts): events per 3-region job, and first local timeout →
  *      last region TIMED_OUT, vs single-region local authority.
+ *   4. Sweep recovery (sweep-recovery.ts, issue 7): one sweep over a full batch of lost wake-ups vs
+ *      firing them directly, and fairness next to a shard of failing wake-ups.
  * Everything runs under a temp dir that is removed; a watchdog ends the run if it hangs.
  */
 process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
@@ -22,6 +24,7 @@ import { driveProgress, reportOnceEach, submitReporters, type ProgressRun, type 
 import { summarize, type Summary } from './stats.js';
 import { fmtMs, fmtRate, formatTable } from './table.js';
 import { benchGateCoordination } from './gate-coordination.js';
+import { benchSweepRecovery } from './sweep-recovery.js';
 
 const WATCHDOG_MS = 200_000;
 const TIMER_TARGET_P99_MS = 100;
@@ -58,22 +61,25 @@ try {
   const startedAt = Date.now();
   console.log(`Vigil bench · node ${process.version} · ${availableParallelism()} CPUs (${cpus()[0]?.model.trim() ?? 'unknown'}) · ${new Date().toISOString()}\n`);
 
-  console.log('1/4 timer lateness: 1,000 jobs through the submit use case, deadlines spread over 3 s …');
+  console.log('1/5 timer lateness: 1,000 jobs through the submit use case, deadlines spread over 3 s …');
   const timers = await measureTimers();
-  console.log('2/4 progress reports through the local HTTP API …');
+  console.log('2/5 progress reports through the local HTTP API …');
   const progress = await measureProgress();
-  console.log('3/4 raw dynalite conditional UpdateItem (baseline) …\n');
+  console.log('3/5 raw dynalite conditional UpdateItem (baseline) …\n');
   const raw = [
     await dynaliteConditionalUpdateRate(join(root, 'raw-1'), 1, RAW_DURATION_MS),
     await dynaliteConditionalUpdateRate(join(root, `raw-${CLIENTS}`), CLIENTS, RAW_DURATION_MS),
   ];
 
-  console.log('4/4 gate coordination across three regions …\n');
+  console.log('4/5 gate coordination across three regions …\n');
   const gate = await benchGateCoordination();
+  console.log('5/5 backstop sweep recovery …\n');
+  const sweep = await benchSweepRecovery();
 
   printTimers(timers);
   printProgress(progress, raw);
   console.log(`\n3. Gate coordination\n${gate}`);
+  console.log(`\n4. Backstop sweep recovery (in-memory dynalite, injected clock)\n${sweep}`);
   console.log(`\n(bench took ${Math.round((Date.now() - startedAt) / 1_000)} s)`);
 } finally {
   for (const child of children) await child.stop();

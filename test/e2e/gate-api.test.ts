@@ -6,7 +6,7 @@ import { failed, ok, VigilClient, type JobView } from '../support/vigil-client.j
 import { useVigilProcess } from './e2e-support.js';
 
 /**
- * The gate API of contract.md against a real `npm start` with three regions: submit fans out, one
+ * The gate API (docs/api.md) against a real `npm start` with three regions: submit fans out, one
  * stuck region times the job out everywhere, cancel reaches every region, the gate's status
  * aggregates the regions', and bad requests get the contract's errors. Default report and
  * re-send intervals (10 s): every scenario here ends through immediate messages.

@@ -186,4 +186,36 @@ describe.concurrent('deadlines of a real `npm start` process', () => {
     expect(events.map((event) => event.detail['fenceToken'])).toEqual([2]);
     expect(failed(await client.takeOver(submitted.jobId), 409).code).toBe('job_finished');
   });
+
+  // Issue 7, finding 15 (seed 000, problem 4): heartbeat OK, workflow stuck.
+  it('a worker that keeps calling with an unchanged value is timed out as stuck while it heartbeats', async ({ expect }) => {
+    // Prepare: one real advance, then the same value every 300 ms
+    const workerId = `w-heartbeat-${run}`;
+    const stuckThresholdSeconds = 1.5;
+    const submitted = ok(
+      await client.submitJob({ jobId: `heartbeat-${run}`, timeoutSeconds: 60, stuckThresholdSeconds, workflows: [{ workflowId: 'wf-1', workerId }] }),
+    );
+    const token = submitted.workflows[0]?.token;
+    const progressAt = Date.now();
+    const first = ok(await client.reportProgress(submitted.jobId, 'wf-1', { workerId, progress: 0.5, step: 'load' }, token));
+
+    // Act: heartbeat until told to stop (bounded well past threshold + lateness)
+    const answers = [];
+    const giveUpAt = Date.now() + stuckThresholdSeconds * 1_000 + 8_000;
+    for (let answer = first; !answer.cancel && Date.now() < giveUpAt; await sleep(300)) {
+      answer = ok(await client.reportProgress(submitted.jobId, 'wf-1', { workerId, progress: 0.5, step: 'load' }, token));
+      answers.push(answer);
+    }
+    const job = await waitForJob(vigil, client, submitted.jobId, isFinished, 2_000);
+
+    // Assess: only the first call was progress; the heartbeats never moved the stuck clock.
+    expect(first).toMatchObject({ status: 'RUNNING', progressed: true });
+    expect(answers.at(-1)).toMatchObject({ status: 'TIMED_OUT', cancel: true, progressed: false });
+    expect(answers.filter((answer) => answer.progressed)).toEqual([]);
+    expect(job).toMatchObject({ status: 'TIMED_OUT', timeoutReason: 'stuck' });
+    expect(job.workflows[0]).toMatchObject({ state: 'cancelled', progress: 0.5, step: 'load' });
+    const stuckAfterMs = ms(job.finishedAt) - progressAt;
+    expect(stuckAfterMs).toBeGreaterThanOrEqual(stuckThresholdSeconds * 1_000);
+    expect(stuckAfterMs).toBeLessThan(stuckThresholdSeconds * 1_000 + ON_TIME_MS);
+  });
 });

@@ -29,7 +29,7 @@ function submitted(jobId: string, timeoutSeconds = 600, now = T0) {
     { workflowId: 'wf-a', workerId: 'worker-1' },
     { workflowId: 'wf-b', workerId: 'worker-2' },
   ];
-  return startJob({ jobId, timeoutSeconds, stuckThresholdSeconds: 3_600, workflows }, `digest-${jobId}`, 'eu-west-1', ctxAt(now));
+  return startJob({ jobId, timeoutSeconds, stuckThresholdSeconds: 3_600, workflows }, `digest-${jobId}`, 'eu-west-1', ctxAt(now), `incarnation-${jobId}`);
 }
 
 describeWithEmulator('DynamoDB job store: conditional writes and fencing', (emulator) => {
@@ -143,6 +143,31 @@ describeWithEmulator('DynamoDB job store: conditional writes and fencing', (emul
     const stored = required(await store.getJob('job-progress'), 'job vanished');
     expect(stored.tracking.lastProgressAt).toBe(T0 + 20_000);
     expect(stored.version).toBe(2);
+  });
+
+  // Issue 7, finding 15: a workflow's progress value only rises, a step change is stored, heartbeats only move forward.
+  it("a workflow advance is stored only while it is still ahead of the stored values; heartbeats never move back", async () => {
+    // Prepare
+    const store = await freshStore(emulator.clientConfig());
+    const { job, workflows } = submitted('job-advance');
+    await store.createJob(job, workflows);
+
+    // Act
+    await store.recordWorkflowAdvance('job-advance', 'wf-a', T0 + 1_000, { progress: 0.6, step: 'load' });
+    await store.recordWorkflowAdvance('job-advance', 'wf-a', T0 + 2_000, { progress: 0.4 });
+    await store.recordWorkflowAdvance('job-advance', 'wf-a', T0 + 3_000, { step: 'save' });
+    await store.touchWorkflowHeartbeat('job-advance', 'wf-a', T0 + 5_000);
+    await store.touchWorkflowHeartbeat('job-advance', 'wf-a', T0 + 4_000);
+    await store.recordWorkflowAdvance('job-advance', 'wf-missing', T0 + 6_000, { progress: 1 });
+
+    // Assess
+    expect(await store.getWorkflow('job-advance', 'wf-a')).toMatchObject({
+      progress: 0.6,
+      step: 'save',
+      lastProgressAt: T0 + 3_000,
+      lastHeartbeatAt: T0 + 5_000,
+    });
+    expect(await store.getWorkflow('job-advance', 'wf-missing')).toBeUndefined();
   });
 
   it('a worker is created once: a second create on version 0 is a conflict', async () => {

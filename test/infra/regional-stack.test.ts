@@ -91,6 +91,7 @@ describe('regional stack: HTTP API', () => {
     expect(routeAuthorizations(template())).toEqual({
       'POST /jobs': 'AWS_IAM',
       'GET /jobs/{jobId}': 'AWS_IAM',
+      'GET /jobs/{jobId}/tokens': 'AWS_IAM',
       'POST /jobs/{jobId}/cancel': 'AWS_IAM',
       'POST /jobs/{jobId}/takeover': 'AWS_IAM',
       'POST /workers/{workerId}/failure': 'AWS_IAM',
@@ -152,6 +153,7 @@ describe('regional stack: Lambda handlers', () => {
     const expected: Record<keyof typeof usEast1.functions, string[]> = {
       SubmitJob: withTokens,
       GetJob: manager,
+      GetJobTokens: withTokens,
       ReportProgress: withTokens,
       CompleteWorkflow: withTokens,
       RequestExtension: withTokens,
@@ -202,6 +204,7 @@ describe('regional stack: Lambda handlers', () => {
     const decider = { readTable: true, writeTable: true, publish: true, armTimers: true, tokenSecret: false };
     expect(capabilitiesOf('Health')).toEqual(none);
     expect(capabilitiesOf('GetJob')).toEqual({ ...none, readTable: true });
+    expect(capabilitiesOf('GetJobTokens')).toEqual({ ...none, readTable: true, tokenSecret: true });
     expect(capabilitiesOf('ReportProgress')).toEqual({ ...none, readTable: true, writeTable: true, tokenSecret: true });
     for (const name of ['SubmitJob', 'CompleteWorkflow', 'RequestExtension', 'SubmitFromGate'] as const) {
       expect(capabilitiesOf(name), name).toEqual({ ...decider, tokenSecret: true });

@@ -6,6 +6,7 @@ import { defaultTimeoutPolicy, type TimeoutPolicy } from '../../shared/domain/po
 import type { EpochMs } from '../../shared/domain/time.js';
 import type { BusEvent } from '../../shared/ports/event-bus.js';
 import type { TimerRequest } from '../../shared/ports/timers.js';
+import { recordWorkerExtension } from '../../shared/domain/worker-extensions.js';
 
 /**
  * Plain-value fixtures for the pure domain: a job that started at T0, a policy, a decision
@@ -56,7 +57,7 @@ export function runningJob(options: JobOptions = {}): Job {
     totalExtensionsGranted: 0,
     maxWorkerExtension: 0,
     lastExtensionAt: 0,
-    extensionsByWorker: {},
+    workersWithExtensions: 0,
     locallyTimedOut: false,
     globallyTimedOut: false,
     fenceToken: options.fenceToken ?? 1,
@@ -68,6 +69,7 @@ export function runningJob(options: JobOptions = {}): Job {
     status: 'RUNNING',
     version: 1,
     submissionDigest: 'digest',
+    incarnation: 'incarnation-1',
     createdAt: T0,
     tracking,
     workflowMarks: WorkflowMark.active.repeat(workers.length),
@@ -81,7 +83,7 @@ export const gateCoordinatedJob = (options: Omit<JobOptions, 'gateRegion'> = {})
 
 /** The workflow items of a fixture job, in submission order. */
 export function workflowsOf(job: Job, workers: readonly string[] = ['worker-a']): Workflow[] {
-  return workers.map((workerId, index) => ({ jobId: job.jobId, workflowId: `wf-${index + 1}`, workerId, index }));
+  return workers.map((workerId, index) => ({ jobId: job.jobId, workflowId: `wf-${index + 1}`, workerId, index, incarnation: job.incarnation }));
 }
 
 export function workflowAt(workflows: readonly Workflow[], index: number): Workflow {
@@ -112,3 +114,13 @@ export const metricsOf = (effects: readonly Effect[]): Array<{ name: MetricName;
   effects.flatMap((effect) =>
     effect.type === 'Metric' ? [{ name: effect.name, ...(effect.dimensions ? { dimensions: effect.dimensions } : {}) }] : [],
   );
+
+/**
+ * The decision to apply a grant of worker `workerIndex` (its budget's total `seconds`, grant
+ * (epoch, count), 1st of budget 0 by default) to the job at `now`.
+ */
+export const extensionOf = (job: Job, workerIndex: number, seconds: number, now: EpochMs, grant: { epoch?: number; count?: number } = {}) =>
+  recordWorkerExtension(job, [workerIndex], { workerIndex, epoch: grant.epoch ?? 0, count: grant.count ?? 1, seconds }, false, context(now));
+
+/** The job after `extensionOf`. */
+export const extendedBy = (...args: Parameters<typeof extensionOf>): Job => extensionOf(...args).state;

@@ -15,7 +15,7 @@ import {
 } from './vigil-client.js';
 
 /**
- * The gate routes of contract.md ("Gate API"), and the local cloud's `/_local/` control routes, as a
+ * The gate routes (docs/api.md "Gate"), and the local cloud's `/_local/` control routes, as a
  * typed client beside `VigilClient` (which speaks to one region manager). Answers are parsed against
  * the contract's shapes; unknown extra fields pass.
  */
@@ -38,6 +38,7 @@ export const gateJobSchema = z.object({
   status: jobStatus,
   globallyTimedOut: z.boolean(),
   timeoutReason: z.string().optional(),
+  withdrawnTimeoutReason: z.string().nullable().optional(),
   datacenters: z.record(
     z.string(),
     z.object({
@@ -45,6 +46,13 @@ export const gateJobSchema = z.object({
       lastProgressAt: isoTime,
       fenceToken: z.number().int(),
       totalExtensionsGranted: z.number().optional(),
+      lastReport: z
+        .object({
+          at: isoTime,
+          workflows: z.object({ total: z.number().int(), completed: z.number().int(), failed: z.number().int() }),
+          hasRecentProgress: z.boolean(),
+        })
+        .optional(),
     }),
   ),
 });
@@ -127,8 +135,9 @@ export class RegionWorker {
     readonly token: string,
   ) {}
 
-  async progress(progress: number): Promise<ProgressAnswer> {
-    return ok(await this.client.reportProgress(this.jobId, this.workflowId, { workerId: this.workerId, progress }, this.token));
+  async progress(progress: number, step?: number): Promise<ProgressAnswer> {
+    const body = { workerId: this.workerId, progress, ...(step !== undefined ? { step } : {}) };
+    return ok(await this.client.reportProgress(this.jobId, this.workflowId, body, this.token));
   }
 
   async complete(outcome: 'completed' | 'failed' = 'completed'): Promise<void> {
@@ -141,13 +150,15 @@ export class RegionWorker {
 
   /**
    * A live worker: reports progress every `everyMs` until stopped or told to cancel (that is how a
-   * worker learns the job ended). Returns `stop`, which resolves once the loop has ended.
+   * worker learns the job ended). Each report advances its step, so it stays progress after the
+   * value tops out (an unchanged value would be a mere heartbeat). Returns `stop`, which resolves
+   * once the loop has ended.
    */
   keepReporting(everyMs = 250): () => Promise<void> {
     let stopped = false;
     const loop = (async () => {
-      for (let progress = 0.01; !stopped; progress = Math.min(0.99, progress + 0.01)) {
-        const answer = await this.progress(progress);
+      for (let step = 1; !stopped; step++) {
+        const answer = await this.progress(Math.min(0.99, step / 100), step);
         if (answer.cancel) return;
         await sleep(everyMs);
       }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * A small typed client for the region manager routes of contract.md. Answers are parsed against
+ * A small typed client for the region manager routes (docs/api.md). Answers are parsed against
  * the contract's shapes, so an e2e test also checks what users rely on; unknown extra fields pass.
  */
 
@@ -50,12 +50,21 @@ export const jobSchema = z.object({
       workerId: z.string(),
       state: z.enum(['pending', 'running', 'completed', 'failed', 'cancelled']),
       lastProgressAt: isoTime.optional(),
+      lastHeartbeatAt: isoTime.optional(),
+      progress: z.number().optional(),
+      step: z.string().optional(),
     }),
   ),
 });
 export type JobView = z.infer<typeof jobSchema>;
 
-export const progressAnswerSchema = z.object({ status: jobStatus, cancel: z.boolean(), deadlineAt: isoTime });
+export const progressAnswerSchema = z.object({
+  status: jobStatus,
+  cancel: z.boolean(),
+  deadlineAt: isoTime,
+  progressed: z.boolean(),
+  stuckAt: isoTime.optional(),
+});
 export type ProgressAnswer = z.infer<typeof progressAnswerSchema>;
 
 export const extensionAnswerSchema = z.object({
@@ -108,7 +117,7 @@ export class VigilClient {
   reportProgress(
     jobId: string,
     workflowId: string,
-    body: { workerId: string; progress?: number },
+    body: { workerId: string; progress?: number; step?: string | number },
     token: string | undefined,
   ): Promise<ApiResult<ProgressAnswer>> {
     return this.call(progressAnswerSchema, 'POST', workflowPath(jobId, workflowId, 'progress'), JSON.stringify(body), token);

@@ -9,7 +9,17 @@ import { TIMER_INDEX, TIMER_SHARDS } from './jobs-table.js';
  */
 const PAGE_LIMIT = 1_000;
 
-/** Reads overdue wake-ups from the sparse `timers` index, shard by shard. */
+interface ShardCursor {
+  shard: number;
+  startKey?: Record<string, unknown>;
+  done: boolean;
+}
+
+/**
+ * Reads overdue wake-ups from the sparse `timers` index, oldest first within a shard, and fairly across
+ * shards (finding 10): every shard first gets an equal share of `limit`, then what is left goes round
+ * robin to the shards that have more. A shard full of failing wake-ups cannot hide the others.
+ */
 export async function queryDueTimers(
   doc: DynamoDBDocumentClient,
   tableName: string,
@@ -18,24 +28,37 @@ export async function queryDueTimers(
   limit: number,
 ): Promise<TimerRequest[]> {
   const timers: TimerRequest[] = [];
-  for (let shard = 0; shard < TIMER_SHARDS && timers.length < limit; shard++) {
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await doc.send(
-        new QueryCommand({
-          TableName: tableName,
-          IndexName: TIMER_INDEX,
-          KeyConditionExpression: 'timerShard = :shard AND timerDueAt <= :dueBy',
-          ExpressionAttributeValues: { ':shard': String(shard), ':dueBy': dueBy },
-          Limit: Math.min(PAGE_LIMIT, limit - timers.length),
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of page.Items ?? []) {
-        timers.push({ scope, jobId: String(item['jobId']), fenceToken: Number(item['timerFenceToken']), dueAt: Number(item['timerDueAt']) });
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey && timers.length < limit);
+  const cursors: ShardCursor[] = Array.from({ length: TIMER_SHARDS }, (_, shard) => ({ shard, done: false }));
+  const readPage = async (cursor: ShardCursor, pageLimit: number): Promise<TimerRequest[]> => {
+    const page = await doc.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: TIMER_INDEX,
+        KeyConditionExpression: 'timerShard = :shard AND timerDueAt <= :dueBy',
+        ExpressionAttributeValues: { ':shard': String(cursor.shard), ':dueBy': dueBy },
+        Limit: Math.min(PAGE_LIMIT, pageLimit),
+        ExclusiveStartKey: cursor.startKey,
+      }),
+    );
+    cursor.startKey = page.LastEvaluatedKey;
+    cursor.done = page.LastEvaluatedKey === undefined;
+    return (page.Items ?? []).map((item) => ({
+      scope,
+      jobId: String(item['jobId']),
+      fenceToken: Number(item['timerFenceToken']),
+      dueAt: Number(item['timerDueAt']),
+    }));
+  };
+
+  const share = Math.max(1, Math.floor(limit / TIMER_SHARDS));
+  for (const page of await Promise.all(cursors.map((cursor) => readPage(cursor, share)))) timers.push(...page);
+  while (timers.length < limit) {
+    const open = cursors.filter((cursor) => !cursor.done);
+    if (open.length === 0) break;
+    for (const cursor of open) {
+      if (timers.length >= limit) break;
+      timers.push(...(await readPage(cursor, Math.max(1, Math.min(share, limit - timers.length)))));
+    }
   }
-  return timers;
+  return timers.slice(0, limit);
 }

@@ -1,9 +1,12 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { WorkerGrantRecord } from '../../domain/extension-ledger.js';
 import { isTerminal, type Job, type Workflow } from '../../domain/job.js';
+import type { WorkflowAdvance } from '../../domain/record-progress.js';
 import type { EpochMs } from '../../domain/time.js';
+import { scopedWorkerId } from '../../domain/tenant.js';
 import type { WorkerHealth } from '../../domain/worker-health.js';
-import type { JobStore } from '../../ports/job-store.js';
+import { VersionConflictError, type JobStore } from '../../ports/job-store.js';
 import { batchGet, batchPut } from './batch-requests.js';
 import { queryDueTimers } from './due-timers-query.js';
 import { timerShardOf, TTL_ATTRIBUTE, WORKER_INDEX } from './jobs-table.js';
@@ -15,17 +18,23 @@ const FINISHED_JOB_RETENTION_SECONDS = 30 * 24 * 3600;
 const jobKey = (jobId: string) => ({ pk: `JOB#${jobId}`, sk: 'JOB' });
 const workflowKey = (jobId: string, workflowId: string) => ({ pk: `JOB#${jobId}`, sk: `WF#${workflowId}` });
 const workerKey = (workerId: string) => ({ pk: `WORKER#${workerId}`, sk: 'WORKER' });
+const GRANT_PREFIX = 'GRANT#';
+const grantKey = (jobId: string, workerId: string) => ({ pk: `JOB#${jobId}`, sk: `${GRANT_PREFIX}${workerId}` });
 
 const asJob = (item: Record<string, unknown>) => withoutStorageAttributes(item) as unknown as Job;
 const asWorkflow = (item: Record<string, unknown>) => withoutStorageAttributes(item) as unknown as Workflow;
 const asWorker = (item: Record<string, unknown>) => withoutStorageAttributes(item) as unknown as WorkerHealth;
+const asGrant = (item: Record<string, unknown>) => withoutStorageAttributes(item, ['index']) as unknown as WorkerGrantRecord;
+
+/** Seconds since the epoch for DynamoDB TTL. */
+const ttlSeconds = (at: EpochMs) => Math.floor(at / 1000) + FINISHED_JOB_RETENTION_SECONDS;
 
 /** The index attributes a job item carries: the timer while it has one, a TTL once it is finished. */
 function jobIndexAttributes(job: Job): Record<string, unknown> {
   return {
     ...(job.timerDueAt !== undefined ? { timerShard: timerShardOf(job.jobId), timerFenceToken: job.tracking.fenceToken } : {}),
     ...(isTerminal(job.status) && job.finishedAt !== undefined
-      ? { [TTL_ATTRIBUTE]: Math.floor(job.finishedAt / 1000) + FINISHED_JOB_RETENTION_SECONDS }
+      ? { [TTL_ATTRIBUTE]: ttlSeconds(job.finishedAt) }
       : {}),
   };
 }
@@ -44,6 +53,7 @@ export class DynamoJobStore implements JobStore {
   async getJobWithWorkflows(jobId: string) {
     let job: Job | undefined;
     const workflows: Workflow[] = [];
+    const grants: WorkerGrantRecord[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
       const page = await this.doc.send(
@@ -56,12 +66,14 @@ export class DynamoJobStore implements JobStore {
         }),
       );
       for (const item of page.Items ?? []) {
-        if (item['sk'] === 'JOB') job = asJob(item);
+        const sk = String(item['sk']);
+        if (sk === 'JOB') job = asJob(item);
+        else if (sk.startsWith(GRANT_PREFIX)) grants.push(asGrant(item));
         else workflows.push(asWorkflow(item));
       }
       startKey = page.LastEvaluatedKey;
     } while (startKey);
-    return job ? { job, workflows: workflows.sort((a, b) => a.index - b.index) } : undefined;
+    return job ? { job, workflows: workflows.sort((a, b) => a.index - b.index), grants } : undefined;
   }
 
   async getWorkflow(jobId: string, workflowId: string): Promise<Workflow | undefined> {
@@ -69,6 +81,27 @@ export class DynamoJobStore implements JobStore {
       new GetCommand({ TableName: this.tableName, Key: workflowKey(jobId, workflowId), ConsistentRead: true }),
     );
     return Item ? asWorkflow(Item) : undefined;
+  }
+
+  async getWorkflowsAfter(jobId: string, afterWorkflowId: string | undefined, limit: number) {
+    const workflows: Workflow[] = [];
+    let startKey: Record<string, unknown> | undefined = afterWorkflowId !== undefined ? workflowKey(jobId, afterWorkflowId) : undefined;
+    do {
+      const page = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :wf)',
+          ExpressionAttributeValues: { ':pk': jobKey(jobId).pk, ':wf': 'WF#' },
+          ConsistentRead: true,
+          // One more than asked tells whether others follow.
+          Limit: limit + 1 - workflows.length,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      workflows.push(...(page.Items ?? []).map(asWorkflow));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey && workflows.length <= limit);
+    return { workflows: workflows.slice(0, limit), more: workflows.length > limit };
   }
 
   async getProgressContext(jobId: string, workflowId: string, workerId: string) {
@@ -101,7 +134,12 @@ export class DynamoJobStore implements JobStore {
     await batchPut(
       this.doc,
       this.tableName,
-      workflows.map((w) => ({ ...w, ...workflowKey(w.jobId, w.workflowId), gsiWorkerId: w.workerId })),
+      workflows.map((w) => ({
+        ...w,
+        ...workflowKey(w.jobId, w.workflowId),
+        gsiWorkerId: scopedWorkerId(w.tenant, w.workerId),
+        ...(w.retainUntil !== undefined ? { [TTL_ATTRIBUTE]: ttlSeconds(w.retainUntil) } : {}),
+      })),
     );
   }
 
@@ -119,17 +157,44 @@ export class DynamoJobStore implements JobStore {
     });
   }
 
-  async touchWorkflowProgress(jobId: string, workflowId: string, at: EpochMs, progress: number | undefined): Promise<void> {
+  async recordWorkflowAdvance(jobId: string, workflowId: string, at: EpochMs, advance: WorkflowAdvance): Promise<void> {
+    const sets = ['lastProgressAt = :at', 'lastHeartbeatAt = :at'];
+    const conditions = ['attribute_exists(pk)'];
+    const values: Record<string, unknown> = { ':at': at };
+    const names: Record<string, string> = {};
+    if (advance.progress !== undefined) {
+      sets.push('#progress = :progress');
+      conditions.push('(attribute_not_exists(#progress) OR #progress < :progress)');
+      names['#progress'] = 'progress';
+      values[':progress'] = advance.progress;
+    }
+    if (advance.step !== undefined) {
+      sets.push('#step = :step');
+      conditions.push('(attribute_not_exists(#step) OR #step <> :step)');
+      names['#step'] = 'step';
+      values[':step'] = advance.step;
+    }
     await this.updateIfStillBehind({
       Key: workflowKey(jobId, workflowId),
-      UpdateExpression: progress === undefined ? 'SET lastProgressAt = :at' : 'SET lastProgressAt = :at, progress = :progress',
-      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastProgressAt) OR lastProgressAt < :at)',
-      ExpressionAttributeValues: { ':at': at, ...(progress === undefined ? {} : { ':progress': progress }) },
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: conditions.join(' AND '),
+      ExpressionAttributeValues: values,
+      ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
     });
   }
 
-  async findWorkflowsOfWorker(workerId: string): Promise<Array<{ jobId: string; index: number }>> {
-    const found: Array<{ jobId: string; index: number }> = [];
+  async touchWorkflowHeartbeat(jobId: string, workflowId: string, at: EpochMs): Promise<void> {
+    await this.updateIfStillBehind({
+      Key: workflowKey(jobId, workflowId),
+      UpdateExpression: 'SET lastHeartbeatAt = :at',
+      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastHeartbeatAt) OR lastHeartbeatAt < :at)',
+      ExpressionAttributeValues: { ':at': at },
+    });
+  }
+
+  async findWorkOfWorker(workerId: string) {
+    const workflows: Array<{ jobId: string; workflowId: string; index: number }> = [];
+    const grants: Array<{ jobId: string; workerIndex: number }> = [];
     let startKey: Record<string, unknown> | undefined;
     do {
       const page = await this.doc.send(
@@ -142,11 +207,80 @@ export class DynamoJobStore implements JobStore {
         }),
       );
       for (const item of page.Items ?? []) {
-        found.push({ jobId: String(item['pk']).slice('JOB#'.length), index: Number(item['index']) });
+        const jobId = String(item['pk']).slice('JOB#'.length);
+        const sk = String(item['sk']);
+        if (sk.startsWith(GRANT_PREFIX)) grants.push({ jobId, workerIndex: Number(item['index']) });
+        else workflows.push({ jobId, workflowId: sk.slice('WF#'.length), index: Number(item['index']) });
       }
       startKey = page.LastEvaluatedKey;
     } while (startKey);
-    return found;
+    return { workflows, grants };
+  }
+
+  async leaveWorkerIndex(workflows: ReadonlyArray<{ jobId: string; workflowId: string }>): Promise<void> {
+    for (const w of workflows) {
+      await this.updateIfStillBehind({
+        Key: workflowKey(w.jobId, w.workflowId),
+        UpdateExpression: 'REMOVE gsiWorkerId',
+        ConditionExpression: 'attribute_exists(gsiWorkerId)',
+      });
+    }
+  }
+
+  async recordGrant(record: WorkerGrantRecord): Promise<number> {
+    const { workerIndex, ...rest } = record;
+    const fields: Record<string, unknown> = { ...rest, ...(record.retainUntil !== undefined ? { [TTL_ATTRIBUTE]: ttlSeconds(record.retainUntil) } : {}) };
+    const names = Object.keys(fields);
+    const { Attributes } = await this.doc.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: grantKey(record.jobId, record.workerId),
+        // `index` (= workerIndex) and `gsiWorkerId` put the record in the `byWorker` index: a fresh
+        // budget finds every job where the worker holds a grant, active there or not.
+        UpdateExpression: `SET workerIndex = if_not_exists(workerIndex, :workerIndex), #index = if_not_exists(#index, :workerIndex), gsiWorkerId = :worker, ${names.map((_, i) => `#f${i} = :f${i}`).join(', ')}`,
+        ExpressionAttributeNames: { '#index': 'index', ...Object.fromEntries(names.map((name, i) => [`#f${i}`, name])) },
+        ExpressionAttributeValues: {
+          ':workerIndex': workerIndex,
+          ':worker': record.workerId,
+          ...Object.fromEntries(names.map((name, i) => [`:f${i}`, fields[name]])),
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Number(Attributes?.['workerIndex'] ?? workerIndex);
+  }
+
+  async retireGrantRecord(jobId: string, workerId: string, epochBefore: number): Promise<void> {
+    await this.updateIfStillBehind({
+      Key: grantKey(jobId, workerId),
+      UpdateExpression: 'REMOVE gsiWorkerId',
+      ConditionExpression: 'attribute_exists(gsiWorkerId) AND epoch < :epochBefore',
+      ExpressionAttributeValues: { ':epochBefore': epochBefore },
+    });
+  }
+
+  async getGrantRecord(jobId: string, workerId: string): Promise<WorkerGrantRecord | undefined> {
+    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: grantKey(jobId, workerId), ConsistentRead: true }));
+    return Item ? asGrant(Item) : undefined;
+  }
+
+  async findGrantRecords(jobId: string): Promise<WorkerGrantRecord[]> {
+    const grants: WorkerGrantRecord[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :grant)',
+          ExpressionAttributeValues: { ':pk': jobKey(jobId).pk, ':grant': GRANT_PREFIX },
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      grants.push(...(page.Items ?? []).map(asGrant));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return grants;
   }
 
   findDueTimers(dueBy: EpochMs, limit: number) {
@@ -167,8 +301,31 @@ export class DynamoJobStore implements JobStore {
     return workers;
   }
 
-  saveWorker(worker: WorkerHealth, expectedVersion: number): Promise<WorkerHealth> {
-    return putVersioned(this.doc, this.tableName, workerKey(worker.workerId), worker, expectedVersion);
+  async saveWorker(worker: WorkerHealth, expectedVersion: number): Promise<WorkerHealth> {
+    if (expectedVersion === 0) return putVersioned(this.doc, this.tableName, workerKey(worker.workerId), worker, 0);
+    // Only the budget and the failure mark: `lastHealthAt` belongs to `touchWorkerHealth` (finding 13).
+    const failed = worker.failedAt !== undefined;
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: workerKey(worker.workerId),
+          UpdateExpression: `SET budget = :budget, #version = :next${failed ? ', failedAt = :failedAt' : ' REMOVE failedAt'}`,
+          ConditionExpression: '#version = :expected',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: {
+            ':budget': worker.budget,
+            ':next': expectedVersion + 1,
+            ':expected': expectedVersion,
+            ...(failed ? { ':failedAt': worker.failedAt } : {}),
+          },
+        }),
+      );
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) throw new VersionConflictError(`${workerKey(worker.workerId).pk}/WORKER`);
+      throw error;
+    }
+    return { ...worker, version: expectedVersion + 1 };
   }
 
   async touchWorkerHealth(workerId: string, at: EpochMs): Promise<void> {

@@ -3,6 +3,7 @@ import { EVENT_SOURCE } from '../../events/event-contract.js';
 import type { BusEvent, EventBus } from '../../ports/event-bus.js';
 import { GATE, routeOf } from './event-routes.js';
 import { noFaults, type NetworkFaults } from './network-faults.js';
+import { RecentWindow } from './recent-window.js';
 
 /** What a consumer receives: the EventBridge event shape the Lambda handlers parse. */
 export interface DeliveredEvent {
@@ -19,22 +20,46 @@ export interface DeliveredEvent {
 
 export type Consumer = (event: DeliveredEvent) => Promise<void>;
 
+export interface PublishedEvent {
+  origin: string;
+  event: BusEvent;
+  at: number;
+}
+
 const MAX_DELIVERY_ATTEMPTS = 10;
+/** Enough for every test and bench run to see its own events; a long `npm start` keeps only the latest. */
+const DEFAULT_RECENT_EVENTS = 20_000;
 const RETRY_DELAY_MS = 1_000;
 
 /**
  * The cross-region buses of the embedded local cloud, in one process: at-least-once delivery along
  * the same routes as the deployed bus rules, a consumer failure retried like EventBridge retries a
- * target, and injectable faults. Every published event is also counted, for tests and benchmarks.
+ * target, and injectable faults. Every published event is counted, and the most recent ones kept, for
+ * tests and benchmarks.
  */
 export class LocalEventNetwork {
   private readonly consumers = new Map<string, Consumer>();
   private readonly inFlight = new Set<NodeJS.Timeout>();
   private closed = false;
-  readonly published: Array<{ origin: string; event: BusEvent; at: number }> = [];
+  private readonly recent: RecentWindow<PublishedEvent>;
   faults: NetworkFaults = noFaults();
 
-  constructor(private readonly random: () => number = Math.random) {}
+  constructor(
+    private readonly random: () => number = Math.random,
+    { recentEventsCapacity = DEFAULT_RECENT_EVENTS }: { recentEventsCapacity?: number } = {},
+  ) {
+    this.recent = new RecentWindow(recentEventsCapacity, ({ event }) => event.detailType);
+  }
+
+  /** The most recently published events, oldest first (a bounded window). */
+  get published(): PublishedEvent[] {
+    return this.recent.items();
+  }
+
+  /** How many events of each detail-type were ever published. */
+  publishedCounts(): Record<string, number> {
+    return this.recent.counts();
+  }
 
   /** `endpoint` is a region name or `gate`. */
   consume(endpoint: string, consumer: Consumer): void {
@@ -45,7 +70,7 @@ export class LocalEventNetwork {
     return {
       publish: async (events) => {
         for (const event of events) {
-          this.published.push({ origin, event, at: Date.now() });
+          this.recent.add({ origin, event, at: Date.now() });
           const target = routeOf(event);
           if (target !== undefined) this.send(origin, target, event);
         }

@@ -2,24 +2,35 @@ import { createHash, randomUUID } from 'node:crypto';
 import { RegionRefusedError, SubmissionConflictError, UnknownRegionError, UpstreamUnavailableError } from '../../domain/errors.js';
 import { markRegionSubmitFailed, markRegionSubmitted } from '../../domain/gate/region-submission.js';
 import { startGateJob } from '../../domain/gate/start-gate-job.js';
+import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import type { GateSubmitJobBody } from '../../contract/gate-requests.js';
 import type { RegionSubmitResult } from '../../ports/region-managers.js';
 import { runEffects } from '../effect-runner.js';
 import { decideGateJob } from './decide-gate-job.js';
 import type { GateDeps } from './gate-deps.js';
 
-function submissionDigest(body: GateSubmitJobBody): string {
+function submissionDigest(body: GateSubmitJobBody, tenant: string): string {
   const regions = Object.entries(body.datacenters)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([region, dc]) => [region, dc.workflows.map((w) => [w.workflowId, w.workerId])]);
-  return createHash('sha256').update(JSON.stringify([body.timeoutSeconds, body.stuckThresholdSeconds ?? null, regions])).digest('hex');
+  return createHash('sha256').update(JSON.stringify([body.timeoutSeconds, body.stuckThresholdSeconds ?? null, regions, ...(tenant !== DEFAULT_TENANT ? [tenant] : [])])).digest('hex');
+}
+
+/**
+ * A region's first page of tokens, and its cursor when there are more: the gate's answer holds at most
+ * a page per region, so it fits Lambda's 6 MB (finding 11); the rest comes from the region itself.
+ */
+function regionTokens(answer: RegionSubmitResult) {
+  if (answer.outcome !== 'accepted') return { workflows: [] };
+  const { workflows, nextCursor } = answer.body;
+  return { workflows, ...(nextCursor !== undefined ? { nextCursor } : {}) };
 }
 
 /**
  * Gate submit (seed 000 Part 1, multi-DC): record the job, then submit it to every named region
  * with `gateRegion` set. Idempotent on `jobId` end to end, so a partial failure is fixed by resending.
  */
-export async function submitGateJob(deps: GateDeps, body: GateSubmitJobBody) {
+export async function submitGateJob(deps: GateDeps, body: GateSubmitJobBody, tenant: string = DEFAULT_TENANT) {
   const unknown = Object.keys(body.datacenters).filter((region) => !deps.regions.regions.includes(region));
   if (unknown.length > 0) {
     throw new UnknownRegionError(
@@ -27,7 +38,7 @@ export async function submitGateJob(deps: GateDeps, body: GateSubmitJobBody) {
     );
   }
   const jobId = body.jobId ?? randomUUID();
-  const digest = submissionDigest(body);
+  const digest = submissionDigest(body, tenant);
   const started = startGateJob({ jobId, timeoutSeconds: body.timeoutSeconds, datacenters: body.datacenters }, digest, deps.clock.now());
   const result = await deps.gates.create(started.state);
   if (result.created) await runEffects(deps, started.effects);
@@ -41,6 +52,7 @@ export async function submitGateJob(deps: GateDeps, body: GateSubmitJobBody) {
         ...(body.stuckThresholdSeconds !== undefined ? { stuckThresholdSeconds: body.stuckThresholdSeconds } : {}),
         gateRegion: deps.gateRegion,
         workflows: dc.workflows,
+        ...(tenant !== DEFAULT_TENANT ? { tenant } : {}),
       });
       await recordAnswer(deps, jobId, region, answer);
       return [region, answer] as const;
@@ -72,7 +84,7 @@ export async function submitGateJob(deps: GateDeps, body: GateSubmitJobBody) {
       jobId,
       strategy: 'gate_coordinated' as const,
       datacenters: Object.fromEntries(
-        answers.map(([region, answer]) => [region, { workflows: answer.outcome === 'accepted' ? answer.body.workflows : [] }]),
+        answers.map(([region, answer]) => [region, regionTokens(answer)]),
       ),
     },
   };

@@ -1,13 +1,19 @@
-import { inBatches } from '../in-batches.js';
-import { SWEEP_CONCURRENCY, SWEEP_GRACE_MS } from '../sweep-job-timers.js';
+import { backOffFailedWakeUp } from '../decide-and-save.js';
+import { sweepDueTimers, SWEEP_GRACE_MS } from '../sweep-due-timers.js';
+import { gateStateStore } from './decide-gate-job.js';
 import { fireGateTimer } from './fire-gate-timer.js';
 import type { GateDeps } from './gate-deps.js';
 
-const SWEEP_BATCH = 200;
-
-/** The gate's backstop over its sparse timer index. */
-export async function sweepGateTimers(deps: GateDeps, graceMs = SWEEP_GRACE_MS): Promise<{ fired: number }> {
-  const due = await deps.gates.findDueTimers(deps.clock.now() - graceMs, SWEEP_BATCH);
-  await inBatches(due, SWEEP_CONCURRENCY, (timer) => fireGateTimer(deps, timer));
-  return { fired: due.length };
-}
+/** The gate's backstop over its sparse timer index, fair across shards, failing wake-ups backed off. */
+export const sweepGateTimers = (deps: GateDeps, graceMs = SWEEP_GRACE_MS): Promise<{ fired: number }> =>
+  sweepDueTimers(
+    {
+      clock: deps.clock,
+      telemetry: deps.telemetry,
+      attributes: { region: deps.gateRegion },
+      findDueTimers: (dueBy, limit) => deps.gates.findDueTimers(dueBy, limit),
+      fire: (timer) => fireGateTimer(deps, timer),
+      backOff: (timer) => backOffFailedWakeUp(gateStateStore(deps.gates), timer.jobId, timer.dueAt, deps.clock.now()),
+    },
+    graceMs,
+  );

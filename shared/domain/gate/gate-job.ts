@@ -1,6 +1,13 @@
 import type { BusEvent } from '../../ports/event-bus.js';
 import type { EpochMs } from '../time.js';
 
+/** A region's workflows as its manager last reported them. */
+export interface DcWorkflowCounts {
+  total: number;
+  completed: number;
+  failed: number;
+}
+
 /** One region's copy of the job as the gate sees it. `submitting` until that region's manager accepted it. */
 export type DcStatus = 'submitting' | 'running' | 'completed' | 'failed' | 'cancelled' | 'timed_out';
 
@@ -34,6 +41,13 @@ export interface GateJob {
   dcTotalExtensions: Record<string, number>;
   dcMaxExtension: Record<string, number>;
   dcWorkersWithExtensions: Record<string, number>;
+  /**
+   * From each region's newest progress report (seed 001 §10.2.1 `workflows_*`); absent before its
+   * first. Optional so gate items written before these figures existed still read.
+   */
+  dcWorkflows?: Record<string, DcWorkflowCounts>;
+  /** Each region's newest `hasRecentProgress` (seed 001 §10.2.1): its manager saw progress since the report before. */
+  dcHasRecentProgress?: Record<string, boolean>;
   /** Regions that reported a local timeout, with the reason they gave. */
   dcTimeoutReported: Record<string, string>;
   globallyTimedOut: boolean;
@@ -44,6 +58,11 @@ export interface GateJob {
    * and by a cancel, and carried by the gate's timer, so a wake-up armed before the decision is stale.
    */
   timeoutFenceToken: number;
+  /**
+   * A global timeout that every region's final status showed moot: each region had ended on its own
+   * (its final status was lost, and the decision's re-send asked again). Kept for the record.
+   */
+  withdrawnTimeout?: { reason?: string; decidedAt?: EpochMs };
   /** When the gate decided (global timeout or cancel). */
   decidedAt?: EpochMs;
   /** Present once the job was cancelled through the gate. */
@@ -52,6 +71,10 @@ export interface GateJob {
   timerDueAt?: EpochMs;
   /** Written and drained by the app layer's transactional outbox; the domain never sets it. */
   outbox?: BusEvent[];
+  /** Failed publishes of the outbox in a row: its retry wake-up backs off (app layer only). */
+  outboxFailures?: number;
+  /** Failed fires of the wake-up in a row: the sweep backs it off (app layer only). */
+  timerFailures?: number;
 }
 
 export const isFinalDcStatus = (status: DcStatus): boolean =>

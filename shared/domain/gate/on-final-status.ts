@@ -2,7 +2,7 @@ import { unchanged, type Decision } from '../effects.js';
 import type { EpochMs } from '../time.js';
 import type { JobFinalStatus } from '../../events/job-final-status.js';
 import { declareGlobalTimeout } from './declare-global-timeout.js';
-import { isDecided, isRegionFinal, isTargetRegion, type DcStatus, type GateJob } from './gate-job.js';
+import { allRegionsFinal, isDecided, isRegionFinal, isTargetRegion, type DcStatus, type GateJob } from './gate-job.js';
 import type { GatePolicy } from './gate-policy.js';
 import { settleAfterReport } from './settle-after-report.js';
 
@@ -24,6 +24,22 @@ const dcStatusOf: Record<FinalStatusInput['status'], DcStatus> = {
  * A region that timed out while the gate had not decided (it fell back while the gate was
  * unreachable, seed 000 Scenario 2) counts as a local timeout report: the others are timed out too.
  */
+/**
+ * Finding 6: the gate declared a timeout because a region's final status was lost; its re-sent
+ * decision asked again, and now every region has answered without any having timed out. The job ended
+ * everywhere on its own, so the gate's view ends with the regions' outcome, not TIMED_OUT.
+ */
+function withoutMootTimeout(job: GateJob): GateJob {
+  if (!job.globallyTimedOut || !allRegionsFinal(job)) return job;
+  if (job.targetRegions.some((region) => job.dcStatus[region] === 'timed_out')) return job;
+  const { timeoutReason, decidedAt, ...rest } = job;
+  return {
+    ...rest,
+    globallyTimedOut: false,
+    withdrawnTimeout: { ...(timeoutReason !== undefined ? { reason: timeoutReason } : {}), ...(decidedAt !== undefined ? { decidedAt } : {}) },
+  };
+}
+
 export function onFinalStatus(job: GateJob, final: FinalStatusInput, now: EpochMs, policy: GatePolicy): Decision<GateJob> {
   const { region } = final;
   if (!isTargetRegion(job, region)) return unchanged(job, 'unknown_region');
@@ -33,7 +49,7 @@ export function onFinalStatus(job: GateJob, final: FinalStatusInput, now: EpochM
     dcStatus: { ...job.dcStatus, [region]: dcStatusOf[final.status] },
     dcFenceToken: { ...job.dcFenceToken, [region]: Math.max(final.fenceToken, job.dcFenceToken[region] ?? 0) },
   };
-  if (final.status !== 'TIMED_OUT' || isDecided(ended)) return settleAfterReport(ended, now, policy);
+  if (final.status !== 'TIMED_OUT' || isDecided(ended)) return settleAfterReport(withoutMootTimeout(ended), now, policy);
   const localReason = final.timeoutReason ?? 'timeout';
   const reported: GateJob = { ...ended, dcTimeoutReported: { ...ended.dcTimeoutReported, [region]: localReason } };
   return declareGlobalTimeout(reported, { kind: 'dc_timeout', region, localReason }, now, policy);

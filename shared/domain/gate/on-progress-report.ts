@@ -9,13 +9,24 @@ import { settleAfterReport } from './settle-after-report.js';
 
 export type ProgressReportInput = Pick<
   JobProgressReport,
-  'region' | 'fenceToken' | 'timestamp' | 'lastProgressAt' | 'totalExtensionsGranted' | 'maxWorkerExtension' | 'workersWithExtensions'
+  | 'region'
+  | 'fenceToken'
+  | 'timestamp'
+  | 'lastProgressAt'
+  | 'totalExtensionsGranted'
+  | 'maxWorkerExtension'
+  | 'workersWithExtensions'
+  | 'workflowsTotal'
+  | 'workflowsCompleted'
+  | 'workflowsFailed'
+  | 'hasRecentProgress'
 >;
 
 /**
  * Seed 001 §10.5.2 `record_progress`. Monotonic, so duplicates and any order agree: last progress
- * only moves forward, and the extension figures come from the newest report (by its timestamp; they
- * can go down when a failed worker's extensions are dropped, seed 001 §10.7.9).
+ * only moves forward, and the other figures come from the newest report (by its timestamp: extension
+ * totals go down when a failed worker's extensions are dropped, seed 001 §10.7.9, and the recent
+ * progress flag turns false).
  */
 function recordProgress(job: GateJob, report: ProgressReportInput): GateJob {
   const { region } = report;
@@ -33,6 +44,11 @@ function recordProgress(job: GateJob, report: ProgressReportInput): GateJob {
           dcTotalExtensions: { ...job.dcTotalExtensions, [region]: report.totalExtensionsGranted },
           dcMaxExtension: { ...job.dcMaxExtension, [region]: report.maxWorkerExtension },
           dcWorkersWithExtensions: { ...job.dcWorkersWithExtensions, [region]: report.workersWithExtensions },
+          dcWorkflows: {
+            ...job.dcWorkflows,
+            [region]: { total: report.workflowsTotal, completed: report.workflowsCompleted, failed: report.workflowsFailed },
+          },
+          dcHasRecentProgress: { ...job.dcHasRecentProgress, [region]: report.hasRecentProgress },
         }
       : {}),
   };

@@ -11,7 +11,10 @@ const REPORTED_PROGRESS_LAG_MS = progressCoalesceMs(Number.POSITIVE_INFINITY);
 
 /**
  * A region is known to be stuck when its newest progress report, sent at least the gate stuck
- * threshold after its last progress, still showed none: its manager is alive and says so.
+ * threshold after its last progress, still showed none: its manager is alive and says so, also by
+ * its `hasRecentProgress` flag. A region whose manager says it progressed recently is never stuck
+ * (with a report interval above the gate threshold that can defer the rule by one interval: late,
+ * never early).
  *
  * Why evidence and not the gate's clock: the gate's view goes stale whenever the gate cannot hear
  * (seed 000 Scenario 2). Measured on the gate's clock, a gate back from an outage longer than the
@@ -23,6 +26,7 @@ export function regionKnownStuck(job: GateJob, region: string, policy: GatePolic
   const reportAt = job.dcLastReportAt[region];
   const progressAt = job.dcLastProgress[region];
   if (reportAt === undefined || progressAt === undefined) return false;
+  if (job.dcHasRecentProgress?.[region] === true) return false;
   return reportAt - progressAt >= secondsToMs(policy.gateStuckThresholdSeconds) + REPORTED_PROGRESS_LAG_MS;
 }
 

@@ -10,6 +10,7 @@ export interface HttpRequest {
   /** An object is sent as JSON; a string is sent as-is (for malformed bodies). */
   body?: unknown;
   headers?: Record<string, string>;
+  query?: Record<string, string>;
 }
 
 /** An API Gateway HTTP API (payload v2) event, as API Gateway and the local listener build it. */
@@ -22,7 +23,8 @@ export function httpEvent(request: HttpRequest): APIGatewayProxyEventV2 {
     version: '2.0',
     routeKey,
     rawPath,
-    rawQueryString: '',
+    rawQueryString: new URLSearchParams(request.query ?? {}).toString(),
+    ...(request.query ? { queryStringParameters: request.query } : {}),
     headers: { 'content-type': 'application/json', ...request.headers },
     pathParameters,
     stageVariables: { region: REGION },

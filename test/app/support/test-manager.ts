@@ -2,7 +2,9 @@ import { ScanCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { DynamoJobStore } from '../../../shared/adapters/aws/dynamo-job-store.js';
 import type { ManagerDeps } from '../../../shared/app/manager-deps.js';
+import { getJob } from '../../../shared/app/get-job.js';
 import { submitJob, type SubmitInput } from '../../../shared/app/submit-job.js';
+import { getJobTokens } from '../../../shared/app/get-job-tokens.js';
 import { WorkflowTokens } from '../../../shared/app/workflow-tokens.js';
 import type { Job } from '../../../shared/domain/job.js';
 import type { TimeoutPolicy } from '../../../shared/domain/policy.js';
@@ -142,14 +144,26 @@ export function sameTable(m: TestManager, jobs: JobStore = new DynamoJobStore(m.
   return { ...m.deps, jobs };
 }
 
-/** Submits a job and returns the token of each workflow by workflow id. */
+/** Submits a job and returns the token of each workflow by workflow id, following the token pages of a large job. */
 export async function submit(m: TestManager, input: SubmitInput): Promise<{ jobId: string; tokens: Record<string, string> }> {
   const { view } = await submitJob(m.deps, input);
-  return { jobId: view.jobId, tokens: Object.fromEntries(view.workflows.map((w) => [w.workflowId, w.token])) };
+  const pages = [view.workflows];
+  for (let cursor = view.nextCursor; cursor !== undefined; ) {
+    const page = await getJobTokens(m.deps, view.jobId, cursor);
+    pages.push(page.workflows);
+    cursor = page.nextCursor;
+  }
+  return { jobId: view.jobId, tokens: Object.fromEntries(pages.flat().map((w) => [w.workflowId, w.token])) };
 }
 
 export function tokenOf(submitted: { tokens: Record<string, string> }, workflowId: string): string {
   const token = submitted.tokens[workflowId];
   if (!token) throw new Error(`no token for workflow ${workflowId}`);
   return token;
+}
+
+/** What each worker adds to the job's deadline now, as `GET /jobs/{jobId}` shows it. */
+export async function extensionsOf(m: TestManager, jobId: string): Promise<Map<string, number>> {
+  const view = await getJob(m.deps, jobId);
+  return new Map(view.timeoutTracking.workerExtensions.map((w) => [w.workerId, w.extensionSeconds]));
 }

@@ -26,17 +26,27 @@ export function runningGateJob(timeoutSeconds = 300, regions: readonly string[] 
 // Events are built and parsed through their contracts, so the tests feed the gate what the bus carries.
 export function progressReport(
   region: string,
-  at: { sentAt: EpochMs; lastProgressAt: EpochMs; fenceToken?: number; totalExtensions?: number; maxExtension?: number; workers?: number },
+  at: {
+    sentAt: EpochMs;
+    lastProgressAt: EpochMs;
+    fenceToken?: number;
+    totalExtensions?: number;
+    maxExtension?: number;
+    workers?: number;
+    /** The manager's own flag; by default what a manager with a 10 s report interval would send. */
+    hasRecentProgress?: boolean;
+    workflows?: { total: number; completed: number; failed: number };
+  },
 ) {
   const event = JobProgressReport.build({
     jobId: 'job-1',
     region,
     gateRegion: 'us-east-1',
     managerId: `${region}-manager`,
-    workflowsTotal: 2,
-    workflowsCompleted: 0,
-    workflowsFailed: 0,
-    hasRecentProgress: at.sentAt - at.lastProgressAt < seconds(10),
+    workflowsTotal: at.workflows?.total ?? 2,
+    workflowsCompleted: at.workflows?.completed ?? 0,
+    workflowsFailed: at.workflows?.failed ?? 0,
+    hasRecentProgress: at.hasRecentProgress ?? at.sentAt - at.lastProgressAt < seconds(10),
     lastProgressAt: toIso(at.lastProgressAt),
     timestamp: toIso(at.sentAt),
     fenceToken: at.fenceToken ?? 1,

@@ -101,7 +101,7 @@ export class GateAndManagersSim {
         gateRegion: setup.gateRegion,
         workflows: [{ workflowId: 'wf-1', workerId: `${region}-worker` }],
       };
-      const submitted = startJob(submission, 'digest', region, this.context(region));
+      const submitted = startJob(submission, 'digest', region, this.context(region), `incarnation-${region}`);
       this.jobs.set(region, submitted.job);
       this.workflows.set(region, submitted.workflows);
       this.run(region, submitted.effects);

@@ -159,4 +159,31 @@ describe.concurrent('global timeout across three regions', () => {
     expect(new Set(events.map((e) => e.detailType))).not.toContain('JobTimedOut');
     expect(new Set(events.filter((e) => e.detailType === 'JobFinalStatus').map((e) => e.origin))).toEqual(new Set(REGIONS));
   });
+
+  // Issue 7, finding 18 (gate part): the report's workflow counts and recent-progress flag reach the gate's view.
+  it("the gate's view shows each region's workflow counts and whether it progressed recently, from its reports", async ({ expect }) => {
+    // Prepare: only ap-southeast-2's worker progresses (which also keeps the all-stuck rule away).
+    const job = await submitAcross(gc, { jobId: `view-${run}`, timeoutSeconds: 60, stuckThresholdSeconds: LOCAL_STUCK_SECONDS });
+    const stop = job.worker('ap-southeast-2').keepReporting();
+
+    // Act: wait until the quiet regions' reports say they have had no recent progress, and the busy one's that it had.
+    const quiet = await waitForGate(
+      gc,
+      job.jobId,
+      (v) => v.datacenters['us-east-1']?.lastReport?.hasRecentProgress === false && v.datacenters['eu-west-1']?.lastReport?.hasRecentProgress === false,
+      15_000,
+    );
+    const busy = await waitForGate(gc, job.jobId, (v) => v.datacenters['ap-southeast-2']?.lastReport?.hasRecentProgress === true, 15_000);
+    // Without progress the job then ends by the gate's all-stuck rule.
+    await stop();
+
+    // Assess
+    for (const view of [quiet, busy]) {
+      expect(view).toMatchObject({ status: 'RUNNING', globallyTimedOut: false });
+      for (const region of REGIONS) {
+        expect(view.datacenters[region]).toMatchObject({ status: 'running', lastReport: { workflows: { total: 1, completed: 0, failed: 0 } } });
+      }
+    }
+    expect(Date.parse(quiet.datacenters['us-east-1']?.lastReport?.at ?? '')).toBeGreaterThan(Date.parse(quiet.datacenters['us-east-1']?.lastProgressAt ?? ''));
+  });
 });

@@ -5,7 +5,6 @@ import { freshBudget, requestExtension } from '../../../shared/domain/extension-
 import type { Job } from '../../../shared/domain/job.js';
 import { defaultExtensionPolicy } from '../../../shared/domain/policy.js';
 import { onTimerFired } from '../../../shared/domain/timer-fired.js';
-import { recordWorkerExtension } from '../../../shared/domain/worker-extensions.js';
 import {
   armedTimers,
   at,
@@ -16,13 +15,15 @@ import {
   timerOf,
   workflowAt,
   workflowsOf,
+  extendedBy,
+  extensionOf,
 } from '../../support/fixtures.js';
 
 /** Seed 001 §10.7.3: a 60 s job whose worker was granted its first AD-26 extension (30 s) at 30 s. */
 function jobExtendedBy30s(): Job {
-  const outcome = requestExtension(freshBudget(), 0.3, false, defaultExtensionPolicy);
+  const outcome = requestExtension(freshBudget(), { currentProgress: 0.3, jobId: 'job-1' }, false, defaultExtensionPolicy);
   if (!outcome.granted) throw new Error('the first extension with progress must be granted');
-  return recordWorkerExtension(runningJob({ timeoutSeconds: 60 }), 'worker-a', [0], outcome.seconds, at(30)).state;
+  return extendedBy(runningJob({ timeoutSeconds: 60 }), 0, outcome.seconds, at(30));
 }
 
 describe('seed 001 §10.7.3: an extension moves the deadline of a 60 s job to 90 s', () => {
@@ -30,11 +31,11 @@ describe('seed 001 §10.7.3: an extension moves the deadline of a 60 s job to 90
     // Prepare
     const job = runningJob({ timeoutSeconds: 60 });
     // Act
-    const { state, effects } = recordWorkerExtension(job, 'worker-a', [0], 30, at(30));
+    const { state, effects } = extensionOf(job, 0, 30, at(30));
     // Assess
     expect(effectiveDeadline(state.tracking)).toBe(at(90));
     expect(state.tracking.totalExtensionsGranted).toBe(30);
-    expect(state.tracking.extensionsByWorker).toEqual({ 'worker-a': 30 });
+    expect(state.tracking.workersWithExtensions).toBe(1);
     expect(state.tracking.lastExtensionAt).toBe(at(30));
     expect(effects).toEqual([]);
   });

@@ -25,7 +25,7 @@ function runBudget(progressSequence: readonly number[], policy: ExtensionPolicy 
   let budget = freshBudget();
   const steps: Step[] = [];
   for (const progress of progressSequence) {
-    const outcome = requestExtension(budget, progress, false, policy);
+    const outcome = requestExtension(budget, { currentProgress: progress, jobId: 'job-1' }, false, policy);
     if (outcome.granted) {
       steps.push({ progress, budgetBefore: budget, granted: true, seconds: outcome.seconds });
       budget = outcome.budget;
@@ -93,7 +93,7 @@ describe('AD-26 extension budget, within one budget at the defaults (properties)
     fc.assert(
       fc.property(fc.double({ min: 0, max: 1, noNaN: true }), (progress) => {
         // Act + Assess
-        expect(requestExtension(freshBudget(), progress, false, defaults)).toMatchObject({ granted: true, seconds: 30 });
+        expect(requestExtension(freshBudget(), { currentProgress: progress, jobId: 'job-1' }, false, defaults)).toMatchObject({ granted: true, seconds: 30 });
       }),
     );
   });
@@ -104,7 +104,7 @@ describe('AD-26 extension budget, within one budget at the defaults (properties)
         // Prepare
         const { budget } = runBudget(sequence);
         // Act
-        const outcome = requestExtension(budget, progress, true, defaults);
+        const outcome = requestExtension(budget, { currentProgress: progress, jobId: 'job-1' }, true, defaults);
         // Assess
         expect(outcome.granted).toBe(false);
         if (!outcome.granted) expect(outcome.denialReason).toMatch(/suspect/);
@@ -130,7 +130,7 @@ describe('AD-26 extension grants at the defaults (examples)', () => {
     // Prepare
     const { budget } = runBudget([0.1, 0.2, 0.3, 0.4, 0.5]);
     // Act
-    const sixth = requestExtension(budget, 0.9, false, defaults);
+    const sixth = requestExtension(budget, { currentProgress: 0.9, jobId: 'job-1' }, false, defaults);
     // Assess
     expect(sixth).toEqual({ granted: false, denialReason: 'Maximum extensions (5) exceeded for this worker.' });
   });
@@ -139,7 +139,7 @@ describe('AD-26 extension grants at the defaults (examples)', () => {
     // Prepare
     const { budget } = runBudget([0.4]);
     // Act
-    const again = requestExtension(budget, 0.4, false, defaults);
+    const again = requestExtension(budget, { currentProgress: 0.4, jobId: 'job-1' }, false, defaults);
     // Assess
     expect(again).toEqual({ granted: false, denialReason: 'No progress since last extension (was 0.4, now 0.4).' });
   });

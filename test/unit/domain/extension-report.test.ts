@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { withExtensionReport } from '../../../shared/domain/gate-reports.js';
-import { recordWorkerExtension } from '../../../shared/domain/worker-extensions.js';
-import { at, context, GATE_REGION, runningJob } from '../../support/fixtures.js';
+import { at, context, GATE_REGION, runningJob, extensionOf } from '../../support/fixtures.js';
 
 describe('an extension on a gate-coordinated job is reported to the gate at once', () => {
   it('publishes a progress report carrying the new extension total', () => {
@@ -9,7 +8,7 @@ describe('an extension on a gate-coordinated job is reported to the gate at once
     const job = runningJob({ gateRegion: GATE_REGION, timeoutSeconds: 60 });
 
     // Act
-    const { state, effects } = withExtensionReport(recordWorkerExtension(job, 'worker-a', [0], 30, at(55)), context(at(55)));
+    const { state, effects } = withExtensionReport(extensionOf(job, 0, 30, at(55)), context(at(55)));
 
     // Assess
     expect(state.tracking.totalExtensionsGranted).toBe(30);
@@ -22,8 +21,8 @@ describe('an extension on a gate-coordinated job is reported to the gate at once
   });
 
   it('says nothing for a local-authority job or when nothing was extended', () => {
-    const local = withExtensionReport(recordWorkerExtension(runningJob(), 'worker-a', [0], 30, at(55)), context(at(55)));
-    const ignored = withExtensionReport(recordWorkerExtension(runningJob({ gateRegion: GATE_REGION }), 'worker-b', [], 30, at(55)), context(at(55)));
+    const local = withExtensionReport(extensionOf(runningJob(), 0, 30, at(55)), context(at(55)));
+    const ignored = withExtensionReport(extensionOf(runningJob({ gateRegion: GATE_REGION }), 99, 30, at(55)), context(at(55)));
     expect(local.effects).toEqual([]);
     expect(ignored.effects).toEqual([]);
   });

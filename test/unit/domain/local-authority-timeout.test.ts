@@ -24,7 +24,7 @@ describe('seed 001 §10.7.1: a job submitted without gateRegion times out on loc
     // Prepare
     const ctx = context(T0);
     // Act
-    const { job, effects } = startJob(submission, 'digest', REGION, ctx);
+    const { job, effects } = startJob(submission, 'digest', REGION, ctx, 'incarnation-1');
     // Assess
     expect(job.tracking.strategy).toBe('local_authority');
     expect(job.tracking.gateRegion).toBeUndefined();
@@ -37,7 +37,7 @@ describe('seed 001 §10.7.1: a job submitted without gateRegion times out on loc
     // Prepare
     const ctx = context(T0);
     // Act
-    const { job } = startJob({ ...submission, gateRegion: GATE_REGION }, 'digest', REGION, ctx);
+    const { job } = startJob({ ...submission, gateRegion: GATE_REGION }, 'digest', REGION, ctx, 'incarnation-1');
     // Assess
     expect(job.tracking.strategy).toBe('gate_coordinated');
     expect(job.tracking.gateRegion).toBe(GATE_REGION);

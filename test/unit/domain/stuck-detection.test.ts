@@ -60,13 +60,13 @@ describe('seed 001 §10.7.4: a running job without workflow progress for the stu
         fc.integer({ min: 1, max: 600 }),
         fc.array(fc.integer({ min: 0, max: 20_000 }), { minLength: 1, maxLength: 40 }),
         (thresholdSeconds, gapsMs) => {
-          // Prepare: the store applies only the writes `progressWrites` asks for
+          // Prepare: every report advances (a new step); the store applies only the writes `progressWrites` asks for
           let job = runningJob({ timeoutSeconds: 1_000_000, stuckThresholdSeconds: thresholdSeconds });
           const workflow = workflowAt(workflowsOf(job), 0);
           let lastReportAt = T0;
-          for (const gapMs of gapsMs) {
+          for (const [step, gapMs] of gapsMs.entries()) {
             lastReportAt += gapMs;
-            if (progressWrites(job, workflow, lastReportAt).job) {
+            if (progressWrites(job, { ...workflow, step: String(step - 1) }, { step: String(step) }, lastReportAt).job) {
               job = { ...job, tracking: { ...job.tracking, lastProgressAt: lastReportAt } };
             }
           }

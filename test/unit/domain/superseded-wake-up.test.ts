@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { onTimerFired } from '../../../shared/domain/timer-fired.js';
-import { recordWorkerExtension } from '../../../shared/domain/worker-extensions.js';
-import { at, context, runningJob, timerOf } from '../../support/fixtures.js';
+import { at, context, runningJob, timerOf, extendedBy } from '../../support/fixtures.js';
 
 describe('only the wake-up a job last asked for may act', () => {
   it('a late duplicate of a wake-up the job has since re-armed past changes nothing and arms nothing', () => {
     // Prepare: armed for 60 s, extended to 90 s; the 60 s wake-up re-armed it for 90 s
-    const extended = recordWorkerExtension(runningJob({ timeoutSeconds: 60 }), 'worker-a', [0], 30, at(10)).state;
+    const extended = extendedBy(runningJob({ timeoutSeconds: 60 }), 0, 30, at(10));
     const firstWake = timerOf(extended);
     const rearmed = onTimerFired(extended, firstWake, context(at(60))).state;
     // Act: the same 60 s wake-up delivered again (a sweep and its queue message both arriving)
@@ -21,7 +20,7 @@ describe('only the wake-up a job last asked for may act', () => {
 
   it('the current wake-up still decides', () => {
     // Prepare
-    const extended = recordWorkerExtension(runningJob({ timeoutSeconds: 60 }), 'worker-a', [0], 30, at(10)).state;
+    const extended = extendedBy(runningJob({ timeoutSeconds: 60 }), 0, 30, at(10));
     const rearmed = onTimerFired(extended, timerOf(extended), context(at(60))).state;
     // Act
     const { state } = onTimerFired(rearmed, timerOf(rearmed), context(at(90)));

@@ -11,7 +11,7 @@ const worker = (overrides: Partial<WorkerHealth> = {}): WorkerHealth => ({ ...ne
 function exhaustedBudget() {
   let budget = freshBudget();
   for (const progress of [0.1, 0.2, 0.3, 0.4, 0.5]) {
-    const outcome = requestExtension(budget, progress, false, defaultExtensionPolicy);
+    const outcome = requestExtension(budget, { currentProgress: progress, jobId: 'job-1' }, false, defaultExtensionPolicy);
     if (!outcome.granted) throw new Error('five grants with progress expected');
     budget = outcome.budget;
   }
@@ -78,20 +78,17 @@ describe('AD-26 worker health: every progress report is a healthcheck', () => {
     const write = onHealthcheck(failed, at(10), policy());
     // Assess
     if (write.kind !== 'recover') throw new Error(`expected a recovery, got ${write.kind}`);
-    expect(write.worker.failedAt).toBeUndefined();
-    expect(write.worker.lastHealthAt).toBe(at(10));
-    expect(write.worker.budget).toEqual(freshBudget(1));
-    expect(workerStatus(write.worker, at(10), policy())).toBe('healthy');
-    expect(requestExtension(write.worker.budget, 0.05, false, defaultExtensionPolicy)).toMatchObject({ granted: true, seconds: 30 });
+    expect(write.budget).toEqual(freshBudget(1));
+    expect(requestExtension(write.budget, { currentProgress: 0.05, jobId: 'job-1' }, false, defaultExtensionPolicy)).toMatchObject({ granted: true, seconds: 30 });
   });
 
-  it('a healthcheck from a suspect worker recovers it too', () => {
+  it('finding 1: a healthcheck from a suspect (not failed) worker keeps its budget: only its health moves', () => {
     // Prepare
-    const suspect = worker();
+    const suspect = worker({ budget: exhaustedBudget() });
     // Act
-    const write = onHealthcheck(suspect, at(40), policy());
+    const write = onHealthcheck(suspect, at(100), policy());
     // Assess
-    expect(workerStatus(suspect, at(40), policy())).toBe('suspect');
-    expect(write.kind).toBe('recover');
+    expect(workerStatus(suspect, at(100), policy())).toBe('suspect');
+    expect(write).toEqual({ kind: 'touch' });
   });
 });

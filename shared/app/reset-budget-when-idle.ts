@@ -1,0 +1,30 @@
+import { resetBudget } from '../domain/extension-budget.js';
+import { VersionConflictError } from '../ports/job-store.js';
+import { forEachJobOfWorker } from './jobs-of-worker.js';
+import type { ManagerDeps } from './manager-deps.js';
+import { retireWorkerGrantsEverywhere } from './retire-worker-grants.js';
+
+const MAX_ATTEMPTS = 3;
+
+/**
+ * AD-26 `reset` on `on_worker_healthy` ("when worker completes operation", finding 17): once a
+ * worker has no active workflow left in any job, its next work starts with a fresh budget, and the
+ * old budget's grants stop counting on the jobs still running (where its part is done).
+ */
+export async function resetBudgetWhenIdle(deps: ManagerDeps, workerId: string): Promise<void> {
+  if ((await forEachJobOfWorker(deps, workerId, async () => undefined)) > 0) return;
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    const worker = await deps.jobs.getWorker(workerId);
+    if (!worker) return;
+    const budget = resetBudget(worker.budget);
+    if (budget === worker.budget) return;
+    try {
+      await deps.jobs.saveWorker({ ...worker, budget }, worker.version);
+      await retireWorkerGrantsEverywhere(deps, workerId, budget.epoch);
+      return;
+    } catch (error) {
+      // Someone else wrote the worker (an extension, a failure): decide again on what they wrote.
+      if (!(error instanceof VersionConflictError)) throw error;
+    }
+  }
+}

@@ -1,0 +1,29 @@
+import type { Job } from '../domain/job.js';
+import { withExtensionReport } from '../domain/gate-reports.js';
+import { retireWorkerGrants } from '../domain/worker-extensions.js';
+import { decideJob } from './job-state-store.js';
+import { decisionContext, type ManagerDeps } from './manager-deps.js';
+
+/**
+ * AD-26 `reset` / seed 001 §10.4.9: the worker has a budget from `epochBefore` on (a failure
+ * gives one too), so its older grants stop counting on every job where it holds one, active there or
+ * not (a finished job's record just leaves the index). A job whose deadline moves earlier re-arms its timer and, gate-coordinated, tells the gate.
+ * Returns how many jobs changed. A crash midway is covered by the timer's own check of stale grants.
+ */
+export async function retireWorkerGrantsEverywhere(deps: ManagerDeps, workerId: string, epochBefore: number): Promise<number> {
+  let changed = 0;
+  for (const { jobId, workerIndex } of (await deps.jobs.findWorkOfWorker(workerId)).grants) {
+    const job = await deps.jobs.getJob(jobId);
+    if (job && (await retireGrantOnJob(deps, job, workerIndex, epochBefore))) changed++;
+    await deps.jobs.retireGrantRecord(jobId, workerId, job && job.status === 'RUNNING' ? epochBefore : Number.MAX_SAFE_INTEGER);
+  }
+  return changed;
+}
+
+/** Retires the worker's grant on one job if it is older than `epochBefore`; says whether the job changed. */
+export async function retireGrantOnJob(deps: ManagerDeps, job: Job, workerIndex: number, epochBefore: number): Promise<boolean> {
+  if (job.status !== 'RUNNING') return false;
+  const ctx = decisionContext(deps);
+  const { decision } = await decideJob(deps, job.jobId, (current) => withExtensionReport(retireWorkerGrants(current, workerIndex, epochBefore, ctx), ctx), job);
+  return decision.ignored === undefined;
+}

@@ -1,0 +1,18 @@
+/**
+ * Trust model (finding 14): worker identities belong to a tenant, the principal that submitted the
+ * job. Worker `w` of tenant T and worker `w` of tenant U are different workers: their own health,
+ * budget and jobs, so a submitter can never spend or extend another tenant's worker. Jobs of the
+ * default tenant (the local cloud without a tenant header, and every job from before tenants) keep
+ * the plain worker id as their key.
+ */
+export const DEFAULT_TENANT = 'default';
+
+/** `|` is outside the id alphabet, so a scoped id never equals a plain worker id. */
+const SEPARATOR = '|';
+
+/** The id of a worker within its tenant: the key of its items (health, budget, the `byWorker` index). */
+export const scopedWorkerId = (tenant: string | undefined, workerId: string): string =>
+  tenant === undefined || tenant === DEFAULT_TENANT ? workerId : `${tenant}${SEPARATOR}${workerId}`;
+
+/** The worker id a scoped id names, as the submission spelled it. */
+export const plainWorkerId = (scoped: string): string => scoped.slice(scoped.lastIndexOf(SEPARATOR) + 1);

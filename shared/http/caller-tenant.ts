@@ -1,0 +1,30 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { InvalidRequestError } from '../domain/errors.js';
+import { DEFAULT_TENANT } from '../domain/tenant.js';
+
+/** The IAM authorizer's context on a SigV4-signed route of an HTTP API. */
+interface IamAuthorizerContext {
+  iam?: { accountId?: string; userArn?: string };
+}
+
+const TENANT = /^[A-Za-z0-9._:\/@+=,-]{1,256}$/;
+
+/**
+ * Whose workers a client call names (finding 14). On AWS every client route is SigV4-signed behind
+ * the IAM authorizer, and the tenant is the caller's principal: its ARN, with an assumed role's
+ * session name dropped so every session of one role is one tenant. The local cloud has no
+ * authorizer: there the `x-vigil-tenant` header picks a tenant, and without it every caller is
+ * the default tenant.
+ */
+export function callerTenant(event: APIGatewayProxyEventV2): string {
+  const authorizer = (event.requestContext as { authorizer?: IamAuthorizerContext }).authorizer;
+  const arn = authorizer?.iam?.userArn;
+  if (arn) return arn.startsWith('arn:aws:sts::') && arn.includes(':assumed-role/') ? arn.slice(0, arn.lastIndexOf('/')) : arn;
+  if (authorizer !== undefined) throw new InvalidRequestError('This route needs a SigV4-signed request from an IAM principal.');
+  const header = event.headers?.['x-vigil-tenant'];
+  if (header === undefined) return DEFAULT_TENANT;
+  if (!TENANT.test(header)) {
+    throw new InvalidRequestError('x-vigil-tenant must be 1–256 characters of A-Z a-z 0-9 . _ : / @ + = , -; leave it out for the default tenant.');
+  }
+  return header;
+}

@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DynamoGateStore } from '../../../shared/adapters/aws/dynamo-gate-store.js';
+import { decideAndSave, type VersionedStore } from '../../../shared/app/decide-and-save.js';
+import { gateStateStore } from '../../../shared/app/gate/decide-gate-job.js';
+import { fireGateTimer } from '../../../shared/app/gate/fire-gate-timer.js';
+import type { GateDeps } from '../../../shared/app/gate/gate-deps.js';
+import { submitGateJob } from '../../../shared/app/gate/submit-gate-job.js';
+import { sweepGateTimers } from '../../../shared/app/gate/sweep-gate-timers.js';
+import { submitJob } from '../../../shared/app/submit-job.js';
+import type { SubmitFromGateBody } from '../../../shared/contract/manager-requests.js';
+import { RegionRefusedError, UpstreamUnavailableError } from '../../../shared/domain/errors.js';
+import type { GateJob } from '../../../shared/domain/gate/gate-job.js';
+import { defaultGatePolicy } from '../../../shared/domain/gate/gate-policy.js';
+import { VersionConflictError } from '../../../shared/ports/job-store.js';
+import type { RegionManagers, RegionSubmitResult } from '../../../shared/ports/region-managers.js';
+import { startTestDynamo } from '../../support/dynalite.js';
+import { at, GATE_REGION, T0 } from '../../support/fixtures.js';
+import { ManualClock, RecordingBus, RecordingTelemetry, RecordingTimers } from '../support/recording-ports.js';
+import { testManager, type TestDynamo, type TestManager } from '../support/test-manager.js';
+
+const REGIONS = ['us-east-1', 'eu-west-1'] as const;
+
+/**
+ * The real region managers (each on its own dynalite table, through the real submit use case), reached
+ * as the gate reaches them; a region can be made unreachable or refusing, as a test says.
+ */
+class TestRegions implements RegionManagers {
+  readonly regions = [...REGIONS];
+  readonly unreachable = new Set<string>();
+  readonly refusing = new Set<string>();
+  constructor(private readonly managers: Map<string, TestManager>) {}
+
+  async submit(region: string, submission: SubmitFromGateBody): Promise<RegionSubmitResult> {
+    if (this.unreachable.has(region)) return { outcome: 'unreachable', message: `${region} timed out (injected)` };
+    if (this.refusing.has(region)) return { outcome: 'refused', statusCode: 400, body: { error: { code: 'invalid_request', message: 'injected' } } };
+    const manager = this.managers.get(region);
+    if (!manager) throw new Error(`no manager for ${region}`);
+    const { view } = await submitJob(manager.deps, submission);
+    return { outcome: 'accepted', body: view };
+  }
+}
+
+/** Issue 7, tests the review found missing: the gate's app layer, on dynalite, with an injected clock. */
+describe('the gate app layer (dynalite)', () => {
+  let dynamo: TestDynamo;
+  let managers: Map<string, TestManager>;
+  let regions: TestRegions;
+  let deps: GateDeps;
+  let clock: ManualClock;
+  let bus: RecordingBus;
+  beforeAll(async () => {
+    dynamo = await startTestDynamo();
+  });
+  afterAll(() => dynamo.close());
+  beforeEach(async () => {
+    managers = new Map();
+    for (const region of REGIONS) managers.set(region, await testManager(dynamo));
+    regions = new TestRegions(managers);
+    clock = new ManualClock(T0);
+    bus = new RecordingBus();
+    deps = {
+      gateRegion: GATE_REGION,
+      gates: new DynamoGateStore(dynamo.doc, await dynamo.table(false), () => clock.now()),
+      regions,
+      timers: new RecordingTimers(),
+      bus,
+      clock,
+      policy: defaultGatePolicy,
+      telemetry: new RecordingTelemetry(),
+    };
+  });
+
+  const body = {
+    jobId: 'job-1',
+    timeoutSeconds: 60,
+    datacenters: {
+      'us-east-1': { workflows: [{ workflowId: 'wf-us', workerId: 'worker-us' }] },
+      'eu-west-1': { workflows: [{ workflowId: 'wf-eu', workerId: 'worker-eu' }] },
+    },
+  };
+  const stored = async (): Promise<GateJob> => {
+    const job = await deps.gates.get('job-1');
+    if (!job) throw new Error('gate job not stored');
+    return job;
+  };
+
+  it('fan-out partial failure: an unreachable region → 503; the same body again submits it there, the other region keeps its job', async () => {
+    // Prepare
+    regions.unreachable.add('eu-west-1');
+    const first = submitGateJob(deps, body);
+    await expect(first).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    const usJob = await managers.get('us-east-1')?.getJob('job-1');
+    regions.unreachable.clear();
+
+    // Act
+    const resent = await submitGateJob(deps, body);
+
+    // Assess
+    expect(resent.created).toBe(false);
+    expect(Object.keys(resent.view.datacenters).sort()).toEqual([...REGIONS].sort());
+    expect(await managers.get('us-east-1')?.getJob('job-1')).toEqual(usJob);
+    expect((await managers.get('eu-west-1')?.getJob('job-1'))?.tracking.gateRegion).toBe(GATE_REGION);
+    expect((await stored()).dcStatus).toEqual({ 'us-east-1': 'running', 'eu-west-1': 'running' });
+  });
+
+  it('a refused region → region_refused; it counts as ended failed and cannot hold the job open', async () => {
+    // Prepare
+    regions.refusing.add('eu-west-1');
+
+    // Act
+    const answer = submitGateJob(deps, body);
+
+    // Assess
+    await expect(answer).rejects.toBeInstanceOf(RegionRefusedError);
+    expect((await stored()).dcStatus).toEqual({ 'us-east-1': 'running', 'eu-west-1': 'failed' });
+  });
+
+  it('the global deadline is decided and written while the bus is down; the decision goes out once it is back', async () => {
+    // Prepare
+    await submitGateJob(deps, body);
+    const before = await stored();
+    bus.failNextPublishes(1);
+
+    // Act
+    clock.set(at(60));
+    await fireGateTimer(deps, { scope: 'gate', jobId: 'job-1', fenceToken: before.timeoutFenceToken, dueAt: before.timerDueAt ?? 0 });
+    const decided = await stored();
+    clock.set(at(60) + defaultGatePolicy.rebroadcastSeconds * 1_000 + 10_000);
+    const { fired } = await sweepGateTimers(deps);
+
+    // Assess
+    expect(decided).toMatchObject({ globallyTimedOut: true, timeoutReason: 'timeout' });
+    expect(fired).toBe(1);
+    expect(bus.ofType('JobGlobalTimeout').map((event) => event.detail['region']).sort()).toEqual([...REGIONS].sort());
+  });
+
+  it('the gate sweep fires an overdue wake-up whose own delivery was lost', async () => {
+    // Prepare
+    await submitGateJob(deps, body);
+    clock.set(at(120));
+
+    // Act
+    const { fired } = await sweepGateTimers(deps);
+
+    // Assess
+    expect(fired).toBe(1);
+    expect(await stored()).toMatchObject({ globallyTimedOut: true });
+  });
+
+  it('decideAndSave gives up after its attempts when every write loses a race, and writes nothing', async () => {
+    // Prepare: every save finds that a competitor wrote first
+    await submitGateJob(deps, body);
+    const before = await stored();
+    const real = gateStateStore(deps.gates);
+    let loads = 0;
+    const racing: VersionedStore<GateJob> = {
+      load: (id) => ((loads += 1), real.load(id)),
+      save: async () => Promise.reject(new VersionConflictError('job-1')),
+      isFinished: real.isFinished,
+    };
+
+    // Act
+    const answer = decideAndSave(racing, deps, 'job-1', () => clock.now(), (job) => ({ state: { ...job, cancelRequested: {} }, effects: [] }), () => new Error('missing'));
+
+    // Assess
+    await expect(answer).rejects.toBeInstanceOf(VersionConflictError);
+    expect(loads).toBe(8);
+    expect(await stored()).toEqual(before);
+  });
+});

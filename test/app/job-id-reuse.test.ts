@@ -1,0 +1,99 @@
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { cancelJob } from '../../shared/app/cancel-job.js';
+import { completeWorkflow } from '../../shared/app/complete-workflow.js';
+import { getJob } from '../../shared/app/get-job.js';
+import { reportProgress } from '../../shared/app/report-progress.js';
+import { InvalidTokenError, WorkflowNotFoundError } from '../../shared/domain/errors.js';
+import { at } from '../support/fixtures.js';
+import { submit, tokenOf, useTestManager, type TestManager } from './support/test-manager.js';
+
+/**
+ * Issue 7, finding 5: once a finished job's item has expired its id can be submitted again, while the old
+ * workflow items (and the tokens issued for them) remain. Tokens are bound to the job's incarnation:
+ * an old token gets 403, and an old workflow item is never taken for one of the new job's.
+ */
+describe('a job id reused after the old job expired (dynalite)', () => {
+  const m = useTestManager();
+
+  /** DynamoDB TTL removed the finished job's item; its workflow items expire on their own schedule. */
+  const expireJobItem = (t: TestManager, jobId: string) =>
+    t.dynamo.doc.send(new DeleteCommand({ TableName: t.tableName, Key: { pk: `JOB#${jobId}`, sk: 'JOB' } }));
+
+  async function reusedId() {
+    const old = await submit(m, {
+      jobId: 'job-1',
+      timeoutSeconds: 60,
+      workflows: [
+        { workflowId: 'wf-old', workerId: 'worker-a' },
+        { workflowId: 'wf-same', workerId: 'worker-a' },
+      ],
+    });
+    await cancelJob(m.deps, 'job-1', 'done with it');
+    await expireJobItem(m, 'job-1');
+    m.clock.set(at(10));
+    const fresh = await submit(m, {
+      jobId: 'job-1',
+      timeoutSeconds: 600,
+      workflows: [
+        { workflowId: 'wf-same', workerId: 'worker-a' },
+        { workflowId: 'wf-new', workerId: 'worker-b' },
+      ],
+    });
+    return { old, fresh };
+  }
+
+  it("the old job's token for a workflow id the new job reuses → invalid_token, and the new job is untouched", async () => {
+    // Prepare
+    const { old } = await reusedId();
+    const before = await m.getJob('job-1');
+
+    // Act
+    const completing = completeWorkflow(m.deps, { jobId: 'job-1', workflowId: 'wf-same', workerId: 'worker-a', outcome: 'completed', token: tokenOf(old, 'wf-same') });
+    const reporting = reportProgress(m.deps, { jobId: 'job-1', workflowId: 'wf-same', workerId: 'worker-a', token: tokenOf(old, 'wf-same') });
+
+    // Assess
+    await expect(completing).rejects.toBeInstanceOf(InvalidTokenError);
+    await expect(reporting).rejects.toBeInstanceOf(InvalidTokenError);
+    expect(await m.getJob('job-1')).toEqual(before);
+  });
+
+  it("the old job's token for a workflow the new job does not have → invalid_token; the new job does not complete", async () => {
+    // Prepare
+    const { old } = await reusedId();
+
+    // Act
+    const completing = completeWorkflow(m.deps, { jobId: 'job-1', workflowId: 'wf-old', workerId: 'worker-a', outcome: 'completed', token: tokenOf(old, 'wf-old') });
+
+    // Assess
+    await expect(completing).rejects.toBeInstanceOf(InvalidTokenError);
+    expect((await m.getJob('job-1')).status).toBe('RUNNING');
+  });
+
+  it("the new job's view lists only its own workflows, and its tokens work", async () => {
+    // Prepare
+    const { fresh } = await reusedId();
+
+    // Act
+    const view = await getJob(m.deps, 'job-1');
+    const done = await completeWorkflow(m.deps, { jobId: 'job-1', workflowId: 'wf-same', workerId: 'worker-a', outcome: 'completed', token: tokenOf(fresh, 'wf-same') });
+
+    // Assess
+    expect(view.workflows.map((w) => w.workflowId)).toEqual(['wf-same', 'wf-new']);
+    expect(done).toMatchObject({ state: 'completed', jobStatus: 'RUNNING' });
+  });
+
+  it('a leftover workflow item of the old job is not found through a token signed for the new job', async () => {
+    // Prepare: a token that names the new job's incarnation but a workflow only the old job had
+    await reusedId();
+    const incarnation = (await m.getJob('job-1')).incarnation;
+    const forged = m.deps.tokens.sign('job-1', 'wf-old', 'worker-a', incarnation);
+
+    // Act
+    const completing = completeWorkflow(m.deps, { jobId: 'job-1', workflowId: 'wf-old', workerId: 'worker-a', outcome: 'completed', token: forged });
+
+    // Assess
+    await expect(completing).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    expect((await m.getJob('job-1')).workflowMarks).toBe('aa');
+  });
+});

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { reportWorkerFailure } from '../../shared/app/report-worker-failure.js';
+import { requestExtension } from '../../shared/app/request-extension.js';
+import { submitJob } from '../../shared/app/submit-job.js';
+import { SubmissionConflictError } from '../../shared/domain/errors.js';
+import { callerTenant } from '../../shared/http/caller-tenant.js';
+import { extensionsOf, submit, tokenOf, useTestManager } from './support/test-manager.js';
+
+const TENANT_X = 'arn:aws:iam::111111111111:role/team-x';
+const TENANT_Y = 'arn:aws:iam::222222222222:role/team-y';
+const job = (jobId: string, tenant: string) => ({
+  jobId,
+  tenant,
+  timeoutSeconds: 300,
+  workflows: [{ workflowId: 'wf-1', workerId: 'shared-name' }],
+});
+
+describe('finding 14: a submitter can only reach the workers of its own tenant (dynalite)', () => {
+  const m = useTestManager();
+
+  it('tenant X naming tenant Y\'s worker id extends and fails only its own worker: Y\'s job and budget are untouched', async () => {
+    // Prepare
+    const x = await submit(m, job('job-x', TENANT_X));
+    const y = await submit(m, job('job-y', TENANT_Y));
+    // Act: X spends "shared-name"'s whole budget and then reports it failed
+    for (const progress of [0.1, 0.2, 0.3, 0.4, 0.5]) {
+      await requestExtension(m.deps, { workerId: 'shared-name', token: tokenOf(x, 'wf-1'), currentProgress: progress });
+    }
+    await reportWorkerFailure(m.deps, 'shared-name', TENANT_X);
+    const yAsks = await requestExtension(m.deps, { workerId: 'shared-name', token: tokenOf(y, 'wf-1'), currentProgress: 0.1 });
+    // Assess
+    expect(yAsks).toMatchObject({ granted: true, extensionSeconds: 30, remainingExtensions: 4 });
+    expect((await m.getJob('job-y')).tracking.totalExtensionsGranted).toBe(30);
+    expect(await extensionsOf(m, 'job-y')).toEqual(new Map([['shared-name', 30]]));
+    expect((await m.getJob('job-x')).tracking.totalExtensionsGranted).toBe(0);
+  });
+
+  it('another tenant resubmitting the same jobId and body gets a conflict, never the tokens', async () => {
+    // Prepare
+    await submitJob(m.deps, job('job-1', TENANT_X));
+    // Act
+    const again = submitJob(m.deps, job('job-1', TENANT_Y));
+    // Assess
+    await expect(again).rejects.toThrow(SubmissionConflictError);
+  });
+
+  it('a token of one tenant does not work for the same ids in another tenant', async () => {
+    // Prepare
+    const x = await submit(m, job('job-x', TENANT_X));
+    const forged = tokenOf(x, 'wf-1').split('.').slice(0, 3).join('.');
+    // Act
+    const attempt = requestExtension(m.deps, { workerId: 'shared-name', token: forged, currentProgress: 0.1 });
+    // Assess
+    await expect(attempt).rejects.toThrow(/token/i);
+  });
+});
+
+describe('the caller\'s tenant', () => {
+  const event = (requestContext: Record<string, unknown>, headers: Record<string, string> = {}) =>
+    ({ headers, requestContext }) as unknown as APIGatewayProxyEventV2;
+
+  it('on AWS is the IAM principal, one tenant per role whatever the session; the header is ignored', () => {
+    const assumed = event({ authorizer: { iam: { userArn: 'arn:aws:sts::111111111111:assumed-role/team-x/session-42' } } }, { 'x-vigil-tenant': 'other' });
+    const user = event({ authorizer: { iam: { userArn: 'arn:aws:iam::111111111111:user/alice' } } });
+    expect(callerTenant(assumed)).toBe('arn:aws:sts::111111111111:assumed-role/team-x');
+    expect(callerTenant(user)).toBe('arn:aws:iam::111111111111:user/alice');
+  });
+
+  it('locally is the x-vigil-tenant header, or the default tenant; a malformed header is a 400', () => {
+    expect(callerTenant(event({}, { 'x-vigil-tenant': 'team-x' }))).toBe('team-x');
+    expect(callerTenant(event({}))).toBe('default');
+    expect(() => callerTenant(event({}, { 'x-vigil-tenant': 'a b' }))).toThrow(/x-vigil-tenant/);
+  });
+});

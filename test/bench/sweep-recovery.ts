@@ -1,0 +1,121 @@
+/**
+ * Bench: the backstop sweep's recovery capacity (issue 7, finding 10). On an in-memory dynalite with an
+ * injected clock, SWEEP_BATCH jobs whose wake-ups were "lost" are overdue; one sweep must time them all
+ * out well inside the sweep function's 55 s. Baseline, same run: firing the same number of overdue
+ * wake-ups directly (no index query), at the sweep's concurrency. Then fairness: a full batch of
+ * always-failing wake-ups in one shard next to a lost one per other shard, swept once.
+ */
+import { DynamoJobStore } from '../../shared/adapters/aws/dynamo-job-store.js';
+import { timerShardOf, TIMER_SHARDS } from '../../shared/adapters/aws/jobs-table.js';
+import { fireJobTimer } from '../../shared/app/fire-job-timer.js';
+import type { ManagerDeps } from '../../shared/app/manager-deps.js';
+import { inBatches } from '../../shared/app/in-batches.js';
+import { submitJob } from '../../shared/app/submit-job.js';
+import { SWEEP_BATCH, SWEEP_CONCURRENCY, sweepJobTimers } from '../../shared/app/sweep-job-timers.js';
+import { WorkflowTokens } from '../../shared/app/workflow-tokens.js';
+import type { Job } from '../../shared/domain/job.js';
+import type { TimerRequest } from '../../shared/ports/timers.js';
+import { ManualClock, RecordingBus, RecordingTelemetry, RecordingTimers } from '../app/support/recording-ports.js';
+import { startTestDynamo } from '../support/dynalite.js';
+import { MANAGER_ID, policy, REGION, T0 } from '../support/fixtures.js';
+import { fmtMs, formatTable } from './table.js';
+
+const SWEEP_FUNCTION_TIMEOUT_MS = 55_000;
+
+/** Writes of these jobs' terminal state fail, as a fire that keeps failing would. */
+class FailingStore extends DynamoJobStore {
+  readonly failing = new Set<string>();
+  override saveJob(job: Job, expectedVersion: number): Promise<Job> {
+    if (this.failing.has(job.jobId) && job.status !== 'RUNNING') return Promise.reject(new Error('injected failure'));
+    return super.saveJob(job, expectedVersion);
+  }
+}
+
+async function managerOn(dynamo: Awaited<ReturnType<typeof startTestDynamo>>) {
+  const jobs = new FailingStore(dynamo.doc, await dynamo.table());
+  const clock = new ManualClock(T0);
+  const timers = new RecordingTimers();
+  const deps: ManagerDeps = {
+    region: REGION,
+    managerId: MANAGER_ID,
+    jobs,
+    timers,
+    bus: new RecordingBus(),
+    clock,
+    policy: policy(),
+    tokens: new WorkflowTokens(Buffer.from('bench-secret')),
+    telemetry: new RecordingTelemetry(),
+  };
+  return { deps, jobs, clock, timers };
+}
+
+const submitLost = (deps: ManagerDeps, jobIds: readonly string[]) =>
+  inBatches(jobIds, SWEEP_CONCURRENCY, async (jobId) => {
+    await submitJob(deps, { jobId, timeoutSeconds: 10, stuckThresholdSeconds: 3_600, workflows: [{ workflowId: 'wf-1', workerId: `w-${jobId}` }] });
+  });
+
+function idsInShard(shard: number, count: number, prefix: string): string[] {
+  const ids: string[] = [];
+  for (let i = 0; ids.length < count; i++) if (timerShardOf(`${prefix}-${i}`) === String(shard)) ids.push(`${prefix}-${i}`);
+  return ids;
+}
+
+export async function benchSweepRecovery(): Promise<string> {
+  const dynamo = await startTestDynamo();
+  try {
+    const batch = Array.from({ length: SWEEP_BATCH }, (_, i) => `lost-${String(i).padStart(4, '0')}`);
+
+    // One sweep over a full batch of overdue wake-ups.
+    const swept = await managerOn(dynamo);
+    await submitLost(swept.deps, batch);
+    swept.clock.set(T0 + 60_000);
+    const sweepStart = performance.now();
+    const { fired } = await sweepJobTimers(swept.deps);
+    const sweepMs = performance.now() - sweepStart;
+    const sweptOut = await countTimedOut(swept.jobs, batch);
+
+    // Baseline: the same wake-ups fired directly, at the sweep's concurrency.
+    const direct = await managerOn(dynamo);
+    await submitLost(direct.deps, batch);
+    direct.clock.set(T0 + 60_000);
+    const wakeUps = batch.map((jobId) => direct.timers.expectArmed(jobId));
+    const directStart = performance.now();
+    await inBatches(wakeUps, SWEEP_CONCURRENCY, (timer: TimerRequest) => fireJobTimer(direct.deps, timer));
+    const directMs = performance.now() - directStart;
+
+    // Fairness: a full batch failing in shard 0, one lost wake-up in every other shard.
+    const fair = await managerOn(dynamo);
+    const failing = idsInShard(0, SWEEP_BATCH, 'failing');
+    failing.forEach((jobId) => fair.jobs.failing.add(jobId));
+    const others = Array.from({ length: TIMER_SHARDS - 1 }, (_, i) => idsInShard(i + 1, 1, 'other')[0] ?? '');
+    await submitLost(fair.deps, [...failing, ...others]);
+    fair.clock.set(T0 + 60_000);
+    const fairStart = performance.now();
+    await sweepJobTimers(fair.deps);
+    const fairMs = performance.now() - fairStart;
+    const othersOut = await countTimedOut(fair.jobs, others);
+
+    const perMinute = Math.floor(SWEEP_BATCH * Math.min(1, SWEEP_FUNCTION_TIMEOUT_MS / Math.max(sweepMs, 1)));
+    return [
+      formatTable(
+        ['measured', 'wake-ups', 'timed out', 'took'],
+        [
+          ['one sweep, every wake-up overdue (index query + fire)', String(fired), String(sweptOut), fmtMs(sweepMs)],
+          ['baseline: the same wake-ups fired directly, same concurrency', String(wakeUps.length), String(wakeUps.length), fmtMs(directMs)],
+          [`one sweep: ${SWEEP_BATCH} failing in shard 0 + 1 lost in each other shard`, String(others.length), String(othersOut), fmtMs(fairMs)],
+        ],
+      ),
+      `   Recovery capacity: ${SWEEP_BATCH} wake-ups per sweep, one sweep a minute → ${perMinute.toLocaleString('en-US')} jobs/minute per region ` +
+        `(a full batch took ${fmtMs(sweepMs)} here, ${(sweepMs / SWEEP_FUNCTION_TIMEOUT_MS * 100).toFixed(1)}% of the sweep's 55 s).`,
+      `   Fairness: ${othersOut} of ${others.length} lost wake-ups in the other shards recovered by the first sweep despite the failing shard.`,
+    ].join('\n');
+  } finally {
+    await dynamo.close();
+  }
+}
+
+async function countTimedOut(jobs: DynamoJobStore, jobIds: readonly string[]): Promise<number> {
+  let count = 0;
+  for (const jobId of jobIds) if ((await jobs.getJob(jobId))?.status === 'TIMED_OUT') count++;
+  return count;
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import type { GateJob } from '../../../shared/domain/gate/gate-job.js';
+import { gateJobStatus } from '../../../shared/domain/gate/gate-job-status.js';
+import { onFinalStatus } from '../../../shared/domain/gate/on-final-status.js';
+import { onGateTimerFired } from '../../../shared/domain/gate/on-gate-timer-fired.js';
+import { AP, EU, T0, US, finalStatus, globalTimeoutsByRegion, policy, runningGateJob, seconds } from './gate-fixtures.js';
+
+/**
+ * Issue 7, finding 6: a lost JobFinalStatus. The gate's decision, re-sent every 10 s to the regions
+ * without a final status (for up to an hour), is also its question: a region that already finished
+ * answers with its final status. When every region turns out to have ended on its own (none timed
+ * out), the gate's timeout changed nothing and its view ends with the regions' outcome.
+ */
+describe('a final status lost on the way to the gate', () => {
+  /** US and EU completed and were heard; AP completed too but its JobFinalStatus was lost. */
+  function apCompletionLost(): GateJob {
+    let job = runningGateJob(300);
+    job = onFinalStatus(job, finalStatus(US, 'COMPLETED'), T0 + seconds(100), policy).state;
+    job = onFinalStatus(job, finalStatus(EU, 'COMPLETED'), T0 + seconds(110), policy).state;
+    return job;
+  }
+
+  it('at the global deadline the gate asks the silent region (its decision), and only that region', () => {
+    // Prepare
+    const job = apCompletionLost();
+
+    // Act
+    const { state, effects } = onGateTimerFired(job, { fenceToken: job.timeoutFenceToken }, T0 + seconds(300), policy);
+
+    // Assess
+    expect(globalTimeoutsByRegion(effects)).toEqual({ [AP]: 1 });
+    expect(gateJobStatus(state)).toBe('TIMED_OUT');
+  });
+
+  it("the silent region's answer (COMPLETED) ends the gate's view COMPLETED, with no timer left", () => {
+    // Prepare
+    const asked = onGateTimerFired(apCompletionLost(), { fenceToken: 0 }, T0 + seconds(300), policy).state;
+
+    // Act
+    const { state, effects } = onFinalStatus(asked, finalStatus(AP, 'COMPLETED'), T0 + seconds(301), policy);
+
+    // Assess
+    expect(gateJobStatus(state)).toBe('COMPLETED');
+    expect(state.globallyTimedOut).toBe(false);
+    expect(state.timeoutReason).toBeUndefined();
+    expect(state.withdrawnTimeout).toEqual({ reason: asked.timeoutReason, decidedAt: T0 + seconds(300) });
+    expect(state.timerDueAt).toBeUndefined();
+    expect(effects).toEqual([{ type: 'DisarmTimer', scope: 'gate', jobId: 'job-1' }]);
+  });
+
+  it('a late COMPLETED after a timeout that did end another region keeps the job TIMED_OUT', () => {
+    // Prepare: US completed (heard), AP timed out by the gate's decision, EU completed but was not heard
+    let job = runningGateJob(300);
+    job = onFinalStatus(job, finalStatus(US, 'COMPLETED'), T0 + seconds(100), policy).state;
+    job = onGateTimerFired(job, { fenceToken: 0 }, T0 + seconds(300), policy).state;
+    job = onFinalStatus(job, finalStatus(AP, 'TIMED_OUT', { timeoutReason: 'global_timeout' }), T0 + seconds(301), policy).state;
+
+    // Act
+    const { state } = onFinalStatus(job, finalStatus(EU, 'COMPLETED'), T0 + seconds(302), policy);
+
+    // Assess
+    expect(gateJobStatus(state)).toBe('TIMED_OUT');
+    expect(state.globallyTimedOut).toBe(true);
+    expect(state.dcStatus).toEqual({ [US]: 'completed', [EU]: 'completed', [AP]: 'timed_out' });
+  });
+
+  it('asking is bounded: the re-sends stop an hour after the decision', () => {
+    // Prepare
+    let job = onGateTimerFired(apCompletionLost(), { fenceToken: 0 }, T0 + seconds(300), policy).state;
+    let asks = 0;
+
+    // Act: fire the re-send wake-up every time it is due, for two hours
+    for (let step = 0; step < 1_000 && job.timerDueAt !== undefined && job.timerDueAt <= T0 + seconds(300 + 7_200); step++) {
+      const { state, effects } = onGateTimerFired(job, { fenceToken: job.timeoutFenceToken, dueAt: job.timerDueAt }, job.timerDueAt, policy);
+      asks += Object.keys(globalTimeoutsByRegion(effects)).length;
+      job = state;
+    }
+
+    // Assess
+    expect(job.timerDueAt).toBeUndefined();
+    expect(asks).toBe(policy.rebroadcastGiveUpSeconds / policy.rebroadcastSeconds - 1);
+  });
+});

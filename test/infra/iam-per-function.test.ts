@@ -1,0 +1,116 @@
+import type { Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { VigilFunction } from '../../infra/constructs/vigil-function.js';
+import { synthesizeVigil, type SynthesizedVigil } from './support/vigil-app.js';
+import { actionsOf, arnText, logicalId, resourcesOf, statementsOfRole } from './support/template-queries.js';
+
+// Issue 7 ("tests the review found missing"): the exact IAM of every function of both stacks, as
+// sorted "action resource" grants, instead of presence checks. A new grant shows up here in review.
+
+/** Every Allow of the function's role as sorted, unique `action resource` lines; logical-id hashes dropped. */
+function grantsOf(template: Template, fn: VigilFunction): string[] {
+  const lines = statementsOfRole(template, logicalId(fn.role))
+    .filter((statement) => statement.Effect === 'Allow')
+    .flatMap((statement) => actionsOf(statement).flatMap((action) => resourcesOf(statement).map((resource) => `${action} ${arnText(resource)}`)));
+  return [...new Set(lines.map((line) => line.replace(/([A-Za-z]+)[0-9A-F]{8}(?=[.>])/g, '$1')))].sort();
+}
+
+const grants = (actions: readonly string[], resources: readonly string[]) => actions.flatMap((a) => resources.map((r) => `${a} ${r}`));
+
+const base = (fn: string) => [
+  ...grants(['logs:CreateLogStream', 'logs:PutLogEvents'], [`<${fn}Logs.Arn>`]),
+  ...grants(['xray:PutTelemetryRecords', 'xray:PutTraceSegments'], ['*']),
+];
+const READ = ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query'];
+const WRITE = ['dynamodb:BatchWriteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
+const tableRead = (table: string) => grants(READ, [`<${table}.Arn>`, `<${table}.Arn>/index/*`]);
+const tableReadWrite = (table: string) => grants([...READ, ...WRITE], [`<${table}.Arn>`, `<${table}.Arn>/index/*`]);
+const publish = grants(['events:PutEvents'], ['<Bus.Arn>']);
+const sendTo = (queue: string) => grants(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'], [`<${queue}.Arn>`]);
+const consume = grants(['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'], ['<TimersQueue.Arn>']);
+const armTimers = (region: string, group: string) => [
+  ...sendTo('TimersQueue'),
+  ...grants(['scheduler:CreateSchedule', 'scheduler:DeleteSchedule', 'scheduler:UpdateSchedule'], [
+    `arn:<AWS::Partition>:scheduler:${region}:<AWS::AccountId>:schedule/${group}/*`,
+  ]),
+  ...grants(['iam:PassRole'], ['<TimersSchedulerRole.Arn>']),
+];
+const tokenSecret = grants(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'], ['<WorkflowTokenKeySecret>']);
+
+const sorted = (lines: readonly string[]) => [...new Set(lines)].sort();
+
+let vigil: SynthesizedVigil;
+beforeAll(() => {
+  vigil = synthesizeVigil();
+});
+
+describe('exact IAM of every regional function (us-east-1; every region has the same shape)', () => {
+  const region = 'us-east-1';
+  const decider = (fn: string) => [...base(fn), ...tableReadWrite('JobsTable'), ...publish, ...armTimers(region, 'vigil-timers')];
+  const expected: Record<string, string[]> = {
+    SubmitJob: [...decider('SubmitJob'), ...tokenSecret],
+    GetJob: [...base('GetJob'), ...tableRead('JobsTable')],
+    // The hot path: item writes and the healthcheck, no events, no timers.
+    ReportProgress: [...base('ReportProgress'), ...tableReadWrite('JobsTable'), ...tokenSecret],
+    CompleteWorkflow: [...decider('CompleteWorkflow'), ...tokenSecret],
+    RequestExtension: [...decider('RequestExtension'), ...tokenSecret],
+    CancelJob: decider('CancelJob'),
+    TakeOverJob: decider('TakeOverJob'),
+    ReportWorkerFailure: decider('ReportWorkerFailure'),
+    Health: base('Health'),
+    SubmitFromGate: [...decider('SubmitFromGate'), ...tokenSecret],
+    FireJobTimer: [...decider('FireJobTimer'), ...consume],
+    SweepJobTimers: decider('SweepJobTimers'),
+    OnGateDecision: [...decider('OnGateDecision'), ...sendTo('GateDecisionDlq')],
+  };
+
+  it('names every function of the stack', () => {
+    const stack = vigil.regional.find((s) => s.region === region);
+    expect(Object.keys(stack?.functions ?? {}).sort()).toEqual(Object.keys(expected).sort());
+  });
+
+  it.each(Object.entries(expected))('%s', (name, lines) => {
+    const stack = vigil.regional.find((s) => s.region === region);
+    const fn = stack?.functions[name as keyof typeof stack.functions];
+    if (!stack || !fn) throw new Error(`no function ${name} in ${region}`);
+    expect(grantsOf(vigil.template(stack), fn)).toEqual(sorted(lines));
+  });
+
+  it('every other region grants the same, in its own region', () => {
+    const reference = vigil.regional.find((s) => s.region === region);
+    if (!reference) throw new Error(`no stack in ${region}`);
+    for (const stack of vigil.regional) {
+      for (const [name, fn] of Object.entries(stack.functions)) {
+        const own = grantsOf(vigil.template(stack), fn).map((line) => line.replaceAll(`:${stack.region}:`, `:${region}:`));
+        const theirs = grantsOf(vigil.template(reference), reference.functions[name as keyof typeof reference.functions]);
+        expect(own, `${stack.stackName}/${name}`).toEqual(theirs);
+      }
+    }
+  });
+});
+
+describe('exact IAM of every gate function', () => {
+  const gateRegion = 'us-east-1';
+  const decider = (fn: string) => [...base(fn), ...tableReadWrite('GateTable'), ...publish, ...armTimers(gateRegion, 'vigil-gate-timers')];
+  const submitFromGate = ['ap-southeast-2', 'eu-west-1', 'us-east-1'].map(
+    (region) => `lambda:InvokeFunction arn:<AWS::Partition>:lambda:${region}:<AWS::AccountId>:function:vigil-submit-from-gate`,
+  );
+  const expected: Record<string, string[]> = {
+    SubmitJob: [...decider('SubmitJob'), ...submitFromGate],
+    GetJob: [...base('GetJob'), ...tableRead('GateTable')],
+    CancelJob: decider('CancelJob'),
+    Health: base('Health'),
+    OnManagerReport: [...decider('OnManagerReport'), ...sendTo('ManagerReportDlq')],
+    FireGateTimer: [...decider('FireGateTimer'), ...consume],
+    SweepGateTimers: decider('SweepGateTimers'),
+  };
+
+  it('names every function of the stack', () => {
+    expect(Object.keys(vigil.gate.functions).sort()).toEqual(Object.keys(expected).sort());
+  });
+
+  it.each(Object.entries(expected))('%s', (name, lines) => {
+    const fn = vigil.gate.functions[name as keyof typeof vigil.gate.functions];
+    expect(grantsOf(vigil.template(vigil.gate), fn)).toEqual(sorted(lines));
+  });
+});
