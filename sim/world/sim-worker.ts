@@ -15,7 +15,8 @@ import type { World } from './world.js';
  * answer tells it the job has ended.
  */
 export class SimWorker {
-  private progress = 0;
+  /** Steps of work done; reported as a fraction that only grows (progress is 0–1, only a rise counts). */
+  private steps = 0;
   private stopped = false;
   private failureReported = false;
   private startedAt = 0;
@@ -61,10 +62,11 @@ export class SimWorker {
       return;
     }
     const stalled = this.faulty() && (behaviour === 'hangs' || behaviour === 'extension-no-progress');
-    if (!stalled) this.progress++;
+    if (!stalled) this.steps++;
     await this.call('report-progress', NO_RETRY, async () => {
-      const answer = await reportProgress(this.deps, { ...this.ids(), progress: this.progress, token });
-      this.log.progressed(this.spec.workerId, this.world.now);
+      const answer = await reportProgress(this.deps, { ...this.ids(), progress: this.progress(), token });
+      // A report without a rise is a heartbeat: it keeps the worker healthy, not the job.
+      if (!stalled) this.log.progressed(this.spec.workerId, this.world.now);
       if (answer.cancel) {
         this.world.log(`worker ${this.spec.workerId} told to stop (${answer.status})`);
         this.stopped = true;
@@ -76,7 +78,7 @@ export class SimWorker {
 
   private async askForExtension(token: string): Promise<void> {
     await this.call('request-extension', NO_RETRY, async () => {
-      const answer = await requestExtension(this.deps, { workerId: this.spec.workerId, token, currentProgress: this.progress });
+      const answer = await requestExtension(this.deps, { workerId: this.spec.workerId, token, currentProgress: this.progress() });
       if (answer.granted) {
         this.log.granted(this.spec.workerId, answer.extensionSeconds);
         this.world.log(`worker ${this.spec.workerId} granted ${answer.extensionSeconds} s`);
@@ -90,6 +92,10 @@ export class SimWorker {
         this.world.log(`worker ${this.spec.workerId} reported failed`);
       }
     });
+  }
+
+  private progress(): number {
+    return 1 - 1 / (this.steps + 2);
   }
 
   private ids() {
