@@ -98,7 +98,7 @@ export class Invariants {
     this.violate(
       'no-premature-timeout',
       spec.jobId,
-      `${region}: ${timedOut ? `TIMED_OUT (${next.tracking.timeoutReason})` : `local timeout (${next.tracking.timeoutReason})`} before its deadline ${new Date(effectiveDeadline(previous.tracking)).toISOString()} while making progress`,
+      `${region}: ${timedOut ? `TIMED_OUT (${next.tracking.timeoutReason})` : `local timeout (${next.tracking.timeoutReason})`} before its deadline ${new Date(effectiveDeadline(previous.tracking)).toISOString()} while making progress (since the last advance: ${this.log.describe(spec.jobId, region, spec.workers.filter((w) => w.region === region).map((w) => w.workerId), this.world.now)}; stuck threshold ${spec.stuckThresholdSeconds} s)`,
     );
   }
 

@@ -32,6 +32,15 @@ export class ProgressLog {
     return workerIds.some((id) => !this.finished.has(id) && now - (this.lastProgress.get(id) ?? started) >= thresholdMs);
   }
 
+  /** Seconds since each still-active workflow last advanced, for a violation's message. */
+  describe(jobId: string, region: string, workerIds: readonly string[], now: number): string {
+    const started = this.jobStarted.get(`${jobId}/${region}`) ?? now;
+    return workerIds
+      .filter((id) => !this.finished.has(id))
+      .map((id) => `${id} ${Math.round((now - (this.lastProgress.get(id) ?? started)) / 1000)} s`)
+      .join(', ');
+  }
+
   granted(workerId: string, seconds: number): void {
     this.grantedSeconds.set(workerId, (this.grantedSeconds.get(workerId) ?? 0) + seconds);
   }

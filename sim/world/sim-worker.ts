@@ -63,10 +63,13 @@ export class SimWorker {
     }
     const stalled = this.faulty() && (behaviour === 'hangs' || behaviour === 'extension-no-progress');
     if (!stalled) this.steps++;
+    // A repeated call (a client resending) carries what the first one said, when it said it.
+    const progress = this.progress();
+    const sentAt = this.world.now;
     await this.call('report-progress', NO_RETRY, async () => {
-      const answer = await reportProgress(this.deps, { ...this.ids(), progress: this.progress(), token });
+      const answer = await reportProgress(this.deps, { ...this.ids(), progress, token });
       // A report without a rise is a heartbeat: it keeps the worker healthy, not the job.
-      if (!stalled) this.log.progressed(this.spec.workerId, this.world.now);
+      if (!stalled) this.log.progressed(this.spec.workerId, sentAt);
       if (answer.cancel) {
         this.world.log(`worker ${this.spec.workerId} told to stop (${answer.status})`);
         this.stopped = true;
@@ -77,8 +80,9 @@ export class SimWorker {
   }
 
   private async askForExtension(token: string): Promise<void> {
+    const currentProgress = this.progress();
     await this.call('request-extension', NO_RETRY, async () => {
-      const answer = await requestExtension(this.deps, { workerId: this.spec.workerId, token, currentProgress: this.progress() });
+      const answer = await requestExtension(this.deps, { workerId: this.spec.workerId, token, currentProgress });
       if (answer.granted) {
         this.log.granted(this.spec.workerId, answer.extensionSeconds);
         this.world.log(`worker ${this.spec.workerId} granted ${answer.extensionSeconds} s`);
