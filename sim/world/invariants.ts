@@ -68,10 +68,6 @@ export class Invariants {
       if (gateJob) this.gateJobs.set(spec.jobId, gateJob);
     }
     for (const spec of this.world.plan.jobs) this.checkJob(spec);
-    const cap = extensionCapSeconds(this.policy());
-    for (const [workerId, seconds] of this.log.grantedSeconds) {
-      if (seconds > cap) this.violate('extension-cap', workerId, `worker ${workerId} was granted ${seconds} s of extensions on its job, more than AD-26's ${cap} s`);
-    }
     for (const node of [...this.nodes.regions.values(), this.nodes.gate]) {
       if (node.dynamo.usage.oversizedWrites > 0) this.violate('item-size', undefined, `${node.name}: a write was refused for passing 400 KB`);
     }
@@ -119,12 +115,14 @@ export class Invariants {
 
   private checkJob(spec: JobSpec): void {
     const now = this.world.now;
+    const cap = extensionCapSeconds(this.policy());
     let completedInTime = true;
     const gateJob = this.gateJobs.get(spec.jobId);
     for (const region of spec.regions) {
       const job = this.jobs.get(`${spec.jobId}/${region}`);
       const inTime = job?.status === 'COMPLETED' && gateJob !== undefined && (job.finishedAt ?? Infinity) < globalDeadline(gateJob);
       completedInTime &&= inTime;
+      if (job) this.checkExtensions(spec, region, job, cap);
       if (!job || job.status !== 'RUNNING') continue;
       const bound = detectionBoundMs(job.tracking.strategy, this.policy());
       const deadline = effectiveDeadline(job.tracking);
@@ -139,6 +137,22 @@ export class Invariants {
         'gate-completed-never-timed-out',
         spec.jobId,
         `every region COMPLETED before the global deadline ${globalDeadline(gateJob)} (${finished}), the gate reports TIMED_OUT (${gateJob.timeoutReason}, decided at ${gateJob.decidedAt})`,
+      );
+    }
+  }
+
+  /**
+   * Issue 7's form of AD-26's cap: at any moment, what one worker adds to a job's deadline is at
+   * most its current budget's grants (58.125 s); so the job's total is at most that per worker.
+   */
+  private checkExtensions(spec: JobSpec, region: string, job: Job, capSeconds: number): void {
+    const workers = spec.workers.filter((w) => w.region === region).length;
+    const { totalExtensionsGranted, maxWorkerExtension } = job.tracking;
+    if (maxWorkerExtension > capSeconds || totalExtensionsGranted > capSeconds * workers) {
+      this.violate(
+        'extension-cap',
+        spec.jobId,
+        `${region}: workers add ${totalExtensionsGranted} s to the deadline (largest one worker ${maxWorkerExtension} s), more than AD-26's ${capSeconds} s for each of its ${workers} worker(s)`,
       );
     }
   }

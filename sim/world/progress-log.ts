@@ -1,12 +1,11 @@
 /**
  * What the workers really did, as the invariants need it: when each workflow last made progress (a
- * report the manager accepted), which ones finished, and the extension seconds each worker was granted.
+ * report the manager accepted) and which ones finished.
  */
 export class ProgressLog {
   private readonly lastProgress = new Map<string, number>();
   private readonly jobStarted = new Map<string, number>();
   private readonly finished = new Set<string>();
-  readonly grantedSeconds = new Map<string, number>();
 
   /** The job appeared in a region's store: its workflows' "no progress since" starts here. */
   jobSeen(jobId: string, region: string, at: number): void {
@@ -39,9 +38,5 @@ export class ProgressLog {
       .filter((id) => !this.finished.has(id))
       .map((id) => `${id} ${Math.round((now - (this.lastProgress.get(id) ?? started)) / 1000)} s`)
       .join(', ');
-  }
-
-  granted(workerId: string, seconds: number): void {
-    this.grantedSeconds.set(workerId, (this.grantedSeconds.get(workerId) ?? 0) + seconds);
   }
 }

@@ -84,7 +84,6 @@ export class SimWorker {
     await this.call('request-extension', NO_RETRY, async () => {
       const answer = await requestExtension(this.deps, { workerId: this.spec.workerId, token, currentProgress });
       if (answer.granted) {
-        this.log.granted(this.spec.workerId, answer.extensionSeconds);
         this.world.log(`worker ${this.spec.workerId} granted ${answer.extensionSeconds} s`);
         return;
       }
