@@ -11,6 +11,7 @@ const tiers = {
   e2e: ['test/e2e'],
   emulator: ['test/emulator'],
   infra: ['test/infra'],
+  simulation: ['test/sim'],
 } as const;
 
 const testsUnder = (folders: readonly string[]) => folders.map((folder) => `${folder}/**/*.test.ts`);

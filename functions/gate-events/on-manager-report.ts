@@ -7,7 +7,8 @@ import { JobTimeoutReport } from '../../shared/events/job-timeout-report.js';
 import { lambdaHandler } from '../../shared/http/lambda-context.js';
 import { gate } from '../../shared/wiring/gate-resolver.js';
 
-function parseReport(event: EventBridgeEvent<string, unknown>): ManagerReport {
+/** Exported for the simulator, which consumes the same events without the Lambda wrapper. */
+export function parseReport(event: Pick<EventBridgeEvent<string, unknown>, 'detail-type' | 'detail'>): ManagerReport {
   switch (event['detail-type']) {
     case JobProgressReport.detailType:
       return { kind: 'JobProgressReport', detail: JobProgressReport.parse(event.detail) };

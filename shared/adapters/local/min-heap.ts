@@ -1,7 +1,16 @@
-/** A binary min-heap ordered by `key`. */
+/** A binary min-heap ordered by `key`, then by `tieBreak` when given (the simulator needs a stable order). */
 export class MinHeap<T> {
   private readonly items: T[] = [];
-  constructor(private readonly key: (item: T) => number) {}
+  constructor(
+    private readonly key: (item: T) => number,
+    private readonly tieBreak?: (item: T) => number,
+  ) {}
+
+  private less(a: T, b: T): boolean {
+    const ka = this.key(a);
+    const kb = this.key(b);
+    return ka < kb || (ka === kb && this.tieBreak !== undefined && this.tieBreak(a) < this.tieBreak(b));
+  }
 
   get size(): number {
     return this.items.length;
@@ -17,7 +26,7 @@ export class MinHeap<T> {
     let i = items.length - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (this.key(items[parent] as T) <= this.key(items[i] as T)) break;
+      if (!this.less(items[i] as T, items[parent] as T)) break;
       [items[parent], items[i]] = [items[i] as T, items[parent] as T];
       i = parent;
     }
@@ -34,8 +43,8 @@ export class MinHeap<T> {
       const left = 2 * i + 1;
       const right = left + 1;
       let smallest = i;
-      if (left < items.length && this.key(items[left] as T) < this.key(items[smallest] as T)) smallest = left;
-      if (right < items.length && this.key(items[right] as T) < this.key(items[smallest] as T)) smallest = right;
+      if (left < items.length && this.less(items[left] as T, items[smallest] as T)) smallest = left;
+      if (right < items.length && this.less(items[right] as T, items[smallest] as T)) smallest = right;
       if (smallest === i) return top;
       [items[smallest], items[i]] = [items[i] as T, items[smallest] as T];
       i = smallest;

@@ -1,0 +1,90 @@
+import { pollingDesign, stepFunctionsPerJob, temporalPerJob } from './alternatives.js';
+import { combine, priceOf, scale, type Usage } from './usage.js';
+import { measureVigil, type VigilMeasurement } from './vigil-usage.js';
+import type { Workload } from './workload.js';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+export const WORKLOADS: Workload[] = [
+  { name: '1 region, 10 wf, 1 min, progress 10 s', regions: 1, workflows: 10, durationMs: MINUTE, progressEveryMs: 10_000 },
+  { name: '1 region, 10 wf, 1 h, progress 10 s', regions: 1, workflows: 10, durationMs: HOUR, progressEveryMs: 10_000 },
+  { name: '3 regions, 10 wf, 1 min, progress 10 s', regions: 3, workflows: 10, durationMs: MINUTE, progressEveryMs: 10_000 },
+  { name: '3 regions, 10 wf, 1 h, progress 10 s', regions: 3, workflows: 10, durationMs: HOUR, progressEveryMs: 10_000 },
+  { name: '1 region, 4 wf, 15 min, progress 60 s (the issue’s paper case)', regions: 1, workflows: 4, durationMs: 15 * MINUTE, progressEveryMs: 60_000 },
+];
+
+const usd = (value: number) => (value >= 0.01 ? `$${value.toFixed(4)}` : `$${value.toExponential(2)}`);
+const pad = (text: string, width: number) => text.padEnd(width);
+
+/** A 24 h job is the 1 h job's per-hour usage continued: usage grows linearly with job time (fit on 1 min and 1 h). */
+function extrapolate(short: { m: VigilMeasurement; ms: number }, long: { m: VigilMeasurement; ms: number }, targetMs: number): Usage {
+  const perMs = scale(combine(long.m.perJob, short.m.perJob, -1), 1 / (long.ms - short.ms));
+  return combine(long.m.perJob, perMs, targetMs - long.ms);
+}
+
+/** Prints the side-by-side cost per job, the growth with jobs and with duration, and the levers. */
+export async function printCostReport(log: (line: string) => void = console.log): Promise<void> {
+  log('Cost per job, us-east-1 list prices (sim/cost/prices.ts), Vigil measured in the simulator');
+  log(`${pad('workload', 62)} ${pad('Vigil', 11)} ${pad('seeds’ polling', 15)} ${pad('SFN Standard', 13)} Temporal Cloud`);
+  const measured = new Map<string, VigilMeasurement>();
+  for (const workload of WORKLOADS) {
+    const vigil = await measureVigil(workload);
+    measured.set(workload.name, vigil);
+    const polling = pollingDesign(workload);
+    log(
+      `${pad(workload.name, 62)} ${pad(usd(priceOf(vigil.perJob).total), 11)} ${pad(usd(priceOf(polling.perJob).total), 15)} ` +
+        `${pad(usd(stepFunctionsPerJob(workload).usd), 13)} ${usd(temporalPerJob(workload).usd)}`,
+    );
+  }
+
+  log('\nVigil per job, by kind (counted by the simulator)');
+  for (const workload of WORKLOADS) {
+    const vigil = measured.get(workload.name);
+    if (!vigil) continue;
+    const u = vigil.perJob;
+    const c = priceOf(u);
+    log(
+      `${pad(workload.name, 62)} λ ${u.lambdaInvocations.toFixed(0)} (${usd(c.lambda)}), WRU ${u.dynamoWriteUnits.toFixed(0)} (${usd(c.dynamoWrites)}), ` +
+        `RRU ${u.dynamoReadUnits.toFixed(0)} (${usd(c.dynamoReads)}), SQS ${u.sqsRequests.toFixed(0)}, Scheduler ${u.schedulerInvocations.toFixed(0)}, ` +
+        `events ${u.eventBridgeEvents.toFixed(0)} (${u.crossRegionEvents.toFixed(0)} cross-region), API ${(u.apiRequestsWorker + u.apiRequestsClient).toFixed(0)} (${usd(c.apiGateway)}); ` +
+        `${(u.dynamoWriteUnits / vigil.reportsPerJob).toFixed(2)} WRU per report`,
+    );
+  }
+
+  const oneHour = WORKLOADS[1];
+  const oneMinute = WORKLOADS[0];
+  const hourM = oneHour && measured.get(oneHour.name);
+  const minuteM = oneMinute && measured.get(oneMinute.name);
+  if (oneHour && oneMinute && hourM && minuteM) {
+    log(`\nGrowth with job duration (${oneHour.regions} region, ${oneHour.workflows} wf, progress 10 s; 24 h extrapolated linearly from 1 min and 1 h)`);
+    for (const [label, ms] of [['1 min', MINUTE], ['1 h', HOUR], ['24 h', 24 * HOUR]] as const) {
+      const usage = ms === MINUTE ? minuteM.perJob : ms === HOUR ? hourM.perJob : extrapolate({ m: minuteM, ms: MINUTE }, { m: hourM, ms: HOUR }, ms);
+      const workload = { ...oneHour, durationMs: ms };
+      log(
+        `  ${pad(label, 6)} Vigil ${pad(usd(priceOf(usage).total), 10)} polling ${pad(usd(priceOf(pollingDesign(workload).perJob).total), 10)} ` +
+          `SFN ${pad(usd(stepFunctionsPerJob(workload).usd), 10)} Temporal ${usd(temporalPerJob(workload).usd)}`,
+      );
+    }
+    log(`\nGrowth with the number of concurrent 1 h jobs (cost per job, fixed sweep/loop cost shared)`);
+    const polling = pollingDesign(oneHour);
+    for (const jobs of [10, 100, 1_000, 10_000, 100_000]) {
+      const vigil = priceOf(hourM.perJob).total + priceOf(hourM.idlePerHour).total / jobs;
+      const seeds = priceOf(polling.perJob).total + priceOf(polling.fixedPerHour).total / jobs;
+      log(`  ${pad(String(jobs), 7)} Vigil ${pad(usd(vigil), 10)} polling ${pad(usd(seeds), 10)} SFN ${pad(usd(stepFunctionsPerJob(oneHour).usd), 10)} Temporal ${usd(temporalPerJob(oneHour).usd)}`);
+    }
+  }
+
+  const paper = WORKLOADS[4];
+  const paperM = paper && measured.get(paper.name);
+  if (paper && paperM) {
+    const now = priceOf(paperM.perJob);
+    const functionUrls = priceOf(paperM.perJob, { functionUrlsForWorkers: true });
+    const oneWritePerReport = { ...paperM.perJob, dynamoWriteUnits: paperM.perJob.dynamoWriteUnits - Math.max(0, paperM.perJob.dynamoWriteUnits - paperM.reportsPerJob - 20) };
+    const both = priceOf(oneWritePerReport, { functionUrlsForWorkers: true });
+    log(`\nLevers on the paper case (${paper.name}), Step Functions Standard: ${usd(stepFunctionsPerJob(paper).usd)} per job`);
+    log(`  Vigil today                                        ${usd(now.total)} (API Gateway ${usd(now.apiGateway)}, DynamoDB writes ${usd(now.dynamoWrites)})`);
+    log(`  worker routes on Lambda function URLs              ${usd(functionUrls.total)}`);
+    log(`  + about 1 write per report (20 WRU for the rest)   ${usd(both.total)}`);
+  }
+}

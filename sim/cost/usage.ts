@@ -1,0 +1,61 @@
+import { PRICES, LAMBDA_AVERAGE_MS, LAMBDA_MEMORY_GB } from './prices.js';
+
+/** AWS usage by kind, the unit the cost model prices. */
+export interface Usage {
+  lambdaInvocations: number;
+  dynamoWriteUnits: number;
+  dynamoReadUnits: number;
+  sqsRequests: number;
+  schedulerInvocations: number;
+  eventBridgeEvents: number;
+  crossRegionEvents: number;
+  apiRequestsWorker: number;
+  apiRequestsClient: number;
+}
+
+export const NO_USAGE: Usage = {
+  lambdaInvocations: 0,
+  dynamoWriteUnits: 0,
+  dynamoReadUnits: 0,
+  sqsRequests: 0,
+  schedulerInvocations: 0,
+  eventBridgeEvents: 0,
+  crossRegionEvents: 0,
+  apiRequestsWorker: 0,
+  apiRequestsClient: 0,
+};
+
+export function combine(a: Usage, b: Usage, factor = 1): Usage {
+  const out = { ...a };
+  for (const key of Object.keys(out) as Array<keyof Usage>) out[key] = a[key] + b[key] * factor;
+  return out;
+}
+
+export const scale = (usage: Usage, factor: number): Usage => combine(NO_USAGE, usage, factor);
+
+export interface CostBreakdown {
+  lambda: number;
+  dynamoWrites: number;
+  dynamoReads: number;
+  sqs: number;
+  scheduler: number;
+  eventBridge: number;
+  apiGateway: number;
+  total: number;
+}
+
+/** USD for a usage; `functionUrlsForWorkers` serves worker routes from Lambda function URLs (no per-request charge). */
+export function priceOf(usage: Usage, options: { functionUrlsForWorkers?: boolean } = {}): CostBreakdown {
+  const gbSeconds = usage.lambdaInvocations * (LAMBDA_AVERAGE_MS / 1000) * LAMBDA_MEMORY_GB;
+  const apiRequests = usage.apiRequestsClient + (options.functionUrlsForWorkers ? 0 : usage.apiRequestsWorker);
+  const parts = {
+    lambda: usage.lambdaInvocations * PRICES.lambdaPerRequest + gbSeconds * PRICES.lambdaPerGbSecondArm,
+    dynamoWrites: usage.dynamoWriteUnits * PRICES.dynamoPerWriteUnit,
+    dynamoReads: usage.dynamoReadUnits * PRICES.dynamoPerReadUnit,
+    sqs: usage.sqsRequests * PRICES.sqsPerRequest,
+    scheduler: usage.schedulerInvocations * PRICES.schedulerPerInvocation,
+    eventBridge: usage.eventBridgeEvents * PRICES.eventBridgePerEvent + usage.crossRegionEvents * PRICES.eventBridgePerCrossRegionEvent,
+    apiGateway: apiRequests * PRICES.apiGatewayHttpPerRequest,
+  };
+  return { ...parts, total: Object.values(parts).reduce((a, b) => a + b, 0) };
+}

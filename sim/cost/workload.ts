@@ -1,0 +1,43 @@
+import type { Plan } from '../world/plan.js';
+import { NO_RATES } from '../world/plan.js';
+import { REGION_NAMES } from '../world/generate-plan.js';
+
+/** A cost workload: the issue's shapes (regions, workflows per region, job length, progress period). */
+export interface Workload {
+  name: string;
+  regions: number;
+  workflows: number;
+  durationMs: number;
+  progressEveryMs: number;
+}
+
+/** `jobs` well-behaved jobs of the workload, all submitted at once, no faults. */
+export function workloadPlan(workload: Workload, jobs: number): Plan {
+  const regions = REGION_NAMES.slice(0, workload.regions);
+  return {
+    seed: 1,
+    regions,
+    jobs: Array.from({ length: jobs }, (_, j) => ({
+      jobId: `cost-${j}`,
+      viaGate: regions.length > 1,
+      regions,
+      timeoutSeconds: Math.round((workload.durationMs * 2) / 1000) + 60,
+      stuckThresholdSeconds: 120,
+      submitAtMs: 0,
+      workers: regions.flatMap((region) =>
+        Array.from({ length: workload.workflows }, (_, w) => ({
+          workerId: `wk-${j}-${region}-${w}`,
+          workflowId: `wf-${w}`,
+          region,
+          behaviour: 'normal' as const,
+          durationMs: workload.durationMs,
+          faultAfterMs: 0,
+        })),
+      ),
+    })),
+    faults: [],
+    rates: NO_RATES,
+    progressEveryMs: workload.progressEveryMs,
+    pools: 0,
+  };
+}

@@ -1,0 +1,153 @@
+import { getPath, type Item } from './expression-eval.js';
+
+export interface KeySchema {
+  hash: string;
+  range?: string;
+}
+
+export interface IndexDefinition extends KeySchema {
+  name: string;
+  /** Attributes an index item carries besides the keys; `undefined` means all of them. */
+  include?: readonly string[];
+}
+
+/** The pending change of one index entry: becomes visible to index reads at `visibleAt`. */
+interface Propagation {
+  visibleAt: number;
+  tableKey: string;
+  hash?: string;
+  projected?: Item;
+}
+
+const keyString = (item: Item, schema: KeySchema) => `${String(item[schema.hash])}\u0000${schema.range ? String(item[schema.range]) : ''}`;
+
+/** One secondary index: eventually consistent, it applies each write after a lag (GSIs on AWS do too). */
+export class SecondaryIndex {
+  private readonly partitions = new Map<string, Map<string, Item>>();
+  private readonly pending: Propagation[] = [];
+  private readonly lastVisibleAt = new Map<string, number>();
+  private readonly where = new Map<string, string>();
+
+  constructor(
+    readonly definition: IndexDefinition,
+    private readonly table: KeySchema,
+  ) {}
+
+  /** Records the new version of a table item (or its deletion) for index readers from `visibleAt` on. */
+  propagate(tableKey: string, after: Item | undefined, visibleAt: number): void {
+    // A later write to one item never becomes visible before an earlier one.
+    const at = Math.max(visibleAt, this.lastVisibleAt.get(tableKey) ?? 0);
+    this.lastVisibleAt.set(tableKey, at);
+    const inIndex = after && after[this.definition.hash] !== undefined && (!this.definition.range || after[this.definition.range] !== undefined);
+    this.pending.push({
+      visibleAt: at,
+      tableKey,
+      ...(inIndex ? { hash: String(after[this.definition.hash]), projected: this.project(after) } : {}),
+    });
+  }
+
+  /** Whether writing `after` over `before` touches this index (a write unit per touched index). */
+  touches(before: Item | undefined, after: Item | undefined): number {
+    const had = before !== undefined && before[this.definition.hash] !== undefined;
+    const has = after !== undefined && after[this.definition.hash] !== undefined;
+    if (!had && !has) return 0;
+    if (had && has) {
+      const keysMoved = keyString(before, this.definition) !== keyString(after, this.definition);
+      if (keysMoved) return 2;
+      return JSON.stringify(this.project(before)) === JSON.stringify(this.project(after)) ? 0 : 1;
+    }
+    return 1;
+  }
+
+  /** The partition as an index reader sees it at `now`. */
+  partition(hash: string, now: number): Item[] {
+    this.catchUp(now);
+    return [...(this.partitions.get(hash)?.values() ?? [])];
+  }
+
+  private catchUp(now: number): void {
+    if (this.pending.length === 0) return;
+    this.pending.sort((a, b) => a.visibleAt - b.visibleAt);
+    let applied = 0;
+    for (const change of this.pending) {
+      if (change.visibleAt > now) break;
+      applied++;
+      const previous = this.where.get(change.tableKey);
+      if (previous !== undefined) this.partitions.get(previous)?.delete(change.tableKey);
+      if (change.hash === undefined || !change.projected) {
+        this.where.delete(change.tableKey);
+        continue;
+      }
+      let partition = this.partitions.get(change.hash);
+      if (!partition) this.partitions.set(change.hash, (partition = new Map()));
+      partition.set(change.tableKey, change.projected);
+      this.where.set(change.tableKey, change.hash);
+    }
+    this.pending.splice(0, applied);
+  }
+
+  private project(item: Item): Item {
+    if (!this.definition.include) return item;
+    const projected: Item = {};
+    const names = [this.table.hash, this.table.range, this.definition.hash, this.definition.range, ...this.definition.include];
+    for (const name of names) if (name !== undefined && item[name] !== undefined) projected[name] = item[name];
+    return projected;
+  }
+}
+
+/** One table: items by partition, and its secondary indexes. */
+export class Table {
+  private readonly partitions = new Map<string, Map<string, Item>>();
+  readonly indexes = new Map<string, SecondaryIndex>();
+
+  constructor(
+    readonly name: string,
+    readonly key: KeySchema,
+    indexes: readonly IndexDefinition[],
+  ) {
+    for (const index of indexes) this.indexes.set(index.name, new SecondaryIndex(index, key));
+  }
+
+  keyOf(key: Item): { hash: string; tableKey: string } {
+    const hash = key[this.key.hash];
+    const range = this.key.range ? key[this.key.range] : '';
+    if (hash === undefined || range === undefined) {
+      throw new Error(`The provided key element does not match the schema of table ${this.name}`);
+    }
+    return { hash: String(hash), tableKey: keyString(key, this.key) };
+  }
+
+  get(key: Item): Item | undefined {
+    const { hash, tableKey } = this.keyOf(key);
+    return this.partitions.get(hash)?.get(tableKey);
+  }
+
+  put(key: Item, item: Item | undefined): void {
+    const { hash, tableKey } = this.keyOf(key);
+    let partition = this.partitions.get(hash);
+    if (!item) {
+      partition?.delete(tableKey);
+      return;
+    }
+    if (!partition) this.partitions.set(hash, (partition = new Map()));
+    partition.set(tableKey, item);
+  }
+
+  partition(hash: string): Item[] {
+    return [...(this.partitions.get(hash)?.values() ?? [])];
+  }
+
+  *items(): Iterable<Item> {
+    for (const partition of this.partitions.values()) yield* partition.values();
+  }
+
+  tableKeyOf(item: Item): string {
+    return keyString(item, this.key);
+  }
+
+  keyAttributes(item: Item, schema: KeySchema = this.key): Item {
+    const key: Item = { [schema.hash]: getPath(item, [schema.hash]) };
+    if (schema.range) key[schema.range] = item[schema.range];
+    return key;
+  }
+}

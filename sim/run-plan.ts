@@ -1,0 +1,109 @@
+import { sweepGateTimers } from '../shared/app/gate/sweep-gate-timers.js';
+import { sweepJobTimers } from '../shared/app/sweep-job-timers.js';
+import { takeOverJob } from '../shared/app/take-over-job.js';
+import { NO_RETRY } from './world/delivery.js';
+import { Invariants, type Violation } from './world/invariants.js';
+import { buildNodes, type SimNodes } from './world/nodes.js';
+import type { Plan } from './world/plan.js';
+import { ProgressLog } from './world/progress-log.js';
+import { scheduleSubmissions } from './world/submissions.js';
+import { SIM_EPOCH, World } from './world/world.js';
+import type { AwsCalls } from './world/aws-calls.js';
+import type { DynamoUsage } from './dynamo/dynamo-usage.js';
+import type { StoreKind } from './dynamo/sim-store.js';
+
+const SWEEP_EVERY_MS = 60_000;
+/** After the last deadline and the last fault, this long for every detection bound to pass. */
+const SETTLE_MS = 20 * 60_000;
+
+export interface RunResult {
+  seed: number;
+  digest: string;
+  violations: Violation[];
+  steps: number;
+  simulatedMs: number;
+  trace: string[];
+  calls: AwsCalls;
+  dynamo: DynamoUsage[];
+  largestItemBytes: number;
+  /** Regions that finished other than TIMED_OUT after the gate's global timeout (not a violation). */
+  finishedAfterGlobalTimeout: string[];
+}
+
+export function horizonOf(plan: Plan): number {
+  const lastDeadline = Math.max(0, ...plan.jobs.map((job) => job.submitAtMs + job.timeoutSeconds * 2_000));
+  const lastFault = Math.max(0, ...plan.faults.map((f) => ('untilMs' in f ? f.untilMs : f.atMs)));
+  return SIM_EPOCH + Math.max(lastDeadline, lastFault) + SETTLE_MS;
+}
+
+function scheduleSweeps(world: World, nodes: SimNodes, horizon: number): void {
+  const every = (name: string, run: () => Promise<void>) => {
+    const tick = async () => {
+      await world.invoke(name, run, NO_RETRY);
+      if (world.now + SWEEP_EVERY_MS <= horizon) world.after(SWEEP_EVERY_MS, name, tick);
+    };
+    world.after(SWEEP_EVERY_MS, name, tick);
+  };
+  for (const [region, node] of nodes.regions) every(`${region}:sweep`, async () => void (await sweepJobTimers(node.deps)));
+  every('gate:sweep', async () => {
+    if (!world.gateDown()) await sweepGateTimers(nodes.gate.deps);
+  });
+}
+
+function scheduleTakeovers(world: World, nodes: SimNodes): void {
+  for (const fault of world.plan.faults) {
+    if (fault.kind !== 'takeover') continue;
+    const node = nodes.regions.get(fault.region);
+    if (!node) continue;
+    world.at(SIM_EPOCH + fault.atMs, `takeover ${fault.jobId}`, async () => {
+      world.log(`operator takes over ${fault.jobId} in ${fault.region}`);
+      world.calls.httpRequests.client++;
+      await world.invoke(`${fault.region}:take-over-job`, async () => void (await takeOverJob(node.deps, fault.jobId)), NO_RETRY);
+    });
+  }
+}
+
+/** Runs one plan to its horizon (or its first violation) and checks the invariants after every step. */
+export interface RunOptions {
+  keepTrace?: boolean;
+  horizonMs?: number;
+  /** `dynalite` runs every node on a real DynamoDB API implementation instead of the in-memory store. */
+  store?: StoreKind;
+}
+
+export async function runPlan(plan: Plan, options: RunOptions = {}): Promise<RunResult> {
+  const world = new World(plan, options.keepTrace ?? false);
+  const nodes = await buildNodes(world, options.store);
+  const log = new ProgressLog();
+  const invariants = new Invariants(world, nodes, log);
+  const horizon = options.horizonMs === undefined ? horizonOf(plan) : SIM_EPOCH + options.horizonMs;
+  scheduleSubmissions(world, nodes, log);
+  scheduleSweeps(world, nodes, horizon);
+  scheduleTakeovers(world, nodes);
+
+  const violations = invariants.violations;
+  await world.run(
+    horizon,
+    async () => {
+      await invariants.afterStep();
+      for (const stale of world.staleChanges.splice(0)) violations.push({ invariant: 'stale-fence', jobId: stale.jobId, message: stale.message, atMs: world.now });
+      for (const error of world.unexpectedErrors.splice(0)) violations.push({ invariant: 'handler-error', message: error, atMs: world.now });
+    },
+    () => violations.length > 0,
+  );
+  if (violations.length === 0) invariants.atEnd();
+  const stores = [...[...nodes.regions.values()].map((n) => n.dynamo), nodes.gate.dynamo];
+  await Promise.all(stores.map((store) => store.close()));
+  return {
+    seed: plan.seed,
+    digest: world.traceDigest(),
+    violations,
+    steps: world.steps,
+    simulatedMs: world.now - SIM_EPOCH,
+    trace: world.trace,
+    calls: world.calls,
+    dynamo: stores.map((s) => s.usage),
+    largestItemBytes: Math.max(...stores.map((s) => s.largestItemBytes)),
+    finishedAfterGlobalTimeout: invariants.finishedAfterGlobalTimeout(),
+  };
+}

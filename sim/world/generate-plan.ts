@@ -1,0 +1,89 @@
+import { FAULT_KINDS, type FaultKind, type JobSpec, type Plan, type ScheduledFault, type WorkerBehaviour, type WorkerSpec } from './plan.js';
+import { Rng } from './rng.js';
+
+export interface PlanOptions {
+  jobs: number;
+  regions: number;
+  pools: number;
+  faults: readonly FaultKind[];
+  /** Longest job timeout drawn, in seconds. */
+  maxTimeoutSeconds?: number;
+  progressEveryMs?: number;
+}
+
+export const DEFAULT_PLAN_OPTIONS: PlanOptions = { jobs: 4, regions: 2, pools: 0, faults: FAULT_KINDS };
+
+export const REGION_NAMES = ['us-east-1', 'eu-west-1', 'ap-south-1', 'us-west-2', 'sa-east-1'];
+
+/** A seed's world: jobs, workers and faults, all drawn from the seed (its own stream, so runs replay). */
+export function generatePlan(seed: number, options: PlanOptions): Plan {
+  const rng = new Rng(seed, 1);
+  const on = (kind: FaultKind) => options.faults.includes(kind);
+  const regions = REGION_NAMES.slice(0, Math.max(1, Math.min(options.regions, REGION_NAMES.length)));
+  const maxTimeout = options.maxTimeoutSeconds ?? 600;
+  const behaviours: WorkerBehaviour[] = [
+    'normal',
+    ...(on('worker-dies') ? (['dies'] as const) : []),
+    ...(on('worker-hangs') ? (['hangs'] as const) : []),
+    ...(on('extension-no-progress') ? (['extension-no-progress'] as const) : []),
+    ...(on('worker-recovers') ? (['recovers'] as const) : []),
+  ];
+
+  const jobs: JobSpec[] = [];
+  for (let j = 0; j < options.jobs; j++) {
+    const jobId = `job-${seed}-${j}`;
+    const viaGate = regions.length > 1 && rng.chance(0.6);
+    const jobRegions = viaGate ? regions : [rng.pick(regions)];
+    const timeoutSeconds = rng.int(60, maxTimeout);
+    const stuckThresholdSeconds = rng.int(30, 180);
+    const workers: WorkerSpec[] = [];
+    for (const region of jobRegions) {
+      for (let w = 0; w < rng.int(1, 2); w++) {
+        const behaviour = rng.chance(0.5) ? 'normal' : rng.pick(behaviours);
+        workers.push({
+          workerId: `wk-${j}-${region}-${w}`,
+          workflowId: `wf-${region}-${w}`,
+          region,
+          behaviour,
+          // Half finish well inside the deadline, half would overrun it.
+          durationMs: rng.int(10, Math.round(timeoutSeconds * 1.6)) * 1000,
+          faultAfterMs: rng.int(0, timeoutSeconds) * 1000,
+        });
+      }
+    }
+    jobs.push({ jobId, viaGate, regions: jobRegions, timeoutSeconds, stuckThresholdSeconds, submitAtMs: rng.int(0, 120) * 1000, workers });
+  }
+
+  const faults: ScheduledFault[] = [];
+  const window = () => {
+    const fromMs = rng.int(0, maxTimeout) * 1000;
+    return { fromMs, untilMs: fromMs + rng.int(30, 600) * 1000 };
+  };
+  if (on('gate-down') && regions.length > 1 && rng.chance(0.5)) faults.push({ kind: 'gate-down', ...window() });
+  if (on('region-cut') && regions.length > 1 && rng.chance(0.5)) faults.push({ kind: 'region-cut', region: rng.pick(regions), ...window() });
+  if (on('bus-outage') && rng.chance(0.5)) faults.push({ kind: 'bus-outage', node: rng.pick([...regions, 'gate']), ...window() });
+  if (on('takeover')) {
+    for (const job of jobs) {
+      if (rng.chance(0.3)) faults.push({ kind: 'takeover', jobId: job.jobId, region: rng.pick(job.regions), atMs: job.submitAtMs + rng.int(1, job.timeoutSeconds + 60) * 1000 });
+    }
+  }
+  const rate = (kind: FaultKind, p: number) => (on(kind) ? p : 0);
+  return {
+    seed,
+    regions,
+    jobs,
+    faults,
+    rates: {
+      drop: rate('drop', 0.05),
+      duplicate: rate('duplicate', 0.05),
+      delay: rate('delay', 0.05),
+      reorder: rate('reorder', 0.2),
+      crash: rate('crash', 0.02),
+      redelivery: rate('redelivery', 0.03),
+      timerLoss: rate('timer-loss', 0.03),
+      indexLagMaxMs: on('index-lag') ? 2_000 : 0,
+    },
+    progressEveryMs: options.progressEveryMs ?? 10_000,
+    pools: options.pools,
+  };
+}

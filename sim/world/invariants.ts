@@ -1,0 +1,185 @@
+import { effectiveDeadline } from '../../shared/domain/deadlines.js';
+import { gateJobStatus } from '../../shared/domain/gate/gate-job-status.js';
+import { globalDeadline } from '../../shared/domain/gate/global-deadline.js';
+import type { GateJob } from '../../shared/domain/gate/gate-job.js';
+import { isTerminal, type Job } from '../../shared/domain/job.js';
+import { detectionBoundMs, extensionCapSeconds } from './detection-bound.js';
+import type { SimNodes } from './nodes.js';
+import type { JobSpec } from './plan.js';
+import type { ProgressLog } from './progress-log.js';
+import type { World } from './world.js';
+
+export interface Violation {
+  invariant: string;
+  jobId?: string;
+  message: string;
+  atMs: number;
+}
+
+/**
+ * The issue's invariants, checked after every step of the world. State is read through the real
+ * adapters on an uncounted view of each store, and re-read only from a store that was written.
+ */
+export class Invariants {
+  readonly violations: Violation[] = [];
+  private readonly jobs = new Map<string, Job>();
+  private readonly gateJobs = new Map<string, GateJob>();
+  private readonly reported = new Set<string>();
+  /** Jobs with a region that timed out for a good reason: a global timeout of the others follows from it. */
+  private readonly justified = new Set<string>();
+
+  constructor(
+    private readonly world: World,
+    private readonly nodes: SimNodes,
+    private readonly log: ProgressLog,
+  ) {}
+
+  private violate(invariant: string, jobId: string | undefined, message: string): void {
+    const key = `${invariant}/${jobId ?? ''}`;
+    if (this.reported.has(key)) return;
+    this.reported.add(key);
+    this.violations.push({ invariant, ...(jobId ? { jobId } : {}), message, atMs: this.world.now });
+    this.world.log(`VIOLATION ${invariant}${jobId ? ` ${jobId}` : ''}: ${message}`);
+  }
+
+  /** Jobs of the plan whose partition (its key names the job id) was written since the last step. */
+  private written(partitions: Set<string>, jobs: readonly JobSpec[]): JobSpec[] {
+    if (partitions.size === 0) return [];
+    const keys = [...partitions];
+    return jobs.filter((spec) => keys.some((key) => key.includes(spec.jobId)));
+  }
+
+  async afterStep(): Promise<void> {
+    const now = this.world.now;
+    for (const [region, node] of this.nodes.regions) {
+      for (const spec of this.written(node.dynamo.drainWrittenPartitions(), this.world.plan.jobs)) {
+        if (!spec.regions.includes(region)) continue;
+        const next = await node.observe.getJob(spec.jobId);
+        if (!next) continue;
+        const key = `${spec.jobId}/${region}`;
+        const previous = this.jobs.get(key);
+        if (!previous) this.log.jobSeen(spec.jobId, region, now);
+        this.jobs.set(key, next);
+        if (previous) this.checkTransition(spec, region, previous, next);
+      }
+    }
+    for (const spec of this.written(this.nodes.gate.dynamo.drainWrittenPartitions(), this.world.plan.jobs)) {
+      const gateJob = await this.nodes.gate.observe.get(spec.jobId);
+      if (gateJob) this.gateJobs.set(spec.jobId, gateJob);
+    }
+    for (const spec of this.world.plan.jobs) this.checkJob(spec);
+    for (const node of [...this.nodes.regions.values(), this.nodes.gate]) {
+      if (node.dynamo.usage.oversizedWrites > 0) this.violate('item-size', undefined, `${node.name}: a write was refused for passing 400 KB`);
+    }
+  }
+
+  private policy() {
+    const first = this.nodes.regions.values().next().value;
+    if (!first) throw new Error('no regions');
+    return first.deps.policy;
+  }
+
+  private checkTransition(spec: JobSpec, region: string, previous: Job, next: Job): void {
+    if (isTerminal(previous.status) && next.status !== previous.status) {
+      this.violate('one-terminal-state', spec.jobId, `${region}: ${previous.status} became ${next.status}`);
+    }
+    // A gate-coordinated region first decides locally (and reports); its later TIMED_OUT follows from that decision.
+    const decidedLocally = !previous.tracking.locallyTimedOut && next.tracking.locallyTimedOut;
+    const timedOut = previous.status === 'RUNNING' && next.status === 'TIMED_OUT';
+    if (!decidedLocally && !timedOut) return;
+    if (this.justified.has(spec.jobId) || this.timeoutJustified(spec, region, previous, next)) {
+      this.justified.add(spec.jobId);
+      return;
+    }
+    this.violate(
+      'no-premature-timeout',
+      spec.jobId,
+      `${region}: ${timedOut ? `TIMED_OUT (${next.tracking.timeoutReason})` : `local timeout (${next.tracking.timeoutReason})`} before its deadline ${new Date(effectiveDeadline(previous.tracking)).toISOString()} while making progress (since the last advance: ${this.log.describe(spec.jobId, region, spec.workers.filter((w) => w.region === region).map((w) => w.workerId), this.world.now)}; stuck threshold ${spec.stuckThresholdSeconds} s)`,
+    );
+  }
+
+  /** A timeout is justified at its deadline, or once the job (or, gate-coordinated, any region of it) really is stuck. */
+  private timeoutJustified(spec: JobSpec, region: string, previous: Job, next: Job): boolean {
+    const now = this.world.now;
+    const due = (r: string, job: Job | undefined) => {
+      const deadline = job ? effectiveDeadline(job.tracking) : Infinity;
+      const workers = spec.workers.filter((w) => w.region === r).map((w) => w.workerId);
+      return now >= deadline || this.log.stuck(spec.jobId, r, workers, spec.stuckThresholdSeconds * 1000, now);
+    };
+    if (due(region, previous) || now >= effectiveDeadline(next.tracking)) return true;
+    if (!spec.viaGate) return false;
+    const gateJob = this.gateJobs.get(spec.jobId);
+    if (gateJob && now >= gateJob.submittedAt + gateJob.timeoutSeconds * 1000) return true;
+    return spec.regions.some((r) => r !== region && due(r, this.jobs.get(`${spec.jobId}/${r}`)));
+  }
+
+  private checkJob(spec: JobSpec): void {
+    const now = this.world.now;
+    const cap = extensionCapSeconds(this.policy());
+    let completedInTime = true;
+    const gateJob = this.gateJobs.get(spec.jobId);
+    for (const region of spec.regions) {
+      const job = this.jobs.get(`${spec.jobId}/${region}`);
+      const inTime = job?.status === 'COMPLETED' && gateJob !== undefined && (job.finishedAt ?? Infinity) < globalDeadline(gateJob);
+      completedInTime &&= inTime;
+      if (job) this.checkExtensions(spec, region, job, cap);
+      if (!job || job.status !== 'RUNNING') continue;
+      const bound = detectionBoundMs(job.tracking.strategy, this.policy());
+      const deadline = effectiveDeadline(job.tracking);
+      if (now > deadline + bound) {
+        this.violate('no-leak', spec.jobId, `${region}: still RUNNING ${Math.round((now - deadline) / 1000)} s past its effective deadline (bound ${bound / 1000} s)`);
+      }
+    }
+    // A region that completed only after the global deadline may fairly be overtaken by the gate's timeout.
+    if (gateJob && completedInTime && gateJobStatus(gateJob) === 'TIMED_OUT') {
+      const finished = spec.regions.map((r) => `${r} at ${this.jobs.get(`${spec.jobId}/${r}`)?.finishedAt}`).join(', ');
+      this.violate(
+        'gate-completed-never-timed-out',
+        spec.jobId,
+        `every region COMPLETED before the global deadline ${globalDeadline(gateJob)} (${finished}), the gate reports TIMED_OUT (${gateJob.timeoutReason}, decided at ${gateJob.decidedAt})`,
+      );
+    }
+  }
+
+  /**
+   * Issue 7's form of AD-26's cap: at any moment, what one worker adds to a job's deadline is at
+   * most its current budget's grants (58.125 s); so the job's total is at most that per worker.
+   */
+  private checkExtensions(spec: JobSpec, region: string, job: Job, capSeconds: number): void {
+    const workers = spec.workers.filter((w) => w.region === region).length;
+    const { totalExtensionsGranted, maxWorkerExtension } = job.tracking;
+    if (maxWorkerExtension > capSeconds || totalExtensionsGranted > capSeconds * workers) {
+      this.violate(
+        'extension-cap',
+        spec.jobId,
+        `${region}: workers add ${totalExtensionsGranted} s to the deadline (largest one worker ${maxWorkerExtension} s), more than AD-26's ${capSeconds} s for each of its ${workers} worker(s)`,
+      );
+    }
+  }
+
+  /** After the run: a global timeout left no region running. */
+  atEnd(): void {
+    for (const spec of this.world.plan.jobs) {
+      const gateJob = this.gateJobs.get(spec.jobId);
+      if (!gateJob?.globallyTimedOut) continue;
+      for (const region of spec.regions) {
+        const job = this.jobs.get(`${spec.jobId}/${region}`);
+        if (job && !isTerminal(job.status)) this.violate('global-timeout-everywhere', spec.jobId, `${region} still ${job.status} after the gate's global timeout`);
+      }
+    }
+  }
+
+  /** Regions that ended other than TIMED_OUT after the gate's global timeout (reported, not a violation). */
+  finishedAfterGlobalTimeout(): string[] {
+    const late: string[] = [];
+    for (const spec of this.world.plan.jobs) {
+      const gateJob = this.gateJobs.get(spec.jobId);
+      if (!gateJob?.globallyTimedOut || gateJob.decidedAt === undefined) continue;
+      for (const region of spec.regions) {
+        const job = this.jobs.get(`${spec.jobId}/${region}`);
+        if (job && job.status !== 'TIMED_OUT' && (job.finishedAt ?? 0) > gateJob.decidedAt) late.push(`${spec.jobId}/${region}:${job.status}`);
+      }
+    }
+    return late;
+  }
+}

@@ -1,0 +1,115 @@
+import { DynamoGateStore } from '../../shared/adapters/aws/dynamo-gate-store.js';
+import { DynamoPoolStore } from '../../shared/adapters/aws/dynamo-pool-store.js';
+import { DynamoJobStore } from '../../shared/adapters/aws/dynamo-job-store.js';
+import { ensureTable } from '../../shared/adapters/aws/jobs-table.js';
+import { GATE } from '../../shared/adapters/local/event-routes.js';
+import { fireGateTimer } from '../../shared/app/gate/fire-gate-timer.js';
+import type { GateDeps } from '../../shared/app/gate/gate-deps.js';
+import { onManagerReport } from '../../shared/app/gate/on-manager-report.js';
+import { fireJobTimer } from '../../shared/app/fire-job-timer.js';
+import type { ManagerDeps } from '../../shared/app/manager-deps.js';
+import { onGateDecision } from '../../shared/app/on-gate-decision.js';
+import { WorkflowTokens } from '../../shared/app/workflow-tokens.js';
+import { defaultGatePolicy } from '../../shared/domain/gate/gate-policy.js';
+import { defaultTimeoutPolicy } from '../../shared/domain/policy.js';
+import { parseGateDecision } from '../../functions/events/on-gate-decision.js';
+import { parseReport } from '../../functions/gate-events/on-manager-report.js';
+import { startDynaliteStore } from '../dynamo/dynalite-store.js';
+import { MemoryDynamo } from '../dynamo/memory-dynamo.js';
+import type { SimStore, StoreKind } from '../dynamo/sim-store.js';
+import { SimBus, type Consumer } from './sim-bus.js';
+import { SimRegionManagers } from './sim-region-managers.js';
+import { SimTimers } from './sim-timers.js';
+import { SilentTelemetry } from './silent-telemetry.js';
+import { withStaleFenceCheck } from './stale-guard.js';
+import type { World } from './world.js';
+
+export const JOBS_TABLE = 'vigil-jobs';
+export const GATE_TABLE = 'vigil-gate';
+
+export class GateDown extends Error {
+  constructor() {
+    super('the gate is down');
+    this.name = 'GateDown';
+  }
+}
+
+/** A node's store, with an uncounted observer view for the invariant checks. */
+export interface SimNode<Deps> {
+  name: string;
+  dynamo: SimStore;
+  deps: Deps;
+}
+
+export interface SimNodes {
+  regions: Map<string, SimNode<ManagerDeps> & { observe: DynamoJobStore }>;
+  gate: SimNode<GateDeps> & { observe: DynamoGateStore };
+}
+
+const eventOf = (event: { detailType: string; detail: unknown }) => ({ 'detail-type': event.detailType, detail: event.detail });
+
+/** The gate lives in the first region; each region manager in its own. */
+export async function buildNodes(world: World, storeKind: StoreKind = 'memory'): Promise<SimNodes> {
+  const consumers = new Map<string, Consumer>();
+  const regionOf = (node: string) => (node === GATE ? (world.plan.regions[0] ?? node) : node);
+  // Drawn only when lag is on, so a run without it draws the same numbers on either store.
+  const lag = () => (world.plan.rates.indexLagMaxMs > 0 ? world.rng.int(0, world.plan.rates.indexLagMaxMs) : 0);
+  const store = async (tableName: string, withWorkerIndex: boolean) => {
+    const dynamo: SimStore =
+      storeKind === 'dynalite'
+        ? await startDynaliteStore(() => world.noteWrite())
+        : new MemoryDynamo({ now: () => world.now, indexLagMs: lag, onWrite: () => world.noteWrite() });
+    await ensureTable(dynamo.client, tableName, withWorkerIndex);
+    return dynamo;
+  };
+  const secret = Buffer.from(`simulated secret ${world.plan.seed}`);
+
+  const regions: SimNodes['regions'] = new Map();
+  for (const name of world.plan.regions) {
+    const dynamo = await store(JOBS_TABLE, true);
+    const observe = new DynamoJobStore(dynamo.observer, JOBS_TABLE);
+    const read = (jobId: string) => observe.getJob(jobId);
+    const deps: ManagerDeps = {
+      region: name,
+      managerId: `${name}/sim`,
+      jobs: new DynamoJobStore(dynamo.doc, JOBS_TABLE),
+      // Agent pools are not simulated yet; their store is wired so the manager is whole.
+      pools: new DynamoPoolStore(dynamo.doc, JOBS_TABLE),
+      timers: new SimTimers(world, name, (timer) =>
+        withStaleFenceCheck(world, read, { ...timer, what: 'a wake-up' }, () => fireJobTimer(deps, timer)),
+      ),
+      bus: new SimBus(world, name, consumers, regionOf),
+      clock: world.clock,
+      policy: defaultTimeoutPolicy,
+      tokens: new WorkflowTokens(secret),
+      telemetry: new SilentTelemetry(),
+    };
+    consumers.set(name, async (event) => {
+      const decision = parseGateDecision(eventOf(event));
+      const fence = 'fenceToken' in decision.detail ? { fenceToken: decision.detail.fenceToken } : {};
+      await withStaleFenceCheck(world, read, { jobId: decision.detail.jobId, ...fence, what: decision.kind }, () => onGateDecision(deps, decision));
+    });
+    regions.set(name, { name, dynamo, deps, observe });
+  }
+
+  const gateDynamo = await store(GATE_TABLE, false);
+  const whileUp = async (run: () => Promise<void>) => {
+    if (world.gateDown()) throw new GateDown();
+    await run();
+  };
+  const gateDeps: GateDeps = {
+    gateRegion: regionOf(GATE),
+    gates: new DynamoGateStore(gateDynamo.doc, GATE_TABLE, () => world.now),
+    regions: new SimRegionManagers(world, regions),
+    timers: new SimTimers(world, GATE, (timer) => whileUp(() => fireGateTimer(gateDeps, timer))),
+    bus: new SimBus(world, GATE, consumers, regionOf),
+    clock: world.clock,
+    policy: defaultGatePolicy,
+    telemetry: new SilentTelemetry(),
+  };
+  consumers.set(GATE, (event) => whileUp(() => onManagerReport(gateDeps, parseReport(eventOf(event)))));
+  return {
+    regions,
+    gate: { name: GATE, dynamo: gateDynamo, deps: gateDeps, observe: new DynamoGateStore(gateDynamo.observer, GATE_TABLE, () => world.now) },
+  };
+}

@@ -1,0 +1,76 @@
+/** Every fault the simulator can inject; `--faults` picks a subset (default: all). */
+export const FAULT_KINDS = [
+  'drop',
+  'duplicate',
+  'delay',
+  'reorder',
+  'crash',
+  'redelivery',
+  'index-lag',
+  'timer-loss',
+  'gate-down',
+  'region-cut',
+  'bus-outage',
+  'takeover',
+  'worker-dies',
+  'worker-hangs',
+  'extension-no-progress',
+  'worker-recovers',
+] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+export type WorkerBehaviour = 'normal' | 'dies' | 'hangs' | 'extension-no-progress' | 'recovers';
+
+export interface WorkerSpec {
+  workerId: string;
+  workflowId: string;
+  region: string;
+  behaviour: WorkerBehaviour;
+  /** How long the work takes; a worker still working at its deadline must be timed out. */
+  durationMs: number;
+  /** When the behaviour's fault starts, from the worker's start. */
+  faultAfterMs: number;
+}
+
+export interface JobSpec {
+  jobId: string;
+  /** Submitted through the gate (gate-coordinated) or straight to its one region (local authority). */
+  viaGate: boolean;
+  regions: string[];
+  timeoutSeconds: number;
+  stuckThresholdSeconds: number;
+  submitAtMs: number;
+  workers: WorkerSpec[];
+}
+
+/** Faults with a time and a place: each can be dropped by the shrinker. */
+export type ScheduledFault =
+  | { kind: 'gate-down'; fromMs: number; untilMs: number }
+  | { kind: 'region-cut'; region: string; fromMs: number; untilMs: number }
+  | { kind: 'bus-outage'; node: string; fromMs: number; untilMs: number }
+  | { kind: 'takeover'; jobId: string; region: string; atMs: number };
+
+/** Per-message probabilities (and the GSI lag bound); the shrinker zeroes them one by one. */
+export interface Rates {
+  drop: number;
+  duplicate: number;
+  delay: number;
+  reorder: number;
+  crash: number;
+  redelivery: number;
+  timerLoss: number;
+  indexLagMaxMs: number;
+}
+
+export interface Plan {
+  seed: number;
+  regions: string[];
+  jobs: JobSpec[];
+  faults: ScheduledFault[];
+  rates: Rates;
+  progressEveryMs: number;
+  /** Agent pools: reserved; the pool use cases are not on main yet (see README, Simulation). */
+  pools: number;
+}
+
+export const NO_RATES: Rates = { drop: 0, duplicate: 0, delay: 0, reorder: 0, crash: 0, redelivery: 0, timerLoss: 0, indexLagMaxMs: 0 };

@@ -1,0 +1,42 @@
+/**
+ * What the workers really did, as the invariants need it: when each workflow last made progress (a
+ * report the manager accepted) and which ones finished.
+ */
+export class ProgressLog {
+  private readonly lastProgress = new Map<string, number>();
+  private readonly jobStarted = new Map<string, number>();
+  private readonly finished = new Set<string>();
+
+  /** The job appeared in a region's store: its workflows' "no progress since" starts here. */
+  jobSeen(jobId: string, region: string, at: number): void {
+    const key = `${jobId}/${region}`;
+    if (!this.jobStarted.has(key)) this.jobStarted.set(key, at);
+  }
+
+  progressed(workerId: string, at: number): void {
+    this.lastProgress.set(workerId, Math.max(at, this.lastProgress.get(workerId) ?? 0));
+  }
+
+  workflowFinished(workerId: string): void {
+    this.finished.add(workerId);
+  }
+
+  /**
+   * Seed 001 §10.6.5: stuck when a still-active workflow has not moved for the threshold (since the
+   * job started, if it never did).
+   */
+  stuck(jobId: string, region: string, workerIds: readonly string[], thresholdMs: number, now: number): boolean {
+    const started = this.jobStarted.get(`${jobId}/${region}`);
+    if (started === undefined) return false;
+    return workerIds.some((id) => !this.finished.has(id) && now - (this.lastProgress.get(id) ?? started) >= thresholdMs);
+  }
+
+  /** Seconds since each still-active workflow last advanced, for a violation's message. */
+  describe(jobId: string, region: string, workerIds: readonly string[], now: number): string {
+    const started = this.jobStarted.get(`${jobId}/${region}`) ?? now;
+    return workerIds
+      .filter((id) => !this.finished.has(id))
+      .map((id) => `${id} ${Math.round((now - (this.lastProgress.get(id) ?? started)) / 1000)} s`)
+      .join(', ');
+  }
+}

@@ -1,0 +1,112 @@
+import type { ManagerDeps } from '../../shared/app/manager-deps.js';
+import { completeWorkflow } from '../../shared/app/complete-workflow.js';
+import { reportProgress } from '../../shared/app/report-progress.js';
+import { reportWorkerFailure } from '../../shared/app/report-worker-failure.js';
+import { requestExtension } from '../../shared/app/request-extension.js';
+import { CLIENT_RETRY, NO_RETRY } from './delivery.js';
+import type { WorkerSpec } from './plan.js';
+import type { ProgressLog } from './progress-log.js';
+import type { World } from './world.js';
+
+/**
+ * One worker running one workflow through the worker routes, behaving as its spec says: it works
+ * and completes, or dies, hangs while its heartbeat stays alive, asks for extensions without
+ * progress, or asks until denied, is reported failed, recovers and asks again. It stops when an
+ * answer tells it the job has ended.
+ */
+export class SimWorker {
+  /** Steps of work done; reported as a fraction that only grows (progress is 0–1, only a rise counts). */
+  private steps = 0;
+  private stopped = false;
+  private failureReported = false;
+  private startedAt = 0;
+
+  constructor(
+    private readonly world: World,
+    private readonly spec: WorkerSpec,
+    private readonly jobId: string,
+    private readonly deps: ManagerDeps,
+    private readonly log: ProgressLog,
+  ) {}
+
+  start(token: string): void {
+    this.startedAt = this.world.now;
+    this.world.log(`worker ${this.spec.workerId} starts (${this.spec.behaviour})`);
+    this.schedule(token, this.world.rng.int(0, this.world.plan.progressEveryMs));
+  }
+
+  private schedule(token: string, delayMs: number): void {
+    this.world.after(delayMs, `worker ${this.spec.workerId}`, () => this.tick(token));
+  }
+
+  private faulty(): boolean {
+    return this.spec.behaviour !== 'normal' && this.world.now - this.startedAt >= this.spec.faultAfterMs;
+  }
+
+  private async tick(token: string): Promise<void> {
+    if (this.stopped) return;
+    const { behaviour } = this.spec;
+    if (behaviour === 'dies' && this.faulty()) {
+      this.world.log(`worker ${this.spec.workerId} dies`);
+      this.stopped = true;
+      return;
+    }
+    const finished = this.world.now - this.startedAt >= this.spec.durationMs;
+    if (finished && !(this.faulty() && (behaviour === 'hangs' || behaviour === 'extension-no-progress'))) {
+      this.stopped = true;
+      await this.call('complete-workflow', CLIENT_RETRY, async () => {
+        const answer = await completeWorkflow(this.deps, { ...this.ids(), outcome: 'completed', token });
+        this.world.log(`worker ${this.spec.workerId} completed its workflow (job ${answer.jobStatus})`);
+        this.log.workflowFinished(this.spec.workerId);
+      });
+      return;
+    }
+    const stalled = this.faulty() && (behaviour === 'hangs' || behaviour === 'extension-no-progress');
+    if (!stalled) this.steps++;
+    // A repeated call (a client resending) carries what the first one said, when it said it.
+    const progress = this.progress();
+    const sentAt = this.world.now;
+    await this.call('report-progress', NO_RETRY, async () => {
+      const answer = await reportProgress(this.deps, { ...this.ids(), progress, token });
+      // A report without a rise is a heartbeat: it keeps the worker healthy, not the job.
+      if (!stalled) this.log.progressed(this.spec.workerId, sentAt);
+      if (answer.cancel) {
+        this.world.log(`worker ${this.spec.workerId} told to stop (${answer.status})`);
+        this.stopped = true;
+      }
+    });
+    if (!this.stopped && this.faulty() && (behaviour === 'extension-no-progress' || behaviour === 'recovers')) await this.askForExtension(token);
+    if (!this.stopped) this.schedule(token, this.world.plan.progressEveryMs + this.world.rng.int(0, 500));
+  }
+
+  private async askForExtension(token: string): Promise<void> {
+    const currentProgress = this.progress();
+    await this.call('request-extension', NO_RETRY, async () => {
+      const answer = await requestExtension(this.deps, { workerId: this.spec.workerId, token, currentProgress });
+      if (answer.granted) {
+        this.world.log(`worker ${this.spec.workerId} granted ${answer.extensionSeconds} s`);
+        return;
+      }
+      this.world.log(`worker ${this.spec.workerId} denied: ${answer.denialReason}`);
+      if (this.spec.behaviour === 'recovers' && !this.failureReported) {
+        // The orchestrator gives up on the worker; its next heartbeat recovers it (seed 001 §10.4.9).
+        this.failureReported = true;
+        await reportWorkerFailure(this.deps, this.spec.workerId);
+        this.world.log(`worker ${this.spec.workerId} reported failed`);
+      }
+    });
+  }
+
+  private progress(): number {
+    return 1 - 1 / (this.steps + 2);
+  }
+
+  private ids() {
+    return { jobId: this.jobId, workflowId: this.spec.workflowId, workerId: this.spec.workerId };
+  }
+
+  private async call(route: string, retry: typeof NO_RETRY, run: () => Promise<void>): Promise<void> {
+    this.world.calls.httpRequests.worker++;
+    await this.world.invoke(`${this.spec.region}:${route}`, run, retry);
+  }
+}

@@ -1,0 +1,152 @@
+import { createHash } from 'node:crypto';
+import { VigilError } from '../../shared/domain/errors.js';
+import type { Clock } from '../../shared/ports/clock.js';
+import { EventQueue } from './event-queue.js';
+import type { Plan } from './plan.js';
+import { Rng } from './rng.js';
+import { AwsCalls } from './aws-calls.js';
+
+/** The simulation starts here (virtual epoch ms), whatever the wall clock says. */
+export const SIM_EPOCH = Date.UTC(2030, 0, 1);
+
+/** A handler died between its state write and its effects (the crash fault). */
+export class SimulatedCrash extends Error {
+  constructor() {
+    super('simulated crash after the write, before the effects');
+    this.name = 'SimulatedCrash';
+  }
+}
+
+/** One Lambda invocation in flight: whether it is to crash after its first write, and whether it wrote. */
+export interface Invocation {
+  crashAfterWrite: boolean;
+  wrote: boolean;
+}
+
+/** How an event source retries a failed invocation (SQS visibility timeout, Lambda async retries, a client). */
+export interface RetryPolicy {
+  delayMs: (attempt: number) => number;
+  maxAttempts: number;
+}
+
+/**
+ * The simulated world: a virtual clock that jumps from event to event, the agenda, the trace and
+ * the fault switches. Invocations run one at a time, so a run is a pure function of its plan.
+ */
+export class World {
+  readonly queue = new EventQueue();
+  readonly rng: Rng;
+  readonly calls = new AwsCalls();
+  /** The trace, kept only when asked (a long sweep keeps just its digest). */
+  readonly trace: string[] = [];
+  private readonly digest = createHash('sha256');
+  readonly clock: Clock = { now: () => this.now };
+  now = SIM_EPOCH;
+  invocation: Invocation | undefined;
+  /** Errors a handler threw that no fault explains: each is reported. */
+  readonly unexpectedErrors: string[] = [];
+  /** Stale inputs (fence or attempt) that changed a job's state: filled by the stale-fence guard. */
+  readonly staleChanges: Array<{ jobId: string; message: string }> = [];
+  steps = 0;
+
+  constructor(
+    readonly plan: Plan,
+    private readonly keepTrace = false,
+  ) {
+    this.rng = new Rng(plan.seed, 2);
+  }
+
+  at(atMs: number, label: string, run: () => Promise<void>): void {
+    this.queue.schedule(Math.max(atMs, this.now), label, run);
+  }
+
+  after(delayMs: number, label: string, run: () => Promise<void>): void {
+    this.at(this.now + delayMs, label, run);
+  }
+
+  log(line: string): void {
+    const stamped = `${((this.now - SIM_EPOCH) / 1000).toFixed(3)} ${line}`;
+    this.digest.update(stamped).update('\n');
+    if (this.keepTrace) this.trace.push(stamped);
+  }
+
+  /** SHA-256 of every trace line so far: equal digests, equal runs. */
+  traceDigest(): string {
+    return this.digest.copy().digest('hex');
+  }
+
+  /** Runs the agenda until it is empty, `untilMs` passes, or `stop()` says so; `afterStep` runs after each event. */
+  async run(untilMs: number, afterStep: () => Promise<void>, stop: () => boolean): Promise<void> {
+    for (let event = this.queue.pop(); event && event.at <= untilMs; event = this.queue.pop()) {
+      this.now = event.at;
+      this.steps++;
+      await event.run();
+      await afterStep();
+      if (stop()) return;
+    }
+  }
+
+  /** Called by the effect ports before acting: the crash fault strikes here, after a write. */
+  crashPoint(): void {
+    const invocation = this.invocation;
+    if (invocation?.crashAfterWrite && invocation.wrote) throw new SimulatedCrash();
+  }
+
+  /** The store calls this after every write. */
+  noteWrite(): void {
+    if (this.invocation) this.invocation.wrote = true;
+  }
+
+  private within(window: { fromMs: number; untilMs: number }): boolean {
+    const t = this.now - SIM_EPOCH;
+    return t >= window.fromMs && t < window.untilMs;
+  }
+
+  gateDown(): boolean {
+    return this.plan.faults.some((f) => f.kind === 'gate-down' && this.within(f));
+  }
+
+  /** Whether the link between a region and the gate is cut (or the gate is down). */
+  severed(region: string): boolean {
+    return this.plan.faults.some((f) => f.kind === 'region-cut' && f.region === region && this.within(f));
+  }
+
+  busDown(node: string): boolean {
+    return this.plan.faults.some((f) => f.kind === 'bus-outage' && f.node === node && this.within(f));
+  }
+
+  /**
+   * Runs one invocation. A failure is retried as its event source would; with the redelivery rate the
+   * same input arrives once more even after a success (at-least-once delivery).
+   */
+  async invoke(name: string, run: () => Promise<void>, retry: RetryPolicy, attempt = 1): Promise<boolean> {
+    const invocation: Invocation = { crashAfterWrite: this.rng.chance(this.plan.rates.crash), wrote: false };
+    this.invocation = invocation;
+    this.calls.lambda(name);
+    let ok = true;
+    try {
+      await run();
+    } catch (error) {
+      ok = false;
+      const expected = isExpectedFailure(error);
+      this.log(`${name} failed (attempt ${attempt}): ${(error as Error).name}: ${(error as Error).message}`);
+      if (!expected) this.unexpectedErrors.push(`${name}: ${(error as Error).stack ?? String(error)}`);
+      if (attempt < retry.maxAttempts) this.after(retry.delayMs(attempt), `retry ${name}`, async () => void (await this.invoke(name, run, retry, attempt + 1)));
+      else this.log(`${name} gave up after ${attempt} attempts`);
+    } finally {
+      this.invocation = undefined;
+    }
+    if (ok && this.rng.chance(this.plan.rates.redelivery)) {
+      this.after(this.rng.int(1_000, 60_000), `redeliver ${name}`, async () => void (await this.invoke(name, run, retry, retry.maxAttempts)));
+    }
+    return ok;
+  }
+}
+
+/** Failures the simulated world causes on purpose, and the typed errors a use case answers with. */
+function isExpectedFailure(error: unknown): boolean {
+  if (error instanceof AggregateError) return error.errors.every(isExpectedFailure);
+  if (!(error instanceof Error)) return false;
+  if (['SimulatedCrash', 'BusUnavailable', 'GateDown', 'VersionConflictError'].includes(error.name)) return true;
+  return error instanceof VigilError;
+}
