@@ -10,7 +10,7 @@ function parseArgs(argv: readonly string[]) {
   const flags = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
-    if (!arg.startsWith('--')) throw new Error(`Unexpected argument '${arg}'. Flags: --seed S --seeds N --jobs J --regions R --pools P --faults a,b --store memory|dynalite --trace`);
+    if (!arg.startsWith('--')) throw new Error(`Unexpected argument '${arg}'. Flags: --seed S --seeds N --jobs J --regions R --pools P --max-timeout S --faults a,b --store memory|dynalite --trace`);
     const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
     if (name === 'trace') flags.set(name, 'true');
     else flags.set(name, inline ?? argv[++i] ?? '');
@@ -28,7 +28,7 @@ function parseArgs(argv: readonly string[]) {
   if (unknown.length > 0) throw new Error(`Unknown fault kind(s): ${unknown.join(', ')}. Known: ${FAULT_KINDS.join(', ')}, or all / none.`);
   const store = flags.get('store') ?? 'memory';
   if (store !== 'memory' && store !== 'dynalite') throw new Error(`--store must be memory or dynalite, got '${store}'`);
-  const known = new Set(['seed', 'seeds', 'jobs', 'regions', 'pools', 'faults', 'trace', 'store']);
+  const known = new Set(['seed', 'seeds', 'jobs', 'regions', 'pools', 'max-timeout', 'faults', 'trace', 'store']);
   const extra = [...flags.keys()].filter((f) => !known.has(f));
   if (extra.length > 0) throw new Error(`Unknown flag(s): ${extra.map((f) => `--${f}`).join(', ')}`);
   return {
@@ -40,12 +40,13 @@ function parseArgs(argv: readonly string[]) {
       jobs: int('jobs', DEFAULT_PLAN_OPTIONS.jobs),
       regions: Math.max(1, int('regions', DEFAULT_PLAN_OPTIONS.regions)),
       pools: int('pools', 0),
+      maxTimeoutSeconds: Math.max(60, int('max-timeout', 600)),
       faults: faults as FaultKind[],
     },
   };
 }
 
-/** `npm run simulate -- --seed S [--seeds N] [--jobs J] [--regions R] [--pools P] [--faults a,b] [--store memory|dynalite] [--trace]` */
+/** `npm run simulate -- --seed S [--seeds N] [--jobs J] [--regions R] [--pools P] [--max-timeout S] [--faults a,b] [--store memory|dynalite] [--trace]` */
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2));
   if (args.options.pools > 0) console.log('note: --pools is accepted, but agent pools are not simulated yet (their use cases are not on main)');
@@ -72,7 +73,7 @@ async function main(): Promise<number> {
   const minimal = await shrink(generatePlan(seed, args.options), breaks(violation.invariant));
   console.log(`minimal plan after ${minimal.runs} runs: jobs ${minimal.plan.jobs.map((j) => j.jobId).join(', ')}; faults ${JSON.stringify(minimal.plan.faults)}; rates ${JSON.stringify(minimal.plan.rates)}`);
   for (const line of (await runPlan(minimal.plan, { keepTrace: true })).trace) console.log(`  ${line}`);
-  console.log(`\nreplay in full: npm run simulate -- --seed ${seed} --jobs ${args.options.jobs} --regions ${args.options.regions} --faults ${args.options.faults.join(',') || 'none'} --trace`);
+  console.log(`\nreplay in full: npm run simulate -- --seed ${seed} --jobs ${args.options.jobs} --regions ${args.options.regions} --max-timeout ${args.options.maxTimeoutSeconds} --faults ${args.options.faults.join(',') || 'none'} --trace`);
   return 1;
 }
 

@@ -7,7 +7,8 @@ import { allRegionsFinal, type GateJob } from './gate-job.js';
  * A declared global timeout reads TIMED_OUT once a region confirms it: a region that completed while
  * the gate could not hear it (an outage, a partition) answers the re-sent decision with COMPLETED, and
  * a job that completed everywhere is then never reported TIMED_OUT (`globallyTimedOut` says it was declared).
- * A region's own timeout report confirms it as well as its TIMED_OUT final status.
+ * Only a region's TIMED_OUT final status confirms it: a timeout report can be older than the region's
+ * completion (sent during an outage, delivered after it).
  */
 export function gateJobStatus(job: GateJob): JobStatus {
   if (job.globallyTimedOut && timeoutConfirmed(job)) return 'TIMED_OUT';
@@ -20,5 +21,4 @@ export function gateJobStatus(job: GateJob): JobStatus {
   return 'COMPLETED';
 }
 
-const timeoutConfirmed = (job: GateJob): boolean =>
-  job.targetRegions.some((region) => job.dcStatus[region] === 'timed_out' || job.dcTimeoutReported[region] !== undefined);
+const timeoutConfirmed = (job: GateJob): boolean => job.targetRegions.some((region) => job.dcStatus[region] === 'timed_out');

@@ -23,7 +23,8 @@ describe('the aggregate status across regions', () => {
 
   it('the gate\'s own decision wins over the regions once a region confirms it: a global timeout, then a cancel', () => {
     expect(gateJobStatus(withStatuses(['running', 'timed_out', 'completed'], { globallyTimedOut: true }))).toBe('TIMED_OUT');
-    expect(gateJobStatus(withStatuses(['running', 'running', 'completed'], { globallyTimedOut: true, dcTimeoutReported: { [US]: 'stuck' } }))).toBe('TIMED_OUT');
+    // A timeout report may predate the region's completion: only a TIMED_OUT final status confirms.
+    expect(gateJobStatus(withStatuses(['running', 'running', 'completed'], { globallyTimedOut: true, dcTimeoutReported: { [US]: 'stuck' } }))).toBe('RUNNING');
     // Declared at the deadline, not yet confirmed: a region that completed unheard may still answer COMPLETED.
     expect(gateJobStatus(withStatuses(['running', 'running', 'completed'], { globallyTimedOut: true }))).toBe('RUNNING');
     expect(gateJobStatus(withStatuses(['completed', 'completed', 'completed'], { globallyTimedOut: true }))).toBe('COMPLETED');

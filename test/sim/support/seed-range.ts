@@ -14,7 +14,7 @@ export function itHoldsForSeeds(from: number, count: number): void {
   it(`every invariant holds for seeds ${from}–${from + count - 1}`, { timeout: 300_000 }, async () => {
     const summary = await sweepSeeds(from, count, CI_PLAN);
     console.log(`seeds ${from}–${from + count - 1}: ${summary.steps} steps, ${(summary.simulatedMs / 3_600_000).toFixed(0)} h simulated, ${summary.jobs} jobs`);
-    const replay = `replay one with: npm run simulate -- --seed <seed> --jobs ${CI_PLAN.jobs} --regions ${CI_PLAN.regions} --trace`;
+    const replay = `replay one with: npm run simulate -- --seed <seed> --jobs ${CI_PLAN.jobs} --regions ${CI_PLAN.regions} --max-timeout ${CI_PLAN.maxTimeoutSeconds ?? 600} --trace`;
     expect(describeFailures(summary), replay).toEqual([]);
   });
 }
