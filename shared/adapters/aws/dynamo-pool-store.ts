@@ -4,7 +4,7 @@ import type { PoolCounts } from '../../domain/pools/pool-decisions.js';
 import type { Pool } from '../../domain/pools/pool.js';
 import { itemTimerId, type ItemState, type PoolItem } from '../../domain/pools/pool-item.js';
 import type { CheckpointCollection, EscalationPointer, ItemPage, PoolStore } from '../../ports/pool-store.js';
-import { batchGet, batchPut } from './batch-requests.js';
+import { batchGet } from './batch-requests.js';
 import { POOL_KEY_PREFIX, timerShardOf } from './jobs-table.js';
 import { createOrReturnExisting, putVersioned, withoutStorageAttributes } from './versioned-item.js';
 
@@ -16,6 +16,8 @@ const collectionKey = (poolId: string, collectionId: string) => ({ pk: poolPk(po
 const ESCALATIONS_PK = 'ESCALATIONS';
 /** DynamoDB's `Limit` is a 32-bit integer; pages are followed anyway. */
 const PAGE_LIMIT = 1_000;
+/** Conditional item creates in flight at once (each is its own PutItem: a batch write has no condition). */
+const CREATE_CONCURRENCY = 16;
 
 const asPool = (item: Record<string, unknown>) => withoutStorageAttributes(item) as unknown as Pool;
 // `jobId` on an item is the timer index's copy of its timer id, not part of the item.
@@ -53,12 +55,9 @@ export class DynamoPoolStore implements PoolStore {
     const existing = await this.getPool(pool.poolId);
     if (existing) return { created: false as const, existing };
     // Items first: until the pool item exists nothing can claim them, so a create that crashed
-    // midway is repaired by sending it again. Then the pool, conditionally.
-    await batchPut(
-      this.doc,
-      this.tableName,
-      items.map((item) => ({ ...item, version: 1, ...itemKey(item.poolId, item.itemId) })),
-    );
+    // midway is repaired by sending it again. Then the pool, conditionally. Each item is created only
+    // where none exists: a concurrent create of the same pool never turns back an item already claimed.
+    await this.createItems(items);
     const result = await createOrReturnExisting(
       () => putVersioned(this.doc, this.tableName, poolKey(pool.poolId), pool, 0),
       () => this.getPool(pool.poolId),
@@ -80,20 +79,25 @@ export class DynamoPoolStore implements PoolStore {
   }
 
   async createItems(items: readonly PoolItem[]): Promise<void> {
-    for (const item of items) {
-      try {
-        await this.doc.send(
-          new PutCommand({
-            TableName: this.tableName,
-            Item: { ...item, version: 1, ...itemKey(item.poolId, item.itemId) },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          }),
-        );
-      } catch (error) {
-        if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      }
+    for (let start = 0; start < items.length; start += CREATE_CONCURRENCY) {
+      await Promise.all(items.slice(start, start + CREATE_CONCURRENCY).map((item) => this.createItem(item)));
     }
   }
+
+  private async createItem(item: PoolItem): Promise<void> {
+    try {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...item, version: 1, ...itemKey(item.poolId, item.itemId) },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+
 
   async itemsInState(poolId: string, state: ItemState, limit: number, nextToken?: string): Promise<ItemPage> {
     const items: PoolItem[] = [];

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DynamoPoolStore } from '../../../shared/adapters/aws/dynamo-pool-store.js';
 import { claimPoolItem } from '../../../shared/app/pools/claim-item.js';
 import { firePoolTimer } from '../../../shared/app/pools/fire-pool-timer.js';
 import { getItem } from '../../../shared/app/pools/get-pool.js';
@@ -30,6 +31,26 @@ describe('pools on dynalite: claims, attempts, races', () => {
     expect(winner).toBeUndefined();
     const item = await m.deps.pools.getItem('p', 'i-1');
     expect(item?.history.map((entry) => entry.agentId)).toEqual(['agent-b']);
+  });
+
+  it('a create of the same pool that checked before the first one finished never turns back a claimed item', async () => {
+    // Prepare: the first create lands and an agent claims; the second create's existence check ran earlier.
+    await newPool(m.deps, {});
+    await claim(m.deps, 'agent-a');
+    const staleCheck = new (class extends DynamoPoolStore {
+      private checked = false;
+      override async getPool(poolId: string) {
+        if (this.checked) return super.getPool(poolId);
+        this.checked = true;
+        return undefined;
+      }
+    })(m.doc, m.tableName);
+    // Act
+    const second = await newPool({ ...m.deps, pools: staleCheck }, {});
+    // Assess
+    expect(second.created).toBe(false);
+    const item = await m.deps.pools.getItem('p', 'i-1');
+    expect(item).toMatchObject({ state: 'running', attempt: 1 });
   });
 
   it('many agents claiming at once from a small pool: every item is held by exactly one agent', async () => {
