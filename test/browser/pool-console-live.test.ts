@@ -19,6 +19,7 @@ describe.skipIf(!chromiumAvailable())('the console’s pools and escalations on 
       timeoutMs: 10_000,
       intervalMs: 50,
     });
+    return attempt.itemId;
   };
 
   beforeAll(async () => {
@@ -34,25 +35,26 @@ describe.skipIf(!chromiumAvailable())('the console’s pools and escalations on 
     // Prepare: one item dead-lettered by an agent timeout, two waiting.
     const config = { agent_timeout_secs: 0.5, timeout_config: { timeout_action: 'dlq', cleanup_grace_period_secs: 0 } };
     expect((await pools.createPool({ poolId: 'console-dlq', items: ['a', 'b', 'c'].map((itemId) => ({ itemId, input: {} })), config })).status).toBe(201);
-    await timeOutOnce('console-dlq', 'agent-1');
+    // A claim takes a random available item (claim-item.ts): follow whichever one it was.
+    const dead = await timeOutOnce('console-dlq', 'agent-1');
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${env.cloud.endpoints.gate}/#/pool/us-east-1/console-dlq`);
-    await page.waitForSelector('tr[data-dlq-item="a"]');
+    await page.waitForSelector(`tr[data-dlq-item="${dead}"]`);
     expect(await page.textContent('.count[data-state="dlq"] b')).toBe('1');
     expect(await page.textContent('.count[data-state="available"] b')).toBe('2');
     expect(await page.textContent('svg.chart[data-chart="timeout rate"]')).toContain('100%');
-    await page.fill('#item-id', 'a');
+    await page.fill('#item-id', dead);
     await page.click('button[data-action="show-item"]');
     await page.waitForSelector('#item-detail table.attempts >> text=agent-1');
     await page.screenshot({ path: join(SCREENSHOTS_DIR, 'pool-page.png'), fullPage: true });
 
     // Act
-    await page.click('button[data-action="retry"][data-item="a"]');
+    await page.click(`button[data-action="retry"][data-item="${dead}"]`);
 
     // Assess: the page shows the API's new state without a reload.
-    await page.waitForSelector('tr[data-dlq-item="a"]', { state: 'detached' });
+    await page.waitForSelector(`tr[data-dlq-item="${dead}"]`, { state: 'detached' });
     await page.waitForFunction(`document.querySelector('.count[data-state="available"] b')?.textContent === '3'`);
-    expect((await pools.getItem('console-dlq', 'a')).body.state).toBe('available');
+    expect((await pools.getItem('console-dlq', dead)).body.state).toBe('available');
     await page.close();
   }, 60_000);
 
