@@ -12,6 +12,28 @@ const seconds = durationSeconds;
 const count = (max: number) => z.int().check(z.gte(1, 'must be at least 1'), z.lte(max, `must be at most ${max}`));
 
 const jsonBytes = (value: unknown): number => (value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value), 'utf8'));
+
+/** DynamoDB nests documents at most 32 levels; the item and its history wrap a payload in a few more. */
+const MAX_JSON_DEPTH = 24;
+
+const outsideDynamoRange = (n: number): boolean => n !== 0 && (Math.abs(n) < 1e-130 || Math.abs(n) >= 1e126);
+
+function someNumber(value: unknown, test: (n: number) => boolean): boolean {
+  if (typeof value === 'number') return test(value);
+  if (Array.isArray(value)) return value.some((v) => someNumber(v, test));
+  if (value !== null && typeof value === 'object') return Object.values(value).some((v) => someNumber(v, test));
+  return false;
+}
+
+function nestingDepth(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0;
+  const children = Array.isArray(value) ? value : Object.values(value);
+  return 1 + children.reduce<number>((deepest, child) => Math.max(deepest, nestingDepth(child)), 0);
+}
+
+/** DynamoDB's marshaller refuses such numbers (Schemathesis found the 500); JSON parsing has already rounded them. */
+const hasUnsafeInteger = (value: unknown): boolean => someNumber(value, (n) => Number.isInteger(n) && !Number.isSafeInteger(n));
+
 /** Any JSON up to the item bound (an item stays far below DynamoDB's 400 KB whatever agents send). */
 export const boundedJson = () =>
   z.unknown().check(
@@ -21,15 +43,13 @@ export const boundedJson = () =>
     z.refine((value) => !hasUnsafeInteger(value), {
       message: 'holds an integer beyond ±2^53, which JSON cannot carry exactly; send it as a string',
     }),
+    z.refine((value) => !someNumber(value, outsideDynamoRange), {
+      message: 'holds a number DynamoDB cannot store (non-zero magnitudes must be between 1e-130 and 1e125); send it as a string',
+    }),
+    z.refine((value) => nestingDepth(value) <= MAX_JSON_DEPTH, {
+      message: `nests deeper than ${MAX_JSON_DEPTH} levels, which DynamoDB cannot store inside an item; flatten it or send it as a string`,
+    }),
   );
-
-/** DynamoDB's marshaller refuses such numbers (Schemathesis found the 500); JSON parsing has already rounded them. */
-function hasUnsafeInteger(value: unknown): boolean {
-  if (typeof value === 'number') return Number.isInteger(value) && !Number.isSafeInteger(value);
-  if (Array.isArray(value)) return value.some(hasUnsafeInteger);
-  if (value !== null && typeof value === 'object') return Object.values(value).some(hasUnsafeInteger);
-  return false;
-}
 
 /** Seed 003 command types (`claude`, `shell`, …) and `type_index` keys (`claude_0`). */
 const commandType = z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, 'must be a command type like claude, shell or claude_0'));
