@@ -16,12 +16,29 @@ const tiers = {
 
 const testsUnder = (folders: readonly string[]) => folders.map((folder) => `${folder}/**/*.test.ts`);
 
+/**
+ * Tiers run in groups, one group after another, so the tests that race the wall clock (a real local
+ * cloud, real processes, a browser) never share the two cores with the CPU-bound ones (thousands of
+ * simulated seeds, CDK synthesis and bundling). Within a group, files run in parallel.
+ */
+const groupOf: Record<keyof typeof tiers | 'other', number> = {
+  integration: 0,
+  e2e: 0,
+  domain: 1,
+  app: 1,
+  emulator: 1,
+  other: 1,
+  infra: 2,
+  simulation: 2,
+};
+
 function tier(name: keyof typeof tiers): TestProjectInlineConfiguration {
   return {
     extends: true,
     test: {
       name,
       include: testsUnder(tiers[name]),
+      sequence: { groupOrder: groupOf[name] },
       // Only the emulator tier shares one AWS API emulator per run (see the setup file).
       ...(name === 'emulator' ? { globalSetup: ['test/support/emulator-global-setup.ts'] } : {}),
     },
@@ -42,7 +59,12 @@ export default defineConfig({
       // Catch-all: a test file in a folder no tier names yet still runs with `npm test`, never silently lost.
       {
         extends: true,
-        test: { name: 'other', include: ['test/**/*.test.ts'], exclude: testsUnder(Object.values(tiers).flat()) },
+        test: {
+          name: 'other',
+          include: ['test/**/*.test.ts'],
+          exclude: testsUnder(Object.values(tiers).flat()),
+          sequence: { groupOrder: groupOf.other },
+        },
       },
     ],
   },

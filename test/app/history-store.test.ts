@@ -106,7 +106,11 @@ describe('the history store on DynamoDB (dynalite)', () => {
           expect(seen).toEqual(expected);
         },
       ),
-      { numRuns: 8 },
+      {
+        numRuns: 8,
+        // Found in CI: a page that read more of a day than fit dropped the rest of that day.
+        examples: [[[{ ageMs: 1_339_200_001, status: 'RUNNING' }, { ageMs: 1_425_600_001, status: 'RUNNING' }, { ageMs: 1_425_600_002, status: 'RUNNING' }], 2, undefined]],
+      },
     );
     // Each run pages through up to 30 day partitions on dynalite: minutes on a busy shared machine.
   }, 180_000);

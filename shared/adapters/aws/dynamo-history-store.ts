@@ -97,8 +97,15 @@ export class DynamoHistoryStore implements HistoryStore {
       queries += days.length;
       const pages = await Promise.all(days.map((d, i) => this.listDay(d, i === 0 ? after : undefined, query.limit - jobs.length, query.status)));
       for (const [i, page] of pages.entries()) {
-        jobs.push(...page.jobs.slice(0, query.limit - jobs.length));
+        const taken = page.jobs.slice(0, query.limit - jobs.length);
+        jobs.push(...taken);
         day = days[i] ?? day;
+        const lastTaken = taken.at(-1);
+        if (taken.length < page.jobs.length) {
+          // The page read more of this day than fit: the next page starts right after the last row taken.
+          after = lastTaken ? listSk(lastTaken) : i === 0 ? after : undefined;
+          break;
+        }
         after = page.lastSk;
         if (page.lastSk === undefined) {
           day -= 1;
