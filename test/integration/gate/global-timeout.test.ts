@@ -73,7 +73,9 @@ describe.concurrent('global timeout across three regions', () => {
     // Assess: the gate's rule fired (no region timed out locally), and not before the last region to
     // progress had been silent for the threshold.
     for (const region of REGIONS) expect(regions[region].timeoutTracking.locallyTimedOut).toBe(false);
-    expect(ok(await gc.gate.getJob(job.jobId))).toMatchObject({ status: 'TIMED_OUT', timeoutReason: 'stuck' });
+    // The gate reads TIMED_OUT once a region's final status confirms its decision (gate-job-status.ts).
+    const gateView = await waitForGate(gc, job.jobId, (view) => view.status !== 'RUNNING', 5_000);
+    expect(gateView).toMatchObject({ status: 'TIMED_OUT', timeoutReason: 'stuck' });
     const events = eventsOf(gc.cloud, job.jobId);
     expect(countByType(events)['JobTimeoutReport']).toBeUndefined();
     expect(countByType(events)['JobProgressReport']).toBeGreaterThanOrEqual(3 * 2);
