@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const CONSOLE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'console');
+const CONSOLE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), 'web');
 
 export interface ConsoleAssets {
   html: string;

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { consoleTargets } from '../../shared/cli/commands/console.js';
 import { runVigil } from '../support/vigil-cli.js';
 
-const VIGIL_BIN = fileURLToPath(new URL('../../bin/vigil.js', import.meta.url));
+const VIGIL_BIN = fileURLToPath(new URL('../../shared/cli/bin/vigil.js', import.meta.url));
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 

@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureTable, TIMER_INDEX, WORKER_INDEX } from '../../shared/adapters/aws/jobs-table.js';
-import { MemoryDynamo } from '../../sim/dynamo/memory-dynamo.js';
+import { MemoryDynamo } from '../../shared/simulation/dynamo/memory-dynamo.js';
 import { startTestDynamo } from '../support/dynalite.js';
 
 interface Backend {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ensureTable, WORKER_INDEX } from '../../shared/adapters/aws/jobs-table.js';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { MemoryDynamo } from '../../sim/dynamo/memory-dynamo.js';
-import { runPlan } from '../../sim/run-plan.js';
-import { shrink } from '../../sim/shrink.js';
-import { generatePlan } from '../../sim/world/generate-plan.js';
-import { NO_RATES, type Plan } from '../../sim/world/plan.js';
-import { SimTimers } from '../../sim/world/sim-timers.js';
-import { World } from '../../sim/world/world.js';
+import { MemoryDynamo } from '../../shared/simulation/dynamo/memory-dynamo.js';
+import { runPlan } from '../../shared/simulation/run-plan.js';
+import { shrink } from '../../shared/simulation/shrink.js';
+import { generatePlan } from '../../shared/simulation/world/generate-plan.js';
+import { NO_RATES, type Plan } from '../../shared/simulation/world/plan.js';
+import { SimTimers } from '../../shared/simulation/world/sim-timers.js';
+import { World } from '../../shared/simulation/world/world.js';
 import { CI_PLAN } from './support/seed-range.js';
 
 const quietPlan = (seed: number, rates = NO_RATES): Plan => ({ ...generatePlan(seed, CI_PLAN), faults: [], rates });

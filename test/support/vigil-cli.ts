@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const VIGIL_BIN = fileURLToPath(new URL('../../bin/vigil.js', import.meta.url));
+const VIGIL_BIN = fileURLToPath(new URL('../../shared/cli/bin/vigil.js', import.meta.url));
 
 export interface CliResult {
   code: number | null;

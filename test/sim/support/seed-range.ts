@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
-import { describeFailures, sweepSeeds } from '../../../sim/sweep.js';
-import type { PlanOptions } from '../../../sim/world/generate-plan.js';
-import { FAULT_KINDS } from '../../../sim/world/plan.js';
+import { describeFailures, sweepSeeds } from '../../../shared/simulation/sweep.js';
+import type { PlanOptions } from '../../../shared/simulation/world/generate-plan.js';
+import { FAULT_KINDS } from '../../../shared/simulation/world/plan.js';
 
 /** What CI runs per seed: three jobs of up to 5 min over two regions (gate-coordinated and local), every fault kind. */
 export const CI_PLAN: PlanOptions = { jobs: 3, regions: 2, pools: 0, faults: FAULT_KINDS, maxTimeoutSeconds: 300 };

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { HistoryEntryJson, JobHistoryJson } from '../../../console/src/history-types.js';
-import { layoutTimeline, type Mark } from '../../../console/src/timeline-layout.js';
+import type { HistoryEntryJson, JobHistoryJson } from '../../../shared/console/web/src/history-types.js';
+import { layoutTimeline, type Mark } from '../../../shared/console/web/src/timeline-layout.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const iso = (offsetSeconds: number) => new Date(T0 + offsetSeconds * 1000).toISOString();

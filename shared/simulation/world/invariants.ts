@@ -1,8 +1,8 @@
-import { effectiveDeadline } from '../../shared/domain/deadlines.js';
-import { gateJobStatus } from '../../shared/domain/gate/gate-job-status.js';
-import { globalDeadline } from '../../shared/domain/gate/global-deadline.js';
-import type { GateJob } from '../../shared/domain/gate/gate-job.js';
-import { isTerminal, type Job } from '../../shared/domain/job.js';
+import { effectiveDeadline } from '../../domain/deadlines.js';
+import { gateJobStatus } from '../../domain/gate/gate-job-status.js';
+import { globalDeadline } from '../../domain/gate/global-deadline.js';
+import type { GateJob } from '../../domain/gate/gate-job.js';
+import { isTerminal, type Job } from '../../domain/job.js';
 import { detectionBoundMs, extensionCapSeconds } from './detection-bound.js';
 import type { SimNodes } from './nodes.js';
 import type { JobSpec } from './plan.js';

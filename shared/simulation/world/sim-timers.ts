@@ -1,4 +1,4 @@
-import type { TimerRequest, Timers } from '../../shared/ports/timers.js';
+import type { TimerRequest, Timers } from '../../ports/timers.js';
 import { SQS_RETRY } from './delivery.js';
 import type { World } from './world.js';
 

@@ -108,7 +108,7 @@ export class MemoryDynamo implements SimStore {
     if (command instanceof BatchWriteCommand) return this.batchWrite(input);
     if (command instanceof CreateTableCommand) return this.createTable(input);
     if (command instanceof DescribeTableCommand) return { Table: { TableName: this.table(input).name, TableStatus: 'ACTIVE' } };
-    throw new ValidationException(`The in-memory DynamoDB does not implement ${kind}; add it in sim/dynamo/memory-dynamo.ts`);
+    throw new ValidationException(`The in-memory DynamoDB does not implement ${kind}; add it in shared/simulation/dynamo/memory-dynamo.ts`);
   }
 
   async close(): Promise<void> {}

@@ -1,5 +1,5 @@
 import { BatchWriteCommand, DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { startLocalDynamo } from '../../shared/adapters/local/dynalite-server.js';
+import { startLocalDynamo } from '../../adapters/local/dynalite-server.js';
 import { newDynamoUsage } from './dynamo-usage.js';
 import type { SimStore } from './sim-store.js';
 

@@ -4,4 +4,4 @@
 import { register } from 'tsx/esm/api';
 
 register();
-await import('../shared/cli/main.ts');
+await import('../main.ts');

@@ -1,4 +1,4 @@
-import { MinHeap } from '../../shared/adapters/local/min-heap.js';
+import { MinHeap } from '../../adapters/local/min-heap.js';
 
 /** One thing that happens at a virtual time. Ties run in the order they were scheduled. */
 export interface SimEvent {

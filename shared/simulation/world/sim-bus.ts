@@ -1,5 +1,5 @@
-import { GATE, routeOf } from '../../shared/adapters/local/event-routes.js';
-import type { BusEvent, EventBus } from '../../shared/ports/event-bus.js';
+import { GATE, routeOf } from '../../adapters/local/event-routes.js';
+import type { BusEvent, EventBus } from '../../ports/event-bus.js';
 import { ASYNC_EVENT_RETRY, UNREACHABLE_RETRY_MS } from './delivery.js';
 import type { World } from './world.js';
 

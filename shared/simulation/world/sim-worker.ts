@@ -1,8 +1,8 @@
-import type { ManagerDeps } from '../../shared/app/manager-deps.js';
-import { completeWorkflow } from '../../shared/app/complete-workflow.js';
-import { reportProgress } from '../../shared/app/report-progress.js';
-import { reportWorkerFailure } from '../../shared/app/report-worker-failure.js';
-import { requestExtension } from '../../shared/app/request-extension.js';
+import type { ManagerDeps } from '../../app/manager-deps.js';
+import { completeWorkflow } from '../../app/complete-workflow.js';
+import { reportProgress } from '../../app/report-progress.js';
+import { reportWorkerFailure } from '../../app/report-worker-failure.js';
+import { requestExtension } from '../../app/request-extension.js';
 import { CLIENT_RETRY, NO_RETRY } from './delivery.js';
 import type { WorkerSpec } from './plan.js';
 import type { ProgressLog } from './progress-log.js';

@@ -25,7 +25,7 @@ function extrapolate(short: { m: VigilMeasurement; ms: number }, long: { m: Vigi
 
 /** Prints the side-by-side cost per job, the growth with jobs and with duration, and the levers. */
 export async function printCostReport(log: (line: string) => void = console.log): Promise<void> {
-  log('Cost per job, us-east-1 list prices (sim/cost/prices.ts), Vigil measured in the simulator');
+  log('Cost per job, us-east-1 list prices (shared/simulation/cost/prices.ts), Vigil measured in the simulator');
   log(`${pad('workload', 62)} ${pad('Vigil', 11)} ${pad('seeds’ polling', 15)} ${pad('SFN Standard', 13)} Temporal Cloud`);
   const measured = new Map<string, VigilMeasurement>();
   for (const workload of WORKLOADS) {

@@ -1,5 +1,5 @@
-import { effectiveDeadline } from '../../shared/domain/deadlines.js';
-import type { Job } from '../../shared/domain/job.js';
+import { effectiveDeadline } from '../../domain/deadlines.js';
+import type { Job } from '../../domain/job.js';
 import type { World } from './world.js';
 
 /**

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { VigilError } from '../../shared/domain/errors.js';
-import type { Clock } from '../../shared/ports/clock.js';
+import { VigilError } from '../../domain/errors.js';
+import type { Clock } from '../../ports/clock.js';
 import { EventQueue } from './event-queue.js';
 import type { Plan } from './plan.js';
 import { Rng } from './rng.js';

@@ -1,5 +1,5 @@
-import { submitGateJob } from '../../shared/app/gate/submit-gate-job.js';
-import { submitJob } from '../../shared/app/submit-job.js';
+import { submitGateJob } from '../../app/gate/submit-gate-job.js';
+import { submitJob } from '../../app/submit-job.js';
 import { GateDown, type SimNodes } from './nodes.js';
 import type { JobSpec } from './plan.js';
 import type { ProgressLog } from './progress-log.js';

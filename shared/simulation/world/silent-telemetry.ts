@@ -1,5 +1,5 @@
-import type { MetricName } from '../../shared/domain/effects.js';
-import type { Telemetry } from '../../shared/ports/telemetry.js';
+import type { MetricName } from '../../domain/effects.js';
+import type { Telemetry } from '../../ports/telemetry.js';
 
 /** Logs nothing (a run makes millions of lines); counts metrics so a report can show them. */
 export class SilentTelemetry implements Telemetry {

@@ -1,9 +1,9 @@
-import { parseAnswer } from '../../shared/adapters/aws/lambda-region-managers.js';
-import type { ManagerDeps } from '../../shared/app/manager-deps.js';
-import { submitJob } from '../../shared/app/submit-job.js';
-import { submitFromGateBody, type SubmitFromGateBody } from '../../shared/contract/manager-requests.js';
-import { errorResponse } from '../../shared/http/error-response.js';
-import type { RegionManagers, RegionSubmitResult } from '../../shared/ports/region-managers.js';
+import { parseAnswer } from '../../adapters/aws/lambda-region-managers.js';
+import type { ManagerDeps } from '../../app/manager-deps.js';
+import { submitJob } from '../../app/submit-job.js';
+import { submitFromGateBody, type SubmitFromGateBody } from '../../contract/manager-requests.js';
+import { errorResponse } from '../../http/error-response.js';
+import type { RegionManagers, RegionSubmitResult } from '../../ports/region-managers.js';
 import type { World } from './world.js';
 
 /**

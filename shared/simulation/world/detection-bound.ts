@@ -1,8 +1,8 @@
-import { grantSeconds } from '../../shared/domain/extension-budget.js';
-import type { TimeoutPolicy } from '../../shared/domain/policy.js';
+import { grantSeconds } from '../../domain/extension-budget.js';
+import type { TimeoutPolicy } from '../../domain/policy.js';
 
 /** The stated detection bound is the project's own (shared/app/detection-bound.ts): the simulator checks exactly it. */
-export { detectionBoundMs } from '../../shared/app/detection-bound.js';
+export { detectionBoundMs } from '../../app/detection-bound.js';
 
 /** AD-26: the most one worker can be granted, the sum of the halving grants (30 + 15 + … = 58.125 s). */
 export function extensionCapSeconds(policy: TimeoutPolicy): number {

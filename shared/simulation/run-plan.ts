@@ -1,6 +1,6 @@
-import { sweepGateTimers } from '../shared/app/gate/sweep-gate-timers.js';
-import { sweepJobTimers } from '../shared/app/sweep-job-timers.js';
-import { takeOverJob } from '../shared/app/take-over-job.js';
+import { sweepGateTimers } from '../app/gate/sweep-gate-timers.js';
+import { sweepJobTimers } from '../app/sweep-job-timers.js';
+import { takeOverJob } from '../app/take-over-job.js';
 import { NO_RETRY } from './world/delivery.js';
 import { Invariants, type Violation } from './world/invariants.js';
 import { buildNodes, type SimNodes } from './world/nodes.js';
