@@ -19,8 +19,10 @@ export const DETECTION_BOUND_MS = SWEEP_INTERVAL_MS + SWEEP_GRACE_MS + DELIVERY_
 /**
  * The bound by strategy. A gate-coordinated manager reports its local timeout and waits for the gate
  * at most `gateFallbackSeconds`, re-reporting every `gateReportIntervalSeconds`, then acts alone.
+ * Those are two decisions in sequence, each on its own wake-up, and either wake-up may be lost and
+ * left to the sweep: the bound holds one `DETECTION_BOUND_MS` for each (long-sweep seed 8657 lost both).
  */
 export const detectionBoundMs = (strategy: TimeoutStrategyType, policy: TimeoutPolicy): number =>
   strategy === 'local_authority'
     ? DETECTION_BOUND_MS
-    : DETECTION_BOUND_MS + (policy.gateFallbackSeconds + policy.gateReportIntervalSeconds) * 1_000;
+    : 2 * DETECTION_BOUND_MS + (policy.gateFallbackSeconds + policy.gateReportIntervalSeconds) * 1_000;

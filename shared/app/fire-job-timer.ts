@@ -1,4 +1,5 @@
 import { isTerminal, type Job } from '../domain/job.js';
+import { sweptWakeUp } from '../domain/job-timer.js';
 import { onTimerFired } from '../domain/timer-fired.js';
 import { workerStatus } from '../domain/worker-health.js';
 import type { TimerRequest } from '../ports/timers.js';
@@ -10,9 +11,10 @@ import { decisionContext, type ManagerDeps } from './manager-deps.js';
  * A job's wake-up arrived (SQS, the local scheduler or the sweep). Lets the domain drop, re-arm or
  * decide, then publishes the outbox (what this decision added and anything a crash or outage left).
  */
-export async function fireJobTimer(deps: ManagerDeps, timer: TimerRequest): Promise<void> {
-  const job = await deps.jobs.getJob(timer.jobId);
+export async function fireJobTimer(deps: ManagerDeps, arrived: TimerRequest, from: 'queue' | 'sweep' = 'queue'): Promise<void> {
+  const job = await deps.jobs.getJob(arrived.jobId);
   if (!job) return;
+  const timer = from === 'sweep' ? { ...arrived, ...sweptWakeUp(job, arrived, deps.clock.now()) } : arrived;
   // The outbox is published after the decision's write, never before it: a bus outage must not stop a timeout (finding 9).
   if (isTerminal(job.status)) {
     await flushOutbox(jobStateStore(deps.jobs), deps, job, deps.clock.now());

@@ -15,7 +15,7 @@ export const sweepJobTimers = (deps: ManagerDeps, graceMs?: number, batch?: numb
       telemetry: deps.telemetry,
       attributes: { region: deps.region },
       findDueTimers: (dueBy, limit) => deps.jobs.findDueTimers(dueBy, limit),
-      fire: (timer) => fireManagerTimer(deps, timer),
+      fire: (timer) => fireManagerTimer(deps, timer, 'sweep'),
       backOff: (timer) => backOffManagerWakeUp(deps, timer),
     },
     graceMs,

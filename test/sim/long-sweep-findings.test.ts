@@ -19,4 +19,15 @@ describe('seeds the long sweep flagged', () => {
     // Assess
     expect(result.violations).toEqual([]);
   });
+
+  // Gate-coordinated, cut off from a gate that was down: the local timeout and then the fallback each
+  // waited for the sweep (8657: a sweep crashed, then a takeover at the next sweep's instant left a
+  // lagging index entry with the old fence). The bound now holds one sweep for each of the two
+  // decisions, and a sweep fires the job's own overdue wake-up whatever fence the index still shows.
+  it.each([8657, 9237, 10625])('seed %i: both gate-coordinated decisions recovered by the sweep stay within the bound', async (seed) => {
+    // Act
+    const result = await runPlan(generatePlan(seed, { jobs: 4, regions: 2, pools: 0, maxTimeoutSeconds: 600, faults: SWEEP_FAULTS }));
+    // Assess
+    expect(result.violations).toEqual([]);
+  });
 });

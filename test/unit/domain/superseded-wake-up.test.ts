@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sweptWakeUp } from '../../../shared/domain/job-timer.js';
 import { onTimerFired } from '../../../shared/domain/timer-fired.js';
 import { at, context, runningJob, timerOf, extendedBy } from '../../support/fixtures.js';
 
@@ -50,5 +51,19 @@ describe('a wake-up that arrives after the job\'s own wake-up was lost acts in i
     // Assess
     expect(decision.ignored).toBe('superseded_timer');
     expect(decision.state).toBe(rearmed);
+  });
+});
+
+describe('what a sweep fires for an index entry', () => {
+  const extended = extendedBy(runningJob({ timeoutSeconds: 60 }), 0, 10, at(10));
+  const rearmed = onTimerFired(extended, timerOf(extended), context(at(60))).state;
+  const lagging = { fenceToken: rearmed.tracking.fenceToken - 1, dueAt: at(60) };
+
+  it('the job\'s own wake-up, once it is overdue past the grace', () => {
+    expect(sweptWakeUp(rearmed, lagging, at(75))).toEqual({ fenceToken: rearmed.tracking.fenceToken, dueAt: at(70) });
+  });
+
+  it('the entry as read, while the job\'s own wake-up may still arrive', () => {
+    expect(sweptWakeUp(rearmed, lagging, at(74))).toBe(lagging);
   });
 });
