@@ -1,3 +1,4 @@
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { handler as cancelJob } from '../../functions/api/cancel-job.js';
 import { handler as getJobHistory } from '../../functions/api/get-job-history.js';
@@ -7,9 +8,13 @@ import { handler as listJobs } from '../../functions/api/list-jobs.js';
 import { handler as submitJob } from '../../functions/api/submit-job.js';
 import { handler as takeOverJob } from '../../functions/api/take-over-job.js';
 import { DynamoHistoryStore } from '../../shared/adapters/aws/dynamo-history-store.js';
+import { cancelJob as cancelJobAs } from '../../shared/app/cancel-job.js';
+import { submitJob as submitJobAs } from '../../shared/app/submit-job.js';
+import { takeOverJob as takeOverJobAs } from '../../shared/app/take-over-job.js';
 import { JobNotFoundError } from '../../shared/domain/errors.js';
 import { invoke, type HttpRequest } from './support/http-events.js';
-import { useHttpTestManager } from './support/test-manager.js';
+import { InterleavingJobStore } from './support/interleaving-job-store.js';
+import { useHttpTestManager, useTestManager, type TestManager } from './support/test-manager.js';
 
 // Tenant T on AWS: an assumed role, whatever its session; tenant U: another account's user.
 const T_SESSION_1 = 'arn:aws:sts::111111111111:assumed-role/team-t/session-1';
@@ -119,5 +124,37 @@ describe('HTTP: a client reads and acts only on its own tenant\'s jobs (dynalite
     expect(own.statusCode).toBe(200);
     expect(other).toEqual(notFound('job-x'));
     expect(noHeader).toEqual(notFound('job-x'));
+  });
+});
+
+describe('the owner check holds on the state the conditional write is based on (dynalite)', () => {
+  const m = useTestManager({ store: (doc, table) => new InterleavingJobStore(doc, table) });
+  const T = 'arn:aws:sts::111111111111:assumed-role/team-t';
+  const U = 'arn:aws:iam::222222222222:user/mallory';
+
+  /**
+   * Between U's read and its write, U's item goes (TTL) and T submits the same id and takes it over:
+   * U's write loses the version race and decides again, on T's job. (T's job is taken over so its
+   * version differs from the one U read: the store's write is conditional on the version alone.)
+   */
+  const reusedByTBeforeUWrites = (t: TestManager) => async () => {
+    await t.dynamo.doc.send(new DeleteCommand({ TableName: t.tableName, Key: { pk: 'JOB#job-1', sk: 'JOB' } }));
+    await submitJobAs(t.deps, { ...job, jobId: 'job-1', tenant: T });
+    await takeOverJobAs(t.deps, 'job-1', T);
+  };
+
+  it.each([
+    ['cancel', (t: TestManager) => cancelJobAs(t.deps, 'job-1', 'mine', U)],
+    ['takeover', (t: TestManager) => takeOverJobAs(t.deps, 'job-1', U)],
+  ] as const)('%s decided on U\'s job retries on T\'s → 404, and T\'s job is untouched', async (_name, act) => {
+    // Prepare
+    await submitJobAs(m.deps, { ...job, jobId: 'job-1', tenant: U });
+    (m.jobs as InterleavingJobStore).beforeNextSave(reusedByTBeforeUWrites(m));
+    // Act
+    const attempt = act(m);
+    // Assess
+    await expect(attempt).rejects.toThrow(JobNotFoundError);
+    const stored = await m.getJob('job-1');
+    expect(stored).toMatchObject({ tenant: T, status: 'RUNNING', tracking: { fenceToken: 2 } });
   });
 });
