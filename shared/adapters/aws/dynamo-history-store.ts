@@ -16,6 +16,12 @@ export const LISTED_DAYS = 30;
 /** Queries one list call may spend before it answers with a cursor: a filter that matches little stays cheap. */
 const MAX_QUERIES_PER_PAGE = 40;
 const DAYS_PER_ROUND = 8;
+/**
+ * Rows one day's query reads at least. The filter (tenant, status) drops rows after DynamoDB counts
+ * them, so reading only as many rows as the page still needs would crawl through a day full of other
+ * tenants' jobs a few rows per page; rows read beyond the page are read again by the next one.
+ */
+const MIN_ROWS_PER_QUERY = 100;
 
 const historyPk = (jobId: string) => `HISTORY#${jobId}`;
 const listPk = (day: number) => `JOBLIST#${day}`;
@@ -144,7 +150,7 @@ export class DynamoHistoryStore implements HistoryStore {
         ExpressionAttributeValues: { ':pk': listPk(day), ...(after ? { ':after': after } : {}), ...values },
         ...filter,
         ScanIndexForward: false,
-        Limit: limit,
+        Limit: Math.max(limit, MIN_ROWS_PER_QUERY),
       }),
     );
     const jobs = (page.Items ?? []).map(({ pk: _pk, sk: _sk, [TTL_ATTRIBUTE]: _ttl, ...listing }) => listing as JobListing);
