@@ -104,6 +104,18 @@ describe('HTTP on the gate: a client reads and acts only on its own tenant\'s jo
     expect(answer.body['jobId']).toBe('job-t');
   });
 
+  it('the same body for the same jobId from another tenant → 409 submission_conflict, and nothing changes', async () => {
+    // Prepare
+    const before = await everything();
+    // Act
+    const answer = await invoke(submitJob, { method: 'POST', route: '/jobs', body, ...asU });
+    // Assess
+    expect(answer.statusCode).toBe(409);
+    expect(answer.body).toMatchObject({ error: { code: 'submission_conflict' } });
+    expect(JSON.stringify(answer.body)).not.toContain('token');
+    expect(await everything()).toEqual(before);
+  });
+
   it('the owner\'s cancel goes out to the regions (the gate\'s own call, not scoped); another tenant\'s does not', async () => {
     // Act
     await routes['POST /jobs/{jobId}/cancel'](asU);
