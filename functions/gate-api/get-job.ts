@@ -1,6 +1,9 @@
 import { getGateJob } from '../../shared/app/gate/get-gate-job.js';
 import { jobPath } from '../../shared/contract/manager-requests.js';
+import { callerTenant } from '../../shared/http/caller-tenant.js';
 import { httpRoute, ok } from '../../shared/http/http-handler.js';
 import { gate } from '../../shared/wiring/gate-resolver.js';
 
-export const handler = httpRoute({ path: jobPath }).handle(async ({ path }) => ok(await getGateJob(await gate(), path.jobId)));
+export const handler = httpRoute({ path: jobPath }).handle(async ({ path, event }) =>
+  ok(await getGateJob(await gate(), path.jobId, callerTenant(event))),
+);

@@ -1,19 +1,26 @@
 import { id } from '../contract/manager-requests.js';
-import { InvalidRequestError, JobNotFoundError } from '../domain/errors.js';
+import { InvalidRequestError } from '../domain/errors.js';
 import { belongsTo } from '../domain/job.js';
+import { DEFAULT_TENANT } from '../domain/tenant.js';
 import { tokenPage, TOKEN_PAGE_SIZE, type TokenPage } from './job-views.js';
 import type { ManagerDeps } from './manager-deps.js';
+import { ownJob } from './own-job.js';
 
 /**
  * `GET /jobs/{jobId}/tokens?cursor=`: the worker tokens of a large job, a page at a time, in workflow-id
- * order (finding 11). The cursor is the `nextCursor` of the previous answer.
+ * order (finding 11). The cursor is the `nextCursor` of the previous answer. Only the job's tenant gets
+ * them: a token lets its holder act as the job's worker.
  */
-export async function getJobTokens(deps: ManagerDeps, jobId: string, cursor: string | undefined): Promise<{ jobId: string } & TokenPage> {
+export async function getJobTokens(
+  deps: ManagerDeps,
+  jobId: string,
+  cursor: string | undefined,
+  tenant: string = DEFAULT_TENANT,
+): Promise<{ jobId: string } & TokenPage> {
   if (cursor !== undefined && !id.safeParse(cursor).success) {
     throw new InvalidRequestError("The 'cursor' query parameter is not one this API issued. Pass the nextCursor of the previous answer, or omit it for the first page.");
   }
-  const job = await deps.jobs.getJob(jobId);
-  if (!job) throw new JobNotFoundError(jobId);
+  const job = ownJob(await deps.jobs.getJob(jobId), tenant, jobId);
   const { workflows, more } = await deps.jobs.getWorkflowsAfter(jobId, cursor, TOKEN_PAGE_SIZE);
   // Leftovers of an expired job with this id are skipped; the cursor still moves past them.
   const own = workflows.filter((w) => belongsTo(w, job));

@@ -1,11 +1,13 @@
 import { JobNotFoundError } from '../domain/errors.js';
 import { belongsTo } from '../domain/job.js';
+import { DEFAULT_TENANT, ownedBy } from '../domain/tenant.js';
 import { jobView } from './job-views.js';
 import type { ManagerDeps } from './manager-deps.js';
 
-export async function getJob(deps: ManagerDeps, jobId: string) {
+/** `GET /jobs/{jobId}` by the job's tenant: another tenant's job is not found (see `own-job.ts`). */
+export async function getJob(deps: ManagerDeps, jobId: string, tenant: string = DEFAULT_TENANT) {
   const stored = await deps.jobs.getJobWithWorkflows(jobId);
-  if (!stored) throw new JobNotFoundError(jobId);
+  if (!stored || !ownedBy(stored.job, tenant)) throw new JobNotFoundError(jobId);
   const workflows = stored.workflows.filter((w) => belongsTo(w, stored.job));
   return jobView(stored.job, workflows, deps.clock.now(), stored.grants);
 }

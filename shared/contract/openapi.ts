@@ -6,7 +6,7 @@ const errorMeaning: Record<ErrorStatus | 500, string> = {
   400: 'Malformed JSON or a schema violation (`invalid_request`, `details` names each bad field)',
   401: "Missing token (`missing_token`): send the token in the 'x-vigil-token' header",
   403: 'Wrong token (`invalid_token`)',
-  404: 'Unknown job, workflow, item or route',
+  404: "Unknown job, workflow, item or route; another tenant's job answers exactly as an unknown one",
   409: 'State conflict (a finished job, a different body for the same id, a stale attempt)',
   413: 'The body exceeds 6 MiB',
   500: 'Vigil failed to handle the request; it is safe to retry',
@@ -112,7 +112,8 @@ export function openApiDocument(info: { title: string; description: string; vers
           type: 'apiKey',
           in: 'header',
           name: 'Authorization',
-          description: 'AWS SigV4 (service execute-api) with credentials allowed execute-api:Invoke on a deployed API. The local cloud (npm start) does not check it.',
+          description:
+            "AWS SigV4 (service execute-api) with credentials allowed execute-api:Invoke on a deployed API. The caller's IAM principal is its tenant: a job route answers another tenant's job as an unknown one (404) and GET /jobs lists only the caller's jobs. The local cloud (npm start) does not check SigV4; there the x-vigil-tenant header names the tenant (default without it).",
         },
       },
     },

@@ -16,3 +16,18 @@ export const scopedWorkerId = (tenant: string | undefined, workerId: string): st
 
 /** The worker id a scoped id names, as the submission spelled it. */
 export const plainWorkerId = (scoped: string): string => scoped.slice(scoped.lastIndexOf(SEPARATOR) + 1);
+
+/** A stored job, gate job or listing row: `tenant` is absent for the default tenant. */
+export interface TenantOwned {
+  tenant?: string;
+}
+
+/** How a tenant is stored: absent for the default tenant, so items from before tenants read the same. */
+export const storedTenant = (tenant: string | undefined): { tenant?: string } =>
+  tenant === undefined || tenant === DEFAULT_TENANT ? {} : { tenant };
+
+/**
+ * A client may read and act only on its own tenant's jobs. Items written before tenants have no
+ * `tenant`: they belong to the default tenant.
+ */
+export const ownedBy = (resource: TenantOwned, tenant: string): boolean => (resource.tenant ?? DEFAULT_TENANT) === tenant;

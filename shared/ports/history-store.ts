@@ -3,6 +3,8 @@ import type { JobListing } from '../domain/history/job-listing.js';
 import type { JobStatus } from '../domain/job.js';
 
 export interface JobListQuery {
+  /** Only this tenant's jobs (rows without a tenant are the default tenant's). */
+  tenant: string;
   status?: JobStatus;
   limit: number;
   /** Opaque, from the previous page's `nextCursor`. */

@@ -5,13 +5,15 @@ import { DynamoHistoryStore, LISTED_DAYS } from '../../shared/adapters/aws/dynam
 import { SAMPLE_BUCKETS, type HistoryEntry } from '../../shared/domain/history/history-entry.js';
 import type { JobListing } from '../../shared/domain/history/job-listing.js';
 import { InvalidRequestError } from '../../shared/domain/errors.js';
+import { DEFAULT_TENANT } from '../../shared/domain/tenant.js';
 import { startTestDynamo } from '../support/dynalite.js';
 
 const DAY = 24 * 3600 * 1000;
 const NOW = Date.parse('2026-03-10T12:00:00.000Z');
 
-const listing = (jobId: string, createdAt: number, status: JobListing['status'] = 'RUNNING'): JobListing => ({
+const listing = (jobId: string, createdAt: number, status: JobListing['status'] = 'RUNNING', tenant?: string): JobListing => ({
   jobId,
+  ...(tenant !== undefined ? { tenant } : {}),
   status,
   strategy: 'local_authority',
   createdAt,
@@ -59,65 +61,93 @@ describe('the history store on DynamoDB (dynalite)', () => {
     for (const job of jobs) await store.putListing(job);
     await store.putListing({ ...listing('today-1', NOW - 1_000), status: 'COMPLETED' });
 
-    const first = await store.listJobs({ limit: 2 });
+    const first = await store.listJobs({ tenant: DEFAULT_TENANT, limit: 2 });
     expect(first.jobs.map((j) => j.jobId)).toEqual(['today-1', 'today-2']);
     expect(first.jobs[0]?.status).toBe('COMPLETED');
-    const second = await store.listJobs({ limit: 2, cursor: first.nextCursor ?? '' });
+    const second = await store.listJobs({ tenant: DEFAULT_TENANT, limit: 2, cursor: first.nextCursor ?? '' });
     expect(second.jobs.map((j) => j.jobId)).toEqual(['yesterday', 'last-week']);
-    const third = await store.listJobs({ limit: 2, ...(second.nextCursor ? { cursor: second.nextCursor } : {}) });
+    const third = await store.listJobs({ tenant: DEFAULT_TENANT, limit: 2, ...(second.nextCursor ? { cursor: second.nextCursor } : {}) });
     expect(third.jobs).toEqual([]);
     expect(third.nextCursor).toBeUndefined();
 
-    const timedOut = await store.listJobs({ limit: 10, status: 'TIMED_OUT' });
+    const timedOut = await store.listJobs({ tenant: DEFAULT_TENANT, limit: 10, status: 'TIMED_OUT' });
     expect(timedOut.jobs.map((j) => j.jobId)).toEqual(['today-2', 'yesterday']);
     // Each row is one small item; the list never reads the job items.
     const { Items = [] } = await doc.send(new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `JOBLIST#${Math.floor(NOW / DAY)}` } }));
     expect(Items).toHaveLength(2);
   });
 
-  it('paging through every cursor returns each listed job once, newest first, whatever the days, limit and filter', async () => {
+  it('paging through every cursor returns each of the caller\'s listed jobs once, newest first, whatever the days, limit, filter and tenants', async () => {
     const statuses = ['RUNNING', 'TIMED_OUT', 'COMPLETED'] as const;
+    // Rows without a tenant (the default tenant's, and rows from before tenants) beside two others.
+    const tenants = [undefined, 'arn:aws:iam::111111111111:role/team-t', 'team-u'] as const;
     await fc.assert(
       fc.asyncProperty(
-        fc.uniqueArray(fc.record({ ageMs: fc.integer({ min: 0, max: (LISTED_DAYS + 3) * DAY }), status: fc.constantFrom(...statuses) }), {
+        fc.uniqueArray(fc.record({ ageMs: fc.integer({ min: 0, max: (LISTED_DAYS + 3) * DAY }), status: fc.constantFrom(...statuses), tenant: fc.constantFrom(...tenants) }), {
           maxLength: 25,
           selector: (job) => job.ageMs,
         }),
         fc.integer({ min: 1, max: 7 }),
         fc.option(fc.constantFrom(...statuses), { nil: undefined }),
-        async (specs, limit, status) => {
+        fc.constantFrom(...tenants),
+        async (specs, limit, status, caller) => {
+          const tenant = caller ?? DEFAULT_TENANT;
           const store = new DynamoHistoryStore(doc, await dynamo.table(false), () => NOW);
-          const all = specs.map((spec, i) => listing(`job-${i}`, NOW - spec.ageMs, spec.status));
+          const all = specs.map((spec, i) => listing(`job-${i}`, NOW - spec.ageMs, spec.status, spec.tenant));
           for (const job of all) await store.putListing(job);
           const seen: string[] = [];
           let cursor: string | undefined;
           for (let pages = 0; pages < 200; pages++) {
-            const page = await store.listJobs({ limit, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) });
+            const page = await store.listJobs({ tenant, limit, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) });
             expect(page.jobs.length).toBeLessThanOrEqual(limit);
+            expect(page.jobs.every((job) => job.tenant === caller)).toBe(true);
             seen.push(...page.jobs.map((job) => job.jobId));
             cursor = page.nextCursor;
             if (!cursor) break;
           }
           const oldestDay = Math.floor(NOW / DAY) - LISTED_DAYS + 1;
           const expected = all
-            .filter((job) => Math.floor(job.createdAt / DAY) >= oldestDay && (!status || job.status === status))
+            .filter((job) => Math.floor(job.createdAt / DAY) >= oldestDay && (!status || job.status === status) && job.tenant === caller)
             .sort((a, b) => b.createdAt - a.createdAt)
             .map((job) => job.jobId);
           expect(seen).toEqual(expected);
         },
       ),
       {
-        numRuns: 8,
+        numRuns: 12,
         // Found in CI: a page that read more of a day than fit dropped the rest of that day.
-        examples: [[[{ ageMs: 1_339_200_001, status: 'RUNNING' }, { ageMs: 1_425_600_001, status: 'RUNNING' }, { ageMs: 1_425_600_002, status: 'RUNNING' }], 2, undefined]],
+        examples: [
+          [[{ ageMs: 1_339_200_001, status: 'RUNNING', tenant: undefined }, { ageMs: 1_425_600_001, status: 'RUNNING', tenant: undefined }, { ageMs: 1_425_600_002, status: 'RUNNING', tenant: undefined }], 2, undefined, undefined],
+          // Another tenant's rows between the caller's, inside one day and across a page boundary.
+          [[{ ageMs: 1_000, status: 'RUNNING', tenant: 'team-u' }, { ageMs: 2_000, status: 'RUNNING', tenant: undefined }, { ageMs: 3_000, status: 'RUNNING', tenant: 'team-u' }, { ageMs: 4_000, status: 'RUNNING', tenant: undefined }, { ageMs: 5_000, status: 'RUNNING', tenant: 'team-u' }], 1, undefined, 'team-u'],
+        ],
       },
     );
     // Each run pages through up to 30 day partitions on dynalite: minutes on a busy shared machine.
   }, 180_000);
 
+  it("a tenant's few jobs under a day full of other tenants' rows come in a couple of pages, not a page per few rows", async () => {
+    // Prepare: 150 newer rows of another tenant above the caller's 5.
+    const store = new DynamoHistoryStore(doc, await dynamo.table(false), () => NOW);
+    const others = Array.from({ length: 150 }, (_, i) => listing(`other-${i}`, NOW - 1_000 - i, 'RUNNING', 'team-u'));
+    const own = Array.from({ length: 5 }, (_, i) => listing(`own-${i}`, NOW - 10_000 - i, 'RUNNING', 'team-t'));
+    await Promise.all([...others, ...own].map((row) => store.putListing(row)));
+    // Act
+    const pages: string[][] = [];
+    for (let cursor: string | undefined, i = 0; i < 50; i++) {
+      const page = await store.listJobs({ tenant: 'team-t', limit: 5, ...(cursor ? { cursor } : {}) });
+      pages.push(page.jobs.map((job) => job.jobId));
+      cursor = page.nextCursor;
+      if (!cursor) break;
+    }
+    // Assess
+    expect(pages.flat()).toEqual(own.map((row) => row.jobId));
+    expect(pages.length).toBeLessThanOrEqual(3);
+  });
+
   it('a cursor it did not issue is a 400 that says what to do', async () => {
     const store = new DynamoHistoryStore(doc, await dynamo.table(false), () => NOW);
-    await expect(store.listJobs({ limit: 5, cursor: 'not-a-cursor' })).rejects.toThrow(InvalidRequestError);
-    await expect(store.listJobs({ limit: 5, cursor: 'not-a-cursor' })).rejects.toThrow(/nextCursor/);
+    await expect(store.listJobs({ tenant: DEFAULT_TENANT, limit: 5, cursor: 'not-a-cursor' })).rejects.toThrow(InvalidRequestError);
+    await expect(store.listJobs({ tenant: DEFAULT_TENANT, limit: 5, cursor: 'not-a-cursor' })).rejects.toThrow(/nextCursor/);
   });
 });

@@ -25,7 +25,7 @@ describe('the extension route through its handler (dynalite)', () => {
       headers: { 'x-vigil-token': workflow?.token ?? '' },
       body: { reason: 'long_workflow', currentProgress: 0.3, estimatedCompletion: '2026-03-01T12:30:00Z', activeWorkflowCount: 2 },
     });
-    const view = await invoke(getJob, { method: 'GET', route: '/jobs/{jobId}', pathParameters: { jobId: 'job-1' } });
+    const view = await invoke(getJob, { method: 'GET', route: '/jobs/{jobId}', pathParameters: { jobId: 'job-1' }, headers: { 'x-vigil-tenant': 'team-x' } });
     // Assess
     expect(submitted.statusCode).toBe(201);
     expect(granted).toMatchObject({ statusCode: 200, body: { granted: true, extensionSeconds: 30 } });

@@ -2,6 +2,7 @@ import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/
 import { historySlot, type HistoryEntry, type SampleWindow } from '../../domain/history/history-entry.js';
 import type { JobListing } from '../../domain/history/job-listing.js';
 import { InvalidRequestError } from '../../domain/errors.js';
+import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import type { EpochMs } from '../../domain/time.js';
 import type { HistoryStore, JobListQuery } from '../../ports/history-store.js';
 import { batchPut } from './batch-requests.js';
@@ -15,6 +16,12 @@ export const LISTED_DAYS = 30;
 /** Queries one list call may spend before it answers with a cursor: a filter that matches little stays cheap. */
 const MAX_QUERIES_PER_PAGE = 40;
 const DAYS_PER_ROUND = 8;
+/**
+ * Rows one day's query reads at least. The filter (tenant, status) drops rows after DynamoDB counts
+ * them, so reading only as many rows as the page still needs would crawl through a day full of other
+ * tenants' jobs a few rows per page; rows read beyond the page are read again by the next one.
+ */
+const MIN_ROWS_PER_QUERY = 100;
 
 const historyPk = (jobId: string) => `HISTORY#${jobId}`;
 const listPk = (day: number) => `JOBLIST#${day}`;
@@ -41,6 +48,20 @@ function parseCursor(cursor: string): Cursor {
 }
 
 const encodeCursor = (cursor: Cursor) => Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url');
+
+/**
+ * The list's filter: the caller's tenant (`ownedBy` as DynamoDB reads it: a row without a tenant is
+ * the default tenant's) and, when asked, one status. A filter only drops rows after the read, so
+ * paging still walks the same keys: nothing is dropped or repeated across pages.
+ */
+function listFilter({ tenant, status }: Pick<JobListQuery, 'tenant' | 'status'>) {
+  const ownTenant = tenant === DEFAULT_TENANT ? 'attribute_not_exists(#tenant)' : '#tenant = :tenant';
+  return {
+    FilterExpression: status ? `${ownTenant} AND #status = :status` : ownTenant,
+    ExpressionAttributeNames: { '#tenant': 'tenant', ...(status ? { '#status': 'status' } : {}) },
+    values: { ...(tenant !== DEFAULT_TENANT ? { ':tenant': tenant } : {}), ...(status ? { ':status': status } : {}) },
+  };
+}
 
 /**
  * History entries as items `HISTORY#<jobId>` / slot, and the jobs list as one partition per day of
@@ -95,7 +116,7 @@ export class DynamoHistoryStore implements HistoryStore {
       // A few days at once: most days of a quiet table are empty, and one round trip per day adds up.
       const days = Array.from({ length: Math.min(DAYS_PER_ROUND, day - oldest + 1) }, (_, i) => day - i);
       queries += days.length;
-      const pages = await Promise.all(days.map((d, i) => this.listDay(d, i === 0 ? after : undefined, query.limit - jobs.length, query.status)));
+      const pages = await Promise.all(days.map((d, i) => this.listDay(d, i === 0 ? after : undefined, query.limit - jobs.length, query)));
       for (const [i, page] of pages.entries()) {
         const taken = page.jobs.slice(0, query.limit - jobs.length);
         jobs.push(...taken);
@@ -120,15 +141,16 @@ export class DynamoHistoryStore implements HistoryStore {
     return more ? { jobs, nextCursor: encodeCursor({ day, ...(after ? { after } : {}) }) } : { jobs };
   }
 
-  private async listDay(day: number, after: string | undefined, limit: number, status: JobListQuery['status']) {
+  private async listDay(day: number, after: string | undefined, limit: number, query: JobListQuery) {
+    const { values, ...filter } = listFilter(query);
     const page = await this.doc.send(
       new QueryCommand({
         TableName: this.tableName,
         KeyConditionExpression: after ? 'pk = :pk AND sk < :after' : 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': listPk(day), ...(after ? { ':after': after } : {}), ...(status ? { ':status': status } : {}) },
-        ...(status ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } } : {}),
+        ExpressionAttributeValues: { ':pk': listPk(day), ...(after ? { ':after': after } : {}), ...values },
+        ...filter,
         ScanIndexForward: false,
-        Limit: limit,
+        Limit: Math.max(limit, MIN_ROWS_PER_QUERY),
       }),
     );
     const jobs = (page.Items ?? []).map(({ pk: _pk, sk: _sk, [TTL_ATTRIBUTE]: _ttl, ...listing }) => listing as JobListing);

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { RegionRefusedError, SubmissionConflictError, UnknownRegionError, UpstreamUnavailableError } from '../../domain/errors.js';
 import { markRegionSubmitFailed, markRegionSubmitted } from '../../domain/gate/region-submission.js';
 import { startGateJob } from '../../domain/gate/start-gate-job.js';
-import { DEFAULT_TENANT } from '../../domain/tenant.js';
+import { DEFAULT_TENANT, storedTenant } from '../../domain/tenant.js';
 import type { GateSubmitJobBody } from '../../contract/gate-requests.js';
 import type { RegionSubmitResult } from '../../ports/region-managers.js';
 import { gateJobListing } from '../../domain/history/job-listing.js';
@@ -41,7 +41,7 @@ export async function submitGateJob(deps: GateDeps, body: GateSubmitJobBody, ten
   }
   const jobId = body.jobId ?? randomUUID();
   const digest = submissionDigest(body, tenant);
-  const started = startGateJob({ jobId, timeoutSeconds: body.timeoutSeconds, datacenters: body.datacenters }, digest, deps.clock.now());
+  const started = startGateJob({ jobId, timeoutSeconds: body.timeoutSeconds, datacenters: body.datacenters, tenant }, digest, deps.clock.now());
   const result = await deps.gates.create(started.state);
   if (result.created) await runEffects(deps, started.effects);
   else if (result.existing.submissionDigest !== digest) throw new SubmissionConflictError(jobId);
@@ -55,7 +55,7 @@ export async function submitGateJob(deps: GateDeps, body: GateSubmitJobBody, ten
         ...(body.stuckThresholdSeconds !== undefined ? { stuckThresholdSeconds: body.stuckThresholdSeconds } : {}),
         gateRegion: deps.gateRegion,
         workflows: dc.workflows,
-        ...(tenant !== DEFAULT_TENANT ? { tenant } : {}),
+        ...storedTenant(tenant),
       });
       await recordAnswer(deps, jobId, region, answer);
       return [region, answer] as const;

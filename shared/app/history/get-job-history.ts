@@ -1,14 +1,15 @@
 import { effectiveDeadline } from '../../domain/deadlines.js';
-import { JobNotFoundError } from '../../domain/errors.js';
+import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import { toIso } from '../../domain/time.js';
 import type { HistoryEntry } from '../../domain/history/history-entry.js';
 import type { ManagerDeps } from '../manager-deps.js';
+import { ownJob } from '../own-job.js';
 import { readHistory, timedEntries } from './history-answer.js';
 
 /** `GET /jobs/{jobId}/history` on a region manager: the job's timing as it stands, and its decisions in time order. */
-export async function getJobHistory(deps: ManagerDeps, jobId: string) {
-  const [job, read] = await Promise.all([deps.jobs.getJob(jobId), readHistory(deps.history, jobId)]);
-  if (!job) throw new JobNotFoundError(jobId);
+export async function getJobHistory(deps: ManagerDeps, jobId: string, tenant: string = DEFAULT_TENANT) {
+  const [stored, read] = await Promise.all([deps.jobs.getJob(jobId), readHistory(deps.history, jobId)]);
+  const job = ownJob(stored, tenant, jobId);
   const recorded = { ...read, entries: await withWorkerIds(deps, jobId, read.entries) };
   const t = job.tracking;
   return {

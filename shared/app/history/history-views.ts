@@ -16,7 +16,8 @@ export function historyEntryView(entry: HistoryEntry | { kind: 'submitted'; at: 
 
 export const sortedByTime = <Entry extends { at: EpochMs }>(entries: Entry[]): Entry[] => [...entries].sort((a, b) => a.at - b.at);
 
-export const listingView = (listing: JobListing) => ({
+/** The caller's own tenant needs no saying: a list shows only its jobs. */
+export const listingView = ({ tenant: _tenant, ...listing }: JobListing) => ({
   ...listing,
   createdAt: toIso(listing.createdAt),
   deadlineAt: toIso(listing.deadlineAt),

@@ -21,6 +21,8 @@ export type DcStatus = 'submitting' | 'running' | 'completed' | 'failed' | 'canc
  */
 export interface GateJob {
   jobId: string;
+  /** Who submitted it (see `tenant.ts`): only it may read or cancel the job. Absent for the default tenant. */
+  tenant?: string;
   /** Optimistic-concurrency version: every write is conditional on it. */
   version: number;
   submissionDigest: string;

@@ -1,5 +1,6 @@
 import type { Decision } from '../effects.js';
 import { InvalidRequestError } from '../errors.js';
+import { storedTenant } from '../tenant.js';
 import type { EpochMs } from '../time.js';
 import type { DcStatus, GateJob } from './gate-job.js';
 import { globalDeadline } from './global-deadline.js';
@@ -10,6 +11,8 @@ export interface GateJobSubmission {
   jobId: string;
   timeoutSeconds: number;
   datacenters: Readonly<Record<string, unknown>>;
+  /** The submitter; absent or `default` for the default tenant. */
+  tenant?: string;
 }
 
 const perRegion = <Value>(regions: readonly string[], value: Value): Record<string, Value> =>
@@ -27,6 +30,7 @@ export function startGateJob(submission: GateJobSubmission, submissionDigest: st
   }
   const job: GateJob = {
     jobId: submission.jobId,
+    ...storedTenant(submission.tenant),
     version: 0,
     submissionDigest,
     submittedAt: now,

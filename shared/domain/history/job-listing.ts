@@ -3,11 +3,14 @@ import { gateJobStatus } from '../gate/gate-job-status.js';
 import type { GateJob } from '../gate/gate-job.js';
 import { globalDeadline } from '../gate/global-deadline.js';
 import type { Job, JobStatus, TimeoutStrategyType } from '../job.js';
+import { storedTenant } from '../tenant.js';
 import type { EpochMs } from '../time.js';
 
 /** One row of the jobs list: what an operator scans for, kept beside the job and rewritten as it changes. */
 export interface JobListing {
   jobId: string;
+  /** The job's tenant, whose list alone shows it; absent for the default tenant (and rows from before tenants). */
+  tenant?: string;
   status: JobStatus;
   strategy: TimeoutStrategyType;
   createdAt: EpochMs;
@@ -20,6 +23,7 @@ export interface JobListing {
 
 export const jobListing = (job: Job): JobListing => ({
   jobId: job.jobId,
+  ...storedTenant(job.tenant),
   status: job.status,
   strategy: job.tracking.strategy,
   createdAt: job.createdAt,
@@ -31,6 +35,7 @@ export const jobListing = (job: Job): JobListing => ({
 export function gateJobListing(job: GateJob): JobListing {
   return {
     jobId: job.jobId,
+    ...storedTenant(job.tenant),
     status: gateJobStatus(job),
     strategy: 'gate_coordinated',
     createdAt: job.submittedAt,

@@ -6,39 +6,15 @@ import { fireGateTimer } from '../../../shared/app/gate/fire-gate-timer.js';
 import type { GateDeps } from '../../../shared/app/gate/gate-deps.js';
 import { submitGateJob } from '../../../shared/app/gate/submit-gate-job.js';
 import { sweepGateTimers } from '../../../shared/app/gate/sweep-gate-timers.js';
-import { submitJob } from '../../../shared/app/submit-job.js';
-import type { SubmitFromGateBody } from '../../../shared/contract/manager-requests.js';
 import { RegionRefusedError, UpstreamUnavailableError } from '../../../shared/domain/errors.js';
 import type { GateJob } from '../../../shared/domain/gate/gate-job.js';
 import { defaultGatePolicy } from '../../../shared/domain/gate/gate-policy.js';
 import { VersionConflictError } from '../../../shared/ports/job-store.js';
-import type { RegionManagers, RegionSubmitResult } from '../../../shared/ports/region-managers.js';
 import { startTestDynamo } from '../../support/dynalite.js';
 import { at, GATE_REGION, T0 } from '../../support/fixtures.js';
 import { ManualClock, RecordingBus, RecordingTelemetry, RecordingTimers } from '../support/recording-ports.js';
 import { testManager, type TestDynamo, type TestManager } from '../support/test-manager.js';
-
-const REGIONS = ['us-east-1', 'eu-west-1'] as const;
-
-/**
- * The real region managers (each on its own dynalite table, through the real submit use case), reached
- * as the gate reaches them; a region can be made unreachable or refusing, as a test says.
- */
-class TestRegions implements RegionManagers {
-  readonly regions = [...REGIONS];
-  readonly unreachable = new Set<string>();
-  readonly refusing = new Set<string>();
-  constructor(private readonly managers: Map<string, TestManager>) {}
-
-  async submit(region: string, submission: SubmitFromGateBody): Promise<RegionSubmitResult> {
-    if (this.unreachable.has(region)) return { outcome: 'unreachable', message: `${region} timed out (injected)` };
-    if (this.refusing.has(region)) return { outcome: 'refused', statusCode: 400, body: { error: { code: 'invalid_request', message: 'injected' } } };
-    const manager = this.managers.get(region);
-    if (!manager) throw new Error(`no manager for ${region}`);
-    const { view } = await submitJob(manager.deps, submission);
-    return { outcome: 'accepted', body: view };
-  }
-}
+import { REGIONS, TestRegions } from '../support/test-regions.js';
 
 /** Issue 7, tests the review found missing: the gate's app layer, on dynalite, with an injected clock. */
 describe('the gate app layer (dynalite)', () => {

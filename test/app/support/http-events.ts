@@ -11,6 +11,8 @@ export interface HttpRequest {
   body?: unknown;
   headers?: Record<string, string>;
   query?: Record<string, string>;
+  /** The caller as API Gateway's IAM authorizer names it (a SigV4-signed request on AWS). */
+  iamUserArn?: string;
 }
 
 /** An API Gateway HTTP API (payload v2) event, as API Gateway and the local listener build it. */
@@ -39,6 +41,7 @@ export function httpEvent(request: HttpRequest): APIGatewayProxyEventV2 {
       stage: '$default',
       time: new Date(0).toISOString(),
       timeEpoch: 0,
+      ...(request.iamUserArn !== undefined ? { authorizer: { iam: { userArn: request.iamUserArn } } } : {}),
     },
     ...(body !== undefined ? { body } : {}),
     isBase64Encoded: false,

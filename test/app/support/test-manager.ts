@@ -164,8 +164,8 @@ export function tokenOf(submitted: { tokens: Record<string, string> }, workflowI
   return token;
 }
 
-/** What each worker adds to the job's deadline now, as `GET /jobs/{jobId}` shows it. */
+/** What each worker adds to the job's deadline now, as `GET /jobs/{jobId}` shows it to the job's tenant. */
 export async function extensionsOf(m: TestManager, jobId: string): Promise<Map<string, number>> {
-  const view = await getJob(m.deps, jobId);
+  const view = await getJob(m.deps, jobId, (await m.getJob(jobId)).tenant);
   return new Map(view.timeoutTracking.workerExtensions.map((w) => [w.workerId, w.extensionSeconds]));
 }
