@@ -254,12 +254,12 @@ export class MemoryDynamo implements SimStore {
       page.push(projection ? project(item, projection) : copyItem(item));
     }
     this.usage.readUnits += units(bytes, 4096) * (input['ConsistentRead'] ? 1 : 0.5);
-    const stoppedEarly = last !== undefined && (i < sorted.length || scanned >= limit);
+    const stoppedEarly = i < sorted.length || scanned >= limit;
     return {
       Items: page,
       Count: page.length,
       ScannedCount: scanned,
-      ...(stoppedEarly ? { LastEvaluatedKey: { ...table.keyAttributes(last), ...(index ? table.keyAttributes(last, schema) : {}) } } : {}),
+      ...(stoppedEarly && last ? { LastEvaluatedKey: { ...table.keyAttributes(last), ...(index ? table.keyAttributes(last, schema) : {}) } } : {}),
     };
   }
 

@@ -78,8 +78,10 @@ export class SimAgent {
     });
   }
 
+  /** Whether the agent misbehaves so now: from its fault's start, for its length (a dead agent stays dead). */
   private faulty(behaviour: AgentSpec['behaviour']): boolean {
-    return this.spec.behaviour === behaviour && this.world.now - (SIM_EPOCH + this.pool.createAtMs) >= this.spec.faultAfterMs;
+    const since = this.world.now - (SIM_EPOCH + this.pool.createAtMs) - this.spec.faultAfterMs;
+    return this.spec.behaviour === behaviour && since >= 0 && (behaviour === 'dies' || since < this.spec.faultForMs);
   }
 
   private async tick(): Promise<void> {
@@ -131,7 +133,7 @@ export class SimAgent {
 
   private takeOn(claimed: Claimed): void {
     const planned = this.pool.items.find((item) => item.itemId === claimed.itemId)?.workMs ?? SUBTASK_WORK_MS;
-    const workMs = this.spec.behaviour === 'slow' ? planned * 3 : planned;
+    const workMs = this.faulty('slow') ? planned * 3 : planned;
     this.held = { ...claimed, commands: claimed.commands.map(({ index, type }) => ({ index, type })), workMs, startedAt: this.world.now, done: 0, told: false };
     this.world.log(`agent ${this.spec.agentId} claims ${claimed.itemId} attempt ${claimed.attempt}`);
   }
@@ -173,13 +175,13 @@ export class SimAgent {
       return;
     }
     if (reply.action !== 'terminate') return;
-    if (this.spec.behaviour === 'ignores-terminate') {
+    if (this.faulty('ignores-terminate')) {
       held.told = true;
       this.world.log(`agent ${this.spec.agentId} ignores terminate on ${held.itemId} attempt ${held.attempt}`);
       return;
     }
     this.held = undefined;
-    if (this.spec.behaviour === 'late-result') {
+    if (this.faulty('late-result')) {
       const lateMs = this.world.rng.int(60, 600) * 1000;
       this.world.log(`agent ${this.spec.agentId} goes quiet on ${held.itemId} attempt ${held.attempt}; its result comes in ${lateMs / 1000} s`);
       this.world.after(lateMs, `late result ${this.spec.agentId}`, async () => {

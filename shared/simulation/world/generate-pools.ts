@@ -50,6 +50,7 @@ export function generatePools(rng: Rng, seed: number, count: number, regions: re
       // The first agent is well-behaved, so every item can end; the others bring the faults.
       behaviour: a === 0 || rng.chance(0.3) ? 'normal' : rng.pick(behaviours),
       faultAfterMs: rng.int(0, 600) * 1000,
+      faultForMs: rng.int(5, 15) * 60_000,
     }));
     const humanEveryMs = rng.chance(0.7) ? rng.int(2, 8) * 60_000 : undefined;
     pools.push({ poolId, region: rng.pick(regions), createAtMs: rng.int(0, 120) * 1000, items, config, agents, ...(humanEveryMs ? { humanEveryMs } : {}) });

@@ -57,8 +57,9 @@ export interface AgentSpec {
   agentId: string;
   kind: AgentKind;
   behaviour: AgentBehaviour;
-  /** When the behaviour's fault starts, from the pool's creation. */
+  /** When the behaviour's fault starts, from the pool's creation, and how long it lasts (dying lasts). */
   faultAfterMs: number;
+  faultForMs: number;
 }
 
 /** An agent pool: created at its time in one region, worked by its agents, watched by a human. */
