@@ -87,7 +87,7 @@ export async function runPlan(plan: Plan, options: RunOptions = {}): Promise<Run
   scheduleSubmissions(world, nodes, log);
   scheduleSweeps(world, nodes, horizon);
   scheduleTakeovers(world, nodes);
-  schedulePools(world, nodes);
+  schedulePools(world, nodes, horizon);
 
   const violations = invariants.violations;
   await world.run(

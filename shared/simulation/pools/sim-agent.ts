@@ -3,7 +3,8 @@ import { claimPoolItem } from '../../app/pools/claim-item.js';
 import { getPool } from '../../app/pools/get-pool.js';
 import type { ManagerDeps } from '../../app/manager-deps.js';
 import type { AgentCall, HeartbeatReply } from '../../domain/pools/agent-calls.js';
-import { PoolFinishedError } from '../../domain/pools/pool-errors.js';
+import { VigilError } from '../../domain/errors.js';
+import { AttemptTerminatingError, PoolFinishedError, StaleAttemptError } from '../../domain/pools/pool-errors.js';
 import type { PoolItem } from '../../domain/pools/pool-item.js';
 import type { PoolStore } from '../../ports/pool-store.js';
 import { CLIENT_RETRY, NO_RETRY } from '../world/delivery.js';
@@ -145,19 +146,24 @@ export class SimAgent {
     while (held.commands.length > 0 && held.done < held.commands.length && elapsed >= (held.workMs * (held.done + 1)) / commands) {
       const command = held.commands[held.done];
       held.done++;
-      if (command) await this.send(held, { type: 'command_finish', index: command.index, outcome: 'succeeded' }, NO_RETRY);
+      if (command) await this.converse(held, { type: 'command_finish', index: command.index, outcome: 'succeeded' }, NO_RETRY);
       if (this.held !== held) return;
       await this.startCommand(held);
+      if (this.held !== held) return;
     }
     if (elapsed >= held.workMs) return this.finish(held);
     if (held.told) return; // ignoring terminate: works on without a word
-    const reply = await this.send(held, { type: 'heartbeat' }, NO_RETRY);
-    if (reply) await this.onHeartbeat(held, reply as HeartbeatReply);
+    const reply = (await this.converse(held, { type: 'heartbeat' }, NO_RETRY)) as HeartbeatReply | undefined;
+    if (reply?.action === 'terminate') await this.onTerminate(held);
+    else if (reply?.action === 'checkpoint' && !this.faulty('stops-checkpointing')) {
+      const progress = Math.min(1, (this.world.now - held.startedAt) / held.workMs);
+      await this.converse(held, { type: 'checkpoint', state: { step: held.done, at: this.world.now }, progress }, CLIENT_RETRY);
+    }
   }
 
   private async startCommand(held: Held): Promise<void> {
     const command = held.commands[held.done];
-    if (command) await this.send(held, { type: 'command_start', index: command.index, commandType: command.type }, NO_RETRY);
+    if (command) await this.converse(held, { type: 'command_start', index: command.index, commandType: command.type }, NO_RETRY);
   }
 
   private async finish(held: Held): Promise<void> {
@@ -167,14 +173,9 @@ export class SimAgent {
     await this.send(held, { type: 'complete', outcome, result: { itemId: held.itemId, by: this.spec.agentId } }, CLIENT_RETRY);
   }
 
-  private async onHeartbeat(held: Held, reply: HeartbeatReply): Promise<void> {
-    if (reply.action === 'checkpoint') {
-      if (this.faulty('stops-checkpointing')) return;
-      const progress = Math.min(1, (this.world.now - held.startedAt) / held.workMs);
-      await this.send(held, { type: 'checkpoint', state: { step: held.done, at: this.world.now }, progress }, CLIENT_RETRY);
-      return;
-    }
-    if (reply.action !== 'terminate') return;
+  /** Told to stop (a heartbeat's `terminate`, or a call refused as terminating): each behaviour as it would. */
+  private async onTerminate(held: Held): Promise<void> {
+    if (this.held !== held || held.told) return;
     if (this.faulty('ignores-terminate')) {
       held.told = true;
       this.world.log(`agent ${this.spec.agentId} ignores terminate on ${held.itemId} attempt ${held.attempt}`);
@@ -193,18 +194,38 @@ export class SimAgent {
     await this.send(held, { type: 'terminated', cleanup: 'completed', partialResult: { step: held.done } }, CLIENT_RETRY);
   }
 
-  /** One agent route call of the attempt, checked by the stale-attempt guard: its first answer (a redelivery's is not read). */
-  private async send(held: Held, call: AgentCall, retry: RetryPolicy): Promise<unknown> {
-    let reply: unknown;
+  /** A call of the held attempt; a refusal teaches the agent: terminating → stop as told, stale → let go. */
+  private async converse(held: Held, call: AgentCall, retry: RetryPolicy): Promise<unknown> {
+    const { reply, refusal } = await this.send(held, call, retry);
+    if (refusal instanceof AttemptTerminatingError) await this.onTerminate(held);
+    else if (refusal instanceof StaleAttemptError && this.held === held) {
+      this.world.log(`agent ${this.spec.agentId} lets go of ${held.itemId} attempt ${held.attempt} (stale)`);
+      this.held = undefined;
+    }
+    return reply;
+  }
+
+  /**
+   * One agent route call, checked by the stale-attempt guard. A refusal (a 4xx) is an answer, not a
+   * failure to retry; only a crash is retried. A redelivery's answer is not read.
+   */
+  private async send(held: Held, call: AgentCall, retry: RetryPolicy): Promise<{ reply?: unknown; refusal?: VigilError }> {
+    let answer: { reply?: unknown; refusal?: VigilError } = {};
     const { poolId } = this.pool;
     const mustNotChange = (due: PoolItem) =>
       isStaleFor(held.attempt)(due) || (due.run?.terminating !== undefined && !['heartbeat', 'terminated', 'checkpoint'].includes(call.type));
     await this.call(call.type, retry, () =>
       withStaleAttemptCheck(this.world, this.observe, { poolId, itemId: held.itemId, attempt: held.attempt, what: call.type, mustNotChange }, async () => {
-        reply = await agentCall(this.deps, { poolId, itemId: held.itemId, agentId: this.spec.agentId, attempt: held.attempt, token: held.token, call });
+        try {
+          answer = { reply: await agentCall(this.deps, { poolId, itemId: held.itemId, agentId: this.spec.agentId, attempt: held.attempt, token: held.token, call }) };
+        } catch (error) {
+          if (!(error instanceof VigilError)) throw error;
+          this.world.log(`agent ${this.spec.agentId} ${call.type} on ${held.itemId} attempt ${held.attempt} refused: ${(error as VigilError & { code?: string }).code ?? error.name}`);
+          answer = { refusal: error };
+        }
       }),
     );
-    return reply;
+    return answer;
   }
 
   private async call(route: string, retry: RetryPolicy, run: () => Promise<void>): Promise<void> {

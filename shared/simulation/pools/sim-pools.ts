@@ -10,8 +10,11 @@ import type { PoolSpec } from '../world/plan.js';
 import { SIM_EPOCH, type RetryPolicy, type World } from '../world/world.js';
 import { SimAgent } from './sim-agent.js';
 
-/** How long a pool's agents and human keep at it; the run then settles like the jobs. */
-export const POOL_ACTIVE_MS = 45 * 60_000;
+/**
+ * How long a pool's human keeps answering and redriving. Its agents work on to the end of the run,
+ * which settles like the jobs, so every item the human last made available can still end.
+ */
+export const POOL_ACTIVE_MS = 30 * 60_000;
 /** The limit a human gives on `increase_timeout` or a redrive: more than any item's work, even slow. */
 const HUMAN_LIMIT_SECONDS = 1_200;
 /** A client resends the same create (idempotent on poolId) until it lands. */
@@ -19,8 +22,8 @@ const RECREATE: RetryPolicy = { delayMs: () => 30_000, maxAttempts: 20 };
 
 export const poolActiveUntil = (pool: PoolSpec): number => SIM_EPOCH + pool.createAtMs + POOL_ACTIVE_MS;
 
-/** Creates each pool of the plan at its time in its region, then starts its agents and its human. */
-export function schedulePools(world: World, nodes: SimNodes): void {
+/** Creates each pool of the plan at its time in its region, then starts its agents (until `horizon`) and its human. */
+export function schedulePools(world: World, nodes: SimNodes, horizon: number): void {
   for (const pool of world.plan.pools) {
     const node = nodes.regions.get(pool.region);
     if (!node) continue;
@@ -32,7 +35,7 @@ export function schedulePools(world: World, nodes: SimNodes): void {
         const items = pool.items.map((item, n) => ({ itemId: item.itemId, input: { n } }));
         await createPool(node.deps, { poolId: pool.poolId, items, config: pool.config });
         if (agents) return;
-        agents = pool.agents.map((spec) => new SimAgent(world, pool, spec, node.deps, node.observePools, poolActiveUntil(pool)));
+        agents = pool.agents.map((spec) => new SimAgent(world, pool, spec, node.deps, node.observePools, horizon));
         for (const agent of agents) agent.start();
         if (pool.humanEveryMs) new SimHuman(world, pool, pool.humanEveryMs, node.deps, agents).start();
       }, RECREATE);

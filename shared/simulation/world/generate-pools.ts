@@ -30,7 +30,7 @@ function drawConfig(rng: Rng): PoolConfigInput {
       command_timeouts: { claude: rng.int(30, 150), shell: rng.int(20, 90), ...(rng.chance(0.3) ? { claude_0: rng.int(30, 150) } : {}) },
     },
     checkpoint_interval_secs: rng.int(30, 120),
-    checkpoint_timeout_secs: rng.int(10, 30),
+    checkpoint_timeout_secs: rng.int(15, 45),
     stall_threshold: rng.int(1, 3),
     timeout_escalation: rng.int(1, 3),
   };
@@ -43,14 +43,14 @@ export function generatePools(rng: Rng, seed: number, count: number, regions: re
   for (let p = 0; p < count; p++) {
     const poolId = `pool-${seed}-${p}`;
     const config = drawConfig(rng);
-    const items = Array.from({ length: rng.int(2, 6) }, (_, i) => ({ itemId: `it-${i}`, workMs: rng.int(10, 300) * 1000 }));
+    const items = Array.from({ length: rng.int(2, 6) }, (_, i) => ({ itemId: `it-${i}`, workMs: rng.int(10, 240) * 1000 }));
     const agents: AgentSpec[] = Array.from({ length: rng.int(1, 3) }, (_, a) => ({
       agentId: `ag-${p}-${a}`,
       kind: rng.chance(0.2) ? 'expert' : 'agent',
       // The first agent is well-behaved, so every item can end; the others bring the faults.
       behaviour: a === 0 || rng.chance(0.3) ? 'normal' : rng.pick(behaviours),
-      faultAfterMs: rng.int(0, 600) * 1000,
-      faultForMs: rng.int(5, 15) * 60_000,
+      faultAfterMs: rng.int(0, 300) * 1000,
+      faultForMs: rng.int(3, 12) * 60_000,
     }));
     const humanEveryMs = rng.chance(0.7) ? rng.int(2, 8) * 60_000 : undefined;
     pools.push({ poolId, region: rng.pick(regions), createAtMs: rng.int(0, 120) * 1000, items, config, agents, ...(humanEveryMs ? { humanEveryMs } : {}) });
