@@ -84,12 +84,12 @@ export async function runPlan(plan: Plan, options: RunOptions = {}): Promise<Run
   const nodes = await buildNodes(world, options.store);
   const log = new ProgressLog();
   const invariants = new Invariants(world, nodes, log);
-  const poolInvariants = new PoolInvariants(world, nodes, (invariant, id, message) => invariants.violate(invariant, id, message));
+  const report = (invariant: string, id: string | undefined, message: string) => invariants.violate(invariant, id, message);
   const horizon = options.horizonMs === undefined ? horizonOf(plan) : SIM_EPOCH + options.horizonMs;
   scheduleSubmissions(world, nodes, log);
   scheduleSweeps(world, nodes, horizon);
   scheduleTakeovers(world, nodes);
-  schedulePools(world, nodes, horizon);
+  const poolInvariants = new PoolInvariants(world, nodes, schedulePools(world, nodes, horizon), report);
 
   const violations = invariants.violations;
   await world.run(

@@ -51,7 +51,7 @@ describe('agent pools in the simulator', () => {
     // Prepare: the claim's wake-up is never delivered (the world's agenda is not run)
     const { world, nodes, region } = await claimedWorld();
     const found: string[] = [];
-    const invariants = new PoolInvariants(world, nodes, (invariant) => void found.push(invariant));
+    const invariants = new PoolInvariants(world, nodes, new Map(), (invariant) => void found.push(invariant));
     const written = () => new Map([[region, nodes.regions.get(region)?.dynamo.drainWrittenPartitions() ?? new Set<string>()]]);
     await invariants.afterStep(written());
     // Act

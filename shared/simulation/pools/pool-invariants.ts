@@ -5,6 +5,7 @@ import { detectionBoundMs } from '../world/detection-bound.js';
 import type { SimNodes } from '../world/nodes.js';
 import type { PoolSpec } from '../world/plan.js';
 import type { World } from '../world/world.js';
+import type { SimAgent } from './sim-agent.js';
 
 /** Where an item may end (contract): `split` hands its work to its subtasks, which must end too. */
 const ENDS: ReadonlySet<ItemState> = new Set(['succeeded', 'failed', 'skipped', 'dlq', 'escalated', 'split']);
@@ -29,6 +30,8 @@ export class PoolInvariants {
   constructor(
     private readonly world: World,
     private readonly nodes: SimNodes,
+    /** Each pool's agents, once it was created. */
+    private readonly agents: ReadonlyMap<string, readonly SimAgent[]>,
     private readonly report: Report,
   ) {}
 
@@ -44,6 +47,30 @@ export class PoolInvariants {
       const keys = written.get(spec.region);
       if (keys && [...keys].some((key) => key.endsWith(`#${spec.poolId}`))) await this.refresh(spec);
       this.checkDue(spec);
+      this.checkAgentsStop(spec);
+    }
+  }
+
+  /**
+   * Every agent learns to stop: a well-behaved agent lets go of an attempt within three heartbeats
+   * of it being told to terminate or being ended (its heartbeat answers `terminate`, a result is refused).
+   */
+  private checkAgentsStop(spec: PoolSpec): void {
+    const items = this.items.get(spec.poolId);
+    if (!items) return;
+    for (const agent of this.agents.get(spec.poolId) ?? []) {
+      const held = agent.obedientAttempt();
+      const item = held && items.get(held.itemId);
+      if (!held || !item) continue;
+      const live = item.run?.attempt === held.attempt ? item.run : undefined;
+      const stoppedAt = live ? live.terminating?.since : item.history.find((entry) => entry.attempt === held.attempt)?.endedAt ?? item.run?.startedAt;
+      if (stoppedAt !== undefined && this.world.now > stoppedAt + agent.learnsWithinMs) {
+        this.report(
+          'agent-learns-to-stop',
+          `${spec.poolId}/${item.itemId}`,
+          `${agent.agentId} still works on attempt ${held.attempt}, ${live ? 'told to terminate' : 'over'} since ${Math.round((this.world.now - stoppedAt) / 1000)} s (item ${item.state}, attempt ${item.attempt})`,
+        );
+      }
     }
   }
 

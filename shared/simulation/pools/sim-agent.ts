@@ -59,6 +59,22 @@ export class SimAgent {
     this.heartbeatMs = Math.max(2_000, Math.floor(((pool.config.checkpoint_timeout_secs ?? 30) * 1000) / 2));
   }
 
+  get agentId(): string {
+    return this.spec.agentId;
+  }
+
+  /** How long after its attempt stopped being live a well-behaved agent must have let go: three heartbeats. */
+  get learnsWithinMs(): number {
+    return 3 * this.heartbeatMs;
+  }
+
+  /** The attempt the agent works on while it is meant to obey (alive, not ignoring a terminate): what it must learn to stop. */
+  obedientAttempt(): { itemId: string; attempt: number } | undefined {
+    const held = this.held;
+    if (!held || this.stopped || held.told) return undefined;
+    return { itemId: held.itemId, attempt: held.attempt };
+  }
+
   start(): void {
     this.world.log(`agent ${this.spec.agentId} starts on ${this.pool.poolId} (${this.spec.behaviour})`);
     this.schedule(this.world.rng.int(0, 10_000));

@@ -23,7 +23,8 @@ const RECREATE: RetryPolicy = { delayMs: () => 30_000, maxAttempts: 20 };
 export const poolActiveUntil = (pool: PoolSpec): number => SIM_EPOCH + pool.createAtMs + POOL_ACTIVE_MS;
 
 /** Creates each pool of the plan at its time in its region, then starts its agents (until `horizon`) and its human. */
-export function schedulePools(world: World, nodes: SimNodes, horizon: number): void {
+export function schedulePools(world: World, nodes: SimNodes, horizon: number): Map<string, SimAgent[]> {
+  const agentsByPool = new Map<string, SimAgent[]>();
   for (const pool of world.plan.pools) {
     const node = nodes.regions.get(pool.region);
     if (!node) continue;
@@ -36,11 +37,13 @@ export function schedulePools(world: World, nodes: SimNodes, horizon: number): v
         await createPool(node.deps, { poolId: pool.poolId, items, config: pool.config });
         if (agents) return;
         agents = pool.agents.map((spec) => new SimAgent(world, pool, spec, node.deps, node.observePools, horizon));
+        agentsByPool.set(pool.poolId, agents);
         for (const agent of agents) agent.start();
         if (pool.humanEveryMs) new SimHuman(world, pool, pool.humanEveryMs, node.deps, agents).start();
       }, RECREATE);
     });
   }
+  return agentsByPool;
 }
 
 /**
