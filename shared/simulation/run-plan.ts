@@ -1,6 +1,8 @@
 import { sweepGateTimers } from '../app/gate/sweep-gate-timers.js';
 import { sweepJobTimers } from '../app/sweep-job-timers.js';
 import { takeOverJob } from '../app/take-over-job.js';
+import { PoolInvariants } from './pools/pool-invariants.js';
+import { poolActiveUntil, schedulePools } from './pools/sim-pools.js';
 import { NO_RETRY } from './world/delivery.js';
 import { Invariants, type Violation } from './world/invariants.js';
 import { buildNodes, type SimNodes } from './world/nodes.js';
@@ -14,7 +16,7 @@ import type { StoreKind } from './dynamo/sim-store.js';
 
 const SWEEP_EVERY_MS = 60_000;
 /** After the last deadline and the last fault, this long for every detection bound to pass. */
-const SETTLE_MS = 20 * 60_000;
+export const SETTLE_MS = 20 * 60_000;
 
 export interface RunResult {
   seed: number;
@@ -31,7 +33,11 @@ export interface RunResult {
 }
 
 export function horizonOf(plan: Plan): number {
-  const lastDeadline = Math.max(0, ...plan.jobs.map((job) => job.submitAtMs + job.timeoutSeconds * 2_000));
+  const lastDeadline = Math.max(
+    0,
+    ...plan.jobs.map((job) => job.submitAtMs + job.timeoutSeconds * 2_000),
+    ...plan.pools.map((pool) => poolActiveUntil(pool) - SIM_EPOCH),
+  );
   const lastFault = Math.max(0, ...plan.faults.map((f) => ('untilMs' in f ? f.untilMs : f.atMs)));
   return SIM_EPOCH + Math.max(lastDeadline, lastFault) + SETTLE_MS;
 }
@@ -69,6 +75,8 @@ export interface RunOptions {
   horizonMs?: number;
   /** `dynalite` runs every node on a real DynamoDB API implementation instead of the in-memory store. */
   store?: StoreKind;
+  /** Off only for the cost model's big pool, which counts calls (default on). */
+  checkInvariants?: boolean;
 }
 
 export async function runPlan(plan: Plan, options: RunOptions = {}): Promise<RunResult> {
@@ -76,22 +84,30 @@ export async function runPlan(plan: Plan, options: RunOptions = {}): Promise<Run
   const nodes = await buildNodes(world, options.store);
   const log = new ProgressLog();
   const invariants = new Invariants(world, nodes, log);
+  const report = (invariant: string, id: string | undefined, message: string) => invariants.violate(invariant, id, message);
   const horizon = options.horizonMs === undefined ? horizonOf(plan) : SIM_EPOCH + options.horizonMs;
   scheduleSubmissions(world, nodes, log);
   scheduleSweeps(world, nodes, horizon);
   scheduleTakeovers(world, nodes);
+  const poolInvariants = new PoolInvariants(world, nodes, schedulePools(world, nodes, horizon), report);
 
   const violations = invariants.violations;
   await world.run(
     horizon,
     async () => {
-      await invariants.afterStep();
-      for (const stale of world.staleChanges.splice(0)) violations.push({ invariant: 'stale-fence', jobId: stale.jobId, message: stale.message, atMs: world.now });
+      const written = new Map([...nodes.regions.values(), nodes.gate].map((node) => [node.name, node.dynamo.drainWrittenPartitions()]));
+      if (options.checkInvariants === false) return;
+      await invariants.afterStep(written);
+      await poolInvariants.afterStep(written);
+      for (const stale of world.staleChanges.splice(0)) violations.push({ invariant: stale.invariant ?? 'stale-fence', jobId: stale.jobId, message: stale.message, atMs: world.now });
       for (const error of world.unexpectedErrors.splice(0)) violations.push({ invariant: 'handler-error', message: error, atMs: world.now });
     },
     () => violations.length > 0,
   );
-  if (violations.length === 0) invariants.atEnd();
+  if (violations.length === 0 && options.checkInvariants !== false) {
+    invariants.atEnd();
+    await poolInvariants.atEnd();
+  }
   const stores = [...[...nodes.regions.values()].map((n) => n.dynamo), nodes.gate.dynamo];
   await Promise.all(stores.map((store) => store.close()));
   return {

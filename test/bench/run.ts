@@ -10,6 +10,8 @@
  *   5. Agent fleets (agent-fleets.ts): enforcement overhead vs a plain loop, agent/command timeout precision.
  *   6. The operator console (console-render.ts): bundle size, and time to first render of the jobs
  *      list in headless Chromium vs the same browser loading a bare route.
+ *   7. The cost model (shared/simulation/cost/, also `npm run cost`): AWS calls per job and per pool
+ *      item counted in the simulator, priced, beside Step Functions Standard and Temporal Cloud.
  * Everything runs under a temp dir that is removed; a watchdog ends the run if it hangs.
  */
 process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
@@ -30,8 +32,10 @@ import { benchGateCoordination } from './gate-coordination.js';
 import { benchSweepRecovery } from './sweep-recovery.js';
 import { benchAgentFleets, formatAgentFleets } from './agent-fleets.js';
 import { benchConsole } from './console-render.js';
+import { printCostReport } from '../../shared/simulation/cost/report.js';
 
-const WATCHDOG_MS = 360_000;
+// The cost model (section 7) adds about 10 s of CPU; a loaded machine stretches every section.
+const WATCHDOG_MS = 420_000;
 const TIMER_TARGET_P99_MS = 100;
 const CLIENTS = 8;
 const RAW_DURATION_MS = 3_000;
@@ -91,6 +95,9 @@ try {
   console.log(`\n4. Backstop sweep recovery (in-memory dynalite, injected clock)\n${sweep}`);
   console.log(`\n5. Agent fleets\n${formatAgentFleets(fleets, summarize(timers.localMs))}`);
   console.log(`\n6. Operator console\n${consoleNumbers}`);
+  // Last, on its own: the simulator counts AWS calls per job and per pool item (also `npm run cost`).
+  console.log('\n7. Cost model: AWS calls counted in the simulator, priced, beside the alternatives\n');
+  await printCostReport();
   console.log(`\n(bench took ${Math.round((Date.now() - startedAt) / 1_000)} s)`);
 } finally {
   for (const child of children) await child.stop();

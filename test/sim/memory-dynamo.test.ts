@@ -132,6 +132,34 @@ describe.each(backends)('DynamoDB semantics the adapters rely on (%s)', (_name, 
     expect(second.Items?.map((i) => i['sk'])).toEqual(['c']);
   });
 
+  it('a query filters after Limit (the filtered-out items still end the page) and projects the named attributes', async () => {
+    // Prepare: the pool store's claims, DLQ pages and counts read items this way.
+    table = await backend.table();
+    for (const [sk, state] of [['i1', 'dlq'], ['i2', 'available'], ['i3', 'dlq'], ['i4', 'running']]) await put({ pk: 'p', sk, state, itemId: sk, big: 'x' });
+    const page = (ExclusiveStartKey?: Record<string, unknown>) =>
+      backend.doc.send(
+        new QueryCommand({
+          TableName: table,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :i)',
+          FilterExpression: '#state = :state',
+          ProjectionExpression: 'itemId, #state',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':pk': 'p', ':i': 'i', ':state': 'dlq' },
+          Limit: 2,
+          ConsistentRead: true,
+          ExclusiveStartKey,
+        }),
+      );
+    // Act
+    const first = await page();
+    const second = await page(first.LastEvaluatedKey);
+    // Assess
+    expect(first.Items).toEqual([{ itemId: 'i1', state: 'dlq' }]);
+    expect(first.ScannedCount).toBe(2);
+    expect(first.LastEvaluatedKey).toEqual({ pk: 'p', sk: 'i2' });
+    expect(second.Items).toEqual([{ itemId: 'i3', state: 'dlq' }]);
+  });
+
   it('a sparse index holds only items with its keys, projects only what it includes, and refuses consistent reads', async () => {
     table = await backend.table();
     await put({ pk: 'JOB#1', sk: 'JOB', jobId: '1', timerShard: '3', timerDueAt: 50, timerFenceToken: 2, big: 'x' });

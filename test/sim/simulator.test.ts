@@ -10,7 +10,7 @@ import { SimTimers } from '../../shared/simulation/world/sim-timers.js';
 import { World } from '../../shared/simulation/world/world.js';
 import { CI_PLAN } from './support/seed-range.js';
 
-const quietPlan = (seed: number, rates = NO_RATES): Plan => ({ ...generatePlan(seed, CI_PLAN), faults: [], rates });
+const quietPlan = (seed: number, rates = NO_RATES): Plan => ({ ...generatePlan(seed, { ...CI_PLAN, faults: [] }), rates });
 
 describe('the simulator', () => {
   it('replays a seed byte for byte, and another seed differently', async () => {
@@ -28,9 +28,11 @@ describe('the simulator', () => {
     const plans = Array.from({ length: 50 }, (_, i) => generatePlan(i + 1, CI_PLAN));
     const scheduled = new Set(plans.flatMap((p) => p.faults.map((f) => f.kind)));
     const behaviours = new Set(plans.flatMap((p) => p.jobs.flatMap((j) => j.workers.map((w) => w.behaviour))));
+    const agents = new Set(plans.flatMap((p) => p.pools.flatMap((pool) => pool.agents.map((a) => a.behaviour))));
     const rates = plans[0]?.rates;
     expect([...scheduled].sort()).toEqual(['bus-outage', 'gate-down', 'region-cut', 'takeover']);
     expect([...behaviours].sort()).toEqual(['dies', 'extension-no-progress', 'hangs', 'normal', 'recovers']);
+    expect([...agents].sort()).toEqual(['dies', 'ignores-terminate', 'late-result', 'normal', 'slow', 'stops-checkpointing']);
     expect(Object.entries(rates ?? {}).filter(([, value]) => value === 0)).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 import { answerEscalation as decideAnswer, type EscalationAnswer } from '../../domain/pools/item-answers.js';
 import { reopenPool } from '../../domain/pools/pool-decisions.js';
 import { EscalationNotFoundError } from '../../domain/pools/pool-errors.js';
-import { ESCALATION_OPTIONS } from '../../domain/pools/pool-item.js';
+import { ESCALATION_OPTIONS, newPoolItem } from '../../domain/pools/pool-item.js';
 import { parseEscalationId } from '../../domain/pools/resolve-attempt.js';
 import { toIso } from '../../domain/time.js';
 import type { ManagerDeps } from '../manager-deps.js';
@@ -45,6 +45,9 @@ export async function answerEscalation(deps: ManagerDeps, escalationId: string, 
   const now = deps.clock.now();
   decideAnswer(item, escalationId, answer, pool.config, now); // refuses a second answer before anything is written
   if (answer.option !== 'skip') await decidePool(deps, ids.poolId, reopenPool, pool);
+  // A split's subtasks exist before the item says `split`: until then the escalated item holds the
+  // pool open, so a crash in between cannot let the pool complete without them (simulator, seed 21).
+  if (answer.option === 'split') await deps.pools.createItems((answer.subtasks ?? []).map((task) => newPoolItem(ids.poolId, task.itemId, task.input ?? null)));
   const { item: answered } = await decideItem(deps, ids.poolId, ids.itemId, (current) => decideAnswer(current, escalationId, answer, pool.config, now), item);
   await runFollowUps(deps, answered, pool);
   deps.telemetry.info('escalation answered', { poolId: ids.poolId, itemId: ids.itemId, escalationId, option: answer.option });

@@ -1,3 +1,5 @@
+import { resolvePoolConfig, templateCommands } from '../../domain/pools/pool-config.js';
+import type { PoolWorkload } from './pool-workload.js';
 import { PRICES } from './prices.js';
 import { NO_USAGE, type Usage } from './usage.js';
 import type { Workload } from './workload.js';
@@ -57,5 +59,32 @@ export function temporalPerJob(workload: Workload): { actions: number; usd: numb
   const recordedEveryMs = Math.max(workload.progressEveryMs, Math.min(0.8 * 120_000, 60_000));
   const heartbeats = Math.floor(workload.durationMs / recordedEveryMs);
   const actions = workload.regions * (2 + workload.workflows * (1 + heartbeats));
+  return { actions, usd: actions * PRICES.temporalCloudPerAction };
+}
+
+/** Template commands of a pool workload (at least one step per item). */
+const commandsOf = (workload: PoolWorkload) => Math.max(1, templateCommands(resolvePoolConfig(workload.config)).length);
+
+/**
+ * Step Functions Standard over the same pool: one execution whose Map state runs each item as one
+ * `.waitForTaskToken` task per template command (TimeoutSeconds = the command limit, HeartbeatSeconds
+ * = the checkpoint timeout: the agent's heartbeats are SendTaskHeartbeat calls, not transitions)
+ * and a Pass state recording the result, each entered once per attempt. A retried attempt enters
+ * them again. Transitions = 3 (start, Map, end) + items × (commands + 1) × attempts per item.
+ */
+export function stepFunctionsPoolPerItem(workload: PoolWorkload, attemptsPerItem = 1): { transitions: number; usd: number } {
+  const transitions = 3 / workload.items + (commandsOf(workload) + 1) * attemptsPerItem;
+  return { transitions, usd: transitions * PRICES.stepFunctionsStandardPerTransition };
+}
+
+/**
+ * Temporal Cloud: one workflow per pool; per item one activity per command per attempt, plus the
+ * heartbeats the SDK records (throttled to one per min(0.8 × heartbeat timeout, 60 s), the
+ * heartbeat timeout being the checkpoint timeout). Actions = 1 + items × commands × (1 + heartbeats).
+ */
+export function temporalPoolPerItem(workload: PoolWorkload, attemptsPerItem = 1): { actions: number; usd: number } {
+  const recordedEveryMs = Math.min(0.8 * workload.config.checkpoint_timeout_secs * 1000, 60_000);
+  const heartbeats = Math.floor(workload.workMs / commandsOf(workload) / recordedEveryMs);
+  const actions = 1 / workload.items + commandsOf(workload) * (1 + heartbeats) * attemptsPerItem;
   return { actions, usd: actions * PRICES.temporalCloudPerAction };
 }

@@ -1,4 +1,5 @@
-import { pollingDesign, stepFunctionsPerJob, temporalPerJob } from './alternatives.js';
+import { pollingDesign, stepFunctionsPerJob, stepFunctionsPoolPerItem, temporalPerJob, temporalPoolPerItem } from './alternatives.js';
+import { measurePool, POOL_WORKLOAD } from './pool-workload.js';
 import { combine, priceOf, scale, type Usage } from './usage.js';
 import { measureVigil, type VigilMeasurement } from './vigil-usage.js';
 import type { Workload } from './workload.js';
@@ -87,4 +88,25 @@ export async function printCostReport(log: (line: string) => void = console.log)
     log(`  worker routes on Lambda function URLs              ${usd(functionUrls.total)}`);
     log(`  + about 1 write per report (20 WRU for the rest)   ${usd(both.total)}`);
   }
+
+  await printPoolCost(log);
+}
+
+/** The agent pool workload: Vigil measured in the simulator per item, beside the alternatives' formulas (alternatives.ts). */
+async function printPoolCost(log: (line: string) => void): Promise<void> {
+  const workload = POOL_WORKLOAD;
+  const vigil = await measurePool(workload);
+  const u = vigil.perItem;
+  const c = priceOf(u);
+  const sfn = stepFunctionsPoolPerItem(workload);
+  const temporal = temporalPoolPerItem(workload);
+  log(`\nAgent pool: ${workload.name}; per item (× ${workload.items.toLocaleString('en-US')} for the pool)`);
+  log(
+    `  Vigil           ${pad(usd(c.total), 10)} pool ${pad(usd(c.total * workload.items), 9)} λ ${u.lambdaInvocations.toFixed(1)}, WRU ${u.dynamoWriteUnits.toFixed(1)} (${usd(c.dynamoWrites)}), ` +
+      `RRU ${u.dynamoReadUnits.toFixed(1)} (${usd(c.dynamoReads)}), SQS ${u.sqsRequests.toFixed(1)}, events ${u.eventBridgeEvents.toFixed(1)}, API ${(u.apiRequestsWorker + u.apiRequestsClient).toFixed(1)} (${usd(c.apiGateway)}); ` +
+      `${vigil.agentCallsPerItem.toFixed(1)} agent calls, ${vigil.checkpointsPerItem.toFixed(1)} checkpoints per item`,
+  );
+  log(`  worker routes on function URLs ${usd(priceOf(u, { functionUrlsForWorkers: true }).total)} per item`);
+  log(`  SFN Standard    ${pad(usd(sfn.usd), 10)} pool ${pad(usd(sfn.usd * workload.items), 9)} ${sfn.transitions.toFixed(2)} transitions per item (3 + items × (commands + 1) × attempts)`);
+  log(`  Temporal Cloud  ${pad(usd(temporal.usd), 10)} pool ${pad(usd(temporal.usd * workload.items), 9)} ${temporal.actions.toFixed(2)} actions per item (1 + items × commands × (1 + recorded heartbeats))`);
 }

@@ -3,7 +3,7 @@ import { SIM_EPOCH } from '../world/world.js';
 import { combine, NO_USAGE, scale, type Usage } from './usage.js';
 import { workloadPlan, type Workload } from './workload.js';
 
-function usageOf(result: RunResult): Usage {
+export function usageOf(result: RunResult): Usage {
   const dynamo = result.dynamo.reduce(
     (sum, usage) => ({ reads: sum.reads + usage.readUnits, writes: sum.writes + usage.writeUnits }),
     { reads: 0, writes: 0 },

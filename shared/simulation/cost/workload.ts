@@ -38,6 +38,6 @@ export function workloadPlan(workload: Workload, jobs: number): Plan {
     faults: [],
     rates: NO_RATES,
     progressEveryMs: workload.progressEveryMs,
-    pools: 0,
+    pools: [],
   };
 }

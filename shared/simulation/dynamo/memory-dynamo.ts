@@ -236,21 +236,30 @@ export class MemoryDynamo implements SimStore {
     const start = input['ExclusiveStartKey'] as Item | undefined;
     const from = start ? sorted.findIndex((item) => table.tableKeyOf(item) === table.tableKeyOf(start)) + 1 : 0;
     const limit = typeof input['Limit'] === 'number' ? input['Limit'] : Infinity;
+    // As DynamoDB: Limit and the 1 MB page count the items read; the filter then drops some of them
+    // (they are still paid for), and the projection trims what is returned.
+    const filter = input['FilterExpression'] ? parseCondition(String(input['FilterExpression']), this.names(input)) : undefined;
+    const projection = input['ProjectionExpression'] ? parseProjection(String(input['ProjectionExpression']), this.names(input)) : undefined;
     const page: Item[] = [];
+    let scanned = 0;
     let bytes = 0;
     let i = from;
-    for (; i < sorted.length && page.length < limit && bytes < QUERY_PAGE_BYTES; i++) {
+    let last: Item | undefined;
+    for (; i < sorted.length && scanned < limit && bytes < QUERY_PAGE_BYTES; i++) {
       const item = sorted[i] as Item;
+      scanned++;
       bytes += itemSize(item);
-      page.push(copyItem(item));
+      last = item;
+      if (filter && !evaluate(filter, item, values)) continue;
+      page.push(projection ? project(item, projection) : copyItem(item));
     }
     this.usage.readUnits += units(bytes, 4096) * (input['ConsistentRead'] ? 1 : 0.5);
-    const last = page.at(-1);
-    const stoppedEarly = last !== undefined && (i < sorted.length || page.length >= limit);
+    const stoppedEarly = i < sorted.length || scanned >= limit;
     return {
       Items: page,
       Count: page.length,
-      ...(stoppedEarly ? { LastEvaluatedKey: { ...table.keyAttributes(last), ...(index ? table.keyAttributes(last, schema) : {}) } } : {}),
+      ScannedCount: scanned,
+      ...(stoppedEarly && last ? { LastEvaluatedKey: { ...table.keyAttributes(last), ...(index ? table.keyAttributes(last, schema) : {}) } } : {}),
     };
   }
 
@@ -295,6 +304,20 @@ export class MemoryDynamo implements SimStore {
   private values(input: Input): Record<string, unknown> {
     return (input['ExpressionAttributeValues'] ?? {}) as Record<string, unknown>;
   }
+}
+
+/** `a, #b, c`: top-level attribute names (the adapters project no nested paths). */
+function parseProjection(expression: string, names: Record<string, string>): string[] {
+  return expression.split(',').map((part) => {
+    const name = part.trim();
+    const resolved = name.startsWith('#') ? names[name] : name;
+    if (!resolved || !/^[A-Za-z0-9_.#-]+$/.test(name)) throw new ValidationException(`Invalid ProjectionExpression: ${expression}`);
+    return resolved;
+  });
+}
+
+function project(item: Item, attributes: readonly string[]): Item {
+  return copyItem(Object.fromEntries(attributes.filter((name) => name in item).map((name) => [name, item[name]])));
 }
 
 function hashValue(condition: Condition, hashName: string, values: Record<string, unknown>): string {

@@ -1,4 +1,5 @@
 import { FAULT_KINDS, type FaultKind, type JobSpec, type Plan, type ScheduledFault, type WorkerBehaviour, type WorkerSpec } from './plan.js';
+import { generatePools } from './generate-pools.js';
 import { Rng } from './rng.js';
 
 export interface PlanOptions {
@@ -15,7 +16,7 @@ export const DEFAULT_PLAN_OPTIONS: PlanOptions = { jobs: 4, regions: 2, pools: 0
 
 export const REGION_NAMES = ['us-east-1', 'eu-west-1', 'ap-south-1', 'us-west-2', 'sa-east-1'];
 
-/** A seed's world: jobs, workers and faults, all drawn from the seed (its own stream, so runs replay). */
+/** A seed's world: jobs, workers, pools, agents and faults, all drawn from the seed (its own stream, so runs replay). */
 export function generatePlan(seed: number, options: PlanOptions): Plan {
   const rng = new Rng(seed, 1);
   const on = (kind: FaultKind) => options.faults.includes(kind);
@@ -84,6 +85,7 @@ export function generatePlan(seed: number, options: PlanOptions): Plan {
       indexLagMaxMs: on('index-lag') ? 2_000 : 0,
     },
     progressEveryMs: options.progressEveryMs ?? 10_000,
-    pools: options.pools,
+    // Their own stream: adding pools leaves a seed's jobs and faults as they were.
+    pools: generatePools(new Rng(seed, 3), seed, options.pools, regions, options.faults),
   };
 }

@@ -40,7 +40,7 @@ export class Invariants {
     private readonly log: ProgressLog,
   ) {}
 
-  private violate(invariant: string, jobId: string | undefined, message: string): void {
+  violate(invariant: string, jobId: string | undefined, message: string): void {
     const key = `${invariant}/${jobId ?? ''}`;
     if (this.reported.has(key)) return;
     this.reported.add(key);
@@ -55,10 +55,12 @@ export class Invariants {
     return jobs.filter((spec) => keys.some((key) => key.includes(spec.jobId)));
   }
 
-  async afterStep(): Promise<void> {
+  /** `written`: partition keys each node's store wrote since the last step, by node name. */
+  async afterStep(written: ReadonlyMap<string, Set<string>>): Promise<void> {
     const now = this.world.now;
+    const none = new Set<string>();
     for (const [region, node] of this.nodes.regions) {
-      for (const spec of this.written(node.dynamo.drainWrittenPartitions(), this.world.plan.jobs)) {
+      for (const spec of this.written(written.get(region) ?? none, this.world.plan.jobs)) {
         if (!spec.regions.includes(region)) continue;
         const next = await node.observe.getJob(spec.jobId);
         if (!next) continue;
@@ -70,7 +72,7 @@ export class Invariants {
         if (previous) this.checkTransition(spec, region, previous, next);
       }
     }
-    for (const spec of this.written(this.nodes.gate.dynamo.drainWrittenPartitions(), this.world.plan.jobs)) {
+    for (const spec of this.written(written.get(this.nodes.gate.name) ?? none, this.world.plan.jobs)) {
       const gateJob = await this.nodes.gate.observe.get(spec.jobId);
       if (gateJob) this.gateJobs.set(spec.jobId, gateJob);
     }

@@ -17,6 +17,8 @@ import { parseReport } from '../../../functions/gate-events/on-manager-report.js
 import { startDynaliteStore } from '../dynamo/dynalite-store.js';
 import { MemoryDynamo } from '../dynamo/memory-dynamo.js';
 import type { SimStore, StoreKind } from '../dynamo/sim-store.js';
+import { firePoolTimerChecked } from '../pools/fire-pool-timer-checked.js';
+import { withSeededClaims } from '../pools/seeded-claims.js';
 import { SimBus, type Consumer } from './sim-bus.js';
 import { SimRegionManagers } from './sim-region-managers.js';
 import { SimTimers } from './sim-timers.js';
@@ -42,7 +44,7 @@ export interface SimNode<Deps> {
 }
 
 export interface SimNodes {
-  regions: Map<string, SimNode<ManagerDeps> & { observe: DynamoJobStore }>;
+  regions: Map<string, SimNode<ManagerDeps> & { observe: DynamoJobStore; observePools: DynamoPoolStore }>;
   gate: SimNode<GateDeps> & { observe: DynamoGateStore };
 }
 
@@ -69,14 +71,16 @@ export async function buildNodes(world: World, storeKind: StoreKind = 'memory'):
     const dynamo = await store(JOBS_TABLE, true);
     const observe = new DynamoJobStore(dynamo.observer, JOBS_TABLE);
     const read = (jobId: string) => observe.getJob(jobId);
+    const observePools = new DynamoPoolStore(dynamo.observer, JOBS_TABLE);
     const deps: ManagerDeps = {
       region: name,
       managerId: `${name}/sim`,
       jobs: new DynamoJobStore(dynamo.doc, JOBS_TABLE),
-      // Agent pools are not simulated yet; their store is wired so the manager is whole.
-      pools: new DynamoPoolStore(dynamo.doc, JOBS_TABLE),
+      pools: withSeededClaims(new DynamoPoolStore(dynamo.doc, JOBS_TABLE), world.rng),
       timers: new SimTimers(world, name, (timer) =>
-        withStaleFenceCheck(world, read, { ...timer, what: 'a wake-up' }, () => fireJobTimer(deps, timer)),
+        timer.scope === 'pool'
+          ? firePoolTimerChecked(world, observePools, deps, timer)
+          : withStaleFenceCheck(world, read, { ...timer, what: 'a wake-up' }, () => fireJobTimer(deps, timer)),
       ),
       bus: new SimBus(world, name, consumers, regionOf),
       clock: world.clock,
@@ -89,7 +93,7 @@ export async function buildNodes(world: World, storeKind: StoreKind = 'memory'):
       const fence = 'fenceToken' in decision.detail ? { fenceToken: decision.detail.fenceToken } : {};
       await withStaleFenceCheck(world, read, { jobId: decision.detail.jobId, ...fence, what: decision.kind }, () => onGateDecision(deps, decision));
     });
-    regions.set(name, { name, dynamo, deps, observe });
+    regions.set(name, { name, dynamo, deps, observe, observePools });
   }
 
   const gateDynamo = await store(GATE_TABLE, false);

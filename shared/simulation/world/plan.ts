@@ -1,3 +1,5 @@
+import type { AgentKind, PoolConfigInput } from '../../domain/pools/pool-config.js';
+
 /** Every fault the simulator can inject; `--faults` picks a subset (default: all). */
 export const FAULT_KINDS = [
   'drop',
@@ -16,6 +18,11 @@ export const FAULT_KINDS = [
   'worker-hangs',
   'extension-no-progress',
   'worker-recovers',
+  'agent-dies',
+  'agent-slow',
+  'agent-ignores-terminate',
+  'agent-stops-checkpointing',
+  'agent-late-result',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -41,6 +48,31 @@ export interface JobSpec {
   stuckThresholdSeconds: number;
   submitAtMs: number;
   workers: WorkerSpec[];
+}
+
+export type AgentBehaviour = 'normal' | 'dies' | 'slow' | 'ignores-terminate' | 'stops-checkpointing' | 'late-result';
+
+/** One agent of a pool: it claims items one after another until the pool stops or the run ends. */
+export interface AgentSpec {
+  agentId: string;
+  kind: AgentKind;
+  behaviour: AgentBehaviour;
+  /** When the behaviour's fault starts, from the pool's creation, and how long it lasts (dying lasts). */
+  faultAfterMs: number;
+  faultForMs: number;
+}
+
+/** An agent pool: created at its time in one region, worked by its agents, watched by a human. */
+export interface PoolSpec {
+  poolId: string;
+  region: string;
+  createAtMs: number;
+  /** Each item and how long one attempt's work takes (a slow agent takes three times as long). */
+  items: Array<{ itemId: string; workMs: number }>;
+  config: PoolConfigInput;
+  agents: AgentSpec[];
+  /** The human answers escalations and redrives the DLQ every this often; undefined: never. */
+  humanEveryMs?: number;
 }
 
 /** Faults with a time and a place: each can be dropped by the shrinker. */
@@ -69,8 +101,7 @@ export interface Plan {
   faults: ScheduledFault[];
   rates: Rates;
   progressEveryMs: number;
-  /** Agent pools: reserved; the pool use cases are not on main yet (see README, Simulation). */
-  pools: number;
+  pools: PoolSpec[];
 }
 
 export const NO_RATES: Rates = { drop: 0, duplicate: 0, delay: 0, reorder: 0, crash: 0, redelivery: 0, timerLoss: 0, indexLagMaxMs: 0 };

@@ -45,8 +45,8 @@ export class World {
   invocation: Invocation | undefined;
   /** Errors a handler threw that no fault explains: each is reported. */
   readonly unexpectedErrors: string[] = [];
-  /** Stale inputs (fence or attempt) that changed a job's state: filled by the stale-fence guard. */
-  readonly staleChanges: Array<{ jobId: string; message: string }> = [];
+  /** Stale inputs (fence or attempt) that changed a job's or an item's state: filled by the stale guards. */
+  readonly staleChanges: Array<{ jobId: string; message: string; invariant?: string }> = [];
   steps = 0;
 
   constructor(

@@ -1,0 +1,143 @@
+import { attemptWakeUpAt } from '../../domain/pools/item-wake-up.js';
+import { poolIsStopped, type Pool } from '../../domain/pools/pool.js';
+import type { ItemState, PoolItem } from '../../domain/pools/pool-item.js';
+import { detectionBoundMs } from '../world/detection-bound.js';
+import type { SimNodes } from '../world/nodes.js';
+import type { PoolSpec } from '../world/plan.js';
+import type { World } from '../world/world.js';
+import type { SimAgent } from './sim-agent.js';
+
+/** Where an item may end (contract): `split` hands its work to its subtasks, which must end too. */
+const ENDS: ReadonlySet<ItemState> = new Set(['succeeded', 'failed', 'skipped', 'dlq', 'escalated', 'split']);
+/** States nothing leaves: a result, a skip or a split is never undone. */
+const FINAL: ReadonlySet<ItemState> = new Set(['succeeded', 'failed', 'skipped', 'split']);
+
+export interface Report {
+  (invariant: string, id: string | undefined, message: string): void;
+}
+
+/**
+ * The pool invariants, checked after every step through the real pool adapter on the uncounted
+ * view of each region's store: every due transition of an attempt (deadline, command deadline,
+ * checkpoint window, end of grace, a stopped pool) happens within the stated detection bound; a
+ * final item never changes; at the end no item is lost, running or left available in a pool
+ * that still runs.
+ */
+export class PoolInvariants {
+  private readonly pools = new Map<string, Pool>();
+  private readonly items = new Map<string, Map<string, PoolItem>>();
+
+  constructor(
+    private readonly world: World,
+    private readonly nodes: SimNodes,
+    /** Each pool's agents, once it was created. */
+    private readonly agents: ReadonlyMap<string, readonly SimAgent[]>,
+    private readonly report: Report,
+  ) {}
+
+  private get boundMs(): number {
+    const first = this.nodes.regions.values().next().value;
+    if (!first) throw new Error('no regions');
+    return detectionBoundMs('local_authority', first.deps.policy);
+  }
+
+  /** `written`: partition keys each region's store wrote since the last step. */
+  async afterStep(written: ReadonlyMap<string, ReadonlySet<string>>): Promise<void> {
+    for (const spec of this.world.plan.pools) {
+      const keys = written.get(spec.region);
+      if (keys && [...keys].some((key) => key.endsWith(`#${spec.poolId}`))) await this.refresh(spec);
+      this.checkDue(spec);
+      this.checkAgentsStop(spec);
+    }
+  }
+
+  /**
+   * Every agent learns to stop: a well-behaved agent lets go of an attempt within three heartbeats
+   * of it being told to terminate or being ended (its heartbeat answers `terminate`, a result is refused).
+   */
+  private checkAgentsStop(spec: PoolSpec): void {
+    const items = this.items.get(spec.poolId);
+    if (!items) return;
+    for (const agent of this.agents.get(spec.poolId) ?? []) {
+      const held = agent.obedientAttempt();
+      const item = held && items.get(held.itemId);
+      if (!held || !item) continue;
+      const live = item.run?.attempt === held.attempt ? item.run : undefined;
+      const stoppedAt = live ? live.terminating?.since : item.history.find((entry) => entry.attempt === held.attempt)?.endedAt ?? item.run?.startedAt;
+      if (stoppedAt !== undefined && this.world.now > stoppedAt + agent.learnsWithinMs) {
+        this.report(
+          'agent-learns-to-stop',
+          `${spec.poolId}/${item.itemId}`,
+          `${agent.agentId} still works on attempt ${held.attempt}, ${live ? 'told to terminate' : 'over'} since ${Math.round((this.world.now - stoppedAt) / 1000)} s (item ${item.state}, attempt ${item.attempt})`,
+        );
+      }
+    }
+  }
+
+  private async refresh(spec: PoolSpec): Promise<void> {
+    const observe = this.nodes.regions.get(spec.region)?.observePools;
+    if (!observe) return;
+    const pool = await observe.getPool(spec.poolId);
+    if (!pool) return;
+    this.pools.set(spec.poolId, pool);
+    const known = this.items.get(spec.poolId) ?? new Map<string, PoolItem>();
+    this.items.set(spec.poolId, known);
+    const ids = this.expectedIds(spec);
+    for (const item of await observe.getItems(ids.map((itemId) => ({ poolId: spec.poolId, itemId })))) {
+      const before = known.get(item.itemId);
+      if (before && FINAL.has(before.state) && item.state !== before.state) {
+        this.report('pool-item-final', `${spec.poolId}/${item.itemId}`, `${before.state} became ${item.state}`);
+      }
+      known.set(item.itemId, item);
+    }
+  }
+
+  /** The plan's items and every subtask a split created so far. */
+  private expectedIds(spec: PoolSpec): string[] {
+    const ids = new Set(spec.items.map((item) => item.itemId));
+    for (const item of this.items.get(spec.poolId)?.values() ?? []) for (const sub of item.splitInto ?? []) ids.add(sub);
+    return [...ids];
+  }
+
+  private checkDue(spec: PoolSpec): void {
+    const pool = this.pools.get(spec.poolId);
+    if (!pool) return;
+    const now = this.world.now;
+    for (const item of this.items.get(spec.poolId)?.values() ?? []) {
+      const run = item.run;
+      if (!run) continue;
+      let dueAt = attemptWakeUpAt(run, pool.config);
+      if (poolIsStopped(pool) && !run.terminating) dueAt = Math.min(dueAt, pool.finishedAt ?? dueAt);
+      if (now > dueAt + this.boundMs) {
+        this.report(
+          'pool-no-leak',
+          `${spec.poolId}/${item.itemId}`,
+          `attempt ${run.attempt} (${run.terminating ? `terminating, ${run.terminating.reason.kind}` : 'running'}) owed a transition at ${new Date(dueAt).toISOString()}, ${Math.round((now - dueAt) / 1000)} s ago (bound ${this.boundMs / 1000} s)`,
+        );
+      }
+    }
+  }
+
+  /** After the run: every item exists and ended; only a FAILED or CANCELLED pool leaves items available. */
+  async atEnd(): Promise<void> {
+    for (const spec of this.world.plan.pools) {
+      await this.refresh(spec);
+      const pool = this.pools.get(spec.poolId);
+      if (!pool) {
+        this.report('pool-lost', spec.poolId, 'the pool was never created');
+        continue;
+      }
+      const items = this.items.get(spec.poolId) ?? new Map<string, PoolItem>();
+      for (const itemId of this.expectedIds(spec)) {
+        const item = items.get(itemId);
+        const id = `${spec.poolId}/${itemId}`;
+        if (!item) this.report('pool-item-lost', id, 'the item is not in the store');
+        else if (!ENDS.has(item.state) && !(item.state === 'available' && poolIsStopped(pool))) {
+          this.report('pool-item-unsettled', id, `still ${item.state}${item.reason ? ` (${item.reason})` : ''} at the end, attempt ${item.attempt}, pool ${pool.status}`);
+        }
+      }
+      const open = [...items.values()].some((item) => item.state === 'available' || item.state === 'running' || item.state === 'escalated');
+      if (!open && pool.status === 'RUNNING') this.report('pool-completion-lost', spec.poolId, 'every item ended, the pool is still RUNNING');
+    }
+  }
+}

@@ -1,0 +1,251 @@
+import { agentCall } from '../../app/pools/agent-call.js';
+import { claimPoolItem } from '../../app/pools/claim-item.js';
+import { getPool } from '../../app/pools/get-pool.js';
+import type { ManagerDeps } from '../../app/manager-deps.js';
+import type { AgentCall, HeartbeatReply } from '../../domain/pools/agent-calls.js';
+import { VigilError } from '../../domain/errors.js';
+import { AttemptTerminatingError, PoolFinishedError, StaleAttemptError } from '../../domain/pools/pool-errors.js';
+import type { PoolItem } from '../../domain/pools/pool-item.js';
+import type { PoolStore } from '../../ports/pool-store.js';
+import { CLIENT_RETRY, NO_RETRY } from '../world/delivery.js';
+import type { AgentSpec, PoolSpec } from '../world/plan.js';
+import { SIM_EPOCH, type RetryPolicy, type World } from '../world/world.js';
+import { isStaleFor, withStaleAttemptCheck } from './stale-attempt-guard.js';
+
+/** An idle agent asks for work this often while the pool may still have some. */
+const CLAIM_POLL_MS = 60_000;
+/** Work of a split's subtask, whose size the plan does not know. */
+const SUBTASK_WORK_MS = 30_000;
+/** A late result big enough to be kept as its size only (a late result over 1 KB). */
+const LATE_RESULT = { summary: 'x'.repeat(30_000) };
+
+interface Held {
+  itemId: string;
+  attempt: number;
+  token: string;
+  commands: Array<{ index: number; type: string }>;
+  workMs: number;
+  startedAt: number;
+  /** Commands finished so far; the current one is `commands[done]`. */
+  done: number;
+  told: boolean;
+}
+
+type Claimed = { itemId: string; attempt: number; token: string; commands: Array<{ index: number; type: string }> };
+
+/**
+ * One agent of a pool, calling the agent routes' use cases as an HTTP agent would: it claims an
+ * item, runs the template's commands (start, heartbeats, finish), answers checkpoint requests and
+ * completes; told to terminate, it says `terminated` and claims the next. Its faults: it dies, is
+ * slow (three times the work), ignores terminate (works on and completes late), stops answering
+ * checkpoints, or goes quiet when told to stop and sends its result minutes later.
+ */
+export class SimAgent {
+  private held: Held | undefined;
+  private stopped = false;
+  /** Ticks of an older chain are dropped: a wake-up starts a new one, so an agent never runs two. */
+  private chain = 0;
+  private readonly heartbeatMs: number;
+
+  constructor(
+    private readonly world: World,
+    private readonly pool: PoolSpec,
+    private readonly spec: AgentSpec,
+    private readonly deps: ManagerDeps,
+    private readonly observe: PoolStore,
+    private readonly untilMs: number,
+  ) {
+    // Often enough to see every checkpoint window before it closes (a well-behaved agent is never stalled).
+    this.heartbeatMs = Math.max(2_000, Math.floor(((pool.config.checkpoint_timeout_secs ?? 30) * 1000) / 2));
+  }
+
+  get agentId(): string {
+    return this.spec.agentId;
+  }
+
+  /** How long after its attempt stopped being live a well-behaved agent must have let go: three heartbeats. */
+  get learnsWithinMs(): number {
+    return 3 * this.heartbeatMs;
+  }
+
+  /** The attempt the agent works on while it is meant to obey (alive, not ignoring a terminate): what it must learn to stop. */
+  obedientAttempt(): { itemId: string; attempt: number } | undefined {
+    const held = this.held;
+    if (!held || this.stopped || held.told) return undefined;
+    return { itemId: held.itemId, attempt: held.attempt };
+  }
+
+  start(): void {
+    this.world.log(`agent ${this.spec.agentId} starts on ${this.pool.poolId} (${this.spec.behaviour})`);
+    this.schedule(this.world.rng.int(0, 10_000));
+  }
+
+  /** The human made work available again: an idle agent asks at once. */
+  wake(): void {
+    if (this.held || this.stopped) return;
+    this.chain++;
+    this.schedule(this.world.rng.int(0, 5_000));
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.world.now + delayMs > this.untilMs) return;
+    const chain = this.chain;
+    this.world.after(delayMs, `agent ${this.spec.agentId}`, async () => {
+      if (chain === this.chain) await this.tick();
+    });
+  }
+
+  /** Whether the agent misbehaves so now: from its fault's start, for its length (a dead agent stays dead). */
+  private faulty(behaviour: AgentSpec['behaviour']): boolean {
+    const since = this.world.now - (SIM_EPOCH + this.pool.createAtMs) - this.spec.faultAfterMs;
+    return this.spec.behaviour === behaviour && since >= 0 && (behaviour === 'dies' || since < this.spec.faultForMs);
+  }
+
+  private async tick(): Promise<void> {
+    if (this.stopped) return;
+    if (this.faulty('dies')) {
+      this.world.log(`agent ${this.spec.agentId} dies`);
+      this.stopped = true;
+      return;
+    }
+    if (!this.held) return this.claim();
+    await this.work(this.held);
+    if (!this.stopped) this.schedule(this.held ? this.heartbeatMs : 0);
+  }
+
+  private async claim(): Promise<void> {
+    let found = false;
+    await this.call('claim', NO_RETRY, async () => {
+      try {
+        const claimed = (await claimPoolItem(this.deps, this.pool.poolId, { agentId: this.spec.agentId, kind: this.spec.kind })) as Claimed | undefined;
+        if (!claimed) return;
+        found = true;
+        // A claim answered twice (a redelivery) leaves the second item to its deadline: the agent holds one.
+        if (this.held) return void this.world.log(`agent ${this.spec.agentId} drops a second claim (${claimed.itemId} attempt ${claimed.attempt})`);
+        this.takeOn(claimed);
+      } catch (error) {
+        if (error instanceof PoolFinishedError) this.stopped = true;
+        throw error;
+      }
+    });
+    if (this.stopped) return;
+    if (this.held) {
+      await this.startCommand(this.held);
+      this.schedule(this.heartbeatMs);
+    } else if (!found && (await this.mayGetWork())) {
+      this.schedule(CLAIM_POLL_MS);
+    }
+    // Otherwise idle until the human makes work available again (`wake`).
+  }
+
+  /** Nothing to claim: while other attempts run, one may come back; otherwise wait to be woken. */
+  private async mayGetWork(): Promise<boolean> {
+    let may = true;
+    await this.call('get-pool', NO_RETRY, async () => {
+      const view = await getPool(this.deps, this.pool.poolId);
+      may = view.status === 'RUNNING' && (view.counts?.running ?? 0) + (view.counts?.available ?? 0) > 0;
+    });
+    return may;
+  }
+
+  private takeOn(claimed: Claimed): void {
+    const planned = this.pool.items.find((item) => item.itemId === claimed.itemId)?.workMs ?? SUBTASK_WORK_MS;
+    const workMs = this.faulty('slow') ? planned * 3 : planned;
+    this.held = { ...claimed, commands: claimed.commands.map(({ index, type }) => ({ index, type })), workMs, startedAt: this.world.now, done: 0, told: false };
+    this.world.log(`agent ${this.spec.agentId} claims ${claimed.itemId} attempt ${claimed.attempt}`);
+  }
+
+  private async work(held: Held): Promise<void> {
+    const elapsed = this.world.now - held.startedAt;
+    const commands = Math.max(1, held.commands.length);
+    // Command i's share of the work ends at (i + 1) / n of it.
+    while (held.commands.length > 0 && held.done < held.commands.length && elapsed >= (held.workMs * (held.done + 1)) / commands) {
+      const command = held.commands[held.done];
+      held.done++;
+      if (command) await this.converse(held, { type: 'command_finish', index: command.index, outcome: 'succeeded' }, NO_RETRY);
+      if (this.held !== held) return;
+      await this.startCommand(held);
+      if (this.held !== held) return;
+    }
+    if (elapsed >= held.workMs) return this.finish(held);
+    if (held.told) return; // ignoring terminate: works on without a word
+    const reply = (await this.converse(held, { type: 'heartbeat' }, NO_RETRY)) as HeartbeatReply | undefined;
+    if (reply?.action === 'terminate') await this.onTerminate(held);
+    else if (reply?.action === 'checkpoint' && !this.faulty('stops-checkpointing')) {
+      const progress = Math.min(1, (this.world.now - held.startedAt) / held.workMs);
+      await this.converse(held, { type: 'checkpoint', state: { step: held.done, at: this.world.now }, progress }, CLIENT_RETRY);
+    }
+  }
+
+  private async startCommand(held: Held): Promise<void> {
+    const command = held.commands[held.done];
+    if (command) await this.converse(held, { type: 'command_start', index: command.index, commandType: command.type }, NO_RETRY);
+  }
+
+  private async finish(held: Held): Promise<void> {
+    this.held = undefined;
+    const outcome = this.world.rng.chance(0.1) ? 'failed' : 'succeeded';
+    this.world.log(`agent ${this.spec.agentId} completes ${held.itemId} attempt ${held.attempt} (${outcome}${held.told ? ', after being told to terminate' : ''})`);
+    await this.send(held, { type: 'complete', outcome, result: { itemId: held.itemId, by: this.spec.agentId } }, CLIENT_RETRY);
+  }
+
+  /** Told to stop (a heartbeat's `terminate`, or a call refused as terminating): each behaviour as it would. */
+  private async onTerminate(held: Held): Promise<void> {
+    if (this.held !== held || held.told) return;
+    if (this.faulty('ignores-terminate')) {
+      held.told = true;
+      this.world.log(`agent ${this.spec.agentId} ignores terminate on ${held.itemId} attempt ${held.attempt}`);
+      return;
+    }
+    this.held = undefined;
+    if (this.faulty('late-result')) {
+      const lateMs = this.world.rng.int(60, 600) * 1000;
+      this.world.log(`agent ${this.spec.agentId} goes quiet on ${held.itemId} attempt ${held.attempt}; its result comes in ${lateMs / 1000} s`);
+      this.world.after(lateMs, `late result ${this.spec.agentId}`, async () => {
+        await this.send(held, { type: 'complete', outcome: 'succeeded', result: LATE_RESULT }, NO_RETRY);
+      });
+      return;
+    }
+    this.world.log(`agent ${this.spec.agentId} terminates ${held.itemId} attempt ${held.attempt}`);
+    await this.send(held, { type: 'terminated', cleanup: 'completed', partialResult: { step: held.done } }, CLIENT_RETRY);
+  }
+
+  /** A call of the held attempt; a refusal teaches the agent: terminating → stop as told, stale → let go. */
+  private async converse(held: Held, call: AgentCall, retry: RetryPolicy): Promise<unknown> {
+    const { reply, refusal } = await this.send(held, call, retry);
+    if (refusal instanceof AttemptTerminatingError) await this.onTerminate(held);
+    else if (refusal instanceof StaleAttemptError && this.held === held) {
+      this.world.log(`agent ${this.spec.agentId} lets go of ${held.itemId} attempt ${held.attempt} (stale)`);
+      this.held = undefined;
+    }
+    return reply;
+  }
+
+  /**
+   * One agent route call, checked by the stale-attempt guard. A refusal (a 4xx) is an answer, not a
+   * failure to retry; only a crash is retried. A redelivery's answer is not read.
+   */
+  private async send(held: Held, call: AgentCall, retry: RetryPolicy): Promise<{ reply?: unknown; refusal?: VigilError }> {
+    let answer: { reply?: unknown; refusal?: VigilError } = {};
+    const { poolId } = this.pool;
+    const mustNotChange = (due: PoolItem) =>
+      isStaleFor(held.attempt)(due) || (due.run?.terminating !== undefined && !['heartbeat', 'terminated', 'checkpoint'].includes(call.type));
+    await this.call(call.type, retry, () =>
+      withStaleAttemptCheck(this.world, this.observe, { poolId, itemId: held.itemId, attempt: held.attempt, what: call.type, mustNotChange }, async () => {
+        try {
+          answer = { reply: await agentCall(this.deps, { poolId, itemId: held.itemId, agentId: this.spec.agentId, attempt: held.attempt, token: held.token, call }) };
+        } catch (error) {
+          if (!(error instanceof VigilError)) throw error;
+          this.world.log(`agent ${this.spec.agentId} ${call.type} on ${held.itemId} attempt ${held.attempt} refused: ${(error as VigilError & { code?: string }).code ?? error.name}`);
+          answer = { refusal: error };
+        }
+      }),
+    );
+    return answer;
+  }
+
+  private async call(route: string, retry: RetryPolicy, run: () => Promise<void>): Promise<void> {
+    this.world.calls.httpRequests.worker++;
+    await this.world.invoke(`${this.pool.region}:pool-${route}`, run, retry);
+  }
+}

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { stepFunctionsPoolPerItem, temporalPoolPerItem } from '../../shared/simulation/cost/alternatives.js';
+import { measurePool, POOL_WORKLOAD } from '../../shared/simulation/cost/pool-workload.js';
+import { PRICES } from '../../shared/simulation/cost/prices.js';
+
+describe('the agent pool in the cost model', () => {
+  it('prices Step Functions per transition and Temporal per action by the stated formulas', () => {
+    // 1,000 items, one command: 3 + 1,000 × 2 transitions; heartbeats recorded every 48 s over 4 min: 1 + 1,000 × 1 × (1 + 5) actions
+    const sfn = stepFunctionsPoolPerItem(POOL_WORKLOAD);
+    const temporal = temporalPoolPerItem(POOL_WORKLOAD);
+    expect(sfn.transitions * POOL_WORKLOAD.items).toBeCloseTo(2_003);
+    expect(temporal.actions * POOL_WORKLOAD.items).toBeCloseTo(6_001);
+    expect(sfn.usd).toBeCloseTo(sfn.transitions * PRICES.stepFunctionsStandardPerTransition, 12);
+    expect(stepFunctionsPoolPerItem(POOL_WORKLOAD, 2).transitions).toBeCloseTo(0.003 + 4);
+  });
+
+  it('measures Vigil per item in the simulator: the agent calls, the writes and the timers each item causes', async () => {
+    // Prepare: a small pool of the same shape (the report runs the full 1,000 items)
+    const workload = { ...POOL_WORKLOAD, items: 20, agents: 5 };
+    // Act
+    const { perItem, agentCallsPerItem } = await measurePool(workload);
+    // Assess: claim, command start and finish, complete, and a heartbeat every 30 s of 4 min
+    expect(agentCallsPerItem).toBeGreaterThanOrEqual(4 + 7);
+    expect(agentCallsPerItem).toBeLessThanOrEqual(4 + 9 + 2);
+    expect(perItem.apiRequestsWorker).toBeGreaterThanOrEqual(agentCallsPerItem);
+    expect(perItem.dynamoWriteUnits).toBeGreaterThanOrEqual(4);
+    expect(perItem.sqsRequests).toBeGreaterThan(0);
+  });
+});
