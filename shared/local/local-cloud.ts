@@ -5,12 +5,13 @@ import { GATE } from '../adapters/local/event-routes.js';
 import { LocalEventNetwork } from '../adapters/local/local-event-network.js';
 import { UnknownRegionError } from '../domain/errors.js';
 import { defaultTimeoutPolicy } from '../domain/policy.js';
-import { systemClock, type Clock } from '../ports/clock.js';
+import type { Scheduler } from '../ports/scheduler.js';
 import type { TimerRequest } from '../ports/timers.js';
 import { installManagerResolver } from '../wiring/manager-resolver.js';
 import type { LocalCloudFlags } from './cli-flags.js';
 import { consoleRoutes, plainForwarder } from '../console/console-routes.js';
 import { startHttpListener } from './http-listener.js';
+import { localClock, type LocalClock } from './local-clock.js';
 import { localControlRoutes } from './local-control-routes.js';
 import { LocalMetrics } from './local-metrics.js';
 import { startLocalRegion, type LocalRegion } from './local-region.js';
@@ -23,7 +24,8 @@ const gateDownAnswer = {
 };
 
 export interface LocalCloudOptions extends LocalCloudFlags {
-  clock?: Clock;
+  /** The time source; a `VirtualClock` here is advanced by the caller (and by `POST /_local/clock/advance`). */
+  clock?: Scheduler;
   /** How often each region and the gate sweep their timer index (the backstop). */
   sweepIntervalMs?: number;
   onTimerFired?: (timer: TimerRequest, firedAt: number) => void;
@@ -44,6 +46,7 @@ export interface LocalCloud {
   gate: LocalGate;
   network: LocalEventNetwork;
   metrics: LocalMetrics;
+  clock: LocalClock;
   close(): Promise<void>;
 }
 
@@ -53,9 +56,10 @@ export interface LocalCloud {
  * `dataDir` resumes every job and timer.
  */
 export async function startLocalCloud(options: LocalCloudOptions): Promise<LocalCloud> {
-  const clock = options.clock ?? systemClock;
   mkdirSync(options.dataDir, { recursive: true });
-  const network = new LocalEventNetwork();
+  const time = localClock(options);
+  const clock = time.scheduler;
+  const network = new LocalEventNetwork(Math.random, { scheduler: clock });
   const metrics = new LocalMetrics();
   const policy = {
     ...defaultTimeoutPolicy,
@@ -87,7 +91,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     ...(options.rebroadcastSeconds !== undefined ? { rebroadcastSeconds: options.rebroadcastSeconds } : {}),
   });
 
-  const control = localControlRoutes(network, metrics);
+  const control = localControlRoutes(network, metrics, time);
   const servers: Server[] = [];
   const regionUrls: Record<string, string> = {};
   let gateUrl = '';
@@ -111,10 +115,13 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
   writeFileSync(join(options.dataDir, 'endpoints.json'), JSON.stringify(endpoints, null, 2));
 
   const sweepEvery = options.sweepIntervalMs ?? 1_000;
-  const sweeper = setInterval(() => {
-    for (const region of regions.values()) region.sweep().catch(() => undefined);
-    gate.sweep().catch(() => undefined);
-  }, sweepEvery);
+  // Every node sweeps at once; the next round is scheduled first so a slow sweep never delays it.
+  let withdrawSweep = () => {};
+  const sweepRound = (): Promise<unknown> => {
+    withdrawSweep = clock.schedule(clock.now() + sweepEvery, sweepRound);
+    return Promise.all([...[...regions.values()].map((region) => region.sweep()), gate.sweep()].map((swept) => swept.catch(() => undefined)));
+  };
+  withdrawSweep = clock.schedule(clock.now() + sweepEvery, sweepRound);
 
   return {
     endpoints,
@@ -122,9 +129,10 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     gate,
     network,
     metrics,
+    clock: time,
     close: async () => {
       // Stop every source of new work first; each store then lets the calls still running end.
-      clearInterval(sweeper);
+      withdrawSweep();
       network.close();
       gate.timers.stop();
       for (const region of regions.values()) region.timers.stop();
