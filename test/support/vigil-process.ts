@@ -23,6 +23,8 @@ export interface VigilProcessOptions {
   stuckThresholdSeconds?: number;
   gateFallbackSeconds?: number;
   gateStuckThresholdSeconds?: number;
+  /** `--virtual-clock`: time moves only when the test advances it (`VigilClient.advanceClock`), across restarts too. */
+  virtualClock?: boolean;
 }
 
 const endpointsSchema = z.object({ gate: z.string(), regions: z.record(z.string(), z.string()) });
@@ -161,6 +163,7 @@ export class VigilProcess {
     if (stuckThresholdSeconds !== undefined) args.push('--stuck-threshold-seconds', String(stuckThresholdSeconds));
     if (gateFallbackSeconds !== undefined) args.push('--gate-fallback-seconds', String(gateFallbackSeconds));
     if (gateStuckThresholdSeconds !== undefined) args.push('--gate-stuck-threshold-seconds', String(gateStuckThresholdSeconds));
+    if (this.options.virtualClock) args.push('--virtual-clock');
 
     const log = openSync(this.logFile, 'a');
     let child: ChildProcess;

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll } from 'vitest';
+import type { VirtualClock } from '../../../shared/adapters/local/virtual-clock.js';
 import { startLocalCloud, type LocalCloud, type LocalCloudOptions } from '../../../shared/local/local-cloud.js';
-import { GateClient, submitGateJob, type GateJobHandle, type GateJobRequest, type GateJobView } from '../../support/gate-client.js';
+import { GateClient, submitGateJob, type GateJobHandle, type GateJobRequest, type GateJobView, type RegionWorker } from '../../support/gate-client.js';
 import { pollUntil } from '../../support/poll.js';
 import { ok, VigilClient, type JobView } from '../../support/vigil-client.js';
 
@@ -22,6 +23,8 @@ export interface GateCloud {
   cloud: LocalCloud;
   gate: GateClient;
   region(name: Region): VigilClient;
+  /** The cloud's virtual clock; throws unless it was started with `virtualClock: true`. */
+  readonly clock: VirtualClock;
   close(): Promise<void>;
 }
 
@@ -55,6 +58,11 @@ export async function startGateCloud(options: GateCloudOptions = {}): Promise<Ga
       if (!client) throw new Error(`no region ${name}`);
       return client;
     },
+    get clock() {
+      const clock = cloud.clock.virtual;
+      if (!clock) throw new Error('this local cloud runs on the system clock: start it with virtualClock: true');
+      return clock;
+    },
     close: async () => {
       try {
         await cloud.close();
@@ -70,14 +78,38 @@ export async function startGateCloud(options: GateCloudOptions = {}): Promise<Ga
  * The returned object is that cloud once started: read it inside tests and hooks, not at collection.
  */
 export function useGateCloud(options: GateCloudOptions = {}): GateCloud {
-  const gc: Partial<GateCloud> = {};
+  let started: GateCloud | undefined;
   beforeAll(async () => {
-    Object.assign(gc, await startGateCloud(options));
+    started = await startGateCloud(options);
   });
   afterAll(async () => {
-    await gc.close?.();
+    await started?.close();
   });
-  return gc as GateCloud;
+  return new Proxy({} as GateCloud, {
+    get(_, key) {
+      if (!started) throw new Error('the local cloud is not started: use it inside a test or a hook');
+      return Reflect.get(started, key, started);
+    },
+  });
+}
+
+/**
+ * Virtual time passes by `ms` in steps of `everyMs`; at the start of each step every worker in
+ * `reporting` beats once (a live worker's loop, in explicit order). Stops after the step in which
+ * `until` first holds; answers the virtual time reached.
+ */
+export async function passTime(
+  gc: GateCloud,
+  ms: number,
+  { everyMs = 250, reporting = [], until }: { everyMs?: number; reporting?: readonly RegionWorker[]; until?: () => boolean | Promise<boolean> } = {},
+): Promise<number> {
+  const end = gc.clock.now() + ms;
+  while (gc.clock.now() < end) {
+    for (const worker of reporting) await worker.beat();
+    await gc.clock.advance(Math.min(everyMs, end - gc.clock.now()));
+    if (until && (await until())) break;
+  }
+  return gc.clock.now();
 }
 
 function regionUrl(cloud: LocalCloud, region: string): string {
