@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ok } from '../../support/vigil-client.js';
-import { countByType, eventsOf, passTime, REGIONS, submitAcross, timedOutGlobally, useGateCloud, type Region } from './gate-cloud.js';
+import { ok, type JobView } from '../../support/vigil-client.js';
+import { countByType, eventsOf, inEveryRegion, passTime, regionViews, REGIONS, submitAcross, timedOutGlobally, useGateCloud, type Region } from './gate-cloud.js';
 
 /**
  * The gate unreachable, down or partitioned from one region, on the real local cloud and its virtual
@@ -26,10 +26,8 @@ const reportsFrom = (jobId: string, detailType: string) => {
   for (const e of eventsOf(gc.cloud, jobId)) if (e.detailType === detailType) counts[e.origin] = (counts[e.origin] ?? 0) + 1;
   return counts;
 };
-const views = async (jobId: string, regions: readonly Region[] = REGIONS) =>
-  Object.fromEntries(await Promise.all(regions.map(async (region) => [region, ok(await gc.region(region).getJob(jobId))] as const)));
-const allRegions = (jobId: string, until: (view: Awaited<ReturnType<typeof views>>[string]) => boolean, regions: readonly Region[] = REGIONS) => async () =>
-  Object.values(await views(jobId, regions)).every((view) => view !== undefined && until(view));
+const views = (jobId: string) => regionViews(gc, jobId);
+const allRegions = (jobId: string, until: (view: JobView) => boolean, regions: readonly Region[] = REGIONS) => inEveryRegion(gc, jobId, until, regions);
 const gateSees = (jobId: string, status: string) => async () => {
   const view = ok(await gc.gate.getJob(jobId));
   return REGIONS.every((region) => view.datacenters[region]?.status === status);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, it } from 'vitest';
 import { progressCoalesceMs } from '../../../shared/domain/deadlines.js';
 import { failed, ok } from '../../support/vigil-client.js';
-import { countByType, eventsOf, passTime, REGIONS, submitAcross, useGateCloud, type GateCloud, type Region } from './gate-cloud.js';
+import { countByType, eventsOf, passTime, regionViews, REGIONS, submitAcross, useGateCloud, type GateCloud, type Region } from './gate-cloud.js';
 
 /**
  * Global timeouts on the real local cloud (gate + three managers, each on its own dynalite), without
@@ -18,9 +18,7 @@ const LOCAL_STUCK_SECONDS = 30;
 const gc = useGateCloud({ gateStuckThresholdSeconds: GATE_STUCK_SECONDS, virtualClock: true });
 const run = randomUUID().slice(0, 8);
 
-const viewsOf = async (cloud: GateCloud, jobId: string) =>
-  Object.fromEntries(await Promise.all(REGIONS.map(async (region) => [region, ok(await cloud.region(region).getJob(jobId))] as const)));
-const statusesOf = async (cloud: GateCloud, jobId: string) => REGIONS.map(async (region) => ok(await cloud.region(region).getJob(jobId)).status);
+const statusesOf = async (cloud: GateCloud, jobId: string) => Object.values(await regionViews(cloud, jobId)).map((view) => view?.status);
 /** When a job with this stuck threshold and no progress since `lastProgressAt` is declared stuck (deadlines.ts). */
 const stuckAt = (lastProgressAt: number, stuckThresholdSeconds: number) => lastProgressAt + stuckThresholdSeconds * 1_000 + progressCoalesceMs(stuckThresholdSeconds);
 
@@ -34,9 +32,9 @@ describe('global timeout across three regions', () => {
 
     // Act
     await passTime(gc, stuckInEast - 1 - submittedAt, { reporting: alive });
-    const justBefore = await Promise.all(await statusesOf(gc, job.jobId));
+    const justBefore = await statusesOf(gc, job.jobId);
     await gc.clock.advanceTo(stuckInEast);
-    const regions = await viewsOf(gc, job.jobId);
+    const regions = await regionViews(gc, job.jobId);
 
     // Assess: one decision, caused by us-east-1's local timeout, reached and ended every region at once.
     expect(justBefore).toEqual(['RUNNING', 'RUNNING', 'RUNNING']);
@@ -74,9 +72,9 @@ describe('global timeout across three regions', () => {
 
     // Act
     await gc.clock.advanceTo(neverBefore - 1);
-    const beforeThreshold = await Promise.all(await statusesOf(gc, job.jobId));
-    await passTime(gc, 10_000, { everyMs: 100, until: async () => (await Promise.all(await statusesOf(gc, job.jobId))).every((status) => status !== 'RUNNING') });
-    const regions = await viewsOf(gc, job.jobId);
+    const beforeThreshold = await statusesOf(gc, job.jobId);
+    await passTime(gc, 10_000, { everyMs: 100, until: async () => ((await statusesOf(gc, job.jobId))).every((status) => status !== 'RUNNING') });
+    const regions = await regionViews(gc, job.jobId);
 
     // Assess: the gate's rule fired (no region timed out locally), not before the last region to
     // progress had been silent for the threshold, and at the first report that showed it.
@@ -104,7 +102,7 @@ describe('global timeout across three regions', () => {
     await gc.clock.settle();
     const gateLearnt = ok(await gc.gate.getJob(job.jobId));
     await passTime(gc, stuckAt(submittedAt, 3) - submittedAt, { reporting: alive });
-    const regions = await viewsOf(gc, job.jobId);
+    const regions = await regionViews(gc, job.jobId);
 
     // Assess: tracking resumed from the same start; the decision reached eu-west-1 at its new token
     // at once, so it never had to correct the gate.
@@ -128,7 +126,7 @@ describe('global timeout across three regions', () => {
     // Act
     const cancelled = await gc.gate.cancel(job.jobId, { reason: 'operator asked' });
     await gc.clock.settle();
-    const regions = await viewsOf(gc, job.jobId);
+    const regions = await regionViews(gc, job.jobId);
 
     // Assess
     expect(ok(cancelled)).toMatchObject({ status: 'CANCELLED' });

@@ -15,7 +15,8 @@ import { passTime, REGIONS, startGateCloud, submitAcross, type GateCloud, type R
  * cancel or an extension and the lazy checks drop them. One local cloud per process at a time, so
  * these run one after the other.
  */
-const EXTENSION_SECONDS = 2;
+/** Thresholds and deadlines leave seconds of margin around the scenario's steps: its wall-clock run shares two busy cores. */
+const EXTENSION_SECONDS = 5;
 const cloudOptions = { extensionBaseSeconds: EXTENSION_SECONDS, gateStuckThresholdSeconds: 180 };
 
 /** How a scenario lets time pass while some workers stay alive. */
@@ -60,10 +61,10 @@ async function scenario(gc: GateCloud, time: TimeDriver, settle: (read: () => Pr
   };
   const submittedAt = time.now();
   const timeout = await local('timeout', 2, 60);
-  const stuck = await local('stuck', 60, 1);
+  const stuck = await local('stuck', 60, 2);
   const completed = await local('completed', 2, 60);
   const extended = await local('extended', 2, 60);
-  const global = await submitAcross(gc, { jobId: `global-${run}`, timeoutSeconds: 60, stuckThresholdSeconds: 1.5 });
+  const global = await submitAcross(gc, { jobId: `global-${run}`, timeoutSeconds: 60, stuckThresholdSeconds: 3 });
   const alive = [global.worker('eu-west-1'), global.worker('ap-southeast-2')];
 
   await completed.worker.complete();
@@ -130,8 +131,8 @@ describe('the virtual clock is faithful to the system clock', () => {
     // Assess: virtual instants are exact (deadline, and silence + threshold + coalescing allowance)
     const { views, submittedAt, lastStuckBeatAt } = onVirtualClock;
     expect(Date.parse(views['timeout']?.finishedAt ?? '')).toBe(submittedAt + 2_000);
-    expect(Date.parse(views['stuck']?.finishedAt ?? '')).toBe(lastStuckBeatAt + 1_000 + progressCoalesceMs(1));
-    expect(Date.parse(views['global@us-east-1']?.finishedAt ?? '')).toBe(submittedAt + 1_500 + progressCoalesceMs(1.5));
+    expect(Date.parse(views['stuck']?.finishedAt ?? '')).toBe(lastStuckBeatAt + 2_000 + progressCoalesceMs(2));
+    expect(Date.parse(views['global@us-east-1']?.finishedAt ?? '')).toBe(submittedAt + 3_000 + progressCoalesceMs(3));
   });
 });
 
