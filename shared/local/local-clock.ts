@@ -4,7 +4,8 @@ import { systemScheduler } from '../adapters/local/system-scheduler.js';
 import { VirtualClock } from '../adapters/local/virtual-clock.js';
 import type { Scheduler } from '../ports/scheduler.js';
 
-const CLOCK_FILE = 'virtual-clock.json';
+/** In the data dir: `{"now": <epoch ms>}`, the virtual time a restart resumes from. */
+export const VIRTUAL_CLOCK_FILE = 'virtual-clock.json';
 
 /**
  * The time source of a local cloud: the system clock, or (`--virtual-clock`) a virtual one that moves
@@ -24,7 +25,7 @@ export function localClock(options: { dataDir: string; virtualClock?: boolean; c
   if (options.clock instanceof VirtualClock) return virtualLocalClock(options.clock, () => undefined);
   if (options.clock) return { scheduler: options.clock };
   if (!options.virtualClock) return { scheduler: systemScheduler() };
-  const file = join(options.dataDir, CLOCK_FILE);
+  const file = join(options.dataDir, VIRTUAL_CLOCK_FILE);
   const clock = new VirtualClock(storedTime(file) ?? Date.now());
   const save = () => writeFileSync(file, JSON.stringify({ now: clock.now() }));
   save();

@@ -160,8 +160,17 @@ export class VigilClient {
    * Local-only, `--virtual-clock`: moves time forward by `ms`, running everything that falls due in
    * order; answers the new time once the cloud has settled (a long advance runs many sweeps: more time).
    */
-  async advanceClock(ms: number): Promise<number> {
-    const answer = await rawRequest(this.baseUrl, 'POST', '/_local/clock/advance', JSON.stringify({ ms }), {}, 120_000);
+  advanceClock(ms: number): Promise<number> {
+    return this.moveClock({ ms });
+  }
+
+  /** Local-only, `--virtual-clock`: moves time forward to `at` (epoch ms), like `advanceClock`. */
+  advanceClockTo(at: number): Promise<number> {
+    return this.moveClock({ to: at });
+  }
+
+  private async moveClock(body: { ms: number } | { to: number }): Promise<number> {
+    const answer = await rawRequest(this.baseUrl, 'POST', '/_local/clock/advance', JSON.stringify(body), {}, 120_000);
     return ok(contractResult(clockViewSchema, 'POST', '/_local/clock/advance', answer)).now;
   }
 
