@@ -72,3 +72,20 @@ export async function timedOutEvents(client: VigilClient, jobId: string) {
   const { events } = ok(await client.events());
   return events.filter((event) => event.detailType === 'JobTimedOut' && event.detail['jobId'] === jobId);
 }
+
+/**
+ * On `--virtual-clock`: advances time by `stepMs` at a time until `probe` answers a value (checked
+ * first without moving time), at most `maxMs` of virtual time; the failure names what was awaited.
+ */
+export async function advanceUntil<T>(
+  clock: VigilClient,
+  probe: () => Promise<T | undefined>,
+  { what, stepMs = 100, maxMs = 10_000 }: { what: string; stepMs?: number; maxMs?: number },
+): Promise<T> {
+  const start = await clock.advanceClock(0);
+  for (let now = start; ; now = await clock.advanceClock(stepMs)) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (now - start >= maxMs) throw new Error(`${what}: not within ${maxMs} ms of virtual time`);
+  }
+}
