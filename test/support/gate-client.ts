@@ -146,8 +146,8 @@ export class RegionWorker {
   }
 
   /**
-   * One report of a live worker: each advances its step, so it stays progress after the value tops
-   * out (an unchanged value would be a mere heartbeat).
+   * One report of a live worker: each advances this object's step, so it stays progress after the
+   * value tops out (an unchanged value would be a mere heartbeat).
    */
   async beat(): Promise<ProgressAnswer> {
     this.step++;
@@ -209,9 +209,17 @@ export async function submitGateJob<Region extends string>(
       datacenters: Object.fromEntries(request.regions.map((region) => [region, { workflows: [{ workflowId: 'wf-1', workerId: workerOf(region) }] }])),
     }),
   );
+  // One worker object per region, so its beats keep counting steps (see `beat`).
+  const workers = new Map<Region, RegionWorker>();
   return {
     jobId: submitted.jobId,
     submitted,
-    worker: (region) => new RegionWorker(regionClient(region), submitted.jobId, workerOf(region), tokenOf(submitted, region, 'wf-1')),
+    worker: (region) => {
+      const known = workers.get(region);
+      if (known) return known;
+      const worker = new RegionWorker(regionClient(region), submitted.jobId, workerOf(region), tokenOf(submitted, region, 'wf-1'));
+      workers.set(region, worker);
+      return worker;
+    },
   };
 }
