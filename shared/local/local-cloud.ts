@@ -23,10 +23,17 @@ const gateDownAnswer = {
   body: { error: { code: 'upstream_unavailable', message: 'The gate is down (fault injected). Retry later, or talk to a region directly.' } },
 };
 
+/**
+ * The deployed backstop sweep runs once a minute (infra/constructs/backstop-sweep.ts). On the virtual
+ * clock the local cloud keeps that cadence: every sweep an advance crosses costs real time, and
+ * nothing but a lost wake-up needs one. On the system clock it sweeps every second, for a brisk demo.
+ */
+const DEPLOYED_SWEEP_INTERVAL_MS = 60_000;
+
 export interface LocalCloudOptions extends LocalCloudFlags {
   /** The time source; a `VirtualClock` here is advanced by the caller (and by `POST /_local/clock/advance`). */
   clock?: Scheduler;
-  /** How often each region and the gate sweep their timer index (the backstop). */
+  /** How often each region and the gate sweep their timer index (the backstop): 1 s, or 60 s on the virtual clock. */
   sweepIntervalMs?: number;
   onTimerFired?: (timer: TimerRequest, firedAt: number) => void;
   /**
@@ -114,7 +121,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
   const endpoints = { gate: gateListener.url, regions: regionUrls };
   writeFileSync(join(options.dataDir, 'endpoints.json'), JSON.stringify(endpoints, null, 2));
 
-  const sweepEvery = options.sweepIntervalMs ?? 1_000;
+  const sweepEvery = options.sweepIntervalMs ?? (time.virtual ? DEPLOYED_SWEEP_INTERVAL_MS : 1_000);
   // Every node sweeps at once; the next round is scheduled first so a slow sweep never delays it.
   let withdrawSweep = () => {};
   const sweepRound = (): Promise<unknown> => {
