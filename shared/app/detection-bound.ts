@@ -12,7 +12,7 @@ export const DELIVERY_SLACK_MS = 5_000;
  * The stated detection bound: a RUNNING local-authority job ends by its effective deadline (or its
  * stuck deadline) plus this, even when its own wake-up is lost, because the sweep fires every
  * wake-up overdue by more than its grace, once per interval. A delivered wake-up ends it within a
- * second or two.
+ * second or two. A deadline moved into the past (a retired grant) is detected from that moment.
  */
 export const DETECTION_BOUND_MS = SWEEP_INTERVAL_MS + SWEEP_GRACE_MS + DELIVERY_SLACK_MS;
 

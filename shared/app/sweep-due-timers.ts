@@ -1,3 +1,4 @@
+import { LOST_WAKE_UP_GRACE_MS } from '../domain/job-timer.js';
 import type { EpochMs } from '../domain/time.js';
 import type { Clock } from '../ports/clock.js';
 import type { Telemetry } from '../ports/telemetry.js';
@@ -6,7 +7,7 @@ import { inBatches } from './in-batches.js';
 import { RETRY_BASE_MS } from './retry-backoff.js';
 
 /** Overdue by this much, a wake-up is presumed lost; until then its own delivery should arrive. */
-export const SWEEP_GRACE_MS = 5_000;
+export const SWEEP_GRACE_MS = LOST_WAKE_UP_GRACE_MS;
 /**
  * Wake-ups fired per sweep. The sweep runs every minute, so this is the recovery capacity per region:
  * 200 lost wake-ups a minute (12,000 an hour); `npm run bench` measures how long a full batch takes.

@@ -4,7 +4,7 @@ import { metric, publishResent, unchanged, type Decision } from './effects.js';
 import { finishJob, timeOutJob } from './finish-job.js';
 import { progressReport, timeoutReport } from './gate-reports.js';
 import { isTerminal, workflowCounts, type Job } from './job.js';
-import { armJobTimer } from './job-timer.js';
+import { armJobTimer, ownWakeUpLost } from './job-timer.js';
 import { withoutGrants } from './worker-extensions.js';
 
 export interface TimerFired {
@@ -29,8 +29,11 @@ export function onTimerFired(
   if (timer.fenceToken !== job.tracking.fenceToken) return unchanged(job, 'stale_timer', [metric('StaleMessageRejected', { kind: 'timer' })]);
   if (isTerminal(job.status)) return unchanged(job, 'already_terminal');
   // Only the wake-up the job last asked for may act: a late duplicate (a sweep and its SQS message
-  // both arriving) would otherwise start a second chain of re-arms. A lost current one is swept.
-  if (timer.dueAt !== undefined && job.timerDueAt !== undefined && timer.dueAt !== job.timerDueAt) return unchanged(job, 'superseded_timer');
+  // both arriving) would otherwise start a second chain of re-arms. When that one is itself overdue
+  // past the grace (presumed lost), an older wake-up that still arrives acts in its place rather than
+  // leave the job to the next sweep; its decision rewrites `timerDueAt`, so chains never multiply.
+  const superseded = timer.dueAt !== undefined && job.timerDueAt !== undefined && timer.dueAt !== job.timerDueAt;
+  if (superseded && !ownWakeUpLost(job, ctx.now)) return unchanged(job, 'superseded_timer');
   if (workflowCounts(job).active === 0) {
     // Every workflow reported an outcome but the write that finishes the job was lost (a crash).
     return finishJob(job, workflowCounts(job).failed > 0 ? 'FAILED' : 'COMPLETED', ctx);

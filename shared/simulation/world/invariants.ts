@@ -25,6 +25,12 @@ export class Invariants {
   private readonly jobs = new Map<string, Job>();
   private readonly gateJobs = new Map<string, GateJob>();
   private readonly reported = new Set<string>();
+  /**
+   * When a region's effective deadline last moved earlier (a retired grant: the worker failed, or
+   * finished its part and got a fresh budget). A deadline moved into the past is detected from that
+   * moment, not retroactively: no implementation could end the job before it learns of the change.
+   */
+  private readonly shortenedAt = new Map<string, number>();
   /** Jobs with a region that timed out for a good reason: a global timeout of the others follows from it. */
   private readonly justified = new Set<string>();
 
@@ -60,6 +66,7 @@ export class Invariants {
         const previous = this.jobs.get(key);
         if (!previous) this.log.jobSeen(spec.jobId, region, now);
         this.jobs.set(key, next);
+        if (previous && effectiveDeadline(next.tracking) < effectiveDeadline(previous.tracking)) this.shortenedAt.set(key, now);
         if (previous) this.checkTransition(spec, region, previous, next);
       }
     }
@@ -125,9 +132,9 @@ export class Invariants {
       if (job) this.checkExtensions(spec, region, job, cap);
       if (!job || job.status !== 'RUNNING') continue;
       const bound = detectionBoundMs(job.tracking.strategy, this.policy());
-      const deadline = effectiveDeadline(job.tracking);
+      const deadline = Math.max(effectiveDeadline(job.tracking), this.shortenedAt.get(`${spec.jobId}/${region}`) ?? -Infinity);
       if (now > deadline + bound) {
-        this.violate('no-leak', spec.jobId, `${region}: still RUNNING ${Math.round((now - deadline) / 1000)} s past its effective deadline (bound ${bound / 1000} s)`);
+        this.violate('no-leak', spec.jobId, `${region}: still RUNNING ${Math.round((now - deadline) / 1000)} s past its effective deadline, or the moment it was moved earlier (bound ${bound / 1000} s)`);
       }
     }
     // A region that completed only after the global deadline may fairly be overtaken by the gate's timeout.

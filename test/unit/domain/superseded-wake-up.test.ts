@@ -28,3 +28,27 @@ describe('only the wake-up a job last asked for may act', () => {
     expect(state.status).toBe('TIMED_OUT');
   });
 });
+
+describe('a wake-up that arrives after the job\'s own wake-up was lost acts in its place', () => {
+  // Prepare: armed for 60 s, extended to 70 s; the 60 s wake-up re-armed it for 70 s, and that
+  // 70 s wake-up was lost. The 60 s one is delivered again, late (a redelivery).
+  const extended = extendedBy(runningJob({ timeoutSeconds: 60 }), 0, 10, at(10));
+  const firstWake = timerOf(extended);
+  const rearmed = onTimerFired(extended, firstWake, context(at(60))).state;
+
+  it('past the grace after the lost one was due, it decides: the job times out without waiting for the sweep', () => {
+    // Act
+    const decision = onTimerFired(rearmed, firstWake, context(at(75)));
+    // Assess
+    expect(rearmed.timerDueAt).toBe(at(70));
+    expect(decision.state.status).toBe('TIMED_OUT');
+  });
+
+  it('within the grace it is still superseded: the job\'s own wake-up may be on its way', () => {
+    // Act
+    const decision = onTimerFired(rearmed, firstWake, context(at(74.999)));
+    // Assess
+    expect(decision.ignored).toBe('superseded_timer');
+    expect(decision.state).toBe(rearmed);
+  });
+});
