@@ -17,6 +17,7 @@ export async function fireJobTimer(deps: ManagerDeps, arrived: TimerRequest, fro
   const timer = from === 'sweep' ? { ...arrived, ...sweptWakeUp(job, arrived, deps.clock.now()) } : arrived;
   // The outbox is published after the decision's write, never before it: a bus outage must not stop a timeout (finding 9).
   if (isTerminal(job.status)) {
+    deps.telemetry.metric('WakeUpDropped', { reason: 'already_terminal' });
     await flushOutbox(jobStateStore(deps.jobs), deps, job, deps.clock.now());
     return;
   }
@@ -37,7 +38,11 @@ export async function fireJobTimer(deps: ManagerDeps, arrived: TimerRequest, fro
   } else if (decision.ignored === 'stale_timer') {
     deps.telemetry.info('stale timer dropped', { jobId: job.jobId, region: deps.region, fenceToken: timer.fenceToken });
   }
+  if (isDropped(decision.ignored)) deps.telemetry.metric('WakeUpDropped', { reason: decision.ignored });
 }
+
+/** A wake-up the lazy checks threw away (an armed delay message cannot be withdrawn); `not_due` only re-arms. */
+export const isDropped = (ignored: string | undefined): ignored is string => ignored !== undefined && ignored !== 'not_due';
 
 /**
  * Seed 001 §10.7.9 and AD-26 `reset`: grants whose worker has failed since, or has a fresh budget

@@ -8,6 +8,8 @@ export type MetricName =
   | 'StaleMessageRejected'
   | 'JobFinished'
   | 'GlobalTimeoutDeclared'
+  // A wake-up that arrived and was dropped by a lazy check (dimension `reason`: superseded_timer, already_terminal, …).
+  | 'WakeUpDropped'
   // Agent fleets (seed 003 §3): the timeout rate alarm is AgentTimedOut ÷ AgentStarted.
   | 'AgentStarted'
   | 'AgentCompleted'

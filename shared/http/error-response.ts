@@ -24,6 +24,8 @@ const statusByCode: Record<string, number> = {
   attempt_terminating: 409,
   item_not_in_dlq: 409,
   escalation_answered: 409,
+  // Local cloud only: POST /_local/clock/advance without --virtual-clock.
+  virtual_clock_off: 409,
 };
 
 export interface ErrorBody {

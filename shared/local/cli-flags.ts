@@ -9,6 +9,8 @@ export interface LocalCloudFlags {
   gateFallbackSeconds: number;
   stuckThresholdSeconds: number;
   gateStuckThresholdSeconds: number;
+  /** Time moves only through `POST /_local/clock/advance` (tests and demos; never deployed). */
+  virtualClock?: boolean;
 }
 
 const region = z.string().check(z.regex(/^[a-z0-9-]{1,32}$/, 'region names are lower-case letters, digits and dashes'));
@@ -38,7 +40,8 @@ const flagsSchema = z.object({
 });
 
 export const usage = `Usage: npm start -- [--port 4700] [--regions us-east-1,eu-west-1,ap-southeast-2] [--data-dir .vigil]
-                    [--gate-fallback-seconds 300] [--stuck-threshold-seconds 120] [--gate-stuck-threshold-seconds 180]`;
+                    [--gate-fallback-seconds 300] [--stuck-threshold-seconds 120] [--gate-stuck-threshold-seconds 180]
+                    [--virtual-clock]`;
 
 /** Parses the flags; throws an Error whose message says what is wrong and shows the usage. */
 export function parseFlags(argv: readonly string[]): LocalCloudFlags {
@@ -53,6 +56,7 @@ export function parseFlags(argv: readonly string[]): LocalCloudFlags {
         'gate-fallback-seconds': { type: 'string', default: '300' },
         'stuck-threshold-seconds': { type: 'string', default: '120' },
         'gate-stuck-threshold-seconds': { type: 'string', default: '180' },
+        'virtual-clock': { type: 'boolean', default: false },
       },
       strict: true,
       allowPositionals: false,
@@ -69,5 +73,5 @@ export function parseFlags(argv: readonly string[]): LocalCloudFlags {
     gateStuckThresholdSeconds: values['gate-stuck-threshold-seconds'],
   });
   if (!parsed.success) throw new Error(`${parsed.error.issues.map((issue) => issue.message).join('; ')}\n${usage}`);
-  return parsed.data;
+  return { ...parsed.data, virtualClock: values['virtual-clock'] === true };
 }

@@ -5,12 +5,13 @@ import { GATE } from '../adapters/local/event-routes.js';
 import { LocalEventNetwork } from '../adapters/local/local-event-network.js';
 import { UnknownRegionError } from '../domain/errors.js';
 import { defaultTimeoutPolicy } from '../domain/policy.js';
-import { systemClock, type Clock } from '../ports/clock.js';
+import type { Scheduler } from '../ports/scheduler.js';
 import type { TimerRequest } from '../ports/timers.js';
 import { installManagerResolver } from '../wiring/manager-resolver.js';
 import type { LocalCloudFlags } from './cli-flags.js';
 import { consoleRoutes, plainForwarder } from '../console/console-routes.js';
 import { startHttpListener } from './http-listener.js';
+import { localClock, type LocalClock } from './local-clock.js';
 import { localControlRoutes } from './local-control-routes.js';
 import { LocalMetrics } from './local-metrics.js';
 import { startLocalRegion, type LocalRegion } from './local-region.js';
@@ -22,9 +23,17 @@ const gateDownAnswer = {
   body: { error: { code: 'upstream_unavailable', message: 'The gate is down (fault injected). Retry later, or talk to a region directly.' } },
 };
 
+/**
+ * The deployed backstop sweep runs once a minute (infra/constructs/backstop-sweep.ts). On the virtual
+ * clock the local cloud keeps that cadence: every sweep an advance crosses costs real time, and
+ * nothing but a lost wake-up needs one. On the system clock it sweeps every second, for a brisk demo.
+ */
+const DEPLOYED_SWEEP_INTERVAL_MS = 60_000;
+
 export interface LocalCloudOptions extends LocalCloudFlags {
-  clock?: Clock;
-  /** How often each region and the gate sweep their timer index (the backstop). */
+  /** The time source; a `VirtualClock` here is advanced by the caller (and by `POST /_local/clock/advance`). */
+  clock?: Scheduler;
+  /** How often each region and the gate sweep their timer index (the backstop): 1 s, or 60 s on the virtual clock. */
   sweepIntervalMs?: number;
   onTimerFired?: (timer: TimerRequest, firedAt: number) => void;
   /**
@@ -44,6 +53,7 @@ export interface LocalCloud {
   gate: LocalGate;
   network: LocalEventNetwork;
   metrics: LocalMetrics;
+  clock: LocalClock;
   close(): Promise<void>;
 }
 
@@ -53,9 +63,10 @@ export interface LocalCloud {
  * `dataDir` resumes every job and timer.
  */
 export async function startLocalCloud(options: LocalCloudOptions): Promise<LocalCloud> {
-  const clock = options.clock ?? systemClock;
   mkdirSync(options.dataDir, { recursive: true });
-  const network = new LocalEventNetwork();
+  const time = localClock(options);
+  const clock = time.scheduler;
+  const network = new LocalEventNetwork(Math.random, { scheduler: clock });
   const metrics = new LocalMetrics();
   const policy = {
     ...defaultTimeoutPolicy,
@@ -87,7 +98,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     ...(options.rebroadcastSeconds !== undefined ? { rebroadcastSeconds: options.rebroadcastSeconds } : {}),
   });
 
-  const control = localControlRoutes(network, metrics);
+  const control = localControlRoutes(network, metrics, time);
   const servers: Server[] = [];
   const regionUrls: Record<string, string> = {};
   let gateUrl = '';
@@ -110,11 +121,14 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
   const endpoints = { gate: gateListener.url, regions: regionUrls };
   writeFileSync(join(options.dataDir, 'endpoints.json'), JSON.stringify(endpoints, null, 2));
 
-  const sweepEvery = options.sweepIntervalMs ?? 1_000;
-  const sweeper = setInterval(() => {
-    for (const region of regions.values()) region.sweep().catch(() => undefined);
-    gate.sweep().catch(() => undefined);
-  }, sweepEvery);
+  const sweepEvery = options.sweepIntervalMs ?? (time.virtual ? DEPLOYED_SWEEP_INTERVAL_MS : 1_000);
+  // Every node sweeps at once; the next round is scheduled first so a slow sweep never delays it.
+  let withdrawSweep = () => {};
+  const sweepRound = (): Promise<unknown> => {
+    withdrawSweep = clock.schedule(clock.now() + sweepEvery, sweepRound);
+    return Promise.all([...[...regions.values()].map((region) => region.sweep()), gate.sweep()].map((swept) => swept.catch(() => undefined)));
+  };
+  withdrawSweep = clock.schedule(clock.now() + sweepEvery, sweepRound);
 
   return {
     endpoints,
@@ -122,9 +136,10 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     gate,
     network,
     metrics,
+    clock: time,
     close: async () => {
       // Stop every source of new work first; each store then lets the calls still running end.
-      clearInterval(sweeper);
+      withdrawSweep();
       network.close();
       gate.timers.stop();
       for (const region of regions.values()) region.timers.stop();

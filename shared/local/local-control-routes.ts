@@ -1,15 +1,19 @@
 import type { LocalEventNetwork } from '../adapters/local/local-event-network.js';
 import { networkFaultsSchema } from '../adapters/local/network-faults.js';
 import { errorResponse } from '../http/error-response.js';
+import { clockRoutes } from './clock-routes.js';
+import type { LocalClock } from './local-clock.js';
 import type { LocalMetrics } from './local-metrics.js';
 
 /**
  * Local-only routes under `/_local/`: metric counts, recently published events (and counts of all), and fault injection
- * (`POST /_local/faults` with a NetworkFaults body; `{}` clears every fault).
+ * (`POST /_local/faults` with a NetworkFaults body; `{}` clears every fault), and the clock (clock-routes.ts).
  */
-export function localControlRoutes(network: LocalEventNetwork, metrics: LocalMetrics) {
+export function localControlRoutes(network: LocalEventNetwork, metrics: LocalMetrics, clock: LocalClock) {
+  const clockRoute = clockRoutes(clock);
   return async (method: string, path: string, body: string) => {
     if (!path.startsWith('/_local/')) return undefined;
+    if (path.startsWith('/_local/clock')) return clockRoute(method, path, body);
     if (method === 'GET' && path === '/_local/metrics') return { statusCode: 200, body: metrics.snapshot() };
     if (method === 'GET' && path === '/_local/events') {
       const events = network.published.map(({ origin, event, at }) => ({ origin, at, ...event }));

@@ -8,7 +8,7 @@ import type { LocalEventNetwork } from '../adapters/local/local-event-network.js
 import { LocalTimers } from '../adapters/local/local-timers.js';
 import type { GateDeps } from '../app/gate/gate-deps.js';
 import { defaultGatePolicy } from '../domain/gate/gate-policy.js';
-import type { Clock } from '../ports/clock.js';
+import type { Scheduler } from '../ports/scheduler.js';
 import type { TimerRequest } from '../ports/timers.js';
 import { PowertoolsTelemetry } from '../telemetry/powertools.js';
 import { installGateResolver } from '../wiring/gate-resolver.js';
@@ -36,7 +36,7 @@ export interface LocalGateOptions {
   regions: readonly string[];
   /** The region the gate is deployed in (the `gateRegion` of its jobs). */
   gateRegion: string;
-  clock: Clock;
+  clock: Scheduler;
   network: LocalEventNetwork;
   metrics: LocalMetrics;
   gateStuckThresholdSeconds: number;

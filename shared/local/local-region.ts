@@ -9,7 +9,7 @@ import { LocalTimers } from '../adapters/local/local-timers.js';
 import type { ManagerDeps } from '../app/manager-deps.js';
 import { WorkflowTokens } from '../app/workflow-tokens.js';
 import type { TimeoutPolicy } from '../domain/policy.js';
-import type { Clock } from '../ports/clock.js';
+import type { Scheduler } from '../ports/scheduler.js';
 import type { TimerRequest } from '../ports/timers.js';
 import { PowertoolsTelemetry } from '../telemetry/powertools.js';
 import { localContext } from './lambda-context.js';
@@ -28,7 +28,7 @@ export interface LocalRegionOptions {
   region: string;
   dataDir: string;
   policy: TimeoutPolicy;
-  clock: Clock;
+  clock: Scheduler;
   network: LocalEventNetwork;
   metrics: LocalMetrics;
   /** Called with (timer, firedAt) as each wake-up starts: the benchmark's lateness probe. */

@@ -18,6 +18,7 @@ try {
 const cloud = await startLocalCloud(flags);
 console.log(`gate ${cloud.endpoints.gate}`);
 for (const [region, url] of Object.entries(cloud.endpoints.regions)) console.log(`${region} ${url}`);
+if (cloud.clock.virtual) console.log(`virtual clock at ${new Date(cloud.clock.virtual.now()).toISOString()}: advance it with POST /_local/clock/advance {"ms": n}`);
 
 let stopping = false;
 const stop = async (signal: string) => {

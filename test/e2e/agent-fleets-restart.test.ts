@@ -1,29 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { pollUntil } from '../support/poll.js';
-import { PoolClient, type ItemView } from '../support/pool-client.js';
-import { ms, ON_TIME_MS, useVigilProcess } from './e2e-support.js';
+import { PoolClient } from '../support/pool-client.js';
+import { VigilClient } from '../support/vigil-client.js';
+import { ms, useVigilProcess } from './e2e-support.js';
 
-/** Long enough that the restart (tsx start-up, dynalite reopening its files) ends before these deadlines. */
+/**
+ * `kill -9` and a restart of `npm start --virtual-clock` with agent attempts in flight: time moves
+ * only when the test advances it, so the restart eats into no deadline or grace period, and both end
+ * at their exact instants after it.
+ */
 const AGENT_TIMEOUT_SECONDS = 14;
 const GRACE_SECONDS = 8;
 
-const vigil = useVigilProcess({ regions: ['us-east-1'] });
+const vigil = useVigilProcess({ regions: ['us-east-1'], virtualClock: true });
 const run = randomUUID().slice(0, 8);
 
-async function waitForItem(pools: PoolClient, poolId: string, until: (item: ItemView) => boolean, timeoutMs: number) {
-  let last: ItemView | undefined;
-  return pollUntil(
-    async () => {
-      last = (await pools.getItem(poolId, 'item-1')).body;
-      return until(last) ? last : undefined;
-    },
-    { what: () => `item of ${poolId}; last ${JSON.stringify(last)}\n${vigil.logTail(15)}`, timeoutMs, intervalMs: 50 },
-  );
-}
-
 describe('kill -9 and a restart with the same data dir (agent fleets)', () => {
-  it("resumes an attempt's agent deadline and another attempt's grace period", async () => {
+  it("resumes an attempt's agent deadline and another attempt's grace period, each ending at its instant", async () => {
     // Prepare: one attempt whose deadline is after the restart, one whose grace period runs through the crash
     let pools = new PoolClient(vigil.regionUrl());
     const deadlinePool = `restart-deadline-${run}`;
@@ -34,32 +27,38 @@ describe('kill -9 and a restart with the same data dir (agent fleets)', () => {
     const survivor = await pools.claim(deadlinePool, 'agent-1');
     const terminating = await pools.claim(gracePool, 'agent-2');
     if (!survivor || !terminating) throw new Error('nothing claimed');
-    const told = await pollUntil(async () => {
-      const answer = (await pools.heartbeat(terminating)).body;
-      return answer.action === 'terminate' ? answer : undefined;
-    }, { what: () => 'terminate', timeoutMs: 5_000, intervalMs: 50 });
+    await new VigilClient(vigil.regionUrl()).advanceClock(500);
+    const told = (await pools.heartbeat(terminating)).body;
+    expect(told).toMatchObject({ action: 'terminate' });
 
     // Act
     await vigil.kill('SIGKILL');
     await vigil.restart();
     pools = new PoolClient(vigil.regionUrl());
+    const clock = new VigilClient(vigil.regionUrl());
 
     // Assess: both attempts are still where they were
-    expect(Date.now(), 'the restart took longer than the grace period; raise GRACE_SECONDS').toBeLessThan(ms(told.terminateBy));
     expect((await pools.heartbeat(terminating)).body.action).toBe('terminate');
     expect((await pools.heartbeat(survivor)).body.action).toBe('continue');
 
-    // Assess: the grace period still ends in force at its time, and the item goes to the DLQ
-    const dead = await waitForItem(pools, gracePool, (i) => i.state === 'dlq', GRACE_SECONDS * 1_000 + 5_000);
+    // Assess: the grace period still ends in force exactly at its time, and the item goes to the DLQ
+    const terminateBy = ms(told.terminateBy);
+    await clock.advanceClockTo(terminateBy - 1);
+    const beforeGraceEnds = (await pools.getItem(gracePool, 'item-1')).body;
+    await clock.advanceClockTo(terminateBy);
+    const dead = (await pools.getItem(gracePool, 'item-1')).body;
+    expect(beforeGraceEnds.state).not.toBe('dlq');
+    expect(dead.state).toBe('dlq');
     expect(dead.history[0]).toMatchObject({ outcome: 'timed_out', resolution: 'force', timeout: { type: 'agent' } });
-    const endedAt = ms((dead.history[0] as { endedAt?: string }).endedAt);
-    expect(endedAt - ms(told.terminateBy)).toBeGreaterThanOrEqual(0);
-    expect(endedAt - ms(told.terminateBy)).toBeLessThan(ON_TIME_MS);
+    expect(ms((dead.history[0] as { endedAt?: string }).endedAt)).toBe(terminateBy);
 
-    // Assess: the survivor's deadline fires on time
-    expect(Date.now(), 'the grace period outlasted the agent timeout; raise AGENT_TIMEOUT_SECONDS').toBeLessThan(ms(survivor.deadlineAt ?? undefined));
-    const timedOut = await waitForItem(pools, deadlinePool, (i) => i.history[0]?.timeout !== undefined, AGENT_TIMEOUT_SECONDS * 1_000 + 5_000);
-    expect(timedOut.history[0]?.timeout?.elapsedSeconds).toBeGreaterThanOrEqual(AGENT_TIMEOUT_SECONDS);
-    expect(timedOut.history[0]?.timeout?.elapsedSeconds).toBeLessThan(AGENT_TIMEOUT_SECONDS + ON_TIME_MS / 1_000);
+    // Assess: the survivor's deadline fires exactly on time
+    const deadline = ms(survivor.deadlineAt ?? undefined);
+    await clock.advanceClockTo(deadline - 1);
+    const beforeDeadline = (await pools.getItem(deadlinePool, 'item-1')).body;
+    await clock.advanceClockTo(deadline);
+    const timedOut = (await pools.getItem(deadlinePool, 'item-1')).body;
+    expect(beforeDeadline.history[0]?.timeout).toBeUndefined();
+    expect(timedOut.history[0]?.timeout?.elapsedSeconds).toBe(AGENT_TIMEOUT_SECONDS);
   }, 60_000);
 });

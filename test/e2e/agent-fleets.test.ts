@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, it } from 'vitest';
-import { pollUntil } from '../support/poll.js';
 import { PoolClient, type ItemView } from '../support/pool-client.js';
 import { VigilClient, ok } from '../support/vigil-client.js';
-import { ms, ON_TIME_MS, useVigilProcess } from './e2e-support.js';
+import { advanceUntil, ms, useVigilProcess } from './e2e-support.js';
 
-const vigil = useVigilProcess({ regions: ['us-east-1'] });
+/**
+ * Agent fleets on `npm start --virtual-clock`: each test advances time itself (so they run one after
+ * the other) and the agent timeouts of a second or less end at their exact instants.
+ */
+const vigil = useVigilProcess({ regions: ['us-east-1'], virtualClock: true });
 let pools: PoolClient;
 let client: VigilClient;
 const run = randomUUID().slice(0, 8);
@@ -15,16 +18,19 @@ beforeAll(() => {
   client = new VigilClient(vigil.regionUrl());
 });
 
-async function waitForItem(poolId: string, itemId: string, until: (item: ItemView) => boolean, timeoutMs = 10_000): Promise<ItemView> {
-  let last: ItemView | undefined;
-  return pollUntil(
+/** Advances virtual time until the item satisfies `until`. */
+async function waitForItem(poolId: string, itemId: string, until: (item: ItemView) => boolean): Promise<ItemView> {
+  return advanceUntil(
+    client,
     async () => {
-      last = (await pools.getItem(poolId, itemId)).body;
-      return until(last) ? last : undefined;
+      const item = (await pools.getItem(poolId, itemId)).body;
+      return until(item) ? item : undefined;
     },
-    { what: () => `item ${poolId}/${itemId}; last answer ${JSON.stringify(last)}\nVigil output:\n${vigil.logTail(15)}`, timeoutMs, intervalMs: 50 },
+    { what: `item ${poolId}/${itemId}` },
   );
 }
+
+const advanceUntilValue = <T>(what: string, probe: () => Promise<T | undefined>) => advanceUntil(client, probe, { what });
 
 async function eventsOf(poolId: string, detailType: string) {
   const { events } = ok(await client.events());
@@ -37,7 +43,7 @@ const shortPool = (poolId: string, config: Record<string, unknown>, itemIds = ['
   config,
 });
 
-describe.concurrent('agent fleets on a real `npm start`', () => {
+describe('agent fleets on a real `npm start`', () => {
   it('a shell command that overruns is terminated and its item lands in the DLQ with its timeout type', async ({ expect }) => {
     // Prepare
     const poolId = `dlq-${run}`;
@@ -48,16 +54,14 @@ describe.concurrent('agent fleets on a real `npm start`', () => {
     if (!attempt) throw new Error('nothing claimed');
     const started = await pools.agent<{ deadlineAt: string }>(attempt, 'commands/0/start', { type: 'shell' });
     // Act: the agent keeps heartbeating, the command never finishes
-    const told = await pollUntil(
-      async () => {
-        const answer = await pools.heartbeat(attempt);
-        return answer.body.action === 'terminate' ? { answer, at: Date.now() } : undefined;
-      },
-      { what: () => 'terminate', timeoutMs: 5_000, intervalMs: 50 },
-    );
+    await client.advanceClockTo(ms(started.body.deadlineAt) - 1);
+    const justBefore = (await pools.heartbeat(attempt)).body;
+    await client.advanceClockTo(ms(started.body.deadlineAt));
+    const told = (await pools.heartbeat(attempt)).body;
     const item = await waitForItem(poolId, 'item-1', (i) => i.state === 'dlq');
-    // Assess
-    expect(told.at - ms(started.body.deadlineAt)).toBeLessThan(ON_TIME_MS);
+    // Assess: told to terminate exactly at the command's deadline
+    expect(justBefore.action).toBe('continue');
+    expect(told.action).toBe('terminate');
     expect(item.history[0]).toMatchObject({ outcome: 'timed_out', resolution: 'force', timeout: { type: 'command', commandIndex: 0, commandType: 'shell', limitSeconds: 1 } });
     expect((await pools.dlq(poolId)).body.items.map((i) => i.itemId)).toEqual(['item-1']);
     const timeouts = await eventsOf(poolId, 'TimeoutOccurred');
@@ -73,17 +77,17 @@ describe.concurrent('agent fleets on a real `npm start`', () => {
     const attempt = await pools.claim(poolId, 'agent-1');
     if (!attempt) throw new Error('nothing claimed');
     // Act
-    await pollUntil(async () => ((await pools.heartbeat(attempt)).body.action === 'terminate' ? true : undefined), { what: () => 'terminate', timeoutMs: 5_000, intervalMs: 50 });
+    await advanceUntilValue('terminate', async () => ((await pools.heartbeat(attempt)).body.action === 'terminate' ? true : undefined));
     const stopped = await pools.agent(attempt, 'terminated', { cleanup: 'completed', partialResult: { half: true } });
     // Assess
     expect(stopped.status).toBe(200);
     const item = (await pools.getItem(poolId, 'item-1')).body;
     expect(item).toMatchObject({ state: 'skipped', partialResult: { half: true } });
     expect(item.history[0]).toMatchObject({ outcome: 'timed_out', resolution: 'graceful' });
-    const pool = await pollUntil(async () => {
+    const pool = await advanceUntilValue('pool completed', async () => {
       const answer = (await pools.getPool(poolId)).body;
       return answer.status === 'COMPLETED' ? answer : undefined;
-    }, { what: () => 'pool completed', timeoutMs: 5_000, intervalMs: 50 });
+    });
     expect(pool.counts).toMatchObject({ skipped: 1, available: 0, running: 0 });
   });
 
@@ -93,15 +97,16 @@ describe.concurrent('agent fleets on a real `npm start`', () => {
     await pools.createPool(shortPool(poolId, { agent_timeout_secs: 1, timeout_config: { timeout_action: 'fail', cleanup_grace_period_secs: 30 } }, ['a', 'b']));
     const first = await pools.claim(poolId, 'agent-1');
     if (!first) throw new Error('nothing claimed');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await client.advanceClock(500);
     const second = await pools.claim(poolId, 'agent-2');
     if (!second) throw new Error('nothing claimed');
-    // Act
-    const pool = await pollUntil(async () => {
-      const answer = (await pools.getPool(poolId)).body;
-      return answer.status === 'FAILED' ? answer : undefined;
-    }, { what: () => 'pool failed', timeoutMs: 5_000, intervalMs: 50 });
+    // Act: to 1 ms before the first attempt's deadline, then to it
+    await client.advanceClockTo(ms(first.deadlineAt ?? undefined) - 1);
+    const justBefore = (await pools.getPool(poolId)).body;
+    await client.advanceClockTo(ms(first.deadlineAt ?? undefined));
+    const pool = (await pools.getPool(poolId)).body;
     // Assess
+    expect(justBefore.status).toBe('RUNNING');
     expect(pool.status).toBe('FAILED');
     expect((await pools.heartbeat(second)).body.action).toBe('terminate');
     expect((await pools.claim(poolId, 'agent-3').catch((error: Error) => error.message))).toMatch(/409/);
@@ -136,12 +141,12 @@ describe.concurrent('agent fleets on a real `npm start`', () => {
     const poolId = `escalate-${run}`;
     await pools.createPool(shortPool(poolId, { agent_timeout_secs: 0.5, timeout_escalation: 2, timeout_config: { timeout_action: 'retry', cleanup_grace_period_secs: 0 } }));
     for (let n = 1; n <= 2; n++) {
-      const attempt = await pollUntil(() => pools.claim(poolId, `agent-${n}`), { what: () => `claim ${n}`, timeoutMs: 5_000, intervalMs: 50 });
+      const attempt = await advanceUntilValue(`claim ${n}`, () => pools.claim(poolId, `agent-${n}`));
       expect(attempt.attempt).toBe(n);
       await waitForItem(poolId, 'item-1', (i) => i.state !== 'running');
     }
     // Act
-    const question = await pollUntil(async () => (await pools.escalations(poolId)).body.escalations[0], { what: () => 'escalation', timeoutMs: 5_000, intervalMs: 50 });
+    const question = await advanceUntilValue('escalation', async () => (await pools.escalations(poolId)).body.escalations[0]);
     const answer = await pools.request('POST', `/escalations/${question.escalationId}/answer`, { option: 'increase_timeout', timeoutSeconds: 120 });
     const again = await pools.request('POST', `/escalations/${question.escalationId}/answer`, { option: 'skip' });
     // Assess
@@ -150,7 +155,7 @@ describe.concurrent('agent fleets on a real `npm start`', () => {
     expect(again.status).toBe(409);
     expect((await pools.getItem(poolId, 'item-1')).body).toMatchObject({ state: 'available', timeoutCount: 2 });
     const reclaimed = await pools.claim(poolId, 'agent-3');
-    expect(ms(reclaimed?.deadlineAt ?? undefined) - Date.now()).toBeGreaterThan(100_000);
+    expect(ms(reclaimed?.deadlineAt ?? undefined) - ok(await client.clock()).now).toBe(120_000);
     expect(new Set((await eventsOf(poolId, 'TaskEscalated')).map((event) => event.detail['escalationId']))).toEqual(new Set([question.escalationId]));
   });
 
@@ -160,7 +165,7 @@ describe.concurrent('agent fleets on a real `npm start`', () => {
     await pools.createPool(shortPool(poolId, { agent_timeout_secs: 0.5, timeout_config: { timeout_action: 'retry', cleanup_grace_period_secs: 0 } }));
     const old = await pools.claim(poolId, 'agent-old');
     if (!old) throw new Error('nothing claimed');
-    const fresh = await pollUntil(() => pools.claim(poolId, 'agent-new'), { what: () => 'second claim', timeoutMs: 5_000, intervalMs: 50 });
+    const fresh = await advanceUntilValue('second claim', () => pools.claim(poolId, 'agent-new'));
     // Act
     const late = await pools.agent(old, 'complete', { outcome: 'succeeded', result: { answer: 42 } });
     // Assess

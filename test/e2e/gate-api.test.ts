@@ -3,18 +3,21 @@ import { beforeAll, describe, it } from 'vitest';
 import { GateClient, submitGateJob, type GateJobView } from '../support/gate-client.js';
 import { pollUntil } from '../support/poll.js';
 import { failed, ok, VigilClient, type JobView } from '../support/vigil-client.js';
+import { progressCoalesceMs } from '../../shared/domain/deadlines.js';
 import { useVigilProcess } from './e2e-support.js';
 
 /**
  * The gate API (docs/api.md) against a real `npm start` with three regions: submit fans out, one
  * stuck region times the job out everywhere, cancel reaches every region, the gate's status
  * aggregates the regions', and bad requests get the contract's errors. Default report and
- * re-send intervals (10 s): every scenario here ends through immediate messages.
+ * re-send intervals (10 s): every scenario here ends through immediate messages. On the virtual
+ * clock: a wait first lets the cloud settle (delivers what is on the wire) without moving time; only
+ * the stuck scenario moves time, explicitly, and its instants are exact.
  */
 const REGIONS = ['us-east-1', 'eu-west-1', 'ap-southeast-2'] as const;
 type Region = (typeof REGIONS)[number];
 
-const vigil = useVigilProcess({ regions: [...REGIONS] });
+const vigil = useVigilProcess({ regions: [...REGIONS], virtualClock: true });
 let gate: GateClient;
 const regionClients = new Map<Region, VigilClient>();
 const run = randomUUID().slice(0, 8);
@@ -37,6 +40,7 @@ async function waitForGate(jobId: string, until: (job: GateJobView) => boolean, 
   let last: GateJobView | undefined;
   return pollUntil(
     async () => {
+      await region('us-east-1').advanceClock(0);
       last = ok(await gate.getJob(jobId));
       return until(last) ? last : undefined;
     },
@@ -48,6 +52,7 @@ async function waitForRegions(jobId: string, until: (job: JobView) => boolean, t
   const last: Partial<Record<Region, JobView>> = {};
   await pollUntil(
     async () => {
+      await region('us-east-1').advanceClock(0);
       for (const name of REGIONS) last[name] = ok(await region(name).getJob(jobId));
       return REGIONS.every((name) => {
         const view = last[name];
@@ -89,17 +94,26 @@ describe.concurrent('gate coordination through a real `npm start` with three reg
     ok(await gate.cancel(job.jobId));
   });
 
-  it('one region stuck: the gate times the job out and every region ends TIMED_OUT global_timeout', async ({ expect }) => {
-    // Prepare: us-east-1's worker never reports (stuck after 2 s); the others keep going.
+  it('one region stuck: the gate times the job out and every region ends TIMED_OUT global_timeout, at the stuck instant', async ({ expect }) => {
+    // Prepare: us-east-1's worker never reports (stuck after 2 s plus the coalescing allowance); the others beat every 250 ms.
+    const submittedAt = ok(await region('us-east-1').clock()).now;
     const job = await submit('stuck', 600, 2);
-    const stops = (['eu-west-1', 'ap-southeast-2'] as const).map((name) => job.worker(name).keepReporting());
+    const stuckAt = submittedAt + 2_000 + progressCoalesceMs(2);
+
+    const alive = [job.worker('eu-west-1'), job.worker('ap-southeast-2')];
 
     // Act
-    const regions = await waitForRegions(job.jobId, (view) => view.status !== 'RUNNING', 2_000 + 10_000);
-    await Promise.all(stops.map((stop) => stop()));
+    for (let now = submittedAt; now < stuckAt; ) {
+      for (const worker of alive) await worker.beat();
+      now = await region('us-east-1').advanceClockTo(Math.min(stuckAt, now + 250));
+    }
+    const regions = await waitForRegions(job.jobId, (view) => view.status !== 'RUNNING', 5_000);
 
     // Assess
-    for (const name of REGIONS) expect(regions[name]).toMatchObject({ status: 'TIMED_OUT', timeoutReason: 'global_timeout', timeoutTracking: { globallyTimedOut: true } });
+    for (const name of REGIONS) {
+      expect(regions[name]).toMatchObject({ status: 'TIMED_OUT', timeoutReason: 'global_timeout', timeoutTracking: { globallyTimedOut: true } });
+      expect(Date.parse(regions[name].finishedAt ?? '')).toBe(stuckAt);
+    }
     const view = await waitForGate(job.jobId, (v) => REGIONS.every((name) => v.datacenters[name]?.status === 'timed_out'), 5_000);
     expect(view).toMatchObject({ status: 'TIMED_OUT', globallyTimedOut: true, timeoutReason: 'dc_timeout:us-east-1:stuck' });
     expect(await job.worker('eu-west-1').progress(0.9)).toMatchObject({ status: 'TIMED_OUT', cancel: true });

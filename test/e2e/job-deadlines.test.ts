@@ -1,11 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { beforeAll, describe, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { progressCoalesceMs } from '../../shared/domain/deadlines.js';
 import { failed, ok, VigilClient } from '../support/vigil-client.js';
-import { isFinished, ms, ON_TIME_MS, sleepUntil, timedOutEvents, useVigilProcess, waitForJob } from './e2e-support.js';
+import { ms, timedOutEvents, useVigilProcess } from './e2e-support.js';
 
-
-const vigil = useVigilProcess({ regions: ['us-east-1'] });
+/**
+ * Deadlines of a real `npm start --virtual-clock` process: time moves only when a test advances it
+ * (`POST /_local/clock/advance`), so each test orders its events explicitly and asserts exact
+ * instants: RUNNING 1 ms before a deadline, TIMED_OUT at it. They share the process's clock, so they
+ * run one after the other. (job-deadlines-real-time.test.ts keeps one on the system clock.)
+ */
+const vigil = useVigilProcess({ regions: ['us-east-1'], virtualClock: true });
 let client: VigilClient;
 const run = randomUUID().slice(0, 8);
 
@@ -13,9 +18,15 @@ beforeAll(() => {
   client = new VigilClient(vigil.regionUrl());
 });
 
-// Each test owns its jobs and workers (extension budgets are per worker), so they run side by side.
-describe.concurrent('deadlines of a real `npm start` process', () => {
-  it('times a job out at its deadline; a later progress report tells the worker to cancel', async ({ expect }) => {
+/** When a job with this threshold and no progress since `lastProgressAt` is declared stuck (deadlines.ts). */
+const stuckAt = (lastProgressAt: number, stuckThresholdSeconds: number) => lastProgressAt + stuckThresholdSeconds * 1_000 + progressCoalesceMs(stuckThresholdSeconds);
+const statusAt = async (at: number, jobId: string) => {
+  await client.advanceClockTo(at);
+  return ok(await client.getJob(jobId)).status;
+};
+
+describe('deadlines of a real `npm start` process on the virtual clock', () => {
+  it('times a job out exactly at its deadline; a later progress report tells the worker to cancel', async () => {
     // Prepare
     const workerId = `w-timeout-${run}`;
     const submitted = ok(
@@ -23,26 +34,25 @@ describe.concurrent('deadlines of a real `npm start` process', () => {
     );
     const token = submitted.workflows[0]?.token;
     expect(ok(await client.reportProgress(submitted.jobId, 'wf-1', { workerId, progress: 0.1 }, token))).toMatchObject({ status: 'RUNNING', cancel: false });
+    const deadline = ms(submitted.deadlineAt);
 
     // Act
-    const job = await waitForJob(vigil, client, submitted.jobId, isFinished, 2_000 + 8_000);
+    const justBefore = await statusAt(deadline - 1, submitted.jobId);
+    await client.advanceClockTo(deadline);
+    const job = ok(await client.getJob(submitted.jobId));
 
     // Assess
+    expect(justBefore).toBe('RUNNING');
     expect(job).toMatchObject({ status: 'TIMED_OUT', timeoutReason: 'timeout', fenceToken: 1 });
+    expect(ms(job.finishedAt)).toBe(deadline);
     expect(job.workflows.map((w) => w.state)).toEqual(['cancelled']);
-    const lateMs = ms(job.finishedAt) - ms(submitted.deadlineAt);
-    expect(lateMs).toBeGreaterThanOrEqual(0);
-    expect(lateMs).toBeLessThan(ON_TIME_MS);
-    expect(ok(await client.reportProgress(submitted.jobId, 'wf-1', { workerId, progress: 0.2 }, token))).toMatchObject({
-      status: 'TIMED_OUT',
-      cancel: true,
-    });
+    expect(ok(await client.reportProgress(submitted.jobId, 'wf-1', { workerId, progress: 0.2 }, token))).toMatchObject({ status: 'TIMED_OUT', cancel: true });
     const events = await timedOutEvents(client, submitted.jobId);
     expect(events).toHaveLength(1);
     expect(events[0]?.detail).toMatchObject({ reason: 'timeout', fenceToken: 1 });
   });
 
-  it('keeps a job alive while progress arrives, then declares it stuck after the threshold of silence', async ({ expect }) => {
+  it('keeps a job alive while progress arrives, then declares it stuck exactly the threshold (plus the coalescing allowance) after the last', async () => {
     // Prepare
     const workerId = `w-stuck-${run}`;
     const stuckThresholdSeconds = 1.5;
@@ -51,28 +61,26 @@ describe.concurrent('deadlines of a real `npm start` process', () => {
     );
     const token = submitted.workflows[0]?.token;
 
-    // Act: report for longer than the stuck threshold, then go silent.
-    const reportUntil = Date.now() + 2_500;
+    // Act: report every 300 ms for longer than the stuck threshold, then go silent.
     let lastReportAt = 0;
-    for (let progress = 0.05; Date.now() < reportUntil; progress += 0.05) {
-      lastReportAt = Date.now();
-      const answer = ok(await client.reportProgress(submitted.jobId, 'wf-1', { workerId, progress: Math.min(progress, 1) }, token));
-      expect(answer).toMatchObject({ status: 'RUNNING', cancel: false });
-      await sleep(300);
+    for (let progress = 0.05; progress < 0.45; progress += 0.05) {
+      lastReportAt = await client.advanceClock(300);
+      expect(ok(await client.reportProgress(submitted.jobId, 'wf-1', { workerId, progress }, token))).toMatchObject({ status: 'RUNNING', cancel: false });
     }
-    const job = await waitForJob(vigil, client, submitted.jobId, isFinished, stuckThresholdSeconds * 1_000 + 8_000);
+    const justBefore = await statusAt(stuckAt(lastReportAt, stuckThresholdSeconds) - 1, submitted.jobId);
+    await client.advanceClockTo(stuckAt(lastReportAt, stuckThresholdSeconds));
+    const job = ok(await client.getJob(submitted.jobId));
 
-    // Assess: never early (stored progress may lag, the deadline allows for it), and not much late.
+    // Assess
+    expect(justBefore).toBe('RUNNING');
     expect(job).toMatchObject({ status: 'TIMED_OUT', timeoutReason: 'stuck' });
-    const silentMs = ms(job.finishedAt) - lastReportAt;
-    expect(silentMs).toBeGreaterThanOrEqual(stuckThresholdSeconds * 1_000);
-    expect(silentMs).toBeLessThan(stuckThresholdSeconds * 1_000 + ON_TIME_MS);
+    expect(ms(job.finishedAt)).toBe(stuckAt(lastReportAt, stuckThresholdSeconds));
     expect(job.workflows[0]).toMatchObject({ state: 'cancelled' });
     expect(ok(await client.reportProgress(submitted.jobId, 'wf-1', { workerId, progress: 1 }, token))).toMatchObject({ cancel: true });
     expect((await timedOutEvents(client, submitted.jobId)).map((event) => event.detail['reason'])).toEqual(['stuck']);
   });
 
-  it('an extension keeps a job running past its base timeout until its workflows complete', async ({ expect }) => {
+  it('an extension keeps a job running past its base timeout until its workflows complete', async () => {
     // Prepare: two workflows of one worker; the base timeout is 2 s.
     const workerId = `w-ext-${run}`;
     const submitted = ok(
@@ -104,25 +112,23 @@ describe.concurrent('deadlines of a real `npm start` process', () => {
     expect(extended.timeoutTracking.totalExtensionsGranted).toBe(45);
     expect(ms(extended.timeoutTracking.effectiveDeadlineAt)).toBe(ms(submitted.deadlineAt) + 45_000);
 
-    // Assess: well past the base deadline the job is still running and its worker is not told to stop.
-    await sleepUntil(ms(submitted.deadlineAt) + 1_000);
-    expect(ok(await client.getJob(submitted.jobId)).status).toBe('RUNNING');
-    expect(ok(await client.reportProgress(submitted.jobId, 'wf-1', { workerId, progress: 0.9 }, first?.token))).toMatchObject({
-      status: 'RUNNING',
-      cancel: false,
-    });
+    // Assess: past the base deadline the job is still running and its worker is not told to stop.
+    expect(await statusAt(ms(submitted.deadlineAt) + 1_000, submitted.jobId)).toBe('RUNNING');
+    expect(ok(await client.reportProgress(submitted.jobId, 'wf-1', { workerId, progress: 0.9 }, first?.token))).toMatchObject({ status: 'RUNNING', cancel: false });
 
-    // Act + Assess: the workflows complete, and so does the job.
+    // Act + Assess: the workflows complete, and so does the job; its extended deadline then passes with nothing.
     ok(await client.complete(submitted.jobId, 'wf-1', { workerId, outcome: 'completed' }, first?.token));
     expect(ok(await client.getJob(submitted.jobId)).status).toBe('RUNNING');
     ok(await client.complete(submitted.jobId, 'wf-2', { workerId, outcome: 'completed' }, second?.token));
     const done = ok(await client.getJob(submitted.jobId));
     expect(done.status).toBe('COMPLETED');
     expect(done.workflows.map((w) => w.state)).toEqual(['completed', 'completed']);
+    await client.advanceClockTo(ms(extended.timeoutTracking.effectiveDeadlineAt) + 1_000);
+    expect(ok(await client.getJob(submitted.jobId))).toEqual(done);
     expect(await timedOutEvents(client, submitted.jobId)).toEqual([]);
   });
 
-  it('completion before the deadline wins: no timeout fires afterwards', async ({ expect }) => {
+  it('completion before the deadline wins: no timeout fires afterwards', async () => {
     // Prepare
     const submitted = ok(
       await client.submitJob({
@@ -146,9 +152,8 @@ describe.concurrent('deadlines of a real `npm start` process', () => {
     // Assess: completed now, and still completed (same finish time) a second after the old deadline.
     expect(completed.status).toBe('COMPLETED');
     expect(ms(completed.finishedAt)).toBeLessThan(ms(submitted.deadlineAt));
-    await sleepUntil(ms(submitted.deadlineAt) + 1_000);
-    const later = ok(await client.getJob(submitted.jobId));
-    expect(later).toEqual(completed);
+    await client.advanceClockTo(ms(submitted.deadlineAt) + 1_000);
+    expect(ok(await client.getJob(submitted.jobId))).toEqual(completed);
     expect(await timedOutEvents(client, submitted.jobId)).toEqual([]);
     expect(ok(await client.reportProgress(submitted.jobId, 'wf-2', { workerId: `w-done-b-${run}`, progress: 1 }, second?.token))).toMatchObject({
       status: 'COMPLETED',
@@ -156,7 +161,7 @@ describe.concurrent('deadlines of a real `npm start` process', () => {
     });
   });
 
-  it('a takeover raises the fence token, keeps startedAt, and the job still times out on time', async ({ expect }) => {
+  it('a takeover raises the fence token, keeps startedAt, and the job still times out exactly at its deadline', async () => {
     // Prepare
     const workerId = `w-takeover-${run}`;
     const submitted = ok(
@@ -165,6 +170,7 @@ describe.concurrent('deadlines of a real `npm start` process', () => {
     const before = ok(await client.getJob(submitted.jobId));
 
     // Act
+    await client.advanceClock(1_000);
     const takeover = ok(await client.takeOver(submitted.jobId));
     const after = ok(await client.getJob(submitted.jobId));
 
@@ -177,18 +183,18 @@ describe.concurrent('deadlines of a real `npm start` process', () => {
       status: 'RUNNING',
       cancel: false,
     });
-    const job = await waitForJob(vigil, client, submitted.jobId, isFinished, 3_000 + 8_000);
+    expect(await statusAt(ms(submitted.deadlineAt) - 1, submitted.jobId)).toBe('RUNNING');
+    await client.advanceClockTo(ms(submitted.deadlineAt));
+    const job = ok(await client.getJob(submitted.jobId));
     expect(job).toMatchObject({ status: 'TIMED_OUT', timeoutReason: 'timeout', fenceToken: 2 });
-    const lateMs = ms(job.finishedAt) - ms(submitted.deadlineAt);
-    expect(lateMs).toBeGreaterThanOrEqual(0);
-    expect(lateMs).toBeLessThan(ON_TIME_MS);
+    expect(ms(job.finishedAt)).toBe(ms(submitted.deadlineAt));
     const events = await timedOutEvents(client, submitted.jobId);
     expect(events.map((event) => event.detail['fenceToken'])).toEqual([2]);
     expect(failed(await client.takeOver(submitted.jobId), 409).code).toBe('job_finished');
   });
 
   // Issue 7, finding 15 (seed 000, problem 4): heartbeat OK, workflow stuck.
-  it('a worker that keeps calling with an unchanged value is timed out as stuck while it heartbeats', async ({ expect }) => {
+  it('a worker that keeps calling with an unchanged value is timed out as stuck while it heartbeats, exactly the threshold after its progress', async () => {
     // Prepare: one real advance, then the same value every 300 ms
     const workerId = `w-heartbeat-${run}`;
     const stuckThresholdSeconds = 1.5;
@@ -196,17 +202,17 @@ describe.concurrent('deadlines of a real `npm start` process', () => {
       await client.submitJob({ jobId: `heartbeat-${run}`, timeoutSeconds: 60, stuckThresholdSeconds, workflows: [{ workflowId: 'wf-1', workerId }] }),
     );
     const token = submitted.workflows[0]?.token;
-    const progressAt = Date.now();
+    const progressAt = await client.advanceClock(100);
     const first = ok(await client.reportProgress(submitted.jobId, 'wf-1', { workerId, progress: 0.5, step: 'load' }, token));
 
-    // Act: heartbeat until told to stop (bounded well past threshold + lateness)
+    // Act: heartbeat every 300 ms until told to stop (bounded well past the threshold)
     const answers = [];
-    const giveUpAt = Date.now() + stuckThresholdSeconds * 1_000 + 8_000;
-    for (let answer = first; !answer.cancel && Date.now() < giveUpAt; await sleep(300)) {
+    for (let answer = first, beats = 0; !answer.cancel && beats < 20; beats++) {
+      await client.advanceClock(300);
       answer = ok(await client.reportProgress(submitted.jobId, 'wf-1', { workerId, progress: 0.5, step: 'load' }, token));
       answers.push(answer);
     }
-    const job = await waitForJob(vigil, client, submitted.jobId, isFinished, 2_000);
+    const job = ok(await client.getJob(submitted.jobId));
 
     // Assess: only the first call was progress; the heartbeats never moved the stuck clock.
     expect(first).toMatchObject({ status: 'RUNNING', progressed: true });
@@ -214,8 +220,6 @@ describe.concurrent('deadlines of a real `npm start` process', () => {
     expect(answers.filter((answer) => answer.progressed)).toEqual([]);
     expect(job).toMatchObject({ status: 'TIMED_OUT', timeoutReason: 'stuck' });
     expect(job.workflows[0]).toMatchObject({ state: 'cancelled', progress: 0.5, step: 'load' });
-    const stuckAfterMs = ms(job.finishedAt) - progressAt;
-    expect(stuckAfterMs).toBeGreaterThanOrEqual(stuckThresholdSeconds * 1_000);
-    expect(stuckAfterMs).toBeLessThan(stuckThresholdSeconds * 1_000 + ON_TIME_MS);
+    expect(ms(job.finishedAt)).toBe(stuckAt(progressAt, stuckThresholdSeconds));
   });
 });

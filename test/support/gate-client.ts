@@ -127,6 +127,7 @@ export function tokenOf(submitted: GateSubmittedJob, region: string, workflowId:
 /** One workflow of a gate job in one region, and the worker that runs it. */
 export class RegionWorker {
   readonly workflowId = 'wf-1';
+  private step = 0;
 
   constructor(
     readonly client: VigilClient,
@@ -144,21 +145,28 @@ export class RegionWorker {
     ok(await this.client.complete(this.jobId, this.workflowId, { workerId: this.workerId, outcome }, this.token));
   }
 
+  /**
+   * One report of a live worker: each advances this object's step, so it stays progress after the
+   * value tops out (an unchanged value would be a mere heartbeat).
+   */
+  async beat(): Promise<ProgressAnswer> {
+    this.step++;
+    return this.progress(Math.min(0.99, this.step / 100), this.step);
+  }
+
   async requestExtension(currentProgress: number) {
     return ok(await this.client.requestExtension(this.workerId, { reason: 'long_workflow', currentProgress }, this.token));
   }
 
   /**
-   * A live worker: reports progress every `everyMs` until stopped or told to cancel (that is how a
-   * worker learns the job ended). Each report advances its step, so it stays progress after the
-   * value tops out (an unchanged value would be a mere heartbeat). Returns `stop`, which resolves
-   * once the loop has ended.
+   * A live worker on the wall clock: `beat()` every `everyMs` until stopped or told to cancel (that
+   * is how a worker learns the job ended). Returns `stop`, which resolves once the loop has ended.
    */
   keepReporting(everyMs = 250): () => Promise<void> {
     let stopped = false;
     const loop = (async () => {
-      for (let step = 1; !stopped; step++) {
-        const answer = await this.progress(Math.min(0.99, step / 100), step);
+      while (!stopped) {
+        const answer = await this.beat();
         if (answer.cancel) return;
         await sleep(everyMs);
       }
@@ -201,9 +209,17 @@ export async function submitGateJob<Region extends string>(
       datacenters: Object.fromEntries(request.regions.map((region) => [region, { workflows: [{ workflowId: 'wf-1', workerId: workerOf(region) }] }])),
     }),
   );
+  // One worker object per region, so its beats keep counting steps (see `beat`).
+  const workers = new Map<Region, RegionWorker>();
   return {
     jobId: submitted.jobId,
     submitted,
-    worker: (region) => new RegionWorker(regionClient(region), submitted.jobId, workerOf(region), tokenOf(submitted, region, 'wf-1')),
+    worker: (region) => {
+      const known = workers.get(region);
+      if (known) return known;
+      const worker = new RegionWorker(regionClient(region), submitted.jobId, workerOf(region), tokenOf(submitted, region, 'wf-1'));
+      workers.set(region, worker);
+      return worker;
+    },
   };
 }

@@ -77,6 +77,8 @@ export const extensionAnswerSchema = z.object({
 export type ExtensionAnswer = z.infer<typeof extensionAnswerSchema>;
 
 export const cancelAnswerSchema = z.object({ status: jobStatus });
+export const clockViewSchema = z.object({ mode: z.enum(['system', 'virtual']), now: z.number(), nowIso: isoTime });
+export type ClockView = z.infer<typeof clockViewSchema>;
 export const takeoverAnswerSchema = z.object({ fenceToken: z.number().int() });
 export const completeAnswerSchema = z.object({}).loose();
 
@@ -149,6 +151,29 @@ export class VigilClient {
     return this.call(localEventsSchema, 'GET', '/_local/events');
   }
 
+  /** Local-only: the clock's mode (`system` or `virtual`) and time. */
+  clock(): Promise<ApiResult<ClockView>> {
+    return this.call(clockViewSchema, 'GET', '/_local/clock');
+  }
+
+  /**
+   * Local-only, `--virtual-clock`: moves time forward by `ms`, running everything that falls due in
+   * order; answers the new time once the cloud has settled (a long advance runs many sweeps: more time).
+   */
+  advanceClock(ms: number): Promise<number> {
+    return this.moveClock({ ms });
+  }
+
+  /** Local-only, `--virtual-clock`: moves time forward to `at` (epoch ms), like `advanceClock`. */
+  advanceClockTo(at: number): Promise<number> {
+    return this.moveClock({ to: at });
+  }
+
+  private async moveClock(body: { ms: number } | { to: number }): Promise<number> {
+    const answer = await rawRequest(this.baseUrl, 'POST', '/_local/clock/advance', JSON.stringify(body), {}, 120_000);
+    return ok(contractResult(clockViewSchema, 'POST', '/_local/clock/advance', answer)).now;
+  }
+
   /** Any request with a raw body (malformed JSON, unknown routes), answered as text. */
   raw(method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
     return rawRequest(this.baseUrl, method, path, body, headers);
@@ -166,12 +191,19 @@ export interface RawAnswer {
 }
 
 /** Sends a request with a raw body to `baseUrl` + `path`; the answer's body parsed as JSON when it is. */
-export async function rawRequest(baseUrl: string, method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
+export async function rawRequest(
+  baseUrl: string,
+  method: string,
+  path: string,
+  body?: string,
+  headers: Record<string, string> = {},
+  timeoutMs = 10_000,
+): Promise<RawAnswer> {
   const response = await fetch(`${baseUrl}${path}`, {
     method,
     headers: { 'content-type': 'application/json', ...headers },
     ...(body !== undefined ? { body } : {}),
-    signal: AbortSignal.timeout(10_000),
+    signal: AbortSignal.timeout(timeoutMs),
   });
   const text = await response.text();
   let parsed: unknown = text;

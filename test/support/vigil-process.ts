@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
+import { VIRTUAL_CLOCK_FILE } from '../../shared/local/local-clock.js';
 import { isAlive, isErrno } from './dir-lock.js';
 import { pollUntil } from './poll.js';
 
@@ -23,6 +24,8 @@ export interface VigilProcessOptions {
   stuckThresholdSeconds?: number;
   gateFallbackSeconds?: number;
   gateStuckThresholdSeconds?: number;
+  /** `--virtual-clock`: time moves only when the test advances it (`VigilClient.advanceClock`), across restarts too. */
+  virtualClock?: boolean;
 }
 
 const endpointsSchema = z.object({ gate: z.string(), regions: z.record(z.string(), z.string()) });
@@ -117,9 +120,21 @@ export class VigilProcess {
   }
 
   /** Starts again on the same data dir (after `kill`); the ports stay the same when they are free. */
-  async restart(): Promise<void> {
+  async restart({ virtualDowntimeMs = 0 }: { virtualDowntimeMs?: number } = {}): Promise<void> {
     if (this.child) throw new Error('Vigil is still running; kill it first');
+    if (virtualDowntimeMs > 0) this.moveStoredVirtualTime(virtualDowntimeMs);
     await this.launch();
+  }
+
+  /**
+   * With `--virtual-clock`, a restart resumes at the stored virtual time: no time passes while Vigil
+   * is down unless the test says how long the host was down (the stored time moves by that much).
+   */
+  private moveStoredVirtualTime(downtimeMs: number): void {
+    if (!this.options.virtualClock) throw new Error('virtualDowntimeMs needs a Vigil started with virtualClock: true');
+    const file = join(this.dataDir, VIRTUAL_CLOCK_FILE);
+    const { now } = z.object({ now: z.number() }).parse(JSON.parse(readFileSync(file, 'utf8')));
+    writeFileSync(file, JSON.stringify({ now: now + downtimeMs }));
   }
 
   /** SIGTERM (a clean stop), SIGKILL if it does not go in time; then removes the temp dir. */
@@ -161,6 +176,7 @@ export class VigilProcess {
     if (stuckThresholdSeconds !== undefined) args.push('--stuck-threshold-seconds', String(stuckThresholdSeconds));
     if (gateFallbackSeconds !== undefined) args.push('--gate-fallback-seconds', String(gateFallbackSeconds));
     if (gateStuckThresholdSeconds !== undefined) args.push('--gate-stuck-threshold-seconds', String(gateStuckThresholdSeconds));
+    if (this.options.virtualClock) args.push('--virtual-clock');
 
     const log = openSync(this.logFile, 'a');
     let child: ChildProcess;

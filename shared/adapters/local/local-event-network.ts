@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { EVENT_SOURCE } from '../../events/event-contract.js';
 import type { BusEvent, EventBus } from '../../ports/event-bus.js';
+import type { Scheduler } from '../../ports/scheduler.js';
 import { GATE, routeOf } from './event-routes.js';
 import { noFaults, type NetworkFaults } from './network-faults.js';
 import { RecentWindow } from './recent-window.js';
+import { systemScheduler } from './system-scheduler.js';
 
 /** What a consumer receives: the EventBridge event shape the Lambda handlers parse. */
 export interface DeliveredEvent {
@@ -39,16 +41,19 @@ const RETRY_DELAY_MS = 1_000;
  */
 export class LocalEventNetwork {
   private readonly consumers = new Map<string, Consumer>();
-  private readonly inFlight = new Set<NodeJS.Timeout>();
+  /** Deliveries and retries waiting on the scheduler, withdrawn on close. */
+  private readonly waiting = new Set<() => void>();
   private closed = false;
   private readonly recent: RecentWindow<PublishedEvent>;
+  private readonly scheduler: Scheduler;
   faults: NetworkFaults = noFaults();
 
   constructor(
     private readonly random: () => number = Math.random,
-    { recentEventsCapacity = DEFAULT_RECENT_EVENTS }: { recentEventsCapacity?: number } = {},
+    { recentEventsCapacity = DEFAULT_RECENT_EVENTS, scheduler = systemScheduler() }: { recentEventsCapacity?: number; scheduler?: Scheduler } = {},
   ) {
     this.recent = new RecentWindow(recentEventsCapacity, ({ event }) => event.detailType);
+    this.scheduler = scheduler;
   }
 
   /** The most recently published events, oldest first (a bounded window). */
@@ -70,7 +75,7 @@ export class LocalEventNetwork {
     return {
       publish: async (events) => {
         for (const event of events) {
-          this.recent.add({ origin, event, at: Date.now() });
+          this.recent.add({ origin, event, at: this.scheduler.now() });
           const target = routeOf(event);
           if (target !== undefined) this.send(origin, target, event);
         }
@@ -81,8 +86,8 @@ export class LocalEventNetwork {
   /** Drops everything still in flight (an orderly shutdown; at-least-once resumes from the senders). */
   close(): void {
     this.closed = true;
-    for (const timer of this.inFlight) clearTimeout(timer);
-    this.inFlight.clear();
+    for (const withdraw of this.waiting) withdraw();
+    this.waiting.clear();
   }
 
   /** True while a fault cuts the link between the two endpoints. */
@@ -103,7 +108,7 @@ export class LocalEventNetwork {
       'detail-type': event.detailType,
       detail: event.detail,
       region: target,
-      time: new Date().toISOString(),
+      time: new Date(this.scheduler.now()).toISOString(),
       account: '000000000000',
       version: '0',
       resources: [],
@@ -120,23 +125,24 @@ export class LocalEventNetwork {
     return min + Math.floor(this.random() * Math.max(0, max - min + 1));
   }
 
-  private deliver(origin: string, target: string, event: DeliveredEvent, attempt: number): void {
+  /** Settles when the consumer has handled the event (or failed and its retry is scheduled). */
+  private async deliver(origin: string, target: string, event: DeliveredEvent, attempt: number): Promise<void> {
     // A partition is checked on arrival: what was on the wire when the link went down is lost.
     if (this.isSevered(origin, target)) return;
     const consumer = this.consumers.get(target);
     if (!consumer) return;
-    consumer(event).catch(() => {
+    await consumer(event).catch(() => {
       if (attempt < MAX_DELIVERY_ATTEMPTS) this.later(RETRY_DELAY_MS, () => this.deliver(origin, target, event, attempt + 1));
     });
   }
 
-  private later(ms: number, run: () => void): void {
+  private later(ms: number, run: () => Promise<void>): void {
     // After close, nothing is delivered or retried: a handler still running must not reach the next cloud.
     if (this.closed) return;
-    const timer = setTimeout(() => {
-      this.inFlight.delete(timer);
-      run();
-    }, ms);
-    this.inFlight.add(timer);
+    const withdraw = this.scheduler.schedule(this.scheduler.now() + ms, () => {
+      this.waiting.delete(withdraw);
+      return run();
+    });
+    this.waiting.add(withdraw);
   }
 }

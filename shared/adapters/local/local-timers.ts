@@ -1,72 +1,66 @@
-import type { Clock } from '../../ports/clock.js';
+import type { Scheduler } from '../../ports/scheduler.js';
 import type { TimerRequest, Timers } from '../../ports/timers.js';
 import { MinHeap } from './min-heap.js';
 
-/** Node's setTimeout cannot wait longer than this; a later timer is re-checked when it elapses. */
-const MAX_TIMEOUT_MS = 2_147_483_647;
-
-const keyOf = (scope: TimerRequest['scope'], jobId: string) => `${scope}\u0000${jobId}`;
-
 /**
- * The `Timers` port for the embedded local cloud: an in-process heap with one OS timer. It holds
- * only what is armed in this process; durability comes from the store's timer index, which
- * `recover()` reloads after a restart and the periodic sweep re-checks.
+ * The `Timers` port for the embedded local cloud: an in-process heap with one scheduler callback (the
+ * earliest due). Like an SQS delay message, an armed wake-up cannot be withdrawn: a re-arm adds another,
+ * `disarm` is a no-op, and every one fires, so the lazy checks that drop them (`superseded_timer`,
+ * `already_terminal`, `stale_timer`) run here as they do on AWS (issue 10, item 7). It holds only what
+ * is armed in this process; durability comes from the store's timer index, which the local cloud
+ * re-arms from after a restart and the periodic sweep re-checks.
  */
 export class LocalTimers implements Timers {
   private readonly heap = new MinHeap<TimerRequest>((timer) => timer.dueAt);
-  /** The latest timer armed per job: an older heap entry for the same job is skipped. */
-  private readonly latest = new Map<string, TimerRequest>();
-  private wakeUp: NodeJS.Timeout | undefined;
+  private withdrawWakeUp: (() => void) | undefined;
   private wakeUpAt = Infinity;
   private stopped = false;
 
   constructor(
-    private readonly clock: Clock,
+    private readonly scheduler: Scheduler,
     private readonly fire: (timer: TimerRequest) => Promise<void>,
     private readonly onError: (error: unknown, timer: TimerRequest) => void,
   ) {}
 
   async arm(timer: TimerRequest): Promise<void> {
-    this.latest.set(keyOf(timer.scope, timer.jobId), timer);
     this.heap.push(timer);
     this.schedule();
   }
 
-  async disarm(scope: TimerRequest['scope'], jobId: string): Promise<void> {
-    this.latest.delete(keyOf(scope, jobId));
-  }
+  /** An armed wake-up, like a delayed SQS message, still arrives: the lazy check drops it. */
+  async disarm(_scope: TimerRequest['scope'], _jobId: string): Promise<void> {}
 
-  /** Armed timers in this process (for tests and the restart check). */
+  /** Wake-ups armed in this process that have not fired yet (for tests and the restart check). */
   get pending(): number {
-    return this.latest.size;
+    return this.heap.size;
   }
 
   stop(): void {
     this.stopped = true;
-    if (this.wakeUp) clearTimeout(this.wakeUp);
+    this.withdrawWakeUp?.();
   }
 
   private schedule(): void {
     const next = this.heap.peek();
     if (this.stopped || !next || next.dueAt >= this.wakeUpAt) return;
-    if (this.wakeUp) clearTimeout(this.wakeUp);
+    this.withdrawWakeUp?.();
     this.wakeUpAt = next.dueAt;
-    this.wakeUp = setTimeout(() => this.fireDue(), Math.min(MAX_TIMEOUT_MS, Math.max(0, next.dueAt - this.clock.now())));
-    this.wakeUp.unref?.();
+    this.withdrawWakeUp = this.scheduler.schedule(next.dueAt, () => this.fireDue());
   }
 
-  private fireDue(): void {
-    this.wakeUp = undefined;
+  /** Fires every due wake-up at once (they run concurrently, as SQS delivers them); settles when all have. */
+  private fireDue(): Promise<unknown> {
+    this.withdrawWakeUp = undefined;
     this.wakeUpAt = Infinity;
-    const now = this.clock.now();
+    if (this.stopped) return Promise.resolve();
+    const now = this.scheduler.now();
+    const fired: Array<Promise<void>> = [];
     for (let next = this.heap.peek(); next && next.dueAt <= now; next = this.heap.peek()) {
-      this.heap.pop();
-      const key = keyOf(next.scope, next.jobId);
-      if (this.latest.get(key) !== next) continue;
-      this.latest.delete(key);
       const timer = next;
-      this.fire(timer).catch((error: unknown) => this.onError(error, timer));
+      this.heap.pop();
+      fired.push(this.fire(timer).catch((error: unknown) => this.onError(error, timer)));
     }
     this.schedule();
+    return Promise.all(fired);
   }
 }

@@ -1,5 +1,6 @@
 import { onGateTimerFired } from '../../domain/gate/on-gate-timer-fired.js';
 import type { TimerRequest } from '../../ports/timers.js';
+import { isDropped } from '../fire-job-timer.js';
 import { decideGateJob } from './decide-gate-job.js';
 import type { GateDeps } from './gate-deps.js';
 
@@ -17,4 +18,5 @@ export async function fireGateTimer(deps: GateDeps, timer: TimerRequest): Promis
       reason: decision.state.timeoutReason,
     });
   }
+  if (isDropped(decision.ignored)) deps.telemetry.metric('WakeUpDropped', { reason: decision.ignored });
 }

@@ -69,4 +69,22 @@ describe('hasRecentProgress feeds the all-stuck rule (seed 000 Part 5, condition
     expect(state.globallyTimedOut).toBe(true);
     expect(state.timeoutReason).toBe('stuck');
   });
+
+  // Issue 10, item 7: found on the local cloud's virtual clock, where the periodic report and the one an
+  // extension sends at once carry the same millisecond; the global deadline cut the extension short.
+  it('two reports of the same instant merge to the larger extension figures, whichever arrives first', () => {
+    // Prepare
+    const periodic = { totalExtensions: 0, maxExtension: 0, workers: 0 };
+    const extended = { totalExtensions: 30, maxExtension: 30, workers: 1 };
+    // Act
+    const inOrder = report(report(runningGateJob(60), US, 20, 19, periodic).state, US, 20, 19, extended).state;
+    const reversed = report(report(runningGateJob(60), US, 20, 19, extended).state, US, 20, 19, periodic);
+    // Assess
+    for (const job of [inOrder, reversed.state]) {
+      expect(job.dcTotalExtensions[US]).toBe(30);
+      expect(job.dcMaxExtension[US]).toBe(30);
+      expect(job.dcWorkersWithExtensions[US]).toBe(1);
+    }
+    expect(reversed.ignored).toBe('duplicate');
+  });
 });

@@ -2,19 +2,18 @@ import './quiet-logs.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll } from 'vitest';
+import type { VirtualClock } from '../../../shared/adapters/local/virtual-clock.js';
 import { startLocalCloud, type LocalCloud, type LocalCloudOptions } from '../../../shared/local/local-cloud.js';
-import { GateClient, submitGateJob, type GateJobHandle, type GateJobRequest, type GateJobView } from '../../support/gate-client.js';
-import { pollUntil } from '../../support/poll.js';
+import { GateClient, submitGateJob, type GateJobHandle, type GateJobRequest, type RegionWorker } from '../../support/gate-client.js';
 import { ok, VigilClient, type JobView } from '../../support/vigil-client.js';
 
 export const REGIONS = ['us-east-1', 'eu-west-1', 'ap-southeast-2'] as const;
 export type Region = (typeof REGIONS)[number];
 
 /**
- * The whole local cloud in this test process, on free loopback ports and a fresh temp data dir, with
- * second-scale knobs: managers report to the gate every second and the gate re-sends a decision every
+ * The whole local cloud in this test process, on free loopback ports and a fresh temp data dir (with
+ * `virtualClock: true`, on a virtual clock the test advances: `clock`, `passTime`), with second-scale knobs: managers report to the gate every second and the gate re-sends a decision every
  * second (both 10 s in production). Only one per process at a time: the cloud installs the handlers'
  * process-wide resolvers.
  */
@@ -22,6 +21,8 @@ export interface GateCloud {
   cloud: LocalCloud;
   gate: GateClient;
   region(name: Region): VigilClient;
+  /** The cloud's virtual clock; throws unless it was started with `virtualClock: true`. */
+  readonly clock: VirtualClock;
   close(): Promise<void>;
 }
 
@@ -55,6 +56,11 @@ export async function startGateCloud(options: GateCloudOptions = {}): Promise<Ga
       if (!client) throw new Error(`no region ${name}`);
       return client;
     },
+    get clock() {
+      const clock = cloud.clock.virtual;
+      if (!clock) throw new Error('this local cloud runs on the system clock: start it with virtualClock: true');
+      return clock;
+    },
     close: async () => {
       try {
         await cloud.close();
@@ -70,14 +76,38 @@ export async function startGateCloud(options: GateCloudOptions = {}): Promise<Ga
  * The returned object is that cloud once started: read it inside tests and hooks, not at collection.
  */
 export function useGateCloud(options: GateCloudOptions = {}): GateCloud {
-  const gc: Partial<GateCloud> = {};
+  let started: GateCloud | undefined;
   beforeAll(async () => {
-    Object.assign(gc, await startGateCloud(options));
+    started = await startGateCloud(options);
   });
   afterAll(async () => {
-    await gc.close?.();
+    await started?.close();
   });
-  return gc as GateCloud;
+  return new Proxy({} as GateCloud, {
+    get(_, key) {
+      if (!started) throw new Error('the local cloud is not started: use it inside a test or a hook');
+      return Reflect.get(started, key, started);
+    },
+  });
+}
+
+/**
+ * Virtual time passes by `ms` in steps of `everyMs`; at the start of each step every worker in
+ * `reporting` beats once (a live worker's loop, in explicit order). Stops after the step in which
+ * `until` first holds; answers the virtual time reached.
+ */
+export async function passTime(
+  gc: GateCloud,
+  ms: number,
+  { everyMs = 250, reporting = [], until }: { everyMs?: number; reporting?: readonly RegionWorker[]; until?: () => boolean | Promise<boolean> } = {},
+): Promise<number> {
+  const end = gc.clock.now() + ms;
+  while (gc.clock.now() < end) {
+    for (const worker of reporting) await worker.beat();
+    await gc.clock.advance(Math.min(everyMs, end - gc.clock.now()));
+    if (until && (await until())) break;
+  }
+  return gc.clock.now();
 }
 
 function regionUrl(cloud: LocalCloud, region: string): string {
@@ -105,80 +135,14 @@ export const countByType = (events: ReadonlyArray<{ detailType: string }>): Reco
   return counts;
 };
 
-const describeEvents = (cloud: LocalCloud, jobId: string) =>
-  eventsOf(cloud, jobId)
-    .map((e) => `  ${e.at} ${e.origin} ${e.detailType} ${JSON.stringify(e.detail)}`)
-    .join('\n');
-
-/** Polls the gate's view of the job until `until` holds; a timeout shows the last answer and the job's events. */
-export async function waitForGate(gc: GateCloud, jobId: string, until: (job: GateJobView) => boolean, timeoutMs: number): Promise<GateJobView> {
-  let last: unknown;
-  return pollUntil(
-    async () => {
-      const answer = await gc.gate.getJob(jobId);
-      last = answer.body;
-      return answer.ok && until(answer.body) ? answer.body : undefined;
-    },
-    { what: () => `the gate's view of ${jobId}; last answer ${JSON.stringify(last)}\nevents:\n${describeEvents(gc.cloud, jobId)}`, timeoutMs, intervalMs: 50 },
-  );
-}
-
-/** Polls every region's manager until `until` holds for the job in each of them. */
-export async function waitForRegions(
-  gc: GateCloud,
-  jobId: string,
-  until: (job: JobView) => boolean,
-  timeoutMs: number,
-  regions: readonly Region[] = REGIONS,
-): Promise<Record<Region, JobView>> {
-  const last: Partial<Record<Region, JobView>> = {};
-  await pollUntil(
-    async () => {
-      const views = await Promise.all(regions.map(async (region) => [region, ok(await gc.region(region).getJob(jobId))] as const));
-      for (const [region, view] of views) last[region] = view;
-      return views.every(([, view]) => until(view)) ? true : undefined;
-    },
-    {
-      what: () =>
-        `job ${jobId} in ${regions.join(', ')}; last answers ${JSON.stringify(
-          Object.fromEntries(Object.entries(last).map(([region, view]) => [region, { status: view.status, reason: view.timeoutReason, fence: view.fenceToken }])),
-        )}\nevents:\n${describeEvents(gc.cloud, jobId)}`,
-      timeoutMs,
-      intervalMs: 50,
-    },
-  );
-  return last as Record<Region, JobView>;
-}
-
-/** Waits until the local cloud has published an event matching `match` for this job; returns it. */
-export async function waitForEvent(
-  gc: GateCloud,
-  jobId: string,
-  match: (event: ReturnType<typeof eventsOf>[number]) => boolean,
-  timeoutMs: number,
-  what: string,
-) {
-  return pollUntil(async () => eventsOf(gc.cloud, jobId).find(match), {
-    what: () => `${what} for ${jobId}\nevents:\n${describeEvents(gc.cloud, jobId)}`,
-    timeoutMs,
-    intervalMs: 10,
-  });
-}
-
-/** Waits until `check` holds; a timeout shows the job's events. */
-export async function waitUntil(gc: GateCloud, jobId: string, check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  await pollUntil(async () => (check() ? true : undefined), {
-    what: () => `${what} for ${jobId}\nevents:\n${describeEvents(gc.cloud, jobId)}`,
-    timeoutMs,
-    intervalMs: 10,
-  });
-}
-
 export const timedOutGlobally = (job: JobView) => job.status === 'TIMED_OUT' && job.timeoutReason === 'global_timeout';
 export const isFinished = (job: JobView) => job.status !== 'RUNNING';
 
-/** Waits for a moment on the wall clock: only to show that nothing happens until then. */
-export async function sleepUntil(epochMs: number): Promise<void> {
-  const waitMs = epochMs - Date.now();
-  if (waitMs > 0) await sleep(waitMs);
+/** The job as each region's manager sees it now. */
+export async function regionViews(gc: GateCloud, jobId: string, regions: readonly Region[] = REGIONS): Promise<Partial<Record<Region, JobView>>> {
+  return Object.fromEntries(await Promise.all(regions.map(async (region) => [region, ok(await gc.region(region).getJob(jobId))] as const)));
 }
+
+/** A `passTime` stop condition: every named region's view of the job satisfies `until`. */
+export const inEveryRegion = (gc: GateCloud, jobId: string, until: (job: JobView) => boolean, regions: readonly Region[] = REGIONS) => async () =>
+  Object.values(await regionViews(gc, jobId, regions)).every((view) => view !== undefined && until(view));

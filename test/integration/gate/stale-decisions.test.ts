@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, it } from 'vitest';
 import { ok } from '../../support/vigil-client.js';
-import { eventsOf, REGIONS, submitAcross, timedOutGlobally, useGateCloud, waitForEvent, waitForRegions, type Region } from './gate-cloud.js';
+import { eventsOf, inEveryRegion, passTime, regionViews, REGIONS, submitAcross, timedOutGlobally, useGateCloud, type Region } from './gate-cloud.js';
 
 /**
- * Fencing across regions (seed 001 §10.7.6, seed 000 Scenario 3) on the real local cloud. Every
- * delivery takes exactly DELAY_MS, so a global timeout is on the wire long enough for a takeover to
- * happen before it lands: it then carries the old fence token. The region must reject it, correct
+ * Fencing across regions (seed 001 §10.7.6, seed 000 Scenario 3) on the real local cloud and its
+ * virtual clock. Every delivery takes exactly DELAY_MS of virtual time, so a global timeout is on the
+ * wire while the test, time standing still, takes the region over: it then carries the old fence token. The region must reject it, correct
  * the gate with a JobLeaderTransfer, and still end TIMED_OUT global_timeout from the re-issued decision.
  */
 const DELAY_MS = 600;
 
-const gc = useGateCloud();
+const gc = useGateCloud({ virtualClock: true });
 const run = randomUUID().slice(0, 8);
 
 beforeAll(async () => {
@@ -23,24 +23,21 @@ const cases: Array<{ name: string; takenOver: Region }> = [
   { name: '§10.7.6 across regions: another region', takenOver: 'eu-west-1' },
 ];
 
-describe.concurrent('a global timeout sent before a takeover still ends the job everywhere', () => {
+describe('a global timeout sent before a takeover still ends the job everywhere', () => {
   it.for(cases)('$name is taken over while the decision is on the wire', async ({ takenOver }, { expect }) => {
     // Prepare: us-east-1 goes stuck after 1.5 s and reports; the other regions keep progressing.
     const job = await submitAcross(gc, { jobId: `stale-${takenOver}-${run}`, timeoutSeconds: 60, stuckThresholdSeconds: 1.5 });
-    const stops = (['eu-west-1', 'ap-southeast-2'] as const).map((region) => job.worker(region).keepReporting());
-    const stale = await waitForEvent(
-      gc,
-      job.jobId,
-      (e) => e.detailType === 'JobGlobalTimeout' && e.detail['region'] === takenOver,
-      10_000,
-      `the gate's global timeout for ${takenOver}`,
-    );
+    const alive = [job.worker('eu-west-1'), job.worker('ap-southeast-2')];
+    const decisionFor = () => eventsOf(gc.cloud, job.jobId).find((e) => e.detailType === 'JobGlobalTimeout' && e.detail['region'] === takenOver);
+    await passTime(gc, 10_000, { everyMs: 100, reporting: alive, until: () => decisionFor() !== undefined });
+    const stale = decisionFor();
+    if (!stale) throw new Error(`no global timeout for ${takenOver} within 10 s of virtual time`);
 
     // Act: leadership moves in that region before the decision arrives.
     expect(ok(await gc.region(takenOver).takeOver(job.jobId))).toEqual({ fenceToken: 2 });
-    const takenOverAt = Date.now();
-    const regions = await waitForRegions(gc, job.jobId, timedOutGlobally, 10_000);
-    await Promise.all(stops.map((stop) => stop()));
+    const takenOverAt = gc.clock.now();
+    await passTime(gc, 10_000, { everyMs: 100, reporting: alive, until: inEveryRegion(gc, job.jobId, timedOutGlobally) });
+    const regions = await regionViews(gc, job.jobId);
 
     // Assess: the premise held (the decision was addressed to token 1 and had not arrived yet) …
     expect(stale.detail['fenceToken']).toBe(1);

@@ -1,42 +1,37 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { LocalTimers } from '../../../../shared/adapters/local/local-timers.js';
+import { VirtualClock } from '../../../../shared/adapters/local/virtual-clock.js';
 import type { TimerRequest } from '../../../../shared/ports/timers.js';
 import { T0 } from '../../../support/fixtures.js';
 
-// vitest fake timers drive both setTimeout and Date.now, so the clock and the OS timer agree.
-const clock = { now: () => Date.now() };
-
 interface Harness {
+  clock: VirtualClock;
   timers: LocalTimers;
   fired: Array<{ jobId: string; dueAt: number; firedAt: number }>;
   errors: Array<{ jobId: string; error: unknown }>;
 }
 
 function harness(fire?: (timer: TimerRequest) => Promise<void>): Harness {
+  const clock = new VirtualClock(T0);
   const fired: Harness['fired'] = [];
   const errors: Harness['errors'] = [];
   const timers = new LocalTimers(
     clock,
     async (timer) => {
-      fired.push({ jobId: timer.jobId, dueAt: timer.dueAt, firedAt: Date.now() });
+      fired.push({ jobId: timer.jobId, dueAt: timer.dueAt, firedAt: clock.now() });
       await fire?.(timer);
     },
     (error, timer) => errors.push({ jobId: timer.jobId, error }),
   );
-  return { timers, fired, errors };
+  return { clock, timers, fired, errors };
 }
 
 const timer = (jobId: string, dueInMs: number): TimerRequest => ({ scope: 'job', jobId, fenceToken: 1, dueAt: T0 + dueInMs });
 
-describe('LocalTimers: the in-process scheduler of the embedded local cloud', () => {
+describe('LocalTimers: the in-process wake-ups of the embedded local cloud', () => {
   let h: Harness;
   beforeEach(() => {
-    vi.useFakeTimers({ now: T0 });
     h = harness();
-  });
-  afterEach(() => {
-    h.timers.stop();
-    vi.useRealTimers();
   });
 
   it('fires timers in due order, whatever order they were armed in, each at its due time', async () => {
@@ -45,7 +40,7 @@ describe('LocalTimers: the in-process scheduler of the embedded local cloud', ()
     await h.timers.arm(timer('job-a', 100));
     await h.timers.arm(timer('job-b', 200));
     // Act
-    await vi.advanceTimersByTimeAsync(300);
+    await h.clock.advance(300);
     // Assess
     expect(h.fired).toEqual([
       { jobId: 'job-a', dueAt: T0 + 100, firedAt: T0 + 100 },
@@ -58,77 +53,71 @@ describe('LocalTimers: the in-process scheduler of the embedded local cloud', ()
     // Prepare
     await h.timers.arm(timer('job-a', 100));
     // Act
-    await vi.advanceTimersByTimeAsync(99);
+    await h.clock.advance(99);
     // Assess
     expect(h.fired).toEqual([]);
     expect(h.timers.pending).toBe(1);
   });
 
-  it('a re-arm for a later time supersedes the earlier one: the job fires once, at the later time', async () => {
-    // Prepare
-    await h.timers.arm(timer('job-a', 100));
-    await h.timers.arm(timer('job-a', 500));
-    // Act
-    await vi.advanceTimersByTimeAsync(499);
-    const beforeLater = [...h.fired];
-    await vi.advanceTimersByTimeAsync(1_000);
-    // Assess
-    expect(beforeLater).toEqual([]);
-    expect(h.fired).toEqual([{ jobId: 'job-a', dueAt: T0 + 500, firedAt: T0 + 500 }]);
-  });
-
-  it('a re-arm for an earlier time supersedes the later one: the job fires once, at the earlier time', async () => {
+  // Issue 10, item 7: like an SQS delay message, an armed wake-up cannot be withdrawn.
+  it('a re-arm adds a wake-up: both fire, each at its own time (the lazy check drops the superseded one)', async () => {
     // Prepare
     await h.timers.arm(timer('job-a', 500));
     await h.timers.arm(timer('job-a', 100));
     // Act
-    await vi.advanceTimersByTimeAsync(1_000);
+    await h.clock.advance(1_000);
     // Assess
-    expect(h.fired).toEqual([{ jobId: 'job-a', dueAt: T0 + 100, firedAt: T0 + 100 }]);
+    expect(h.fired).toEqual([
+      { jobId: 'job-a', dueAt: T0 + 100, firedAt: T0 + 100 },
+      { jobId: 'job-a', dueAt: T0 + 500, firedAt: T0 + 500 },
+    ]);
   });
 
-  it('a disarmed timer never fires, and the others still do', async () => {
-    // Prepare
-    await h.timers.arm(timer('job-a', 100));
-    await h.timers.arm(timer('job-b', 200));
-    await h.timers.disarm('job', 'job-a');
-    // Act
-    await vi.advanceTimersByTimeAsync(1_000);
-    // Assess
-    expect(h.fired.map((f) => f.jobId)).toEqual(['job-b']);
-    expect(h.timers.pending).toBe(0);
-  });
-
-  it('the same job id under the other scope is a separate timer', async () => {
+  it('disarm withdraws nothing: an armed wake-up still fires', async () => {
     // Prepare
     await h.timers.arm(timer('job-a', 100));
     await h.timers.arm({ ...timer('job-a', 200), scope: 'gate' });
-    await h.timers.disarm('gate', 'job-a');
+    await h.timers.disarm('job', 'job-a');
     // Act
-    await vi.advanceTimersByTimeAsync(1_000);
+    await h.clock.advance(1_000);
     // Assess
-    expect(h.fired).toEqual([{ jobId: 'job-a', dueAt: T0 + 100, firedAt: T0 + 100 }]);
+    expect(h.fired.map((f) => f.dueAt)).toEqual([T0 + 100, T0 + 200]);
+    expect(h.timers.pending).toBe(0);
   });
 
   it('a timer armed already overdue (a restart) fires at once', async () => {
     // Prepare
     await h.timers.arm(timer('job-a', -60_000));
     // Act
-    await vi.advanceTimersByTimeAsync(0);
+    await h.clock.settle();
     // Assess
-    expect(h.fired.map((f) => f.jobId)).toEqual(['job-a']);
+    expect(h.fired).toEqual([{ jobId: 'job-a', dueAt: T0 - 60_000, firedAt: T0 }]);
+  });
+
+  it('an advance answers only once the fired handlers have finished', async () => {
+    // Prepare: a handler that takes real time (a store call)
+    let finished = 0;
+    h = harness(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      finished++;
+    });
+    await h.timers.arm(timer('job-a', 100));
+    await h.timers.arm(timer('job-b', 100));
+    // Act
+    await h.clock.advance(100);
+    // Assess
+    expect(finished).toBe(2);
   });
 
   it('a failing fire is reported to onError and does not stop the timers after it', async () => {
     // Prepare
-    h.timers.stop();
     h = harness(async (t) => {
       if (t.jobId === 'job-a') throw new Error('handler failed');
     });
     await h.timers.arm(timer('job-a', 100));
     await h.timers.arm(timer('job-b', 200));
     // Act
-    await vi.advanceTimersByTimeAsync(1_000);
+    await h.clock.advance(1_000);
     // Assess
     expect(h.errors.map((e) => e.jobId)).toEqual(['job-a']);
     expect(h.fired.map((f) => f.jobId)).toEqual(['job-a', 'job-b']);
@@ -139,7 +128,7 @@ describe('LocalTimers: the in-process scheduler of the embedded local cloud', ()
     await h.timers.arm(timer('job-a', 100));
     // Act
     h.timers.stop();
-    await vi.advanceTimersByTimeAsync(1_000);
+    await h.clock.advance(1_000);
     // Assess
     expect(h.fired).toEqual([]);
   });
