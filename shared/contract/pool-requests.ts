@@ -146,8 +146,12 @@ export const terminatedBody = z.strictObject({
 
 export const cancelPoolBody = z.strictObject({ reason: z.optional(z.string().check(z.maxLength(1024))) });
 export const dlqRetryBody = z.strictObject({ agentTimeoutSecs: z.optional(seconds()) });
-export const dlqQuery = z.object({ limit: z.optional(z.string().check(z.regex(/^\d{1,4}$/))), nextToken: z.optional(z.string().check(z.maxLength(2048))) });
-export const escalationsQuery = z.object({ poolId: z.optional(id) });
+/** A page's cursor is the `nextCursor` of the previous answer: the last id it held. */
+export const dlqQuery = z.object({ limit: z.optional(z.string().check(z.regex(/^\d{1,4}$/))), cursor: z.optional(id) });
+export const escalationsQuery = z.object({
+  poolId: z.optional(id),
+  cursor: z.optional(z.string().check(z.maxLength(300), z.regex(/^[A-Za-z0-9._:-]+~[A-Za-z0-9._:-]+~\d+$/, 'must be the nextCursor of the previous answer'))),
+});
 
 export const answerBody = z
   .strictObject({

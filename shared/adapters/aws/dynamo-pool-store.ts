@@ -3,7 +3,7 @@ import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } fro
 import type { PoolCounts } from '../../domain/pools/pool-decisions.js';
 import type { Pool } from '../../domain/pools/pool.js';
 import { itemTimerId, type ItemState, type PoolItem } from '../../domain/pools/pool-item.js';
-import type { CheckpointCollection, EscalationPointer, ItemPage, PoolStore } from '../../ports/pool-store.js';
+import type { CheckpointCollection, EscalationPage, EscalationPointer, ItemPage, PoolStore } from '../../ports/pool-store.js';
 import { batchGet } from './batch-requests.js';
 import { POOL_KEY_PREFIX, timerShardOf } from './jobs-table.js';
 import { createOrReturnExisting, putVersioned, withoutStorageAttributes } from './versioned-item.js';
@@ -99,9 +99,9 @@ export class DynamoPoolStore implements PoolStore {
   }
 
 
-  async itemsInState(poolId: string, state: ItemState, limit: number, nextToken?: string): Promise<ItemPage> {
+  async itemsInState(poolId: string, state: ItemState, limit: number, afterItemId?: string): Promise<ItemPage> {
     const items: PoolItem[] = [];
-    let startKey = decodeToken(nextToken);
+    let startKey: Record<string, unknown> | undefined = afterItemId === undefined ? undefined : itemKey(poolId, afterItemId);
     do {
       const page = await this.doc.send(
         new QueryCommand({
@@ -118,13 +118,12 @@ export class DynamoPoolStore implements PoolStore {
       const found = page.Items ?? [];
       for (const [index, item] of found.entries()) {
         items.push(asItem(item));
-        const more = index < found.length - 1 || page.LastEvaluatedKey !== undefined;
-        if (items.length >= limit && more) return { items, nextToken: encodeToken({ pk: item['pk'], sk: item['sk'] }) ?? '' };
+        // "More" means more may follow: the next page can turn out empty.
+        if (items.length >= limit) return { items, more: index < found.length - 1 || page.LastEvaluatedKey !== undefined };
       }
       startKey = page.LastEvaluatedKey;
-    } while (startKey && items.length < limit);
-    const token = encodeToken(startKey);
-    return token ? { items, nextToken: token } : { items };
+    } while (startKey);
+    return { items, more: false };
   }
 
   async availableItemIds(poolId: string, limit: number): Promise<string[]> {
@@ -196,13 +195,20 @@ export class DynamoPoolStore implements PoolStore {
     await this.doc.send(new PutCommand({ TableName: this.tableName, Item: { ...pointer, pk: ESCALATIONS_PK, sk: pointer.escalationId } }));
   }
 
-  async listEscalationPointers(poolId?: string): Promise<EscalationPointer[]> {
-    const items = await this.queryAll({
-      KeyConditionExpression: 'pk = :pk',
-      ...(poolId ? { FilterExpression: 'poolId = :pool' } : {}),
-      ExpressionAttributeValues: { ':pk': ESCALATIONS_PK, ...(poolId ? { ':pool': poolId } : {}) },
-    });
-    return items.map((item) => withoutStorageAttributes(item) as unknown as EscalationPointer);
+  async listEscalationPointers(poolId: string | undefined, limit: number, afterEscalationId?: string): Promise<EscalationPage> {
+    // Escalation ids start with `poolId~` (ids cannot hold `~`), so one pool's are a key range.
+    const page = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: poolId === undefined ? 'pk = :pk' : 'pk = :pk AND begins_with(sk, :pool)',
+        ExpressionAttributeValues: { ':pk': ESCALATIONS_PK, ...(poolId === undefined ? {} : { ':pool': `${poolId}~` }) },
+        ConsistentRead: true,
+        Limit: limit,
+        ...(afterEscalationId === undefined ? {} : { ExclusiveStartKey: { pk: ESCALATIONS_PK, sk: afterEscalationId } }),
+      }),
+    );
+    const pointers = (page.Items ?? []).map((item) => withoutStorageAttributes(item) as unknown as EscalationPointer);
+    return { pointers, more: page.LastEvaluatedKey !== undefined };
   }
 
   async getItems(keys: ReadonlyArray<{ poolId: string; itemId: string }>): Promise<PoolItem[]> {
