@@ -16,8 +16,12 @@ export function updateHistoryEntry(item: PoolItem, attempt: number, change: (ent
   return { ...item, history: item.history.map((entry) => (entry.attempt === attempt ? change(entry) : entry)) };
 }
 
-/** A refused result, kept (bounded) in its attempt's entry: never applied, never silently dropped. */
+/**
+ * A refused result, kept (bounded) in its attempt's entry: never applied, never silently dropped.
+ * When that entry already left the bounded history, the item counts it in `lateResultsDropped`.
+ */
 export function withLateResult(item: PoolItem, attempt: number, call: string, result: unknown, at: EpochMs): PoolItem {
+  if (!item.history.some((entry) => entry.attempt === attempt)) return { ...item, lateResultsDropped: (item.lateResultsDropped ?? 0) + 1 };
   const json = result === undefined ? undefined : JSON.stringify(result);
   const bytes = json === undefined ? 0 : Buffer.byteLength(json, 'utf8');
   const late: LateResult = { at, call, ...(json === undefined ? {} : bytes <= ITEM_BOUNDS.lateResultBytes ? { result } : { resultBytes: bytes }) };

@@ -120,6 +120,8 @@ export interface PoolItem {
   splitInto?: string[];
   history: HistoryEntry[];
   historyDropped?: number;
+  /** Refused results of attempts whose history entry was already dropped (past `ITEM_BOUNDS.history`). */
+  lateResultsDropped?: number;
   stats: ItemStats;
   pending?: FollowUp[];
   version: number;
@@ -136,6 +138,8 @@ export const ITEM_BOUNDS = {
   recentTimeouts: 10,
   /** input, result, partialResult and checkpoint state, each as JSON. */
   payloadBytes: 32 * 1024,
+  /** A split's subtask inputs together: they wait on the item (its follow-up) until created. */
+  subtaskInputsBytes: 128 * 1024,
 } as const;
 
 export const newItemStats = (): ItemStats => ({

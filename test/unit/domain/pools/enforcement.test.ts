@@ -185,4 +185,17 @@ describe('the attempt fence', () => {
     expect(entry?.lateResults?.[0]?.result).toBeUndefined();
     expect(entry?.lateResults?.[0]?.resultBytes).toBeGreaterThan(2_000);
   });
+
+  it('a late result of an attempt whose entry already left the bounded history is counted on the item, not lost silently', () => {
+    // Prepare: the first attempt's entry is gone (history holds the last few attempts only)
+    const pool = poolWith({ agent_timeout_secs: 10 });
+    const item = { ...claimed(pool), historyDropped: 1 };
+    const withoutFirst = { ...item, attempt: 2, history: [] };
+    // Act
+    const { state, refusal } = call(withoutFirst, pool, 1, { type: 'complete', outcome: 'succeeded', result: { late: true } }, 1);
+    // Assess
+    expect(refusal).toBeInstanceOf(StaleAttemptError);
+    expect(state.lateResultsDropped).toBe(1);
+    expect(state.result).toBeUndefined();
+  });
 });
