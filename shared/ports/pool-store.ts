@@ -38,8 +38,8 @@ export interface EscalationPage {
  */
 export interface PoolStore {
   getPool(poolId: string): Promise<Pool | undefined>;
-  /** Writes the items, then the pool only if none with that id exists; else returns the existing pool and writes nothing more. */
-  createPool(pool: Pool, items: readonly PoolItem[]): Promise<{ created: true; pool: Pool } | { created: false; existing: Pool }>;
+  /** Writes the pool item only if none with that id exists; else returns the existing one and writes nothing. */
+  putNewPool(pool: Pool): Promise<{ created: true; pool: Pool } | { created: false; existing: Pool }>;
   savePool(pool: Pool, expectedVersion: number): Promise<Pool>;
   getItem(poolId: string, itemId: string): Promise<PoolItem | undefined>;
   saveItem(item: PoolItem, expectedVersion: number): Promise<PoolItem>;

@@ -51,13 +51,7 @@ export class DynamoPoolStore implements PoolStore {
     return Item ? asPool(Item) : undefined;
   }
 
-  async createPool(pool: Pool, items: readonly PoolItem[]) {
-    const existing = await this.getPool(pool.poolId);
-    if (existing) return { created: false as const, existing };
-    // Items first: until the pool item exists nothing can claim them, so a create that crashed
-    // midway is repaired by sending it again. Then the pool, conditionally. Each item is created only
-    // where none exists: a concurrent create of the same pool never turns back an item already claimed.
-    await this.createItems(items);
+  async putNewPool(pool: Pool) {
     const result = await createOrReturnExisting(
       () => putVersioned(this.doc, this.tableName, poolKey(pool.poolId), pool, 0),
       () => this.getPool(pool.poolId),
