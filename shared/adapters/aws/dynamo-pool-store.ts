@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { PoolCounts } from '../../domain/pools/pool-decisions.js';
@@ -5,7 +6,7 @@ import type { Pool } from '../../domain/pools/pool.js';
 import { itemTimerId, type ItemState, type PoolItem } from '../../domain/pools/pool-item.js';
 import type { CheckpointCollection, EscalationPage, EscalationPointer, ItemPage, PoolStore } from '../../ports/pool-store.js';
 import { batchGet } from './batch-requests.js';
-import { POOL_KEY_PREFIX, timerShardOf } from './jobs-table.js';
+import { AVAILABLE_INDEX, AVAILABLE_INDEX_KEYS, POOL_KEY_PREFIX, timerShardOf } from './jobs-table.js';
 import { createOrReturnExisting, putVersioned, withoutStorageAttributes } from './versioned-item.js';
 
 const ITEM_PREFIX = 'ITEM#';
@@ -14,20 +15,38 @@ const poolKey = (poolId: string) => ({ pk: poolPk(poolId), sk: 'POOL' });
 const itemKey = (poolId: string, itemId: string) => ({ pk: poolPk(poolId), sk: `${ITEM_PREFIX}${itemId}` });
 const collectionKey = (poolId: string, collectionId: string) => ({ pk: poolPk(poolId), sk: `COLL#${collectionId}` });
 const ESCALATIONS_PK = 'ESCALATIONS';
+const isMissingIndex = (error: unknown): boolean =>
+  error instanceof Error && error.name === 'ValidationException' && /specified index|index/i.test(error.message) && /not have|does not|no such/i.test(error.message);
 /** DynamoDB's `Limit` is a 32-bit integer; pages are followed anyway. */
 const PAGE_LIMIT = 1_000;
 /** Conditional item creates in flight at once (each is its own PutItem: a batch write has no condition). */
 const CREATE_CONCURRENCY = 16;
 
 const asPool = (item: Record<string, unknown>) => withoutStorageAttributes(item) as unknown as Pool;
-// `jobId` on an item is the timer index's copy of its timer id, not part of the item.
-const asItem = (item: Record<string, unknown>) => withoutStorageAttributes(item, ['jobId']) as unknown as PoolItem;
+// `jobId` on an item is the timer index's copy of its timer id, not part of the item; the
+// `available` index keys are the claim index's.
+const asItem = (item: Record<string, unknown>) =>
+  withoutStorageAttributes(item, ['jobId', AVAILABLE_INDEX_KEYS.partition, AVAILABLE_INDEX_KEYS.sort]) as unknown as PoolItem;
 
-/** While an item has a wake-up, the sparse `timers` index carries it, with the attempt as its fence. */
-const itemIndexAttributes = (item: PoolItem): Record<string, unknown> =>
-  item.timerDueAt === undefined
+/**
+ * The sort key spreads a pool's available items in an order unrelated to their ids and new on every
+ * attempt, so agents reading the first few candidates at once mostly pick different items.
+ */
+const availableKeyOf = (item: PoolItem): string => createHash('sha256').update(`${item.itemId}#${item.attempt}`).digest('base64url').slice(0, 16);
+
+/**
+ * While an item has a wake-up, the sparse `timers` index carries it, with the attempt as its fence;
+ * while it is available, the sparse `available` index does (a claim's candidates).
+ */
+const itemIndexAttributes = (item: PoolItem): Record<string, unknown> => ({
+  ...(item.timerDueAt === undefined
     ? {}
-    : { timerShard: timerShardOf(itemTimerId(item.poolId, item.itemId)), jobId: itemTimerId(item.poolId, item.itemId), timerFenceToken: item.attempt };
+    : { timerShard: timerShardOf(itemTimerId(item.poolId, item.itemId)), jobId: itemTimerId(item.poolId, item.itemId), timerFenceToken: item.attempt }),
+  ...(item.state === 'available' ? { [AVAILABLE_INDEX_KEYS.partition]: item.poolId, [AVAILABLE_INDEX_KEYS.sort]: availableKeyOf(item) } : {}),
+});
+
+/** A new pool item as stored: its keys and index attributes (also the bench's seed). */
+export const newItemRecord = (item: PoolItem): Record<string, unknown> => ({ ...item, version: 1, ...itemIndexAttributes(item), ...itemKey(item.poolId, item.itemId) });
 
 const encodeToken = (key: Record<string, unknown> | undefined) => (key ? Buffer.from(JSON.stringify(key), 'utf8').toString('base64url') : undefined);
 function decodeToken(token: string | undefined): Record<string, unknown> | undefined {
@@ -83,7 +102,7 @@ export class DynamoPoolStore implements PoolStore {
       await this.doc.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: { ...item, version: 1, ...itemKey(item.poolId, item.itemId) },
+          Item: newItemRecord(item),
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );
@@ -120,7 +139,33 @@ export class DynamoPoolStore implements PoolStore {
     return { items, more: false };
   }
 
+  /**
+   * One page of the sparse `available` index: a claim costs the same in a pool of 10 items or
+   * 100,000. The index is eventually consistent: a candidate may have just been claimed (the
+   * claim's conditional write on the item decides), and an item that just became available may
+   * show a moment later.
+   */
   async availableItemIds(poolId: string, limit: number): Promise<string[]> {
+    try {
+      const page = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: AVAILABLE_INDEX,
+          KeyConditionExpression: '#pool = :pool',
+          ExpressionAttributeNames: { '#pool': AVAILABLE_INDEX_KEYS.partition },
+          ExpressionAttributeValues: { ':pool': poolId },
+          Limit: limit,
+        }),
+      );
+      return (page.Items ?? []).map((item) => String(item['sk']).slice(ITEM_PREFIX.length));
+    } catch (error) {
+      if (!isMissingIndex(error)) throw error;
+      return this.availableItemIdsByScan(poolId, limit);
+    }
+  }
+
+  /** A local table created before the `available` index existed (dynalite cannot add one): read the pool's items. */
+  private async availableItemIdsByScan(poolId: string, limit: number): Promise<string[]> {
     const ids: string[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
