@@ -29,9 +29,10 @@ import { fmtMs, fmtRate, formatTable } from './table.js';
 import { benchGateCoordination } from './gate-coordination.js';
 import { benchSweepRecovery } from './sweep-recovery.js';
 import { benchAgentFleets, formatAgentFleets } from './agent-fleets.js';
+import { benchClaimCost } from './claim-cost.js';
 import { benchConsole } from './console-render.js';
 
-const WATCHDOG_MS = 360_000;
+const WATCHDOG_MS = 480_000;
 const TIMER_TARGET_P99_MS = 100;
 const CLIENTS = 8;
 const RAW_DURATION_MS = 3_000;
@@ -82,6 +83,7 @@ try {
   const sweep = await benchSweepRecovery();
   console.log('6/7 agent fleets: enforcement overhead and timeout precision …\n');
   const fleets = await benchAgentFleets(root, children);
+  const claimCost = await benchClaimCost();
   console.log('7/7 the operator console …\n');
   const consoleNumbers = await benchConsole();
 
@@ -89,7 +91,7 @@ try {
   printProgress(progress, raw);
   console.log(`\n3. Gate coordination\n${gate}`);
   console.log(`\n4. Backstop sweep recovery (in-memory dynalite, injected clock)\n${sweep}`);
-  console.log(`\n5. Agent fleets\n${formatAgentFleets(fleets, summarize(timers.localMs))}`);
+  console.log(`\n5. Agent fleets\n${formatAgentFleets(fleets, summarize(timers.localMs))}\n${claimCost}`);
   console.log(`\n6. Operator console\n${consoleNumbers}`);
   console.log(`\n(bench took ${Math.round((Date.now() - startedAt) / 1_000)} s)`);
 } finally {
