@@ -1,3 +1,4 @@
+import { InvalidRequestError } from '../../domain/errors.js';
 import { answerEscalation as decideAnswer, type EscalationAnswer } from '../../domain/pools/item-answers.js';
 import { reopenPool } from '../../domain/pools/pool-decisions.js';
 import { EscalationNotFoundError } from '../../domain/pools/pool-errors.js';
@@ -17,6 +18,9 @@ export const ESCALATIONS_PAGE_SIZE = 50;
  * `nextCursor` of the previous answer (the last escalation id it held).
  */
 export async function listEscalations(deps: ManagerDeps, poolId: string | undefined, cursor?: string) {
+  if (poolId !== undefined && cursor !== undefined && !cursor.startsWith(`${poolId}~`)) {
+    throw new InvalidRequestError(`The cursor '${cursor}' is not one of pool '${poolId}'. Pass the nextCursor of the previous answer for the same poolId, or omit it for the first page.`);
+  }
   const { pointers, more } = await deps.pools.listEscalationPointers(poolId, ESCALATIONS_PAGE_SIZE, cursor);
   const items = await deps.pools.getItems(pointers.map((pointer) => ({ poolId: pointer.poolId, itemId: pointer.itemId })));
   const byKey = new Map(items.map((item) => [`${item.poolId}/${item.itemId}`, item]));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listDeadLetters } from '../../../shared/app/pools/dead-letters.js';
 import { listEscalations } from '../../../shared/app/pools/escalations.js';
+import { InvalidRequestError } from '../../../shared/domain/errors.js';
 import type { PoolItem } from '../../../shared/domain/pools/pool-item.js';
 import { T0 } from '../../support/fixtures.js';
 import { useTestManager } from '../support/test-manager.js';
@@ -59,5 +60,13 @@ describe('pool listings are paged so every answer fits in Lambda’s 6 MB', () =
     expect(ids(everything)).toEqual(items.map((item) => item.escalation?.escalationId).sort());
     expect(ids(ofP2)).toEqual(items.filter((item) => item.poolId === 'p2').map((item) => item.escalation?.escalationId).sort());
     expect(everything.length).toBeGreaterThan(2);
+  });
+
+  it('a cursor of another pool is refused with a 400 that says what to pass', async () => {
+    // Act
+    const refused = await listEscalations(m.deps, 'p', 'other~i~3').catch((error: unknown) => error);
+    // Assess
+    expect(refused).toBeInstanceOf(InvalidRequestError);
+    expect(String((refused as Error).message)).toContain('Pass the nextCursor of the previous answer');
   });
 });
