@@ -173,6 +173,7 @@ export async function benchAgentFleets(root: string, children: BenchChild[]): Pr
 export function formatAgentFleets(result: AgentFleetResult, jobTimers: Summary): string {
   const ratio = result.vigilMs / result.plainMs;
   const perItemMs = ((result.vigilMs - result.plainMs) * AGENTS) / ITEMS;
+  const longPerItemMs = ((result.longVigilMs - result.longPlainMs) * AGENTS) / LONG_ITEMS;
   const row = (name: string, s: Summary) => [name, String(s.count), fmtMs(s.p50), fmtMs(s.p99), fmtMs(s.max)];
   return [
     `   ${ITEMS} items of ${WORK_MS} ms work, ${AGENTS} agents: plain loop ${(result.plainMs / 1_000).toFixed(2)} s, through Vigil ` +
@@ -181,7 +182,8 @@ export function formatAgentFleets(result: AgentFleetResult, jobTimers: Summary):
     `   At 2 s of work per item the same per-item cost would be ${((perItemMs / 2_000) * 100).toFixed(1)} % (load average now ${loadavg().map((n) => n.toFixed(1)).join(' ')}).`,
     `   ${LONG_ITEMS} items of ${LONG_WORK_MS / 1_000} s work, heartbeats every ${LONG_HEARTBEAT_MS / 1_000} s beside it (as the SDK runs agents): plain loop ` +
       `${(result.longPlainMs / 1_000).toFixed(2)} s, through Vigil ${(result.longVigilMs / 1_000).toFixed(2)} s → ` +
-      `${(((result.longVigilMs - result.longPlainMs) / result.longPlainMs) * 100).toFixed(2)} % overhead.`,
+      `${(((result.longVigilMs - result.longPlainMs) / result.longPlainMs) * 100).toFixed(2)} % overhead; ` +
+      `${Math.round(longPerItemMs)} ms per item, which is ${((longPerItemMs / 300_000) * 100).toFixed(2)} % of a 300 s item (spec 113's claude default).`,
     formatTable(
       ['timeout precision (decided − due)', 'timeouts', 'p50', 'p99', 'max'],
       [
