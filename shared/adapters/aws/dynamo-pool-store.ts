@@ -16,7 +16,10 @@ const itemKey = (poolId: string, itemId: string) => ({ pk: poolPk(poolId), sk: `
 const collectionKey = (poolId: string, collectionId: string) => ({ pk: poolPk(poolId), sk: `COLL#${collectionId}` });
 const ESCALATIONS_PK = 'ESCALATIONS';
 const isMissingIndex = (error: unknown): boolean =>
-  error instanceof Error && error.name === 'ValidationException' && /specified index|index/i.test(error.message) && /not have|does not|no such/i.test(error.message);
+  error instanceof Error && error.name === 'ValidationException' && /does not have the specified index/i.test(error.message);
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+/** A random point in the `available` index's key space. */
+const randomAvailableKey = (): string => Array.from({ length: 4 }, () => BASE64URL[Math.floor(Math.random() * BASE64URL.length)]).join('');
 /** DynamoDB's `Limit` is a 32-bit integer; pages are followed anyway. */
 const PAGE_LIMIT = 1_000;
 /** Conditional item creates in flight at once (each is its own PutItem: a batch write has no condition). */
@@ -147,21 +150,28 @@ export class DynamoPoolStore implements PoolStore {
    */
   async availableItemIds(poolId: string, limit: number): Promise<string[]> {
     try {
-      const page = await this.doc.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: AVAILABLE_INDEX,
-          KeyConditionExpression: '#pool = :pool',
-          ExpressionAttributeNames: { '#pool': AVAILABLE_INDEX_KEYS.partition },
-          ExpressionAttributeValues: { ':pool': poolId },
-          Limit: limit,
-        }),
-      );
-      return (page.Items ?? []).map((item) => String(item['sk']).slice(ITEM_PREFIX.length));
+      // From a random point, so many agents claiming at once read different candidates (the index
+      // lags: the first few entries would be the ones just claimed); from the start when past the end.
+      const from = await this.availableFrom(poolId, limit, randomAvailableKey());
+      return from.length > 0 ? from : await this.availableFrom(poolId, limit);
     } catch (error) {
       if (!isMissingIndex(error)) throw error;
       return this.availableItemIdsByScan(poolId, limit);
     }
+  }
+
+  private async availableFrom(poolId: string, limit: number, fromKey?: string): Promise<string[]> {
+    const page = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: AVAILABLE_INDEX,
+        KeyConditionExpression: fromKey === undefined ? '#pool = :pool' : '#pool = :pool AND #key >= :from',
+        ExpressionAttributeNames: { '#pool': AVAILABLE_INDEX_KEYS.partition, ...(fromKey === undefined ? {} : { '#key': AVAILABLE_INDEX_KEYS.sort }) },
+        ExpressionAttributeValues: { ':pool': poolId, ...(fromKey === undefined ? {} : { ':from': fromKey }) },
+        Limit: limit,
+      }),
+    );
+    return (page.Items ?? []).map((item) => String(item['sk']).slice(ITEM_PREFIX.length));
   }
 
   /** A local table created before the `available` index existed (dynalite cannot add one): read the pool's items. */

@@ -11,7 +11,7 @@ const poolQueries = (calls: ReturnType<typeof useTestManager>['calls']) => calls
 describe('claims read the sparse `available` index, not the pool (on dynalite)', () => {
   const m = useTestManager();
 
-  it('in a pool of 600 items near its end, a claim is one small index query, whatever the pool’s size', async () => {
+  it('in a pool of 600 items near its end, a claim is one or two small index queries, whatever the pool’s size', async () => {
     // Prepare: 590 items done, 10 available
     await newPool(m.deps, {}, ['seed']);
     const done = Array.from({ length: 590 }, (_, i) => ({ ...newPoolItem('p', `done-${String(i).padStart(4, '0')}`, null), state: 'succeeded' as const, attempt: 1 }));
@@ -22,9 +22,11 @@ describe('claims read the sparse `available` index, not the pool (on dynalite)',
     const claimed = await claimPoolItem(m.deps, 'p', { agentId: 'a', kind: 'agent' });
     // Assess
     expect(claimed?.itemId).toMatch(/^(open-\d|seed)$/);
+    // (two when the random starting point fell past the last entry)
     const queries = poolQueries(m.calls);
-    expect(queries).toHaveLength(1);
-    expect(queries[0]?.input).toMatchObject({ IndexName: AVAILABLE_INDEX, Limit: 25 });
+    expect(queries.length).toBeGreaterThanOrEqual(1);
+    expect(queries.length).toBeLessThanOrEqual(2);
+    for (const query of queries) expect(query.input).toMatchObject({ IndexName: AVAILABLE_INDEX, Limit: 25 });
   });
 
   it('an item leaves the index when claimed and comes back when it is available again; two agents never hold it', async () => {
