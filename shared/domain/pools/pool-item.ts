@@ -136,6 +136,8 @@ export const ITEM_BOUNDS = {
   lateResultBytes: 1_024,
   recentExecutions: 10,
   recentTimeouts: 10,
+  /** Distinct command types whose timeouts are counted by name (the rest together). */
+  commandTypesCounted: 32,
   /** input, result, partialResult and checkpoint state, each as JSON. */
   payloadBytes: 32 * 1024,
   /** A split's subtask inputs together: they wait on the item (its follow-up) until created. */

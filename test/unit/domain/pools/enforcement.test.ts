@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AttemptTerminatingError, StaleAttemptError } from '../../../../shared/domain/pools/pool-errors.js';
+import { OTHER_COMMAND_TYPES, withTimeoutStat } from '../../../../shared/domain/pools/item-history.js';
+import { ITEM_BOUNDS, newItemStats } from '../../../../shared/domain/pools/pool-item.js';
 import { at, call, claimed, eventOf, eventTypes, poolWith, wake } from './pool-fixtures.js';
 
 describe('agent and command deadlines (seed 003 policies)', () => {
@@ -197,5 +199,19 @@ describe('the attempt fence', () => {
     expect(refusal).toBeInstanceOf(StaleAttemptError);
     expect(state.lateResultsDropped).toBe(1);
     expect(state.result).toBeUndefined();
+  });
+
+  it('timeouts of command types an agent keeps inventing are counted, past a few names together, so the item stays bounded', () => {
+    // Prepare
+    let stats = newItemStats();
+    // Act: 100 attempts, each timing out in a command type of its own
+    for (let i = 0; i < 100; i++) {
+      stats = withTimeoutStat(stats, at(i), i + 1, 'liar', { type: 'command', commandIndex: 0, commandType: `type-${i}`, limitSeconds: 1, elapsedSeconds: 1 });
+    }
+    // Assess
+    const counted = stats.timeoutsByType.command;
+    expect(Object.keys(counted)).toHaveLength(ITEM_BOUNDS.commandTypesCounted + 1);
+    expect(counted[OTHER_COMMAND_TYPES]).toBe(100 - ITEM_BOUNDS.commandTypesCounted);
+    expect(Object.values(counted).reduce((sum, n) => sum + n, 0)).toBe(100);
   });
 });
