@@ -260,7 +260,9 @@ export class DynamoPoolStore implements PoolStore {
     return { pointers, more: page.LastEvaluatedKey !== undefined };
   }
 
-  async getItems(keys: ReadonlyArray<{ poolId: string; itemId: string }>): Promise<PoolItem[]> {
+  async getItems(requested: ReadonlyArray<{ poolId: string; itemId: string }>): Promise<PoolItem[]> {
+    // BatchGetItem refuses a key twice (an item escalated twice has two pointers).
+    const keys = [...new Map(requested.map((key) => [itemTimerId(key.poolId, key.itemId), key])).values()];
     const found: PoolItem[] = [];
     for (let start = 0; start < keys.length; start += 100) {
       const page = await batchGet(this.doc, this.tableName, keys.slice(start, start + 100).map((key) => itemKey(key.poolId, key.itemId)));

@@ -69,4 +69,19 @@ describe('pool listings are paged so every answer fits in Lambda’s 6 MB', () =
     expect(refused).toBeInstanceOf(InvalidRequestError);
     expect(String((refused as Error).message)).toContain('Pass the nextCursor of the previous answer');
   });
+
+  it('an item escalated twice is listed under both questions (found by the item-size property: a 500 before)', async () => {
+    // Prepare: the item's first question was answered, the second is pending
+    const item = largestItem('p', 'twice', 'escalated');
+    await m.deps.pools.createItems([{ ...item, escalation: { escalationId: 'p~twice~4', question: 'again?', askedAt: T0 + 1, status: 'pending' } }]);
+    await m.deps.pools.putEscalationPointer({ escalationId: 'p~twice~2', poolId: 'p', itemId: 'twice', askedAt: T0 });
+    await m.deps.pools.putEscalationPointer({ escalationId: 'p~twice~4', poolId: 'p', itemId: 'twice', askedAt: T0 + 1 });
+    // Act
+    const { escalations } = await listEscalations(m.deps, 'p');
+    // Assess
+    expect(escalations.map((e) => [e.escalationId, e.status])).toEqual([
+      ['p~twice~2', 'answered'],
+      ['p~twice~4', 'pending'],
+    ]);
+  });
 });
