@@ -8,7 +8,7 @@ export const handler = httpRoute({ path: poolPath }).handle(async ({ path, event
   return ok(
     await listDeadLetters(await managerFor(regionOfHttpEvent(event)), path.poolId, {
       ...(query.limit !== undefined ? { limit: Number(query.limit) } : {}),
-      ...(query.nextToken !== undefined ? { nextToken: query.nextToken } : {}),
+      ...(query.cursor !== undefined ? { cursor: query.cursor } : {}),
     }),
   );
 });

@@ -5,5 +5,5 @@ import { managerFor, regionOfHttpEvent } from '../../shared/wiring/manager-resol
 
 export const handler = httpRoute({}).handle(async ({ event }) => {
   const query = escalationsQuery.parse(event.queryStringParameters ?? {});
-  return ok(await listEscalations(await managerFor(regionOfHttpEvent(event)), query.poolId));
+  return ok(await listEscalations(await managerFor(regionOfHttpEvent(event)), query.poolId, query.cursor));
 });

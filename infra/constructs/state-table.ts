@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { TIMER_INDEX, TIMER_INDEX_ATTRIBUTES, TTL_ATTRIBUTE, WORKER_INDEX } from '../../shared/adapters/aws/jobs-table.js';
+import { AVAILABLE_INDEX, AVAILABLE_INDEX_KEYS, TIMER_INDEX, TIMER_INDEX_ATTRIBUTES, TTL_ATTRIBUTE, WORKER_INDEX } from '../../shared/adapters/aws/jobs-table.js';
 
 export interface StateTableProps {
   readonly deletionProtection: boolean;
@@ -12,7 +12,8 @@ export interface StateTableProps {
 /**
  * The single table of a region manager or of the gate, declared exactly like
  * `shared/adapters/aws/jobs-table.ts` creates it for the emulators: pk/sk, the sparse `timers`
- * index the backstop sweep queries, and TTL so finished jobs expire.
+ * index the backstop sweep queries, and TTL so finished jobs expire; the regional table also has
+ * `byWorker` and the sparse `available` index of claimable pool items.
  */
 export class StateTable extends Construct {
   public readonly table: Table;
@@ -43,6 +44,13 @@ export class StateTable extends Construct {
         sortKey: { name: 'pk', type: AttributeType.STRING },
         projectionType: ProjectionType.INCLUDE,
         nonKeyAttributes: ['index'],
+      });
+      // Pool claims read a few available items from here instead of the whole pool.
+      this.table.addGlobalSecondaryIndex({
+        indexName: AVAILABLE_INDEX,
+        partitionKey: { name: AVAILABLE_INDEX_KEYS.partition, type: AttributeType.STRING },
+        sortKey: { name: AVAILABLE_INDEX_KEYS.sort, type: AttributeType.STRING },
+        projectionType: ProjectionType.KEYS_ONLY,
       });
     }
   }

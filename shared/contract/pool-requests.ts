@@ -6,6 +6,8 @@ import { durationSeconds, fraction, id } from './manager-requests.js';
 
 const MAX_ITEMS = 10_000;
 const MAX_COMMANDS = 100;
+/** The config is stored on the pool's item and sent with every claim: it must stay far below 400 KB. */
+const MAX_CONFIG_BYTES = 64 * 1024;
 
 // At least a millisecond, at most a year (DynamoDB cannot store 5e-324 s; Schemathesis found the 500).
 const seconds = durationSeconds;
@@ -92,6 +94,9 @@ export const poolConfigSchema = z
       message: 'checkpoint_timeout_secs must be shorter than checkpoint_interval_secs, or requests would overlap',
       path: ['checkpoint_timeout_secs'],
     }),
+    z.refine((config) => jsonBytes(config) <= MAX_CONFIG_BYTES, {
+      message: `must be at most ${MAX_CONFIG_BYTES / 1024} KB as JSON (agent_template and command_timeouts together); keep long prompts in files the commands read`,
+    }),
   );
 
 const itemsSchema = z
@@ -146,8 +151,12 @@ export const terminatedBody = z.strictObject({
 
 export const cancelPoolBody = z.strictObject({ reason: z.optional(z.string().check(z.maxLength(1024))) });
 export const dlqRetryBody = z.strictObject({ agentTimeoutSecs: z.optional(seconds()) });
-export const dlqQuery = z.object({ limit: z.optional(z.string().check(z.regex(/^\d{1,4}$/))), nextToken: z.optional(z.string().check(z.maxLength(2048))) });
-export const escalationsQuery = z.object({ poolId: z.optional(id) });
+/** A page's cursor is the `nextCursor` of the previous answer: the last id it held. */
+export const dlqQuery = z.object({ limit: z.optional(z.string().check(z.regex(/^\d{1,4}$/))), cursor: z.optional(id) });
+export const escalationsQuery = z.object({
+  poolId: z.optional(id),
+  cursor: z.optional(z.string().check(z.maxLength(300), z.regex(/^[A-Za-z0-9._:-]+~[A-Za-z0-9._:-]+~\d+$/, 'must be the nextCursor of the previous answer'))),
+});
 
 export const answerBody = z
   .strictObject({
@@ -155,7 +164,15 @@ export const answerBody = z
     timeoutSeconds: z.optional(seconds()),
     clarification: z.optional(z.string().check(z.minLength(1), z.maxLength(4_096))),
     subtasks: z.optional(
-      z.array(z.strictObject({ itemId: id, input: z.optional(boundedJson()) })).check(z.minLength(1), z.maxLength(100, 'at most 100 subtasks')),
+      z
+        .array(z.strictObject({ itemId: id, input: z.optional(boundedJson()) }))
+        .check(
+          z.minLength(1),
+          z.maxLength(100, 'at most 100 subtasks'),
+          z.refine((tasks) => tasks.reduce((sum, task) => sum + jsonBytes(task.input), 0) <= ITEM_BOUNDS.subtaskInputsBytes, {
+            message: `the subtasks' inputs must total at most ${ITEM_BOUNDS.subtaskInputsBytes / 1024} KB as JSON; keep large data elsewhere and send references`,
+          }),
+        ),
     ),
   })
   .check(

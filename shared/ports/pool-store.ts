@@ -20,9 +20,15 @@ export interface EscalationPointer {
   askedAt: EpochMs;
 }
 
+/** A page in key order; `more` when more may follow (pass the last id back to continue). */
 export interface ItemPage {
   items: PoolItem[];
-  nextToken?: string;
+  more: boolean;
+}
+
+export interface EscalationPage {
+  pointers: EscalationPointer[];
+  more: boolean;
 }
 
 /**
@@ -32,8 +38,8 @@ export interface ItemPage {
  */
 export interface PoolStore {
   getPool(poolId: string): Promise<Pool | undefined>;
-  /** Writes the items, then the pool only if none with that id exists; else returns the existing pool and writes nothing more. */
-  createPool(pool: Pool, items: readonly PoolItem[]): Promise<{ created: true; pool: Pool } | { created: false; existing: Pool }>;
+  /** Writes the pool item only if none with that id exists; else returns the existing one and writes nothing. */
+  putNewPool(pool: Pool): Promise<{ created: true; pool: Pool } | { created: false; existing: Pool }>;
   savePool(pool: Pool, expectedVersion: number): Promise<Pool>;
   getItem(poolId: string, itemId: string): Promise<PoolItem | undefined>;
   saveItem(item: PoolItem, expectedVersion: number): Promise<PoolItem>;
@@ -41,13 +47,14 @@ export interface PoolStore {
   createItems(items: readonly PoolItem[]): Promise<void>;
   /** Up to `limit` ids of available items, read without their bodies (a claim's candidates). */
   availableItemIds(poolId: string, limit: number): Promise<string[]>;
-  /** Up to `limit` items in that state (the DLQ page, running items). */
-  itemsInState(poolId: string, state: ItemState, limit: number, nextToken?: string): Promise<ItemPage>;
+  /** Up to `limit` items in that state, in item-id order after `afterItemId` (the DLQ page, running items). */
+  itemsInState(poolId: string, state: ItemState, limit: number, afterItemId?: string): Promise<ItemPage>;
   countItems(poolId: string): Promise<PoolCounts>;
   /** Every item's metric counters, page by page (only `itemId` and `stats` are read). */
   itemStats(poolId: string, nextToken?: string): Promise<{ items: Array<Pick<PoolItem, 'itemId' | 'stats'>>; nextToken?: string }>;
   putEscalationPointer(pointer: EscalationPointer): Promise<void>;
-  listEscalationPointers(poolId?: string): Promise<EscalationPointer[]>;
+  /** Up to `limit` escalations (of one pool, or all), in escalation-id order after `afterEscalationId`. */
+  listEscalationPointers(poolId: string | undefined, limit: number, afterEscalationId?: string): Promise<EscalationPage>;
   getItems(keys: ReadonlyArray<{ poolId: string; itemId: string }>): Promise<PoolItem[]>;
   putCollection(collection: CheckpointCollection): Promise<void>;
   getCollection(poolId: string, collectionId: string): Promise<CheckpointCollection | undefined>;

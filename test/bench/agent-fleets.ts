@@ -22,21 +22,64 @@ const AGENTS = 8;
 const WORK_MS = 500;
 const SLICES = 2;
 const PRECISION_ITEMS = 100;
+/**
+ * Seed 003's agents run minutes, with the SDK heartbeating beside the work (every 5 s): the
+ * realistic case beside the short-item one. Items of 15 s keep the bench short; what Vigil adds
+ * per item is the claim, command start/finish and complete (heartbeats and checkpoints overlap).
+ */
+const LONG_ITEMS = 16;
+const LONG_WORK_MS = 15_000;
+const LONG_HEARTBEAT_MS = 5_000;
 const DEADLINE_SECONDS = 3;
 
 export interface AgentFleetResult {
   plainMs: number;
   vigilMs: number;
+  longPlainMs: number;
+  longVigilMs: number;
   callsPerItem: number;
   agentLateMs: Summary;
   commandLateMs: Summary;
 }
 
-async function plainLoop(): Promise<number> {
+async function plainLoop(items = ITEMS, workMs = WORK_MS): Promise<number> {
   const started = Date.now();
-  await inParallel(Array.from({ length: ITEMS }, (_, i) => i), AGENTS, async () => {
-    for (let slice = 0; slice < SLICES; slice++) await sleep(WORK_MS / SLICES);
+  await inParallel(Array.from({ length: items }, (_, i) => i), AGENTS, async () => {
+    for (let slice = 0; slice < SLICES; slice++) await sleep(workMs / SLICES);
   });
+  return Date.now() - started;
+}
+
+/** Agents as the SDK runs them: the work, with heartbeats (and checkpoints when asked) beside it. */
+async function throughVigilLong(pools: PoolClient, poolId: string): Promise<number> {
+  await pools.createPool({
+    poolId,
+    items: Array.from({ length: LONG_ITEMS }, (_, i) => ({ itemId: `item-${i}`, input: { i } })),
+    config: { agent_template: [{ shell: 'work' }], agent_timeout_secs: 120, checkpoint_interval_secs: 10, checkpoint_timeout_secs: 5 },
+  });
+  const started = Date.now();
+  await Promise.all(
+    Array.from({ length: AGENTS }, async (_, agent) => {
+      for (;;) {
+        const attempt = await pools.claim(poolId, `agent-${agent}`);
+        if (!attempt) return;
+        await pools.agent(attempt, 'commands/0/start', { type: 'shell' });
+        const done = AbortSignal.timeout(LONG_WORK_MS);
+        const beside = (async () => {
+          while (!done.aborted) {
+            await sleep(LONG_HEARTBEAT_MS, undefined, { signal: done }).catch(() => undefined);
+            if (done.aborted) return;
+            const { body } = await pools.heartbeat(attempt);
+            if (body.action === 'checkpoint') await pools.agent(attempt, 'checkpoints', { state: { at: Date.now() } });
+          }
+        })();
+        await sleep(LONG_WORK_MS);
+        await beside;
+        await pools.agent(attempt, 'commands/0/finish', { outcome: 'succeeded' });
+        await pools.agent(attempt, 'complete', { outcome: 'succeeded', result: { ok: true } });
+      }
+    }),
+  );
   return Date.now() - started;
 }
 
@@ -109,11 +152,15 @@ export async function benchAgentFleets(root: string, children: BenchChild[]): Pr
     await throughVigil(pools, 'warm-up', 3 * AGENTS);
     const plainMs = await plainLoop();
     const vigil = await throughVigil(pools, 'overhead');
+    const longPlainMs = await plainLoop(LONG_ITEMS, LONG_WORK_MS);
+    const longVigilMs = await throughVigilLong(pools, 'overhead-long');
     const agentDue = await overrunningAttempts(pools, 'precision-agent', 'per_agent');
     const commandDue = await overrunningAttempts(pools, 'precision-command', 'per_command');
     return {
       plainMs,
       vigilMs: vigil.makespanMs,
+      longPlainMs,
+      longVigilMs,
       callsPerItem: vigil.calls / ITEMS,
       agentLateMs: summarize(await lateness(client, 'precision-agent', agentDue)),
       commandLateMs: summarize(await lateness(client, 'precision-command', commandDue)),
@@ -126,12 +173,17 @@ export async function benchAgentFleets(root: string, children: BenchChild[]): Pr
 export function formatAgentFleets(result: AgentFleetResult, jobTimers: Summary): string {
   const ratio = result.vigilMs / result.plainMs;
   const perItemMs = ((result.vigilMs - result.plainMs) * AGENTS) / ITEMS;
+  const longPerItemMs = ((result.longVigilMs - result.longPlainMs) * AGENTS) / LONG_ITEMS;
   const row = (name: string, s: Summary) => [name, String(s.count), fmtMs(s.p50), fmtMs(s.p99), fmtMs(s.max)];
   return [
     `   ${ITEMS} items of ${WORK_MS} ms work, ${AGENTS} agents: plain loop ${(result.plainMs / 1_000).toFixed(2)} s, through Vigil ` +
       `${(result.vigilMs / 1_000).toFixed(2)} s → makespan ratio ${ratio.toFixed(3)} (${((ratio - 1) * 100).toFixed(1)} % overhead; ` +
       `${Math.round(perItemMs)} ms per item for ${result.callsPerItem.toFixed(1)} HTTP calls: claim, command start/finish, heartbeats, checkpoints, complete).`,
     `   At 2 s of work per item the same per-item cost would be ${((perItemMs / 2_000) * 100).toFixed(1)} % (load average now ${loadavg().map((n) => n.toFixed(1)).join(' ')}).`,
+    `   ${LONG_ITEMS} items of ${LONG_WORK_MS / 1_000} s work, heartbeats every ${LONG_HEARTBEAT_MS / 1_000} s beside it (as the SDK runs agents): plain loop ` +
+      `${(result.longPlainMs / 1_000).toFixed(2)} s, through Vigil ${(result.longVigilMs / 1_000).toFixed(2)} s → ` +
+      `${(((result.longVigilMs - result.longPlainMs) / result.longPlainMs) * 100).toFixed(2)} % overhead; ` +
+      `${Math.round(longPerItemMs)} ms per item, which is ${((longPerItemMs / 300_000) * 100).toFixed(2)} % of a 300 s item (spec 113's claude default).`,
     formatTable(
       ['timeout precision (decided − due)', 'timeouts', 'p50', 'p99', 'max'],
       [

@@ -31,11 +31,12 @@ import { fmtMs, fmtRate, formatTable } from './table.js';
 import { benchGateCoordination } from './gate-coordination.js';
 import { benchSweepRecovery } from './sweep-recovery.js';
 import { benchAgentFleets, formatAgentFleets } from './agent-fleets.js';
+import { benchClaimCost } from './claim-cost.js';
 import { benchConsole } from './console-render.js';
 import { printCostReport } from '../../shared/simulation/cost/report.js';
 
-// The cost model (section 7) adds about 10 s of CPU; a loaded machine stretches every section.
-const WATCHDOG_MS = 420_000;
+// The cost model (section 7) adds about 10 s of CPU, the claim-cost bench more; a loaded machine stretches every section.
+const WATCHDOG_MS = 540_000;
 const TIMER_TARGET_P99_MS = 100;
 const CLIENTS = 8;
 const RAW_DURATION_MS = 3_000;
@@ -86,6 +87,7 @@ try {
   const sweep = await benchSweepRecovery();
   console.log('6/7 agent fleets: enforcement overhead and timeout precision …\n');
   const fleets = await benchAgentFleets(root, children);
+  const claimCost = await benchClaimCost();
   console.log('7/7 the operator console …\n');
   const consoleNumbers = await benchConsole();
 
@@ -93,7 +95,7 @@ try {
   printProgress(progress, raw);
   console.log(`\n3. Gate coordination\n${gate}`);
   console.log(`\n4. Backstop sweep recovery (in-memory dynalite, injected clock)\n${sweep}`);
-  console.log(`\n5. Agent fleets\n${formatAgentFleets(fleets, summarize(timers.localMs))}`);
+  console.log(`\n5. Agent fleets\n${formatAgentFleets(fleets, summarize(timers.localMs))}\n${claimCost}`);
   console.log(`\n6. Operator console\n${consoleNumbers}`);
   // Last, on its own: the simulator counts AWS calls per job and per pool item (also `npm run cost`).
   console.log('\n7. Cost model: AWS calls counted in the simulator, priced, beside the alternatives\n');

@@ -33,14 +33,19 @@ const poolOf = (poolId: string, hash = 'h1'): Pool => ({
   version: 0,
 });
 const itemsOf = (poolId: string) => ['a', 'b', 'c'].map((itemId) => newPoolItem(poolId, itemId, { itemId }));
+async function createPool(pools: DynamoPoolStore, pool: Pool) {
+  const put = await pools.putNewPool(pool);
+  await pools.createItems(itemsOf(pool.poolId));
+  return put;
+}
 
 describeWithEmulator('DynamoDB pool store: conditional writes, claims, the timer index', (emulator) => {
   it('creates a pool and its items once; a second create answers the stored pool', async () => {
     // Prepare
     const { pools } = await freshStores(emulator.clientConfig());
     // Act
-    const first = await pools.createPool(poolOf('p1'), itemsOf('p1'));
-    const second = await pools.createPool(poolOf('p1', 'other'), itemsOf('p1'));
+    const first = await createPool(pools, poolOf('p1'));
+    const second = await pools.putNewPool(poolOf('p1', 'other'));
     // Assess
     expect(first.created).toBe(true);
     expect(second).toMatchObject({ created: false, existing: { poolId: 'p1', submissionHash: 'h1', version: 1 } });
@@ -51,7 +56,7 @@ describeWithEmulator('DynamoDB pool store: conditional writes, claims, the timer
     // Prepare
     const { pools } = await freshStores(emulator.clientConfig());
     const pool = poolOf('p2');
-    await pools.createPool(pool, itemsOf('p2'));
+    await createPool(pools, pool);
     const item = await pools.getItem('p2', 'a');
     if (!item) throw new Error('item a missing');
     const forA = claimItem(item, pool, { agentId: 'agent-a', kind: 'agent' }, T0).state;
@@ -69,7 +74,7 @@ describeWithEmulator('DynamoDB pool store: conditional writes, claims, the timer
     // Prepare
     const { pools, jobs } = await freshStores(emulator.clientConfig());
     const pool = poolOf('p3');
-    await pools.createPool(pool, itemsOf('p3'));
+    await createPool(pools, pool);
     const item = await pools.getItem('p3', 'b');
     if (!item) throw new Error('item b missing');
     // Act
@@ -83,17 +88,20 @@ describeWithEmulator('DynamoDB pool store: conditional writes, claims, the timer
   it('pages items by state, reads metric counters only, and keeps escalation pointers', async () => {
     // Prepare
     const { pools } = await freshStores(emulator.clientConfig());
-    await pools.createPool(poolOf('p4'), itemsOf('p4'));
+    await createPool(pools, poolOf('p4'));
     // Act
     const first = await pools.itemsInState('p4', 'available', 2);
-    const rest = await pools.itemsInState('p4', 'available', 2, first.nextToken);
+    const rest = await pools.itemsInState('p4', 'available', 2, first.items.at(-1)?.itemId);
     const stats = await pools.itemStats('p4');
     await pools.putEscalationPointer({ escalationId: 'p4~a~3', poolId: 'p4', itemId: 'a', askedAt: T0 });
+    await pools.putEscalationPointer({ escalationId: 'p40~a~3', poolId: 'p40', itemId: 'a', askedAt: T0 });
     // Assess
     expect([...first.items, ...rest.items].map((item) => item.itemId)).toEqual(['a', 'b', 'c']);
-    expect(rest.nextToken).toBeUndefined();
+    expect(first.more).toBe(true);
+    expect(rest.more).toBe(false);
     expect(stats.items.map((item) => Object.keys(item).sort())).toEqual([['itemId', 'stats'], ['itemId', 'stats'], ['itemId', 'stats']]);
-    expect(await pools.listEscalationPointers('p4')).toEqual([{ escalationId: 'p4~a~3', poolId: 'p4', itemId: 'a', askedAt: T0 }]);
-    expect(await pools.listEscalationPointers('other')).toEqual([]);
+    expect(await pools.listEscalationPointers('p4', 10)).toEqual({ pointers: [{ escalationId: 'p4~a~3', poolId: 'p4', itemId: 'a', askedAt: T0 }], more: false });
+    expect(await pools.listEscalationPointers('other', 10)).toEqual({ pointers: [], more: false });
+    expect((await pools.listEscalationPointers(undefined, 1)).more).toBe(true);
   });
 });

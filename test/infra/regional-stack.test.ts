@@ -51,7 +51,7 @@ describe('regional stack: state', () => {
     });
   });
 
-  it('has the sparse timers index and the byWorker index the store queries', () => {
+  it('has the sparse timers index, the byWorker index and the sparse available index (pool claims) the store queries', () => {
     expect(resourceOf(template(), usEast1.table).Properties?.['GlobalSecondaryIndexes']).toEqual([
       {
         IndexName: 'timers',
@@ -68,6 +68,14 @@ describe('regional stack: state', () => {
           { AttributeName: 'pk', KeyType: 'RANGE' },
         ],
         Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['index'] },
+      },
+      {
+        IndexName: 'available',
+        KeySchema: [
+          { AttributeName: 'availablePool', KeyType: 'HASH' },
+          { AttributeName: 'availableKey', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'KEYS_ONLY' },
       },
     ]);
   });

@@ -1,11 +1,12 @@
+import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { PoolCounts } from '../../domain/pools/pool-decisions.js';
 import type { Pool } from '../../domain/pools/pool.js';
 import { itemTimerId, type ItemState, type PoolItem } from '../../domain/pools/pool-item.js';
-import type { CheckpointCollection, EscalationPointer, ItemPage, PoolStore } from '../../ports/pool-store.js';
+import type { CheckpointCollection, EscalationPage, EscalationPointer, ItemPage, PoolStore } from '../../ports/pool-store.js';
 import { batchGet } from './batch-requests.js';
-import { POOL_KEY_PREFIX, timerShardOf } from './jobs-table.js';
+import { AVAILABLE_INDEX, AVAILABLE_INDEX_KEYS, POOL_KEY_PREFIX, timerShardOf } from './jobs-table.js';
 import { createOrReturnExisting, putVersioned, withoutStorageAttributes } from './versioned-item.js';
 
 const ITEM_PREFIX = 'ITEM#';
@@ -14,20 +15,41 @@ const poolKey = (poolId: string) => ({ pk: poolPk(poolId), sk: 'POOL' });
 const itemKey = (poolId: string, itemId: string) => ({ pk: poolPk(poolId), sk: `${ITEM_PREFIX}${itemId}` });
 const collectionKey = (poolId: string, collectionId: string) => ({ pk: poolPk(poolId), sk: `COLL#${collectionId}` });
 const ESCALATIONS_PK = 'ESCALATIONS';
+const isMissingIndex = (error: unknown): boolean =>
+  error instanceof Error && error.name === 'ValidationException' && /does not have the specified index/i.test(error.message);
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+/** A random point in the `available` index's key space. */
+const randomAvailableKey = (): string => Array.from({ length: 4 }, () => BASE64URL[Math.floor(Math.random() * BASE64URL.length)]).join('');
 /** DynamoDB's `Limit` is a 32-bit integer; pages are followed anyway. */
 const PAGE_LIMIT = 1_000;
 /** Conditional item creates in flight at once (each is its own PutItem: a batch write has no condition). */
 const CREATE_CONCURRENCY = 16;
 
 const asPool = (item: Record<string, unknown>) => withoutStorageAttributes(item) as unknown as Pool;
-// `jobId` on an item is the timer index's copy of its timer id, not part of the item.
-const asItem = (item: Record<string, unknown>) => withoutStorageAttributes(item, ['jobId']) as unknown as PoolItem;
+// `jobId` on an item is the timer index's copy of its timer id, not part of the item; the
+// `available` index keys are the claim index's.
+const asItem = (item: Record<string, unknown>) =>
+  withoutStorageAttributes(item, ['jobId', AVAILABLE_INDEX_KEYS.partition, AVAILABLE_INDEX_KEYS.sort]) as unknown as PoolItem;
 
-/** While an item has a wake-up, the sparse `timers` index carries it, with the attempt as its fence. */
-const itemIndexAttributes = (item: PoolItem): Record<string, unknown> =>
-  item.timerDueAt === undefined
+/**
+ * The sort key spreads a pool's available items in an order unrelated to their ids and new on every
+ * attempt, so agents reading the first few candidates at once mostly pick different items.
+ */
+const availableKeyOf = (item: PoolItem): string => createHash('sha256').update(`${item.itemId}#${item.attempt}`).digest('base64url').slice(0, 16);
+
+/**
+ * While an item has a wake-up, the sparse `timers` index carries it, with the attempt as its fence;
+ * while it is available, the sparse `available` index does (a claim's candidates).
+ */
+const itemIndexAttributes = (item: PoolItem): Record<string, unknown> => ({
+  ...(item.timerDueAt === undefined
     ? {}
-    : { timerShard: timerShardOf(itemTimerId(item.poolId, item.itemId)), jobId: itemTimerId(item.poolId, item.itemId), timerFenceToken: item.attempt };
+    : { timerShard: timerShardOf(itemTimerId(item.poolId, item.itemId)), jobId: itemTimerId(item.poolId, item.itemId), timerFenceToken: item.attempt }),
+  ...(item.state === 'available' ? { [AVAILABLE_INDEX_KEYS.partition]: item.poolId, [AVAILABLE_INDEX_KEYS.sort]: availableKeyOf(item) } : {}),
+});
+
+/** A new pool item as stored: its keys and index attributes (also the bench's seed). */
+export const newItemRecord = (item: PoolItem): Record<string, unknown> => ({ ...item, version: 1, ...itemIndexAttributes(item), ...itemKey(item.poolId, item.itemId) });
 
 const encodeToken = (key: Record<string, unknown> | undefined) => (key ? Buffer.from(JSON.stringify(key), 'utf8').toString('base64url') : undefined);
 function decodeToken(token: string | undefined): Record<string, unknown> | undefined {
@@ -51,13 +73,7 @@ export class DynamoPoolStore implements PoolStore {
     return Item ? asPool(Item) : undefined;
   }
 
-  async createPool(pool: Pool, items: readonly PoolItem[]) {
-    const existing = await this.getPool(pool.poolId);
-    if (existing) return { created: false as const, existing };
-    // Items first: until the pool item exists nothing can claim them, so a create that crashed
-    // midway is repaired by sending it again. Then the pool, conditionally. Each item is created only
-    // where none exists: a concurrent create of the same pool never turns back an item already claimed.
-    await this.createItems(items);
+  async putNewPool(pool: Pool) {
     const result = await createOrReturnExisting(
       () => putVersioned(this.doc, this.tableName, poolKey(pool.poolId), pool, 0),
       () => this.getPool(pool.poolId),
@@ -89,7 +105,7 @@ export class DynamoPoolStore implements PoolStore {
       await this.doc.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: { ...item, version: 1, ...itemKey(item.poolId, item.itemId) },
+          Item: newItemRecord(item),
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );
@@ -99,9 +115,9 @@ export class DynamoPoolStore implements PoolStore {
   }
 
 
-  async itemsInState(poolId: string, state: ItemState, limit: number, nextToken?: string): Promise<ItemPage> {
+  async itemsInState(poolId: string, state: ItemState, limit: number, afterItemId?: string): Promise<ItemPage> {
     const items: PoolItem[] = [];
-    let startKey = decodeToken(nextToken);
+    let startKey: Record<string, unknown> | undefined = afterItemId === undefined ? undefined : itemKey(poolId, afterItemId);
     do {
       const page = await this.doc.send(
         new QueryCommand({
@@ -118,16 +134,48 @@ export class DynamoPoolStore implements PoolStore {
       const found = page.Items ?? [];
       for (const [index, item] of found.entries()) {
         items.push(asItem(item));
-        const more = index < found.length - 1 || page.LastEvaluatedKey !== undefined;
-        if (items.length >= limit && more) return { items, nextToken: encodeToken({ pk: item['pk'], sk: item['sk'] }) ?? '' };
+        // "More" means more may follow: the next page can turn out empty.
+        if (items.length >= limit) return { items, more: index < found.length - 1 || page.LastEvaluatedKey !== undefined };
       }
       startKey = page.LastEvaluatedKey;
-    } while (startKey && items.length < limit);
-    const token = encodeToken(startKey);
-    return token ? { items, nextToken: token } : { items };
+    } while (startKey);
+    return { items, more: false };
   }
 
+  /**
+   * One page of the sparse `available` index: a claim costs the same in a pool of 10 items or
+   * 100,000. The index is eventually consistent: a candidate may have just been claimed (the
+   * claim's conditional write on the item decides), and an item that just became available may
+   * show a moment later.
+   */
   async availableItemIds(poolId: string, limit: number): Promise<string[]> {
+    try {
+      // From a random point, so many agents claiming at once read different candidates (the index
+      // lags: the first few entries would be the ones just claimed); from the start when past the end.
+      const from = await this.availableFrom(poolId, limit, randomAvailableKey());
+      return from.length > 0 ? from : await this.availableFrom(poolId, limit);
+    } catch (error) {
+      if (!isMissingIndex(error)) throw error;
+      return this.availableItemIdsByScan(poolId, limit);
+    }
+  }
+
+  private async availableFrom(poolId: string, limit: number, fromKey?: string): Promise<string[]> {
+    const page = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: AVAILABLE_INDEX,
+        KeyConditionExpression: fromKey === undefined ? '#pool = :pool' : '#pool = :pool AND #key >= :from',
+        ExpressionAttributeNames: { '#pool': AVAILABLE_INDEX_KEYS.partition, ...(fromKey === undefined ? {} : { '#key': AVAILABLE_INDEX_KEYS.sort }) },
+        ExpressionAttributeValues: { ':pool': poolId, ...(fromKey === undefined ? {} : { ':from': fromKey }) },
+        Limit: limit,
+      }),
+    );
+    return (page.Items ?? []).map((item) => String(item['sk']).slice(ITEM_PREFIX.length));
+  }
+
+  /** A local table created before the `available` index existed (dynalite cannot add one): read the pool's items. */
+  private async availableItemIdsByScan(poolId: string, limit: number): Promise<string[]> {
     const ids: string[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
@@ -196,16 +244,25 @@ export class DynamoPoolStore implements PoolStore {
     await this.doc.send(new PutCommand({ TableName: this.tableName, Item: { ...pointer, pk: ESCALATIONS_PK, sk: pointer.escalationId } }));
   }
 
-  async listEscalationPointers(poolId?: string): Promise<EscalationPointer[]> {
-    const items = await this.queryAll({
-      KeyConditionExpression: 'pk = :pk',
-      ...(poolId ? { FilterExpression: 'poolId = :pool' } : {}),
-      ExpressionAttributeValues: { ':pk': ESCALATIONS_PK, ...(poolId ? { ':pool': poolId } : {}) },
-    });
-    return items.map((item) => withoutStorageAttributes(item) as unknown as EscalationPointer);
+  async listEscalationPointers(poolId: string | undefined, limit: number, afterEscalationId?: string): Promise<EscalationPage> {
+    // Escalation ids start with `poolId~` (ids cannot hold `~`), so one pool's are a key range.
+    const page = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: poolId === undefined ? 'pk = :pk' : 'pk = :pk AND begins_with(sk, :pool)',
+        ExpressionAttributeValues: { ':pk': ESCALATIONS_PK, ...(poolId === undefined ? {} : { ':pool': `${poolId}~` }) },
+        ConsistentRead: true,
+        Limit: limit,
+        ...(afterEscalationId === undefined ? {} : { ExclusiveStartKey: { pk: ESCALATIONS_PK, sk: afterEscalationId } }),
+      }),
+    );
+    const pointers = (page.Items ?? []).map((item) => withoutStorageAttributes(item) as unknown as EscalationPointer);
+    return { pointers, more: page.LastEvaluatedKey !== undefined };
   }
 
-  async getItems(keys: ReadonlyArray<{ poolId: string; itemId: string }>): Promise<PoolItem[]> {
+  async getItems(requested: ReadonlyArray<{ poolId: string; itemId: string }>): Promise<PoolItem[]> {
+    // BatchGetItem refuses a key twice (an item escalated twice has two pointers).
+    const keys = [...new Map(requested.map((key) => [itemTimerId(key.poolId, key.itemId), key])).values()];
     const found: PoolItem[] = [];
     for (let start = 0; start < keys.length; start += 100) {
       const page = await batchGet(this.doc, this.tableName, keys.slice(start, start + 100).map((key) => itemKey(key.poolId, key.itemId)));

@@ -7,6 +7,12 @@ import { CreateTableCommand, DescribeTableCommand, ResourceInUseException, type 
  */
 export const TIMER_INDEX = 'timers';
 export const WORKER_INDEX = 'byWorker';
+/**
+ * On the regional table: pool items while they are `available`, and nothing else (sparse), keys
+ * only, so a claim reads a few candidates whatever the pool's size (`dynamo-pool-store.ts`).
+ */
+export const AVAILABLE_INDEX = 'available';
+export const AVAILABLE_INDEX_KEYS = { partition: 'availablePool', sort: 'availableKey' } as const;
 export const TIMER_SHARDS = 16;
 export const TTL_ATTRIBUTE = 'expiresAt';
 /** Pools and their items live beside jobs under this key prefix (`shared/adapters/aws/dynamo-pool-store.ts`). */
@@ -28,7 +34,13 @@ export async function ensureTable(client: DynamoDBClient, tableName: string, wit
           { AttributeName: 'sk', AttributeType: 'S' },
           { AttributeName: 'timerShard', AttributeType: 'S' },
           { AttributeName: 'timerDueAt', AttributeType: 'N' },
-          ...(withWorkerIndex ? [{ AttributeName: 'gsiWorkerId', AttributeType: 'S' as const }] : []),
+          ...(withWorkerIndex
+            ? [
+                { AttributeName: 'gsiWorkerId', AttributeType: 'S' as const },
+                { AttributeName: AVAILABLE_INDEX_KEYS.partition, AttributeType: 'S' as const },
+                { AttributeName: AVAILABLE_INDEX_KEYS.sort, AttributeType: 'S' as const },
+              ]
+            : []),
         ],
         KeySchema: [
           { AttributeName: 'pk', KeyType: 'HASH' },
@@ -52,6 +64,14 @@ export async function ensureTable(client: DynamoDBClient, tableName: string, wit
                     { AttributeName: 'pk', KeyType: 'RANGE' as const },
                   ],
                   Projection: { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: ['index'] },
+                },
+                {
+                  IndexName: AVAILABLE_INDEX,
+                  KeySchema: [
+                    { AttributeName: AVAILABLE_INDEX_KEYS.partition, KeyType: 'HASH' as const },
+                    { AttributeName: AVAILABLE_INDEX_KEYS.sort, KeyType: 'RANGE' as const },
+                  ],
+                  Projection: { ProjectionType: 'KEYS_ONLY' as const },
                 },
               ]
             : []),

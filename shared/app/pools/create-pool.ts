@@ -7,29 +7,38 @@ import type { Pool } from '../../domain/pools/pool.js';
 import type { PoolSubmission } from '../../contract/parse-pool-submission.js';
 import type { ManagerDeps } from '../manager-deps.js';
 import { poolView } from './pool-views.js';
+import { decidePool } from './pool-state-stores.js';
+import { openCreatedPool } from '../../domain/pools/pool-decisions.js';
 
 const digest = (submission: PoolSubmission) =>
   createHash('sha256').update(JSON.stringify({ items: submission.items, config: submission.config })).digest('hex');
 
-/** `POST /pools`: idempotent on `poolId` like jobs; the same id with another body is a 409. */
+/**
+ * `POST /pools`: idempotent on `poolId` like jobs; the same id with another body is a 409.
+ * The pool item is written first, as CREATING with the body's digest, so of two creates with one id
+ * only the first body's items are ever written; then the items (each create-only), then RUNNING.
+ * A create that crashed midway is finished by sending it again (same body); until then the pool
+ * is invisible (404) and nothing can claim its items.
+ */
 export async function createPool(deps: ManagerDeps, submission: PoolSubmission) {
   const poolId = submission.poolId ?? randomUUID();
   const submissionHash = digest(submission);
   const pool: Pool = {
     poolId,
-    status: 'RUNNING',
+    status: 'CREATING',
     config: resolvePoolConfig(submission.config),
     itemCount: submission.items.length,
     createdAt: deps.clock.now(),
     submissionHash,
     version: 0,
   };
-  const items = submission.items.map((item) => newPoolItem(poolId, item.itemId, item.input ?? null));
-  const result = await deps.pools.createPool(pool, items);
-  if (result.created) {
-    deps.telemetry.info('pool created', { poolId, region: deps.region, items: items.length });
-    return { created: true, view: poolView(result.pool) };
-  }
-  if (result.existing.submissionHash !== submissionHash) throw new PoolConflictError(poolId);
-  return { created: false, view: poolView(result.existing) };
+  const put = await deps.pools.putNewPool(pool);
+  const stored = put.created ? put.pool : put.existing;
+  if (stored.submissionHash !== submissionHash) throw new PoolConflictError(poolId);
+  if (stored.status !== 'CREATING') return { created: false, view: poolView(stored) };
+  await deps.pools.createItems(submission.items.map((item) => newPoolItem(poolId, item.itemId, item.input ?? null)));
+  const open = await decidePool(deps, poolId, openCreatedPool, stored);
+  deps.telemetry.info(put.created ? 'pool created' : 'pool create finished', { poolId, region: deps.region, items: submission.items.length });
+  // This call finished the create (a retry after a crash, or a twin of the first): it is answered as created.
+  return { created: true, view: poolView(open) };
 }

@@ -1,28 +1,35 @@
 import { retryFromDlq } from '../../domain/pools/item-answers.js';
 import { reopenPool } from '../../domain/pools/pool-decisions.js';
 import type { ManagerDeps } from '../manager-deps.js';
+import { fitAnswerBudget } from './answer-budget.js';
 import { decideItem, decidePool, loadItem, loadPool } from './pool-state-stores.js';
 import { historyOf } from './pool-views.js';
 
-/** Items with their full (bounded) history are up to ~100 KB: a page of 50 stays far below Lambda's 6 MB. */
-export const DLQ_PAGE_SIZE = 50;
+/** Entries per page at most; a page of items at their largest is cut shorter by `fitAnswerBudget`. */
+export const DLQ_PAGE_SIZE = 25;
 
-/** `GET /pools/{poolId}/dlq`: dead-lettered items with every attempt and its timeout, paged by `nextToken`. */
-export async function listDeadLetters(deps: ManagerDeps, poolId: string, page: { limit?: number; nextToken?: string }) {
+/**
+ * `GET /pools/{poolId}/dlq?cursor=`: dead-lettered items with every attempt and its timeout, in
+ * item-id order. The cursor is the `nextCursor` of the previous answer (the last item id it held).
+ */
+export async function listDeadLetters(deps: ManagerDeps, poolId: string, page: { limit?: number; cursor?: string }) {
   await loadPool(deps, poolId);
   const limit = Math.min(Math.max(page.limit ?? DLQ_PAGE_SIZE, 1), DLQ_PAGE_SIZE);
-  const { items, nextToken } = await deps.pools.itemsInState(poolId, 'dlq', limit, page.nextToken);
-  return {
-    items: items.map((item) => ({
+  const { items, more } = await deps.pools.itemsInState(poolId, 'dlq', limit, page.cursor);
+  const entries = fitAnswerBudget(
+    items.map((item) => ({
       itemId: item.itemId,
       timeoutCount: item.timeoutCount,
       input: item.input,
       partialResult: item.partialResult ?? null,
       lastCheckpoint: item.lastCheckpoint ?? null,
       history: historyOf(item),
+      ...(item.historyDropped ? { historyDropped: item.historyDropped } : {}),
     })),
-    ...(nextToken ? { nextToken } : {}),
-  };
+  );
+  const last = entries.at(-1);
+  const cut = entries.length < items.length || more;
+  return { items: entries, ...(cut && last ? { nextCursor: last.itemId } : {}) };
 }
 
 /** `POST /pools/{poolId}/dlq/{itemId}/retry`: available again (a COMPLETED pool runs again), optionally with a new limit. */

@@ -1,3 +1,4 @@
+import { InvalidRequestError } from '../../domain/errors.js';
 import { answerEscalation as decideAnswer, type EscalationAnswer } from '../../domain/pools/item-answers.js';
 import { reopenPool } from '../../domain/pools/pool-decisions.js';
 import { EscalationNotFoundError } from '../../domain/pools/pool-errors.js';
@@ -8,9 +9,19 @@ import type { ManagerDeps } from '../manager-deps.js';
 import { runFollowUps } from './follow-ups.js';
 import { decideItem, decidePool, loadPool } from './pool-state-stores.js';
 
-/** `GET /escalations?poolId=…`: the questions (pending and answered); the item holds each one's state. */
-export async function listEscalations(deps: ManagerDeps, poolId: string | undefined) {
-  const pointers = await deps.pools.listEscalationPointers(poolId);
+/** Escalations per page: each answer entry is at most ~15 KB (100 subtask ids), so a page stays far below the answer budget. */
+export const ESCALATIONS_PAGE_SIZE = 50;
+
+/**
+ * `GET /escalations?poolId=…&cursor=`: the questions (pending and answered), in escalation-id order
+ * (so one pool's item's questions sit together); the item holds each one's state. The cursor is the
+ * `nextCursor` of the previous answer (the last escalation id it held).
+ */
+export async function listEscalations(deps: ManagerDeps, poolId: string | undefined, cursor?: string) {
+  if (poolId !== undefined && cursor !== undefined && !cursor.startsWith(`${poolId}~`)) {
+    throw new InvalidRequestError(`The cursor '${cursor}' is not one of pool '${poolId}'. Pass the nextCursor of the previous answer for the same poolId, or omit it for the first page.`);
+  }
+  const { pointers, more } = await deps.pools.listEscalationPointers(poolId, ESCALATIONS_PAGE_SIZE, cursor);
   const items = await deps.pools.getItems(pointers.map((pointer) => ({ poolId: pointer.poolId, itemId: pointer.itemId })));
   const byKey = new Map(items.map((item) => [`${item.poolId}/${item.itemId}`, item]));
   const escalations = pointers.flatMap((pointer) => {
@@ -30,7 +41,8 @@ export async function listEscalations(deps: ManagerDeps, poolId: string | undefi
       },
     ];
   });
-  return { escalations: escalations.sort((a, b) => a.askedAt.localeCompare(b.askedAt)) };
+  const last = pointers.at(-1);
+  return { escalations, ...(more && last ? { nextCursor: last.escalationId } : {}) };
 }
 
 /** `POST /escalations/{escalationId}/answer`: applied at once; a second answer is a 409. */

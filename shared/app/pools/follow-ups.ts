@@ -6,6 +6,9 @@ import type { ManagerDeps } from '../manager-deps.js';
 import { decideItem, decidePool } from './pool-state-stores.js';
 import { wakeRunningItems } from './wake-running-items.js';
 
+/** Candidates read back before counting the whole pool; a few, since most are usually still available. */
+const FINISH_CHECK_CANDIDATES = 3;
+
 async function runFollowUp(deps: ManagerDeps, item: PoolItem, followUp: FollowUp): Promise<void> {
   switch (followUp.type) {
     case 'fail_pool': {
@@ -14,6 +17,7 @@ async function runFollowUp(deps: ManagerDeps, item: PoolItem, followUp: FollowUp
       return;
     }
     case 'check_pool_finished': {
+      if (await stillHasAvailableItems(deps, item.poolId)) return;
       const counts = await deps.pools.countItems(item.poolId);
       await decidePool(deps, item.poolId, (pool) => completeIfDone(pool, counts, deps.clock.now()));
       return;
@@ -30,6 +34,19 @@ async function runFollowUp(deps: ManagerDeps, item: PoolItem, followUp: FollowUp
       await deps.pools.createItems(followUp.items.map((task) => newPoolItem(item.poolId, task.itemId, task.input)));
       return;
   }
+}
+
+/**
+ * A pool with an available item cannot be finished: one small index read and a consistent read of
+ * a candidate or two answer that, so a completion costs the same in a pool of any size. Only when
+ * none is surely available (the pool's tail) are all its items counted. The index may lag: a
+ * candidate is trusted only once read back as available.
+ */
+async function stillHasAvailableItems(deps: ManagerDeps, poolId: string): Promise<boolean> {
+  for (const itemId of await deps.pools.availableItemIds(poolId, FINISH_CHECK_CANDIDATES)) {
+    if ((await deps.pools.getItem(poolId, itemId))?.state === 'available') return true;
+  }
+  return false;
 }
 
 /**

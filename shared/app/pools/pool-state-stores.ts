@@ -13,8 +13,11 @@ export const itemStateStore = (pools: PoolStore, poolId: string): VersionedStore
   isFinished: (item) => item.run === undefined && (item.pending ?? []).length === 0,
 });
 
+/** A pool still being created does not exist yet for anyone but its creator. */
+const visible = (pool: Pool | undefined): Pool | undefined => (pool?.status === 'CREATING' ? undefined : pool);
+
 const poolStore = (pools: PoolStore): VersionedStore<Pool> => ({
-  load: (poolId) => pools.getPool(poolId),
+  load: async (poolId) => visible(await pools.getPool(poolId)),
   save: (pool, expectedVersion) => pools.savePool(pool, expectedVersion),
   // Pool items carry no wake-up: a lost PoolFinished is re-published by the next decision on the pool.
   isFinished: () => false,
@@ -56,7 +59,7 @@ export async function decidePool(deps: ManagerDeps, poolId: string, decide: (poo
 }
 
 export async function loadPool(deps: ManagerDeps, poolId: string): Promise<Pool> {
-  const pool = await deps.pools.getPool(poolId);
+  const pool = visible(await deps.pools.getPool(poolId));
   if (!pool) throw new PoolNotFoundError(poolId);
   return pool;
 }

@@ -38,4 +38,5 @@ export const itemView = (item: PoolItem) => ({
   ...(item.escalation ? { escalationId: item.escalation.escalationId } : {}),
   history: historyOf(item),
   ...(item.historyDropped ? { historyDropped: item.historyDropped } : {}),
+  ...(item.lateResultsDropped ? { lateResultsDropped: item.lateResultsDropped } : {}),
 });

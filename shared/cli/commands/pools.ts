@@ -1,3 +1,4 @@
+import { allPages } from '../all-pages.js';
 import { command } from '../command-line.js';
 import { vigilHttp } from '../endpoint.js';
 import { ExitCode } from '../exit-codes.js';
@@ -47,7 +48,7 @@ export const poolsStatus = command(
 export const dlqList = command(
   { usage: 'vigil dlq list POOL', summary: "List a pool's dead-lettered items with their history.", options: {}, positionals: ['POOL'] },
   async ({ values, positionals }) => {
-    const { body } = await vigilHttp(values).call('GET', `/pools/${enc(positionals[0] ?? '')}/dlq`);
+    const body = await allPages(vigilHttp(values), `/pools/${enc(positionals[0] ?? '')}/dlq`, 'items');
     print(values.json, body, pretty(body));
     return ExitCode.ok;
   },
@@ -80,7 +81,7 @@ export const escalationsList = command(
     positionals: [],
   },
   async ({ values }) => {
-    const { body } = await vigilHttp(values).call('GET', `/escalations${values.pool ? `?poolId=${enc(values.pool)}` : ''}`);
+    const body = await allPages(vigilHttp(values), `/escalations${values.pool ? `?poolId=${enc(values.pool)}` : ''}`, 'escalations');
     print(values.json, body, pretty(body));
     return ExitCode.ok;
   },

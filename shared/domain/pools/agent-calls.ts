@@ -68,9 +68,9 @@ interface CallStep extends ItemStep {
 
 function refuse(item: PoolItem, attempt: number, call: AgentCall, now: EpochMs, refusal: VigilError): CallStep {
   const carried = carriedResult(call);
-  const known = item.history.some((entry) => entry.attempt === attempt);
-  const recorded = carried.carries && known ? withLateResult(item, attempt, call.type, carried.result, now) : item;
-  return { item: recorded, effects: carried.carries && known ? [metric('StaleMessageRejected', { kind: 'pool_attempt' })] : [], reply: undefined, refusal };
+  if (!carried.carries) return { item, effects: [], reply: undefined, refusal };
+  const recorded = withLateResult(item, attempt, call.type, carried.result, now);
+  return { item: recorded, effects: [metric('StaleMessageRejected', { kind: 'pool_attempt' })], reply: undefined, refusal };
 }
 
 function onCall(item: PoolItem, pool: Pick<Pool, 'status' | 'config'>, attempt: number, call: AgentCall, now: EpochMs): CallStep {

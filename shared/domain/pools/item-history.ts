@@ -16,8 +16,12 @@ export function updateHistoryEntry(item: PoolItem, attempt: number, change: (ent
   return { ...item, history: item.history.map((entry) => (entry.attempt === attempt ? change(entry) : entry)) };
 }
 
-/** A refused result, kept (bounded) in its attempt's entry: never applied, never silently dropped. */
+/**
+ * A refused result, kept (bounded) in its attempt's entry: never applied, never silently dropped.
+ * When that entry already left the bounded history, the item counts it in `lateResultsDropped`.
+ */
 export function withLateResult(item: PoolItem, attempt: number, call: string, result: unknown, at: EpochMs): PoolItem {
+  if (!item.history.some((entry) => entry.attempt === attempt)) return { ...item, lateResultsDropped: (item.lateResultsDropped ?? 0) + 1 };
   const json = result === undefined ? undefined : JSON.stringify(result);
   const bytes = json === undefined ? 0 : Buffer.byteLength(json, 'utf8');
   const late: LateResult = { at, call, ...(json === undefined ? {} : bytes <= ITEM_BOUNDS.lateResultBytes ? { result } : { resultBytes: bytes }) };
@@ -32,6 +36,9 @@ export function withLateResult(item: PoolItem, attempt: number, call: string, re
   });
 }
 
+/** Where timeouts of command types past `ITEM_BOUNDS.commandTypesCounted` are counted. */
+export const OTHER_COMMAND_TYPES = '(other)';
+
 export const withExecution = (stats: ItemStats, at: EpochMs, seconds: number): ItemStats => ({
   ...stats,
   recentExecutions: keepLast([...stats.recentExecutions, { at, seconds }], ITEM_BOUNDS.recentExecutions),
@@ -39,7 +46,13 @@ export const withExecution = (stats: ItemStats, at: EpochMs, seconds: number): I
 
 export function withTimeoutStat(stats: ItemStats, at: EpochMs, attempt: number, agentId: string, timeout: TimeoutInfo): ItemStats {
   const command = { ...stats.timeoutsByType.command };
-  if (timeout.type === 'command') command[timeout.commandType ?? 'unknown'] = (command[timeout.commandType ?? 'unknown'] ?? 0) + 1;
+  if (timeout.type === 'command') {
+    // The agent names its commands' types: past a few distinct ones they are counted together, or
+    // an agent inventing a new type per attempt would grow the item without end.
+    const named = timeout.commandType ?? 'unknown';
+    const key = named in command || Object.keys(command).length < ITEM_BOUNDS.commandTypesCounted ? named : OTHER_COMMAND_TYPES;
+    command[key] = (command[key] ?? 0) + 1;
+  }
   return {
     ...stats,
     timeoutsByType: { agent: stats.timeoutsByType.agent + (timeout.type === 'agent' ? 1 : 0), command },

@@ -14,7 +14,7 @@ export interface PoolCounts {
   escalated: number;
 }
 
-function finish(pool: Pool, status: Exclude<PoolStatus, 'RUNNING'>, now: EpochMs, reason?: string): Decision<Pool> {
+function finish(pool: Pool, status: Exclude<PoolStatus, 'RUNNING' | 'CREATING'>, now: EpochMs, reason?: string): Decision<Pool> {
   return {
     state: { ...pool, status, finishedAt: now, ...(reason ? { reason } : {}) },
     effects: [
@@ -40,6 +40,12 @@ export function failPool(pool: Pool, reason: string, now: EpochMs): Decision<Poo
 export function cancelPool(pool: Pool, reason: string | undefined, now: EpochMs): Decision<Pool> {
   if (pool.status !== 'RUNNING') throw new PoolFinishedError(pool.poolId, pool.status);
   return finish(pool, 'CANCELLED', now, reason ?? 'cancelled by request');
+}
+
+/** Every item of a new pool is written: it becomes visible and claimable. */
+export function openCreatedPool(pool: Pool): Decision<Pool> {
+  if (pool.status !== 'CREATING') return unchanged(pool, 'already_open');
+  return { state: { ...pool, status: 'RUNNING' }, effects: [] };
 }
 
 /** A redrive or an answer makes an item available again in a COMPLETED pool: the pool runs again. */

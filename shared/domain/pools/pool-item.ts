@@ -120,6 +120,8 @@ export interface PoolItem {
   splitInto?: string[];
   history: HistoryEntry[];
   historyDropped?: number;
+  /** Refused results of attempts whose history entry was already dropped (past `ITEM_BOUNDS.history`). */
+  lateResultsDropped?: number;
   stats: ItemStats;
   pending?: FollowUp[];
   version: number;
@@ -134,8 +136,12 @@ export const ITEM_BOUNDS = {
   lateResultBytes: 1_024,
   recentExecutions: 10,
   recentTimeouts: 10,
+  /** Distinct command types whose timeouts are counted by name (the rest together). */
+  commandTypesCounted: 32,
   /** input, result, partialResult and checkpoint state, each as JSON. */
   payloadBytes: 32 * 1024,
+  /** A split's subtask inputs together: they wait on the item (its follow-up) until created. */
+  subtaskInputsBytes: 128 * 1024,
 } as const;
 
 export const newItemStats = (): ItemStats => ({

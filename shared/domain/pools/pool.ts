@@ -1,7 +1,11 @@
 import type { EpochMs } from '../time.js';
 import type { PoolConfig } from './pool-config.js';
 
-export type PoolStatus = 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+/**
+ * `CREATING` while the create writes the items: the pool item is written first so a second create
+ * with another body is refused before it writes anything; nothing sees the pool until it is RUNNING.
+ */
+export type PoolStatus = 'CREATING' | 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
 
 /**
  * The pool item: config and status only. Counts are derived from the items by query, so a big

@@ -27,6 +27,32 @@ export async function api<Body = unknown>(target: string, path: string, init?: {
   return { ok: response.ok, status: response.status, body: body as Body };
 }
 
+/** Pages a live view follows at most per refresh; beyond, it says the list goes on. */
+const MAX_PAGES = 20;
+
+/**
+ * Every page of a paged listing (`?cursor=` / `nextCursor`), `listKey` entries joined; `more` when
+ * the view stopped at its page bound. The first failing page's answer is returned as is.
+ */
+export async function apiAllPages<Entry>(
+  target: string,
+  path: string,
+  listKey: string,
+): Promise<ApiAnswer<{ entries: Entry[]; more: boolean }>> {
+  const entries: Entry[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const separator = path.includes('?') ? '&' : '?';
+    const answer = await api<Record<string, unknown>>(target, cursor === undefined ? path : `${path}${separator}cursor=${encodeURIComponent(cursor)}`);
+    if (!answer.ok) return answer as unknown as ApiAnswer<{ entries: Entry[]; more: boolean }>; // its body is the error; callers check `ok`
+    const list = answer.body[listKey];
+    if (Array.isArray(list)) entries.push(...(list as Entry[]));
+    cursor = typeof answer.body['nextCursor'] === 'string' ? answer.body['nextCursor'] : undefined;
+    if (cursor === undefined) return { ok: true, status: answer.status, body: { entries, more: false } };
+  }
+  return { ok: true, status: 200, body: { entries, more: true } };
+}
+
 /** The contract's error shape, as one line for a person. */
 export function errorText(answer: ApiAnswer): string {
   const error = (answer.body as { error?: { code?: string; message?: string } } | undefined)?.error;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AttemptTerminatingError, StaleAttemptError } from '../../../../shared/domain/pools/pool-errors.js';
+import { OTHER_COMMAND_TYPES, withTimeoutStat } from '../../../../shared/domain/pools/item-history.js';
+import { ITEM_BOUNDS, newItemStats } from '../../../../shared/domain/pools/pool-item.js';
 import { at, call, claimed, eventOf, eventTypes, poolWith, wake } from './pool-fixtures.js';
 
 describe('agent and command deadlines (seed 003 policies)', () => {
@@ -184,5 +186,32 @@ describe('the attempt fence', () => {
     expect(entry?.lateResultsDropped).toBe(2);
     expect(entry?.lateResults?.[0]?.result).toBeUndefined();
     expect(entry?.lateResults?.[0]?.resultBytes).toBeGreaterThan(2_000);
+  });
+
+  it('a late result of an attempt whose entry already left the bounded history is counted on the item, not lost silently', () => {
+    // Prepare: the first attempt's entry is gone (history holds the last few attempts only)
+    const pool = poolWith({ agent_timeout_secs: 10 });
+    const item = { ...claimed(pool), historyDropped: 1 };
+    const withoutFirst = { ...item, attempt: 2, history: [] };
+    // Act
+    const { state, refusal } = call(withoutFirst, pool, 1, { type: 'complete', outcome: 'succeeded', result: { late: true } }, 1);
+    // Assess
+    expect(refusal).toBeInstanceOf(StaleAttemptError);
+    expect(state.lateResultsDropped).toBe(1);
+    expect(state.result).toBeUndefined();
+  });
+
+  it('timeouts of command types an agent keeps inventing are counted, past a few names together, so the item stays bounded', () => {
+    // Prepare
+    let stats = newItemStats();
+    // Act: 100 attempts, each timing out in a command type of its own
+    for (let i = 0; i < 100; i++) {
+      stats = withTimeoutStat(stats, at(i), i + 1, 'liar', { type: 'command', commandIndex: 0, commandType: `type-${i}`, limitSeconds: 1, elapsedSeconds: 1 });
+    }
+    // Assess
+    const counted = stats.timeoutsByType.command;
+    expect(Object.keys(counted)).toHaveLength(ITEM_BOUNDS.commandTypesCounted + 1);
+    expect(counted[OTHER_COMMAND_TYPES]).toBe(100 - ITEM_BOUNDS.commandTypesCounted);
+    expect(Object.values(counted).reduce((sum, n) => sum + n, 0)).toBe(100);
   });
 });

@@ -1,4 +1,4 @@
-import { api, errorText, type Endpoints } from '../api.js';
+import { api, apiAllPages, errorText, type Endpoints } from '../api.js';
 import { esc } from '../escape.js';
 import { shortTime } from '../format.js';
 import type { Page } from '../page.js';
@@ -47,10 +47,10 @@ export function escalationsPage(where: Endpoints): Page {
     title: 'Escalations',
     controls: () => '',
     async live() {
-      const answers = await Promise.all(where.regions.map(async (region) => ({ region, answer: await api<{ escalations: Escalation[] }>(region, '/escalations') })));
+      const answers = await Promise.all(where.regions.map(async (region) => ({ region, answer: await apiAllPages<Escalation>(region, '/escalations', 'escalations') })));
       const problems = answers.filter((a) => !a.answer.ok).map((a) => `${a.region}: ${errorText(a.answer)}`);
       const pending = answers.flatMap(({ region, answer }) =>
-        answer.ok ? answer.body.escalations.filter((e) => e.status === 'pending').map((e) => ({ ...e, region })) : [],
+        answer.ok ? answer.body.entries.filter((e) => e.status === 'pending').map((e) => ({ ...e, region })) : [],
       );
       for (const e of pending) regionOf.set(e.escalationId, e.region);
       const cards = pending

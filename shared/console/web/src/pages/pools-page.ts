@@ -1,4 +1,4 @@
-import { api, errorText, type Endpoints } from '../api.js';
+import { api, apiAllPages, errorText, type Endpoints } from '../api.js';
 import { barChart, columns, gauge } from '../charts.js';
 import { esc } from '../escape.js';
 import { shortTime } from '../format.js';
@@ -70,8 +70,10 @@ interface MetricsJson {
   averageExecutionSeconds: number;
   recentTimeouts?: Array<{ at?: string; occurredAt?: string }>;
 }
-interface DlqJson {
-  items: Array<{ itemId: string; timeoutCount: number; history?: HistoryRow[] }>;
+interface DlqEntry {
+  itemId: string;
+  timeoutCount: number;
+  history?: HistoryRow[];
 }
 interface ItemJson {
   itemId: string;
@@ -93,7 +95,7 @@ export function poolPage(region: string, poolId: string): Page {
       const [pool, metrics, dlq, item] = await Promise.all([
         api<PoolJson>(region, base),
         api<MetricsJson>(region, `${base}/metrics`),
-        api<DlqJson>(region, `${base}/dlq`),
+        apiAllPages<DlqEntry>(region, `${base}/dlq`, 'items'),
         itemId ? api<ItemJson>(region, `${base}/items/${encodeURIComponent(itemId)}`) : undefined,
       ]);
       if (!pool.ok) return `<p class="problem">${esc(region)}: ${esc(errorText(pool))}</p>`;
@@ -111,7 +113,7 @@ export function poolPage(region: string, poolId: string): Page {
            ${columns('recent timeouts', recent)}<p>average execution <b>${esc(Math.round(m.averageExecutionSeconds * 10) / 10)} s</b></p>`
         : `<p class="problem">metrics: ${esc(errorText(metrics))}</p>`;
       const dlqRows = dlq.ok
-        ? dlq.body.items
+        ? dlq.body.entries
             .map(
               (d) => `<tr data-dlq-item="${esc(d.itemId)}"><td>${esc(d.itemId)}</td><td>${esc(d.timeoutCount)}</td>
                 <td><details><summary>${esc(d.history?.length ?? 0)} attempts</summary>${historyTable(d.history)}</details></td>
@@ -126,7 +128,7 @@ export function poolPage(region: string, poolId: string): Page {
         : '';
       return `<h2>${esc(poolId)} <span id="pool-status" class="status status-${esc(pool.body.status)}">${esc(pool.body.status)}</span> <small>${esc(region)}</small></h2>
         <div class="counts">${counts}</div><div class="charts">${charts}</div>
-        <h3>Dead-letter queue</h3><table class="dlq"><thead><tr><th>Item</th><th>Timeouts</th><th>History</th><th></th></tr></thead><tbody>${dlqRows || '<tr><td colspan="4" class="empty">empty</td></tr>'}</tbody></table>
+        <h3>Dead-letter queue</h3><table class="dlq"><thead><tr><th>Item</th><th>Timeouts</th><th>History</th><th></th></tr></thead><tbody>${dlqRows || '<tr><td colspan="4" class="empty">empty</td></tr>'}</tbody></table>${dlq.ok && dlq.body.more ? '<p class="more">More dead-lettered items follow: <code>vigil dlq list</code> lists them all.</p>' : ''}
         <div id="item-detail">${itemBlock}</div>`;
     },
     async act(action, target) {
