@@ -19,7 +19,7 @@ const isMissingIndex = (error: unknown): boolean =>
   error instanceof Error && error.name === 'ValidationException' && /does not have the specified index/i.test(error.message);
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 /** A random point in the `available` index's key space. */
-const randomAvailableKey = (): string => Array.from({ length: 4 }, () => BASE64URL[Math.floor(Math.random() * BASE64URL.length)]).join('');
+const randomAvailableKey = (random: () => number): string => Array.from({ length: 4 }, () => BASE64URL[Math.floor(random() * BASE64URL.length)]).join('');
 /** DynamoDB's `Limit` is a 32-bit integer; pages are followed anyway. */
 const PAGE_LIMIT = 1_000;
 /** Conditional item creates in flight at once (each is its own PutItem: a batch write has no condition). */
@@ -63,9 +63,11 @@ function decodeToken(token: string | undefined): Record<string, unknown> | undef
 }
 
 export class DynamoPoolStore implements PoolStore {
+  /** `random` picks where a claim starts reading the `available` index; a simulation passes its seeded stream. */
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableName: string,
+    private readonly random: () => number = Math.random,
   ) {}
 
   async getPool(poolId: string): Promise<Pool | undefined> {
@@ -152,7 +154,7 @@ export class DynamoPoolStore implements PoolStore {
     try {
       // From a random point, so many agents claiming at once read different candidates (the index
       // lags: the first few entries would be the ones just claimed); from the start when past the end.
-      const from = await this.availableFrom(poolId, limit, randomAvailableKey());
+      const from = await this.availableFrom(poolId, limit, randomAvailableKey(this.random));
       return from.length > 0 ? from : await this.availableFrom(poolId, limit);
     } catch (error) {
       if (!isMissingIndex(error)) throw error;

@@ -76,7 +76,7 @@ export async function buildNodes(world: World, storeKind: StoreKind = 'memory'):
       region: name,
       managerId: `${name}/sim`,
       jobs: new DynamoJobStore(dynamo.doc, JOBS_TABLE),
-      pools: withSeededClaims(new DynamoPoolStore(dynamo.doc, JOBS_TABLE), world.rng),
+      pools: withSeededClaims(new DynamoPoolStore(dynamo.doc, JOBS_TABLE, () => world.rng.next()), world.rng),
       timers: new SimTimers(world, name, (timer) =>
         timer.scope === 'pool'
           ? firePoolTimerChecked(world, observePools, deps, timer)
