@@ -10,6 +10,7 @@
  *   5. Agent fleets (agent-fleets.ts): enforcement overhead vs a plain loop, agent/command timeout precision.
  *   6. The operator console (console-render.ts): bundle size, and time to first render of the jobs
  *      list in headless Chromium vs the same browser loading a bare route.
+ * `npm run bench -- --only progress,timers` runs some sections only.
  * Everything runs under a temp dir that is removed; a watchdog ends the run if it hangs.
  */
 process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
@@ -35,6 +36,8 @@ const WATCHDOG_MS = 360_000;
 const TIMER_TARGET_P99_MS = 100;
 const CLIENTS = 8;
 const RAW_DURATION_MS = 3_000;
+const SECTIONS = ['timers', 'progress', 'gate', 'sweep', 'fleets', 'console'] as const;
+type Section = (typeof SECTIONS)[number];
 
 const scenarios: ProgressScenario[] = [
   // Few jobs reporting as fast as they can: the coalescing window (min(5 s, stuck / 20)) absorbs most writes.
@@ -66,36 +69,51 @@ try {
   const startedAt = Date.now();
   console.log(`Vigil bench · node ${process.version} · ${availableParallelism()} CPUs (${cpus()[0]?.model.trim() ?? 'unknown'}) · ${new Date().toISOString()}\n`);
 
-  console.log('1/7 timer lateness: 1,000 jobs through the submit use case, deadlines spread over 3 s …');
-  const timers = await measureTimers();
-  console.log('2/7 progress reports through the local HTTP API …');
-  const progress = await measureProgress();
-  console.log('3/7 raw dynalite conditional UpdateItem (baseline) …\n');
-  const raw = [
-    await dynaliteConditionalUpdateRate(join(root, 'raw-1'), 1, RAW_DURATION_MS),
-    await dynaliteConditionalUpdateRate(join(root, `raw-${CLIENTS}`), CLIENTS, RAW_DURATION_MS),
-  ];
+  const only = sectionsToRun(process.argv.slice(2));
+  const timers = only.has('timers') ? await step('1/7 timer lateness: 1,000 jobs through the submit use case, deadlines spread over 3 s', measureTimers) : undefined;
+  const progress = only.has('progress') ? await step('2/7 progress reports through the local HTTP API', measureProgress) : undefined;
+  const raw = only.has('progress')
+    ? await step('3/7 raw dynalite conditional UpdateItem (baseline)', async () => [
+        await dynaliteConditionalUpdateRate(join(root, 'raw-1'), 1, RAW_DURATION_MS),
+        await dynaliteConditionalUpdateRate(join(root, `raw-${CLIENTS}`), CLIENTS, RAW_DURATION_MS),
+      ])
+    : undefined;
+  const gate = only.has('gate') ? await step('4/7 gate coordination across three regions', benchGateCoordination) : undefined;
+  const sweep = only.has('sweep') ? await step('5/7 backstop sweep recovery', benchSweepRecovery) : undefined;
+  const fleets = only.has('fleets') ? await step('6/7 agent fleets: enforcement overhead and timeout precision', () => benchAgentFleets(root, children)) : undefined;
+  const consoleNumbers = only.has('console') ? await step('7/7 the operator console', benchConsole) : undefined;
+  console.log();
 
-  console.log('4/7 gate coordination across three regions …\n');
-  const gate = await benchGateCoordination();
-  console.log('5/7 backstop sweep recovery …\n');
-  const sweep = await benchSweepRecovery();
-  console.log('6/7 agent fleets: enforcement overhead and timeout precision …\n');
-  const fleets = await benchAgentFleets(root, children);
-  console.log('7/7 the operator console …\n');
-  const consoleNumbers = await benchConsole();
-
-  printTimers(timers);
-  printProgress(progress, raw);
-  console.log(`\n3. Gate coordination\n${gate}`);
-  console.log(`\n4. Backstop sweep recovery (in-memory dynalite, injected clock)\n${sweep}`);
-  console.log(`\n5. Agent fleets\n${formatAgentFleets(fleets, summarize(timers.localMs))}`);
-  console.log(`\n6. Operator console\n${consoleNumbers}`);
+  if (timers) printTimers(timers);
+  if (progress && raw) printProgress(progress, raw);
+  if (gate) console.log(`\n3. Gate coordination\n${gate}`);
+  if (sweep) console.log(`\n4. Backstop sweep recovery (in-memory dynalite, injected clock)\n${sweep}`);
+  if (fleets && timers) console.log(`\n5. Agent fleets\n${formatAgentFleets(fleets, summarize(timers.localMs))}`);
+  else if (fleets) console.log('\n5. Agent fleets: printed with the timer section (run it too: --only timers,fleets)');
+  if (consoleNumbers) console.log(`\n6. Operator console\n${consoleNumbers}`);
   console.log(`\n(bench took ${Math.round((Date.now() - startedAt) / 1_000)} s)`);
 } finally {
   for (const child of children) await child.stop();
   clearTimeout(watchdog);
   rmSync(root, { recursive: true, force: true });
+}
+
+/** `--only timers,progress` runs those sections (names in SECTIONS); every section by default. */
+function sectionsToRun(args: readonly string[]): ReadonlySet<Section> {
+  const at = args.indexOf('--only');
+  if (at === -1) return new Set(SECTIONS);
+  const asked = (args[at + 1] ?? '').split(',').filter((name) => name !== '');
+  const unknown = asked.filter((name) => !(SECTIONS as readonly string[]).includes(name));
+  if (asked.length === 0 || unknown.length > 0) {
+    console.error(`bench: --only takes a comma-separated list of ${SECTIONS.join(', ')}${unknown.length > 0 ? ` (not: ${unknown.join(', ')})` : ''}`);
+    process.exit(2);
+  }
+  return new Set(asked as Section[]);
+}
+
+async function step<T>(title: string, run: () => Promise<T>): Promise<T> {
+  console.log(`${title} …`);
+  return run();
 }
 
 async function measureTimers(): Promise<TimerLatenessResult> {
