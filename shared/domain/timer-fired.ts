@@ -45,6 +45,24 @@ export function onTimerFired(
   return current.tracking.strategy === 'local_authority' ? decideLocally(current, ctx) : decideWithGate(current, ctx);
 }
 
+/**
+ * Whether `onTimerFired` would read the stuck clock: a due wake-up that is not already a plain
+ * timeout. Only then does the fire read the workflows' progress (`withWorkflowProgress`), so a
+ * wake-up at the deadline costs no more than before.
+ */
+export function dependsOnProgress(
+  job: Job,
+  timer: TimerFired,
+  ctx: DecisionContext,
+  retiredGrants: ReadonlyArray<{ workerIndex: number; epochBefore: number }> = [],
+): boolean {
+  if (timer.fenceToken !== job.tracking.fenceToken || isTerminal(job.status) || workflowCounts(job).active === 0) return false;
+  if (timer.dueAt !== undefined && job.timerDueAt !== undefined && timer.dueAt !== job.timerDueAt) return false;
+  const current = withoutGrants(job, retiredGrants);
+  if (ctx.now < nextDueAt(current, ctx.policy)) return false;
+  return !(current.tracking.strategy === 'local_authority' && ctx.now >= effectiveDeadline(current.tracking));
+}
+
 /** Seed 000 Part 3: the manager has full authority. Overall timeout first, then stuck. */
 function decideLocally(job: Job, ctx: DecisionContext): Decision<Job> {
   return timeOutJob(job, ctx.now >= effectiveDeadline(job.tracking) ? 'timeout' : 'stuck', ctx);
