@@ -261,9 +261,10 @@ function printProgress(results: readonly ScenarioResult[], raw: readonly UpdateR
     const cancelNote = result.run.cancelAnswers > 0 ? `; ${result.run.cancelAnswers} answers said cancel: the job ended mid-run` : '';
     console.log(`   - ${result.scenario.name}: ${parts.join(', ') || 'none'}${failedNote}${cancelNote}`);
   }
-  console.log('   (UpdateItem job/workflow/worker: the coalesced progress and health touches; PutItem job: a whole-job write,');
-  console.log('   here the job\'s wake-up firing at its old stuck deadline and re-arming; PutItem worker: a worker\'s first health item.)');
-  console.log('   CPU per report (the server is one Node process: HTTP, handler, SDK and dynalite share its event loop):');
+  console.log('   (UpdateItem workflow: the report\'s one write, an advance or a coalesced heartbeat; UpdateItem worker: a health touch');
+  console.log('   by a call that wrote no workflow; PutItem job: a whole-job write, here a job\'s wake-up at its stuck deadline re-arming');
+  console.log('   from its workflows\' progress, once per job per stuck threshold whatever the report rate; PutItem worker: a first health item.)');
+  console.log('   CPU per report (the server is one Node process: HTTP, handlers and the SDK on its event loop, dynalite in a worker thread):');
   for (const result of results) {
     const perReport = (ms: number) => `${(ms / result.run.reports).toFixed(2)} ms`;
     const busy = (ms: number) => `${Math.round((100 * ms) / (result.run.seconds * 1_000))}%`;
