@@ -1,7 +1,7 @@
 import { progressCoalesceMs } from './deadlines.js';
 import { sampleBucket } from './history/history-entry.js';
 import { WorkflowFinishedError } from './errors.js';
-import { isTerminal, WorkflowMark, type Job, type Workflow } from './job.js';
+import { belongsTo, isTerminal, WorkflowMark, type Job, type Workflow } from './job.js';
 import type { EpochMs } from './time.js';
 
 /** What a worker's progress call carries about its workflow; both optional. */
@@ -68,6 +68,15 @@ export function progressWrites(job: Job, workflow: Workflow, report: ProgressRep
   if (advance) return { advance, heartbeat: false, sample };
   const heartbeat = heardAt === undefined || now - heardAt >= progressCoalesceMs(job.tracking.stuckThresholdSeconds);
   return { heartbeat, sample: heartbeat && sample };
+}
+
+/** The latest advance among the job's own workflows (an earlier job's leftover items do not count). */
+export function latestAdvanceAt(job: Job, workflows: readonly Workflow[]): EpochMs | undefined {
+  let latest: EpochMs | undefined;
+  for (const w of workflows) {
+    if (belongsTo(w, job) && w.lastProgressAt !== undefined && (latest === undefined || w.lastProgressAt > latest)) latest = w.lastProgressAt;
+  }
+  return latest;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fireJobTimer } from '../../shared/app/fire-job-timer.js';
+import { getJob } from '../../shared/app/get-job.js';
 import { reportProgress } from '../../shared/app/report-progress.js';
 import { at } from '../support/fixtures.js';
 import { submit, tokenOf, useTestManager, writesByItem } from './support/test-manager.js';
@@ -32,6 +33,17 @@ describe('a report writes at most one item, its workflow (dynalite)', () => {
     const after = await m.getJob('job-1');
     expect(after.version).toBe(before.version);
     expect(await m.jobs.latestWorkflowProgressAt('job-1', after.incarnation)).toBe(at(8.6));
+  });
+
+  it("the job's view shows its last progress from the workflows, though no report wrote the job item", async () => {
+    // Prepare
+    await report(1);
+    // Act
+    await report(42);
+    // Assess
+    const view = await getJob(m.deps, 'job-1');
+    expect(view.timeoutTracking.lastProgressAt).toBe(new Date(at(42)).toISOString());
+    expect((await m.getJob('job-1')).tracking.lastProgressAt).toBeLessThan(at(42));
   });
 
   it("the job's timer reads the workflows: a wake-up at the submitted stuck deadline re-arms from the last advance", async () => {

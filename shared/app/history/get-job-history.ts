@@ -1,5 +1,6 @@
 import { effectiveDeadline } from '../../domain/deadlines.js';
 import { JobNotFoundError } from '../../domain/errors.js';
+import { withWorkflowProgress } from '../../domain/record-progress.js';
 import { toIso } from '../../domain/time.js';
 import type { HistoryEntry } from '../../domain/history/history-entry.js';
 import type { ManagerDeps } from '../manager-deps.js';
@@ -7,8 +8,10 @@ import { readHistory, timedEntries } from './history-answer.js';
 
 /** `GET /jobs/{jobId}/history` on a region manager: the job's timing as it stands, and its decisions in time order. */
 export async function getJobHistory(deps: ManagerDeps, jobId: string) {
-  const [job, read] = await Promise.all([deps.jobs.getJob(jobId), readHistory(deps.history, jobId)]);
-  if (!job) throw new JobNotFoundError(jobId);
+  const [stored, read] = await Promise.all([deps.jobs.getJob(jobId), readHistory(deps.history, jobId)]);
+  if (!stored) throw new JobNotFoundError(jobId);
+  // Reports write only their workflow: the job's last progress is the latest of theirs (record-progress.ts).
+  const job = withWorkflowProgress(stored, await deps.jobs.latestWorkflowProgressAt(jobId, stored.incarnation));
   const recorded = { ...read, entries: await withWorkerIds(deps, jobId, read.entries) };
   const t = job.tracking;
   return {
