@@ -1,8 +1,10 @@
 import { isTerminal, type Job } from '../domain/job.js';
 import { sweptWakeUp } from '../domain/job-timer.js';
-import { onTimerFired } from '../domain/timer-fired.js';
+import { withWorkflowProgress } from '../domain/record-progress.js';
+import { dependsOnProgress, onTimerFired } from '../domain/timer-fired.js';
 import { workerStatus } from '../domain/worker-health.js';
 import type { TimerRequest } from '../ports/timers.js';
+import { currentWorkerHealth } from './current-worker-health.js';
 import { flushOutbox } from './decide-and-save.js';
 import { decideJob, jobStateStore } from './job-state-store.js';
 import { decisionContext, type ManagerDeps } from './manager-deps.js';
@@ -22,11 +24,19 @@ export async function fireJobTimer(deps: ManagerDeps, arrived: TimerRequest, fro
     return;
   }
   const retiredGrants = await retiredGrantsOf(deps, job);
+  const ctx = decisionContext(deps);
+  // Reports write only their workflow: a decision on the stuck clock first folds in the workflows'
+  // advances (record-progress.ts), and a reload after a conflict always does.
+  const withProgress = async (current: Job) => withWorkflowProgress(current, await deps.jobs.latestWorkflowProgressAt(current.jobId, current.incarnation));
   const { state, decision } = await decideJob(
     deps,
     job.jobId,
-    (current) => onTimerFired(current, timer, decisionContext(deps), retiredGrants),
-    job,
+    (current) => onTimerFired(current, timer, ctx, retiredGrants),
+    dependsOnProgress(job, timer, ctx, retiredGrants) ? await withProgress(job) : job,
+    async (jobId) => {
+      const current = await deps.jobs.getJob(jobId);
+      return current && withProgress(current);
+    },
   );
   if (state.status === 'TIMED_OUT' && decision.ignored === undefined) {
     deps.telemetry.info('job timed out', {
@@ -53,7 +63,9 @@ async function retiredGrantsOf(deps: ManagerDeps, job: Job): Promise<Array<{ wor
   if (job.tracking.workersWithExtensions === 0) return [];
   const now = deps.clock.now();
   const records = await deps.jobs.findGrantRecords(job.jobId);
-  const workers = new Map((await deps.jobs.getWorkers(records.map((r) => r.workerId))).map((w) => [w.workerId, w]));
+  // Each worker's health with its workflows folded in: a worker whose reports write only its workflows is not failed.
+  const healths = await Promise.all(records.map((record) => currentWorkerHealth(deps, record.workerId)));
+  const workers = new Map(healths.flatMap((w) => (w ? [[w.workerId, w] as const] : [])));
   return records.flatMap((record) => {
     const worker = workers.get(record.workerId);
     if (!worker) return [];

@@ -5,6 +5,7 @@ import { workflowState, type Job, type Workflow } from '../domain/job.js';
 import { stuckWorkflows } from '../domain/stuck-workflows.js';
 import { toIso, type EpochMs } from '../domain/time.js';
 import type { WorkflowTokens } from './workflow-tokens.js';
+import { latestAdvanceAt, withWorkflowProgress } from '../domain/record-progress.js';
 
 /** Each worker's grant that counts toward the deadline, with what it said when it asked (AD-26). */
 function workerExtensions(job: Job, records: readonly WorkerGrantRecord[]) {
@@ -31,7 +32,8 @@ function workerExtensions(job: Job, records: readonly WorkerGrantRecord[]) {
 
 /** The job answer of GET /jobs/{jobId} (docs/api.md). */
 export function jobView(job: Job, workflows: readonly Workflow[], now: EpochMs, grantRecords: readonly WorkerGrantRecord[] = []) {
-  const t = job.tracking;
+  // Reports write only their workflow: the job's last progress is the latest of theirs (record-progress.ts).
+  const t = withWorkflowProgress(job, latestAdvanceAt(job, workflows)).tracking;
   const stuck = new Set(stuckWorkflows(job, workflows, now).map((w) => w.workflowId));
   return {
     jobId: job.jobId,

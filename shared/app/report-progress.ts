@@ -1,10 +1,11 @@
 import { effectiveDeadline, stuckDeadline } from '../domain/deadlines.js';
 import { JobNotFoundError, WorkflowNotFoundError } from '../domain/errors.js';
-import { belongsTo, isTerminal } from '../domain/job.js';
-import { progressWrites, type ProgressReport } from '../domain/record-progress.js';
+import { belongsTo, isTerminal, type Workflow } from '../domain/job.js';
+import { lastHeardAt, progressWrites, type ProgressReport } from '../domain/record-progress.js';
 import { toIso } from '../domain/time.js';
-import { newWorker, onHealthcheck, type WorkerHealth } from '../domain/worker-health.js';
+import { heardAt, newWorker, onHealthcheck, workerStatus, type WorkerHealth } from '../domain/worker-health.js';
 import { VersionConflictError } from '../ports/job-store.js';
+import { currentWorkerHealth } from './current-worker-health.js';
 import { recordProgressSample } from './history/record-progress-sample.js';
 import type { ManagerDeps } from './manager-deps.js';
 import { retireWorkerGrantsEverywhere } from './retire-worker-grants.js';
@@ -21,9 +22,10 @@ export interface ProgressInput {
 }
 
 /**
- * The hot path: one batched read, then only the writes that are due. Every call is the worker's
- * healthcheck (AD-26); only a call that advances its workflow resets the job's stuck clock (seed 000,
- * problem 4). Once the job has ended the answer tells the worker to stop.
+ * The hot path: one batched read, then at most one write, to the workflow's own item (a rare
+ * history sample aside). Every call is the worker's healthcheck (AD-26); only a call that advances
+ * its workflow resets the job's stuck clock (seed 000, problem 4), which the job's timer reads from
+ * the workflows. Once the job has ended the answer tells the worker to stop.
  */
 export async function reportProgress(deps: ManagerDeps, input: ProgressInput) {
   const claim = deps.tokens.verify(input.token, input.workerId, { jobId: input.jobId, workflowId: input.workflowId });
@@ -34,18 +36,20 @@ export async function reportProgress(deps: ManagerDeps, input: ProgressInput) {
   if (!workflow || !belongsTo(workflow, job)) throw new WorkflowNotFoundError(input.jobId, input.workflowId);
 
   const writes = progressWrites(job, workflow, reportOf(input), now);
+  const workflowWritten = writes.advance !== undefined || writes.heartbeat;
   await Promise.all([
-    writes.job ? deps.jobs.touchJobProgress(job.jobId, now) : undefined,
     writes.advance ? deps.jobs.recordWorkflowAdvance(job.jobId, workflow.workflowId, now, writes.advance) : undefined,
     writes.heartbeat ? deps.jobs.touchWorkflowHeartbeat(job.jobId, workflow.workflowId, now) : undefined,
-    recordHealthcheck(deps, claim.scopedWorkerId, worker, now),
-    // Sampled with the coalesced writes and at a workflow's first advance, so an advance on every call
-    // does not add a history write each time.
-    writes.job || writes.heartbeat || (writes.advance !== undefined && workflow.lastProgressAt === undefined)
-      ? recordProgressSample(deps, job, workflow, { advanced: writes.advance !== undefined, progress: input.progress }, now)
-      : undefined,
+    // A workflow heard before carries this call in its own write: the worker item stays as it is.
+    // Its first call also touches the worker, so a workflow the index does not list yet (on AWS
+    // it lags the table) never holds the worker's only recent call.
+    recordHealthcheck(deps, claim.scopedWorkerId, worker, workflow, workflowWritten && lastHeardAt(workflow) !== undefined, now),
+    writes.sample ? recordProgressSample(deps, job, workflow, { advanced: writes.advance !== undefined, progress: input.progress }, now) : undefined,
   ]);
-  const tracking = writes.job ? { ...job.tracking, lastProgressAt: now } : job.tracking;
+  // Only what is durable: this workflow's stored advance (or this one's, written above) and the job's
+  // stored clock; other workflows' advances only make the real stuck deadline later.
+  const lastProgressAt = Math.max(job.tracking.lastProgressAt, writes.advance ? now : (workflow.lastProgressAt ?? -Infinity));
+  const tracking = { ...job.tracking, lastProgressAt };
   return {
     status: job.status,
     cancel: isTerminal(job.status),
@@ -61,13 +65,16 @@ const reportOf = ({ progress, step }: ProgressInput): ProgressReport => ({
   ...(step !== undefined ? { step: String(step) } : {}),
 });
 
-async function recordHealthcheck(deps: ManagerDeps, workerId: string, worker: WorkerHealth | undefined, now: number) {
+async function recordHealthcheck(deps: ManagerDeps, workerId: string, stored: WorkerHealth | undefined, workflow: Workflow, carriedByWorkflow: boolean, now: number) {
   try {
-    if (!worker) {
+    if (!stored) {
       await deps.jobs.saveWorker(newWorker(workerId, now), 0);
       return;
     }
-    const write = onHealthcheck(worker, now, deps.policy);
+    let worker = heardAt(stored, lastHeardAt(workflow));
+    // Silent this long by the item and this workflow: its other workflows may know better (rarely read).
+    if (worker.failedAt === undefined && workerStatus(worker, now, deps.policy) === 'failed') worker = (await currentWorkerHealth(deps, workerId)) ?? worker;
+    const write = onHealthcheck(worker, now, deps.policy, carriedByWorkflow);
     if (write.kind === 'touch') await deps.jobs.touchWorkerHealth(workerId, now);
     if (write.kind === 'recover') {
       const { failedAt: _recovered, ...rest } = worker;

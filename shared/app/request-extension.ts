@@ -5,6 +5,7 @@ import { healthDeadline, newWorker, workerStatus, type WorkerHealth } from '../d
 import { VersionConflictError } from '../ports/job-store.js';
 import { runEffects } from './effect-runner.js';
 import { applyGrantToJobs } from './apply-grant.js';
+import { currentWorkerHealth } from './current-worker-health.js';
 import type { ManagerDeps } from './manager-deps.js';
 import { retireGrantsOnJobs } from './retire-worker-grants.js';
 
@@ -28,7 +29,7 @@ export async function requestExtension(deps: ManagerDeps, input: ExtensionInput)
   let applied: { epoch: number; jobs: Array<{ jobId: string; workerIndex: number }> } | undefined;
   for (let attempt = 1; ; attempt++) {
     const now = deps.clock.now();
-    const stored = await deps.jobs.getWorker(workerId);
+    const stored = await currentWorkerHealth(deps, workerId);
     const worker: WorkerHealth = stored ?? newWorker(workerId, now);
     if (applied && worker.budget.epoch > applied.epoch) {
       // A failure or reset replaced the budget this request's grant came from, possibly after its

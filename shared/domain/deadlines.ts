@@ -8,9 +8,10 @@ export const effectiveDeadline = (tracking: TimeoutTrackingState): EpochMs =>
   tracking.startedAt + secondsToMs(tracking.timeoutSeconds + tracking.totalExtensionsGranted);
 
 /**
- * Progress writes are coalesced: a report within this window of the stored `lastProgressAt`
- * is not written. Stored progress may therefore lag the truth by up to this window, so the
- * stuck deadline adds it: a job is never declared stuck early, at worst this much late.
+ * The coalescing window: a heartbeat within it of the workflow's last stored call is not written.
+ * Advances are always written to their workflow, and a wake-up deciding on the stuck clock reads
+ * them (record-progress.ts `withWorkflowProgress`), so the clock it decides on is exact; the stuck
+ * deadline keeps the window as slack all the same: never stuck early, at worst this much late.
  */
 export const progressCoalesceMs = (stuckThresholdSeconds: number): number =>
   Math.min(5_000, Math.round(secondsToMs(stuckThresholdSeconds) / 20));

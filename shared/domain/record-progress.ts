@@ -1,6 +1,7 @@
 import { progressCoalesceMs } from './deadlines.js';
+import { sampleBucket } from './history/history-entry.js';
 import { WorkflowFinishedError } from './errors.js';
-import { isTerminal, WorkflowMark, type Job, type Workflow } from './job.js';
+import { belongsTo, isTerminal, WorkflowMark, type Job, type Workflow } from './job.js';
 import type { EpochMs } from './time.js';
 
 /** What a worker's progress call carries about its workflow; both optional. */
@@ -26,20 +27,32 @@ export function advanceOf(workflow: Workflow, report: ProgressReport): WorkflowA
   return { ...(progressed ? { progress: report.progress } : {}), ...(stepped ? { step: report.step } : {}) };
 }
 
-/** Which writes a progress call needs. */
+/**
+ * Which writes a progress call needs: at most the workflow's own item (the one item a report must
+ * touch), and rarely a history sample. The job's stuck clock is not written here: a decision that
+ * depends on it reads the workflows' `lastProgressAt` (`withWorkflowProgress`), so an advance is
+ * durable, with its exact time, once its workflow write returns.
+ */
 export interface ProgressWrites {
   /**
    * The workflow's new values and `lastProgressAt`, written on every advance, never coalesced: the
-   * next call compares with them, so an advance inside the coalescing window is not lost.
+   * next call compares with them, so an advance is never counted twice, and the stuck clock reads
+   * its time (seed 000, problem 4).
    */
   advance?: WorkflowAdvance;
-  /** Job-level `lastProgressAt` (resets the stuck clock): an advance, coalesced. */
-  job: boolean;
   /** Only the workflow's `lastHeartbeatAt` (pending → running on the first call), coalesced. */
   heartbeat: boolean;
+  /** A history sample: the first call of the workflow in this sample bucket (history-entry.ts). */
+  sample: boolean;
 }
 
-const NOTHING: ProgressWrites = { job: false, heartbeat: false };
+const NOTHING: ProgressWrites = { heartbeat: false, sample: false };
+
+/** The last call about the workflow that is stored, progress or heartbeat. */
+export const lastHeardAt = (workflow: Workflow): EpochMs | undefined =>
+  workflow.lastHeartbeatAt === undefined && workflow.lastProgressAt === undefined
+    ? undefined
+    : Math.max(workflow.lastHeartbeatAt ?? -Infinity, workflow.lastProgressAt ?? -Infinity);
 
 export function progressWrites(job: Job, workflow: Workflow, report: ProgressReport, now: EpochMs): ProgressWrites {
   if (isTerminal(job.status)) return NOTHING;
@@ -48,9 +61,30 @@ export function progressWrites(job: Job, workflow: Workflow, report: ProgressRep
       `Workflow '${workflow.workflowId}' has already reported its outcome; progress for it is no longer accepted.`,
     );
   }
-  const windowMs = progressCoalesceMs(job.tracking.stuckThresholdSeconds);
+  const heardAt = lastHeardAt(workflow);
+  const window = { startedAt: job.tracking.startedAt, timeoutSeconds: job.tracking.timeoutSeconds };
+  const sample = heardAt === undefined || sampleBucket(heardAt, window) !== sampleBucket(now, window);
   const advance = advanceOf(workflow, report);
-  if (advance) return { advance, job: now - job.tracking.lastProgressAt >= windowMs, heartbeat: false };
-  const lastHeardAt = Math.max(workflow.lastHeartbeatAt ?? -Infinity, workflow.lastProgressAt ?? -Infinity);
-  return { job: false, heartbeat: now - lastHeardAt >= windowMs };
+  if (advance) return { advance, heartbeat: false, sample };
+  const heartbeat = heardAt === undefined || now - heardAt >= progressCoalesceMs(job.tracking.stuckThresholdSeconds);
+  return { heartbeat, sample: heartbeat && sample };
+}
+
+/** The latest advance among the job's own workflows (an earlier job's leftover items do not count). */
+export function latestAdvanceAt(job: Job, workflows: readonly Workflow[]): EpochMs | undefined {
+  let latest: EpochMs | undefined;
+  for (const w of workflows) {
+    if (belongsTo(w, job) && w.lastProgressAt !== undefined && (latest === undefined || w.lastProgressAt > latest)) latest = w.lastProgressAt;
+  }
+  return latest;
+}
+
+/**
+ * The job's stuck clock with its workflows' advances folded in: reports write only their workflow,
+ * so the job item's `lastProgressAt` is as of its last decision and the workflows hold the rest.
+ * The same job when nothing is newer (a decision that changes nothing writes nothing).
+ */
+export function withWorkflowProgress(job: Job, latestWorkflowProgressAt: EpochMs | undefined): Job {
+  if (latestWorkflowProgressAt === undefined || latestWorkflowProgressAt <= job.tracking.lastProgressAt) return job;
+  return { ...job, tracking: { ...job.tracking, lastProgressAt: latestWorkflowProgressAt } };
 }

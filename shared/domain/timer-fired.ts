@@ -32,8 +32,7 @@ export function onTimerFired(
   // both arriving) would otherwise start a second chain of re-arms. When that one is itself overdue
   // past the grace (presumed lost), an older wake-up that still arrives acts in its place rather than
   // leave the job to the next sweep; its decision rewrites `timerDueAt`, so chains never multiply.
-  const superseded = timer.dueAt !== undefined && job.timerDueAt !== undefined && timer.dueAt !== job.timerDueAt;
-  if (superseded && !ownWakeUpLost(job, ctx.now)) return unchanged(job, 'superseded_timer');
+  if (superseded(job, timer, ctx.now)) return unchanged(job, 'superseded_timer');
   if (workflowCounts(job).active === 0) {
     // Every workflow reported an outcome but the write that finishes the job was lost (a crash).
     return finishJob(job, workflowCounts(job).failed > 0 ? 'FAILED' : 'COMPLETED', ctx);
@@ -46,6 +45,28 @@ export function onTimerFired(
     return { state: rearmed.job, effects: rearmed.effects };
   }
   return current.tracking.strategy === 'local_authority' ? decideLocally(current, ctx) : decideWithGate(current, ctx);
+}
+
+/**
+ * Whether `onTimerFired` would read the stuck clock: a due wake-up that is not already a plain
+ * timeout. Only then does the fire read the workflows' progress (`withWorkflowProgress`), so a
+ * wake-up at the deadline costs no more than before.
+ */
+/** Another wake-up is the job's own now, and it is not (yet) presumed lost. */
+const superseded = (job: Job, timer: TimerFired, now: number): boolean =>
+  timer.dueAt !== undefined && job.timerDueAt !== undefined && timer.dueAt !== job.timerDueAt && !ownWakeUpLost(job, now);
+
+export function dependsOnProgress(
+  job: Job,
+  timer: TimerFired,
+  ctx: DecisionContext,
+  retiredGrants: ReadonlyArray<{ workerIndex: number; epochBefore: number }> = [],
+): boolean {
+  if (timer.fenceToken !== job.tracking.fenceToken || isTerminal(job.status) || workflowCounts(job).active === 0) return false;
+  if (superseded(job, timer, ctx.now)) return false;
+  const current = withoutGrants(job, retiredGrants);
+  if (ctx.now < nextDueAt(current, ctx.policy)) return false;
+  return !(current.tracking.strategy === 'local_authority' && ctx.now >= effectiveDeadline(current.tracking));
 }
 
 /** Seed 000 Part 3: the manager has full authority. Overall timeout first, then stuck. */

@@ -23,8 +23,16 @@ export const newWorker = (workerId: string, now: EpochMs): WorkerHealth => ({
 });
 
 /**
- * Healthchecks closer than this to the stored one are not written; the deadline allows for the
- * lag, so a worker is never suspected early.
+ * The worker with a later call folded in. A report that writes its workflow item carries the
+ * worker's health there instead of in the worker item (report-progress.ts), so the worker's last
+ * call is the latest of its item and its workflows.
+ */
+export const heardAt = (worker: WorkerHealth, at: EpochMs | undefined): WorkerHealth =>
+  at === undefined || at <= worker.lastHealthAt ? worker : { ...worker, lastHealthAt: at };
+
+/**
+ * Healthchecks closer than this to the stored one (item or workflow, see `heardAt`) are not
+ * written; the deadline allows for the lag, so a worker is never suspected early.
  */
 export const HEALTH_WRITE_INTERVAL_MS = 1_000;
 
@@ -57,8 +65,11 @@ export type HealthcheckWrite =
  *   Suspicion only denies extensions (AD-26 "denied if already suspect"); were it a reset, a worker
  *   could report just late each time and collect a new 58 s budget per recovery without limit;
  * - completed its work (its last active workflow got an outcome): a fresh budget, see `complete-workflow`.
+ * `carriedByWorkflow`: this call's workflow write records it (`heardAt`), so the worker item is not touched.
  */
-export function onHealthcheck(worker: WorkerHealth, now: EpochMs, policy: TimeoutPolicy): HealthcheckWrite {
+export function onHealthcheck(worker: WorkerHealth, now: EpochMs, policy: TimeoutPolicy, carriedByWorkflow = false): HealthcheckWrite {
   if (workerStatus(worker, now, policy) === 'failed') return { kind: 'recover', budget: resetBudget(worker.budget) };
+  // The workflow write records this call with no lag: no second write for the same fact.
+  if (carriedByWorkflow) return { kind: 'none' };
   return now - worker.lastHealthAt >= HEALTH_WRITE_INTERVAL_MS ? { kind: 'touch' } : { kind: 'none' };
 }

@@ -16,7 +16,8 @@ export interface JobListQuery {
  * idempotent puts (a retried one overwrites itself); reads are bounded.
  */
 export interface HistoryStore {
-  append(jobId: string, entries: readonly HistoryEntry[], window: SampleWindow): Promise<void>;
+  /** With `listing`, the job's row in the jobs list is written in the same batch (one request for a decision's view). */
+  append(jobId: string, entries: readonly HistoryEntry[], window: SampleWindow, listing?: JobListing): Promise<void>;
   /** At most `limit` entries, decisions before samples (see `historySlot`); `truncated` when more exist. */
   read(jobId: string, limit: number): Promise<{ entries: HistoryEntry[]; truncated: boolean }>;
   putListing(listing: JobListing): Promise<void>;

@@ -32,11 +32,12 @@ export interface JobStore {
   putWorkflows(workflows: readonly Workflow[]): Promise<void>;
   /** Conditional on `expectedVersion`; returns the job as stored (version + 1). */
   saveJob(job: Job, expectedVersion: number): Promise<Job>;
-  /** Moves `lastProgressAt` forward on a RUNNING job and bumps its version; never moves it back. */
-  touchJobProgress(jobId: string, at: EpochMs): Promise<void>;
+  /** The latest `lastProgressAt` of the job's workflows of this incarnation (the job's stuck clock). */
+  latestWorkflowProgressAt(jobId: string, incarnation: string): Promise<EpochMs | undefined>;
   /**
    * Stores an advance (its values and `lastProgressAt`) only while every stored value it changes is
-   * still behind it: the progress stays the highest, and a concurrent newer advance wins.
+   * still behind it and no later advance is stored: the progress stays the highest, a concurrent
+   * newer advance wins, and `lastProgressAt` never moves back.
    */
   recordWorkflowAdvance(jobId: string, workflowId: string, at: EpochMs, advance: WorkflowAdvance): Promise<void>;
   /** Moves the workflow's `lastHeartbeatAt` forward; never back. */
@@ -51,7 +52,15 @@ export interface JobStore {
     workflows: Array<{ jobId: string; workflowId: string; index: number }>;
     grants: Array<{ jobId: string; workerIndex: number }>;
   }>;
-  /** Takes these workflows out of the `byWorker` index (they stay readable until they expire). */
+  /**
+   * The latest call (progress or heartbeat) stored on the workflows the `byWorker` index lists for
+   * this worker: reports that write their workflow carry the worker's health there (`heardAt`).
+   */
+  latestHeardFromWorkflows(workerId: string): Promise<EpochMs | undefined>;
+  /**
+   * Takes these workflows out of the `byWorker` index (they stay readable until they expire), each
+   * first handing its last call to its worker's `lastHealthAt`, so the worker's health keeps it.
+   */
   leaveWorkerIndex(workflows: ReadonlyArray<{ jobId: string; workflowId: string }>): Promise<void>;
   /** Takes the worker's grant record on this job out of the index, unless it holds a grant of budget `epochBefore` or later. */
   retireGrantRecord(jobId: string, workerId: string, epochBefore: number): Promise<void>;

@@ -1,12 +1,14 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { fireJobTimer } from '../../shared/app/fire-job-timer.js';
+import { getJob } from '../../shared/app/get-job.js';
 import { reportProgress } from '../../shared/app/report-progress.js';
 import { at } from '../support/fixtures.js';
-import { jobItemWrites, submit, tokenOf, useTestManager } from './support/test-manager.js';
+import { submit, tokenOf, useTestManager, writesByItem } from './support/test-manager.js';
 
-// A 120 s stuck threshold coalesces job progress writes within 5 s of the stored lastProgressAt.
+// A 120 s stuck threshold: heartbeats are coalesced within 5 s; advances are written every time.
 const body = { jobId: 'job-1', timeoutSeconds: 600, stuckThresholdSeconds: 120, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] };
 
-describe('progress reports are coalesced: a burst costs one job write (dynalite)', () => {
+describe('a report writes at most one item, its workflow (dynalite)', () => {
   const m = useTestManager();
   let token: string;
   beforeEach(async () => {
@@ -15,41 +17,50 @@ describe('progress reports are coalesced: a burst costs one job write (dynalite)
 
   const report = (seconds: number) => {
     m.clock.set(at(seconds));
-    // Each report advances (a higher value): a heartbeat never writes the job item.
+    // Each report advances (a higher value).
     return reportProgress(m.deps, { jobId: 'job-1', workflowId: 'wf-1', workerId: 'worker-a', progress: seconds / 100, token });
   };
 
-  it('10 reports within the coalescing window write the job item exactly once and bump its version once', async () => {
-    // Prepare
+  it('after the first call, every advance writes its workflow item and nothing else: no job or worker write', async () => {
+    // Prepare: the first call creates the worker item and takes the first history sample
+    await report(1);
     const before = await m.getJob('job-1');
     m.calls.length = 0;
-    // Act: at 5.0 s, 5.4 s, …, 8.6 s
+    // Act: at 5.0 s, 5.4 s, …, 8.6 s (this manager keeps no history: samples are tested with the history store)
     for (let i = 0; i < 10; i++) await report(5 + i * 0.4);
     // Assess
+    expect(writesByItem(m.calls)).toEqual(Array.from({ length: 10 }, () => 'WF'));
     const after = await m.getJob('job-1');
-    expect(jobItemWrites(m.calls)).toHaveLength(1);
-    expect(after.version).toBe(before.version + 1);
-    expect(after.tracking.lastProgressAt).toBe(at(5));
+    expect(after.version).toBe(before.version);
+    expect(await m.jobs.latestWorkflowProgressAt('job-1', after.incarnation)).toBe(at(8.6));
   });
 
-  it('a report a full window after the stored progress writes again', async () => {
+  it("the job's view shows its last progress from the workflows, though no report wrote the job item", async () => {
     // Prepare
-    await report(5);
-    m.calls.length = 0;
+    await report(1);
     // Act
-    await report(10);
+    await report(42);
     // Assess
-    expect(jobItemWrites(m.calls)).toHaveLength(1);
-    expect((await m.getJob('job-1')).tracking.lastProgressAt).toBe(at(10));
+    const view = await getJob(m.deps, 'job-1');
+    expect(view.timeoutTracking.lastProgressAt).toBe(new Date(at(42)).toISOString());
+    expect((await m.getJob('job-1')).tracking.lastProgressAt).toBeLessThan(at(42));
   });
 
-  it('a report inside the window of the submission time writes nothing to the job item', async () => {
+  it("the job's timer reads the workflows: a wake-up at the submitted stuck deadline re-arms from the last advance", async () => {
     // Prepare
-    m.calls.length = 0;
-    // Act
-    await report(4.9);
+    await report(1);
+    await report(100);
+    const job = await m.getJob('job-1');
+    const dueAt = job.timerDueAt ?? 0;
+    // Act: the wake-up armed at submission (0 + 120 s + 5 s window)
+    m.clock.set(dueAt);
+    await fireJobTimer(m.deps, { scope: 'job', jobId: 'job-1', fenceToken: job.tracking.fenceToken, dueAt });
     // Assess
-    expect(jobItemWrites(m.calls)).toEqual([]);
+    const after = await m.getJob('job-1');
+    expect(dueAt).toBe(at(125));
+    expect(after.status).toBe('RUNNING');
+    expect(after.tracking.lastProgressAt).toBe(at(100));
+    expect(after.timerDueAt).toBe(at(225));
   });
 
   it('every report answers with the job status and cancel:false while the job runs', async () => {

@@ -5,6 +5,8 @@ import { summarize, type Summary } from './stats.js';
 
 export interface UpdateRate {
   loops: number;
+  /** Dynalite served from a worker thread (as the local cloud runs it) or on the caller's event loop. */
+  thread: boolean;
   updates: number;
   perSecond: number;
   latencyMs: Summary;
@@ -14,12 +16,13 @@ const TABLE = 'vigil-bench';
 const WARM_UP_UPDATES = 200;
 
 /**
- * The raw floor under a progress write: dynalite on disk (as the local cloud runs it, in this
- * process), the jobs table with its indexes, and `loops` tight loops of conditional UpdateItem
- * through the SDK, each loop on its own job-shaped item (`version = :v` guards the write).
+ * The raw floor under a progress write: dynalite on disk (in its own worker thread as the local
+ * cloud runs it, or on this process's event loop), the jobs table with its indexes, and `loops`
+ * tight loops of conditional UpdateItem through the SDK, each loop on its own job-shaped item
+ * (`version = :v` guards the write).
  */
-export async function dynaliteConditionalUpdateRate(dataDir: string, loops: number, durationMs: number): Promise<UpdateRate> {
-  const dynamo = await startLocalDynamo(dataDir);
+export async function dynaliteConditionalUpdateRate(dataDir: string, loops: number, durationMs: number, thread: boolean): Promise<UpdateRate> {
+  const dynamo = await startLocalDynamo(dataDir, 'us-east-1', { thread });
   try {
     await ensureTable(dynamo.client, TABLE, true);
     const versions = Array.from({ length: loops }, () => 0);
@@ -52,7 +55,7 @@ export async function dynaliteConditionalUpdateRate(dataDir: string, loops: numb
       }),
     );
     const seconds = (performance.now() - start) / 1_000;
-    return { loops, updates: latencies.length, perSecond: latencies.length / seconds, latencyMs: summarize(latencies) };
+    return { loops, thread, updates: latencies.length, perSecond: latencies.length / seconds, latencyMs: summarize(latencies) };
   } finally {
     await dynamo.close();
   }

@@ -14,6 +14,12 @@ export const timerLatenessResult = z.object({
   bareSameRunMs: z.array(z.number()),
   /** Bare setTimeouts for the same schedule on an idle event loop, before the cloud starts. */
   bareIdleMs: z.array(z.number()),
+  /**
+   * The raw write at that load: for each due time of the same schedule, one conditional UpdateItem
+   * on dynalite as the local cloud runs it (on disk, its own thread), before the cloud starts;
+   * write acknowledged − due.
+   */
+  rawWriteMs: z.array(z.number()),
   /** Jobs whose submission returned after their own due time (their lateness is not the timer's). */
   armedLate: z.number(),
   notTimedOut: z.number(),

@@ -28,19 +28,42 @@ export interface ProgressRun {
   cancelAnswers: number;
 }
 
-/** One job (one workflow, one worker) per reporter, with a deadline far beyond the run. */
+/** Lanes that keep the jobs submitted so far reporting while the rest are submitted. */
+const KEEPER_LANES = 4;
+
+/**
+ * One job (one workflow, one worker) per reporter, with a deadline far beyond the run. While they
+ * are submitted, a few lanes report on the ones already submitted, round-robin: on a busy machine
+ * submitting 400 jobs can take longer than a 10 s stuck threshold, and a job that ends as stuck
+ * before the measured window would turn its reports into cancels.
+ */
 export async function submitReporters(client: VigilClient, scenario: ProgressScenario, prefix: string): Promise<Reporter[]> {
   const reporters: Reporter[] = [];
   const ids = Array.from({ length: scenario.jobs }, (_, i) => `${prefix}-${i}`);
-  await inParallel(ids, 8, async (jobId) => {
-    const workerId = `w-${jobId}`;
-    const submitted = ok(
-      await client.submitJob({ jobId, timeoutSeconds: 3_600, stuckThresholdSeconds: scenario.stuckThresholdSeconds, workflows: [{ workflowId: 'wf-1', workerId }] }),
-    );
-    const token = submitted.workflows[0]?.token;
-    if (!token) throw new Error(`no token for ${jobId}`);
-    reporters.push({ jobId, workflowId: 'wf-1', workerId, token });
-  });
+  let submitting = true;
+  const keeper = async (lane: number) => {
+    for (let n = lane; submitting; n += KEEPER_LANES) {
+      const reporter = reporters[n % Math.max(1, reporters.length)];
+      // Steps the measured loops never use: each keeper report is an advance.
+      if (reporter) await sendReport(client, reporter, 0, 1_000_000 + n);
+      else await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  const keepers = Array.from({ length: KEEPER_LANES }, (_, lane) => keeper(lane));
+  try {
+    await inParallel(ids, 8, async (jobId) => {
+      const workerId = `w-${jobId}`;
+      const submitted = ok(
+        await client.submitJob({ jobId, timeoutSeconds: 3_600, stuckThresholdSeconds: scenario.stuckThresholdSeconds, workflows: [{ workflowId: 'wf-1', workerId }] }),
+      );
+      const token = submitted.workflows[0]?.token;
+      if (!token) throw new Error(`no token for ${jobId}`);
+      reporters.push({ jobId, workflowId: 'wf-1', workerId, token });
+    });
+  } finally {
+    submitting = false;
+    await Promise.all(keepers);
+  }
   return reporters;
 }
 

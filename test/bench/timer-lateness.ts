@@ -3,9 +3,14 @@
  * deadlines spread over SPREAD_MS and records, for each job's wake-up, fired − due where the local
  * cloud starts the fire-job-timer handler, and finishedAt − due once the job is TIMED_OUT. Bare
  * `setTimeout`s armed for the same due times in this process are the baseline, plus the same
- * schedule on an idle event loop before the cloud starts. argv: data dir. Answers one `result`.
+ * schedule on an idle event loop before the cloud starts, and one raw conditional write per due
+ * time on a dynalite of its own (rawWritesOnSchedule). argv: data dir. Answers one `result`.
  */
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ensureTable } from '../../shared/adapters/aws/jobs-table.js';
+import { startLocalDynamo } from '../../shared/adapters/local/dynalite-server.js';
 import { NPM_START_THRESHOLDS, toParent } from './bench-child.js';
 import { countDynamoRequests, type DynamoTally } from './dynamo-counter.js';
 import type { TimerLatenessResult } from './messages.js';
@@ -24,6 +29,7 @@ async function main(): Promise<void> {
   const { submitJob } = await import('../../shared/app/submit-job.js');
 
   const bareIdleMs = await bareTimersOnIdleLoop();
+  const rawWriteMs = await rawWritesOnSchedule(join(dataDir, 'raw'));
 
   const localMs = new Map<string, number>();
   const cloud = await startLocalCloud({
@@ -101,6 +107,7 @@ async function main(): Promise<void> {
     timedOutMs,
     bareSameRunMs,
     bareIdleMs,
+    rawWriteMs,
     armedLate,
     notTimedOut,
     submitSeconds,
@@ -116,6 +123,45 @@ function difference(before: Record<string, number>, after: Record<string, number
   const out: Record<string, number> = {};
   for (const [key, value] of Object.entries(after)) if (value - (before[key] ?? 0) > 0) out[key] = value - (before[key] ?? 0);
   return out;
+}
+
+/**
+ * The same schedule, each due time a conditional UpdateItem of its own job-shaped item (created
+ * first) on dynalite as the local cloud runs it: the floor under "TIMED_OUT in DynamoDB".
+ */
+async function rawWritesOnSchedule(dir: string): Promise<number[]> {
+  const dynamo = await startLocalDynamo(dir, REGION, { thread: true });
+  try {
+    await ensureTable(dynamo.client, 'vigil-raw', true);
+    const key = (i: number) => ({ pk: `JOB#raw-${i}`, sk: 'JOB' });
+    await inParallel(
+      Array.from({ length: JOBS }, (_, i) => i),
+      SUBMIT_CONCURRENCY,
+      (i) => dynamo.doc.send(new PutCommand({ TableName: 'vigil-raw', Item: { ...key(i), status: 'RUNNING', version: 1 } })).then(() => undefined),
+    );
+    const firstDueAt = Date.now() + 200;
+    const lateness: number[] = [];
+    const writes = Array.from({ length: JOBS }, (_, i) => {
+      const dueAt = firstDueAt + Math.round((i * SPREAD_MS) / JOBS);
+      return sleep(dueAt - Date.now()).then(async () => {
+        await dynamo.doc.send(
+          new UpdateCommand({
+            TableName: 'vigil-raw',
+            Key: key(i),
+            UpdateExpression: 'SET #status = :timedOut, finishedAt = :now, #version = :next',
+            ConditionExpression: '#version = :v',
+            ExpressionAttributeNames: { '#status': 'status', '#version': 'version' },
+            ExpressionAttributeValues: { ':timedOut': 'TIMED_OUT', ':now': Date.now(), ':next': 2, ':v': 1 },
+          }),
+        );
+        lateness.push(Date.now() - dueAt);
+      });
+    });
+    await Promise.all(writes);
+    return lateness;
+  } finally {
+    await dynamo.close();
+  }
 }
 
 /** The same schedule (JOBS due times over SPREAD_MS) as bare setTimeouts with nothing else running. */

@@ -129,20 +129,21 @@ describeWithEmulator('DynamoDB job store: conditional writes and fencing', (emul
     expect(due).toEqual([{ scope: 'job', jobId: 'job-10', fenceToken: 2, dueAt: T0 + 600_000 }]);
   });
 
-  it('progress only moves forward, and each move bumps the version', async () => {
+  it("the job's stuck clock is the latest advance of its workflows; an older advance never moves a workflow's back", async () => {
     // Prepare
     const store = await freshStore(emulator.clientConfig());
     const { job, workflows } = submitted('job-progress');
     await store.createJob(job, workflows);
 
     // Act
-    await store.touchJobProgress('job-progress', T0 + 20_000);
-    await store.touchJobProgress('job-progress', T0 + 10_000);
+    await store.recordWorkflowAdvance('job-progress', 'wf-a', T0 + 20_000, { step: 'b' });
+    await store.recordWorkflowAdvance('job-progress', 'wf-a', T0 + 10_000, { step: 'a' });
+    await store.recordWorkflowAdvance('job-progress', 'wf-b', T0 + 15_000, { progress: 0.5 });
 
     // Assess
-    const stored = required(await store.getJob('job-progress'), 'job vanished');
-    expect(stored.tracking.lastProgressAt).toBe(T0 + 20_000);
-    expect(stored.version).toBe(2);
+    expect(await store.latestWorkflowProgressAt('job-progress', job.incarnation)).toBe(T0 + 20_000);
+    expect(await store.latestWorkflowProgressAt('job-progress', 'an earlier incarnation')).toBeUndefined();
+    expect(required(await store.getWorkflow('job-progress', 'wf-a'), 'workflow vanished').step).toBe('b');
   });
 
   // Issue 7, finding 15: a workflow's progress value only rises, a step change is stored, heartbeats only move forward.

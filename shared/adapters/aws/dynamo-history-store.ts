@@ -49,6 +49,13 @@ function parseCursor(cursor: string): Cursor {
 
 const encodeCursor = (cursor: Cursor) => Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url');
 
+const listingItem = (listing: JobListing) => ({
+  ...listing,
+  pk: listPk(dayOf(listing.createdAt)),
+  sk: listSk(listing),
+  [TTL_ATTRIBUTE]: expiresAt(listing.finishedAt ?? listing.createdAt),
+});
+
 /**
  * The list's filter: the caller's tenant (`ownedBy` as DynamoDB reads it: a row without a tenant is
  * the default tenant's) and, when asked, one status. A filter only drops rows after the read, so
@@ -75,14 +82,15 @@ export class DynamoHistoryStore implements HistoryStore {
     private readonly now: () => EpochMs = Date.now,
   ) {}
 
-  async append(jobId: string, entries: readonly HistoryEntry[], window: SampleWindow): Promise<void> {
+  async append(jobId: string, entries: readonly HistoryEntry[], window: SampleWindow, listing?: JobListing): Promise<void> {
     // One item per slot (a batch may not name a key twice); the later fact of a slot wins.
     const bySlot = new Map<string, Record<string, unknown>>();
     for (const entry of entries) {
       const sk = historySlot(entry, window);
       if (sk !== undefined) bySlot.set(sk, { ...entry, pk: historyPk(jobId), sk, [TTL_ATTRIBUTE]: expiresAt(entry.at) });
     }
-    if (bySlot.size > 0) await batchPut(this.doc, this.tableName, [...bySlot.values()]);
+    const items = [...bySlot.values(), ...(listing ? [listingItem(listing)] : [])];
+    if (items.length > 0) await batchPut(this.doc, this.tableName, items);
   }
 
   async read(jobId: string, limit: number) {
@@ -99,12 +107,7 @@ export class DynamoHistoryStore implements HistoryStore {
   }
 
   async putListing(listing: JobListing): Promise<void> {
-    await this.doc.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: { ...listing, pk: listPk(dayOf(listing.createdAt)), sk: listSk(listing), [TTL_ATTRIBUTE]: expiresAt(listing.finishedAt ?? listing.createdAt) },
-      }),
-    );
+    await this.doc.send(new PutCommand({ TableName: this.tableName, Item: listingItem(listing) }));
   }
 
   async listJobs(query: JobListQuery) {

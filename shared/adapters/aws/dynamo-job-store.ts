@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { WorkerGrantRecord } from '../../domain/extension-ledger.js';
 import { isTerminal, type Job, type Workflow } from '../../domain/job.js';
-import type { WorkflowAdvance } from '../../domain/record-progress.js';
+import { lastHeardAt, type WorkflowAdvance } from '../../domain/record-progress.js';
 import type { EpochMs } from '../../domain/time.js';
 import { scopedWorkerId } from '../../domain/tenant.js';
 import type { WorkerHealth } from '../../domain/worker-health.js';
@@ -139,19 +139,24 @@ export class DynamoJobStore implements JobStore {
     return putVersioned(this.doc, this.tableName, jobKey(job.jobId), job, expectedVersion, jobIndexAttributes(job));
   }
 
-  async touchJobProgress(jobId: string, at: EpochMs): Promise<void> {
-    await this.updateIfStillBehind({
-      Key: jobKey(jobId),
-      UpdateExpression: 'SET tracking.lastProgressAt = :at, #version = #version + :one',
-      ConditionExpression: '#status = :running AND tracking.lastProgressAt < :at',
-      ExpressionAttributeNames: { '#status': 'status', '#version': 'version' },
-      ExpressionAttributeValues: { ':at': at, ':running': 'RUNNING', ':one': 1 },
+  async latestWorkflowProgressAt(jobId: string, incarnation: string): Promise<EpochMs | undefined> {
+    const items = await this.queryAll({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :wf)',
+      ProjectionExpression: 'lastProgressAt, incarnation',
+      ExpressionAttributeValues: { ':pk': jobKey(jobId).pk, ':wf': 'WF#' },
+      ConsistentRead: true,
     });
+    let latest: EpochMs | undefined;
+    for (const item of items) {
+      const at = item['lastProgressAt'];
+      if (item['incarnation'] === incarnation && typeof at === 'number' && (latest === undefined || at > latest)) latest = at;
+    }
+    return latest;
   }
 
   async recordWorkflowAdvance(jobId: string, workflowId: string, at: EpochMs, advance: WorkflowAdvance): Promise<void> {
     const sets = ['lastProgressAt = :at', 'lastHeartbeatAt = :at'];
-    const conditions = ['attribute_exists(pk)'];
+    const conditions = ['attribute_exists(pk)', '(attribute_not_exists(lastProgressAt) OR lastProgressAt <= :at)'];
     const values: Record<string, unknown> = { ':at': at };
     const names: Record<string, string> = {};
     if (advance.progress !== undefined) {
@@ -201,8 +206,31 @@ export class DynamoJobStore implements JobStore {
     return { workflows, grants };
   }
 
+  async latestHeardFromWorkflows(workerId: string): Promise<EpochMs | undefined> {
+    const listed = await this.queryAll({
+      IndexName: WORKER_INDEX,
+      KeyConditionExpression: 'gsiWorkerId = :worker AND begins_with(pk, :job)',
+      ExpressionAttributeValues: { ':worker': workerId, ':job': 'JOB#' },
+    });
+    const keys = listed.filter((item) => String(item['sk']).startsWith('WF#')).map((item) => ({ pk: String(item['pk']), sk: String(item['sk']) }));
+    let latest: EpochMs | undefined;
+    for (let start = 0; start < keys.length; start += 100) {
+      // The index may lag the table: the times come from the items themselves, read consistently.
+      for (const item of await batchGet(this.doc, this.tableName, keys.slice(start, start + 100))) {
+        const at = lastHeardAt(asWorkflow(item));
+        if (at !== undefined && (latest === undefined || at > latest)) latest = at;
+      }
+    }
+    return latest;
+  }
+
   async leaveWorkerIndex(workflows: ReadonlyArray<{ jobId: string; workflowId: string }>): Promise<void> {
     for (const w of workflows) {
+      const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: workflowKey(w.jobId, w.workflowId), ConsistentRead: true }));
+      const worker = Item?.['gsiWorkerId'];
+      const heard = Item ? lastHeardAt(asWorkflow(Item)) : undefined;
+      // Before it leaves: once out of the index, its time no longer counts for the worker's health.
+      if (typeof worker === 'string' && heard !== undefined) await this.touchWorkerHealth(worker, heard);
       await this.updateIfStillBehind({
         Key: workflowKey(w.jobId, w.workflowId),
         UpdateExpression: 'REMOVE gsiWorkerId',

@@ -1,5 +1,6 @@
 import { effectiveDeadline } from '../../domain/deadlines.js';
 import { DEFAULT_TENANT } from '../../domain/tenant.js';
+import { withWorkflowProgress } from '../../domain/record-progress.js';
 import { toIso } from '../../domain/time.js';
 import type { HistoryEntry } from '../../domain/history/history-entry.js';
 import type { ManagerDeps } from '../manager-deps.js';
@@ -9,7 +10,9 @@ import { readHistory, timedEntries } from './history-answer.js';
 /** `GET /jobs/{jobId}/history` on a region manager: the job's timing as it stands, and its decisions in time order. */
 export async function getJobHistory(deps: ManagerDeps, jobId: string, tenant: string = DEFAULT_TENANT) {
   const [stored, read] = await Promise.all([deps.jobs.getJob(jobId), readHistory(deps.history, jobId)]);
-  const job = ownJob(stored, tenant, jobId);
+  const owned = ownJob(stored, tenant, jobId);
+  // Reports write only their workflow: the job's last progress is the latest of theirs (record-progress.ts).
+  const job = withWorkflowProgress(owned, await deps.jobs.latestWorkflowProgressAt(jobId, owned.incarnation));
   const recorded = { ...read, entries: await withWorkerIds(deps, jobId, read.entries) };
   const t = job.tracking;
   return {

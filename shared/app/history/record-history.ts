@@ -23,10 +23,8 @@ function recorder<State>(
   return async (before, after, at) => {
     const { jobId, entries, window, listing } = describe(before, after, at);
     try {
-      await Promise.all([
-        entries.length > 0 ? history.append(jobId, entries, window) : undefined,
-        listing ? history.putListing(listing) : undefined,
-      ]);
+      // One batch for both: a burst of decisions (a thousand timeouts due together) competes for the table.
+      if (entries.length > 0 || listing) await history.append(jobId, entries, window, listing);
     } catch (error) {
       telemetry.warn('history not recorded', { jobId, error: String(error) });
     }

@@ -47,6 +47,10 @@ const WRITE_COMMANDS = new Set(['PutCommand', 'UpdateCommand', 'DeleteCommand', 
 export const jobItemWrites = (calls: readonly DynamoCall[]): DynamoCall[] =>
   calls.filter((call) => WRITE_COMMANDS.has(call.command) && (call.input.Key?.sk ?? call.input.Item?.sk) === 'JOB');
 
+/** Every write among `calls`, by the kind of item it targeted (`JOB`, `WF`, `WORKER`, history …). */
+export const writesByItem = (calls: readonly DynamoCall[]): string[] =>
+  calls.filter((call) => WRITE_COMMANDS.has(call.command)).map((call) => String(call.input.Key?.sk ?? call.input.Item?.sk ?? call.command).split('#')[0] ?? '');
+
 /** A document client whose `send` records each command before passing it on unchanged. */
 function recordingDocumentClient(dynamo: TestDynamo, calls: DynamoCall[]): DynamoDBDocumentClient {
   const doc = DynamoDBDocumentClient.from(dynamo.client, { marshallOptions: { removeUndefinedValues: true } });

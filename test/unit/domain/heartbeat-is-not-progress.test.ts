@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { progressCoalesceMs, stuckDeadline } from '../../../shared/domain/deadlines.js';
 import { WorkflowMark, type Job, type Workflow } from '../../../shared/domain/job.js';
-import { advanceOf, progressWrites, type ProgressReport } from '../../../shared/domain/record-progress.js';
+import { advanceOf, progressWrites, withWorkflowProgress, type ProgressReport } from '../../../shared/domain/record-progress.js';
 import { onTimerFired } from '../../../shared/domain/timer-fired.js';
 import { context, runningJob, T0, timerOf, workflowAt, workflowsOf } from '../../support/fixtures.js';
 
@@ -16,13 +16,18 @@ const report = fc.record(
   { requiredKeys: [] },
 );
 
-/** A store that applies exactly the writes `progressWrites` asks for, as the DynamoDB conditions would. */
+/**
+ * A store that applies exactly the writes `progressWrites` asks for, as the DynamoDB conditions
+ * would; the job is as the timer sees it, with the workflow's advances folded in.
+ */
 function apply(job: Job, workflow: Workflow, r: ProgressReport, now: number): { job: Job; workflow: Workflow } {
   const writes = progressWrites(job, workflow, r, now);
-  const nextJob = writes.job ? { ...job, tracking: { ...job.tracking, lastProgressAt: now } } : job;
-  if (writes.advance) return { job: nextJob, workflow: { ...workflow, ...writes.advance, lastProgressAt: now, lastHeartbeatAt: now } };
-  if (writes.heartbeat) return { job: nextJob, workflow: { ...workflow, lastHeartbeatAt: now } };
-  return { job: nextJob, workflow };
+  const next = writes.advance
+    ? { ...workflow, ...writes.advance, lastProgressAt: now, lastHeartbeatAt: now }
+    : writes.heartbeat
+      ? { ...workflow, lastHeartbeatAt: now }
+      : workflow;
+  return { job: withWorkflowProgress(job, next.lastProgressAt), workflow: next };
 }
 
 describe('heartbeat is not progress', () => {
@@ -90,7 +95,7 @@ describe('heartbeat is not progress', () => {
     // Act
     const writes = progressWrites({ ...job, status: 'CANCELLED' }, workflow, { progress: 1 }, T0 + 10_000);
     // Assess
-    expect(writes).toEqual({ job: false, heartbeat: false });
+    expect(writes).toEqual({ heartbeat: false, sample: false });
     expect(() => progressWrites({ ...job, workflowMarks: WorkflowMark.completed }, workflow, { progress: 1 }, T0 + 10_000)).toThrow(/already reported/);
   });
 });
