@@ -105,6 +105,8 @@ describeWithEmulator('DynamoDB pool store: conditional writes, claims, the timer
     expect(await pools.listEscalationPointers({ poolId: 'other' }, 10)).toEqual({ pointers: [], more: false });
     expect(await pools.listEscalationPointers({ tenant: 'default' }, 10)).toEqual({ pointers: [p4], more: false });
     expect((await pools.listEscalationPointers({ tenant: 'T' }, 10)).pointers.map((pointer) => pointer.escalationId)).toEqual(['p40~a~3']);
-    expect(await pools.listEscalationPointers({ tenant: 'T' }, 1)).toMatchObject({ pointers: [], more: true, readUpTo: 'p4~a~3' });
+    // A page skips another tenant's pointers and reads on, and says where it stopped.
+    expect(await pools.listEscalationPointers({ tenant: 'T' }, 1)).toMatchObject({ pointers: [{ escalationId: 'p40~a~3' }] });
+    expect((await pools.listEscalationPointers({ tenant: 'default' }, 1)).pointers).toEqual([p4]);
   });
 });

@@ -45,6 +45,8 @@ describe('pool listings are paged so every answer fits in Lambda’s 6 MB', () =
       const answer = { option: 'split' as const, at: T0, subtasks: Array.from({ length: 100 }, (_, i) => longId('sub', i)) };
       return { ...largestItem(poolId, itemId, 'split'), escalation: { escalationId, question: 'q'.repeat(200), askedAt: T0, status: 'answered', answer } };
     };
+    await newPool(m.deps, {}, ['seed']);
+    await newPool(m.deps, {}, ['seed'], 'p2');
     const items = [...Array.from({ length: 100 }, (_, n) => escalated('p', n)), ...Array.from({ length: 30 }, (_, n) => escalated('p2', n))];
     await m.deps.pools.createItems(items);
     for (const item of items) {
@@ -72,6 +74,7 @@ describe('pool listings are paged so every answer fits in Lambda’s 6 MB', () =
 
   it('an item escalated twice is listed under both questions (found by the item-size property: a 500 before)', async () => {
     // Prepare: the item's first question was answered, the second is pending
+    await newPool(m.deps, {}, ['seed']);
     const item = largestItem('p', 'twice', 'escalated');
     await m.deps.pools.createItems([{ ...item, escalation: { escalationId: 'p~twice~4', question: 'again?', askedAt: T0 + 1, status: 'pending' } }]);
     await m.deps.pools.putEscalationPointer({ escalationId: 'p~twice~2', poolId: 'p', itemId: 'twice', askedAt: T0 });
