@@ -6,20 +6,8 @@ import type { PoolItem } from '../../../shared/domain/pools/pool-item.js';
 import { T0 } from '../../support/fixtures.js';
 import { useTestManager } from '../support/test-manager.js';
 import { LAMBDA_ANSWER_LIMIT, lambdaAnswerBytes, largestItem, longId } from './largest-items.js';
+import { allPages } from './all-pages.js';
 import { newPool } from './pool-test-support.js';
-
-/** Follows `nextCursor` until the last page (bounded: a cursor that never ends fails the test). */
-async function allPages<T>(read: (cursor: string | undefined) => Promise<T & { nextCursor?: string }>): Promise<T[]> {
-  const pages: T[] = [];
-  let cursor: string | undefined;
-  for (let i = 0; i < 100; i++) {
-    const page = await read(cursor);
-    pages.push(page);
-    cursor = page.nextCursor;
-    if (cursor === undefined) return pages;
-  }
-  throw new Error('the cursor never ended');
-}
 
 describe('pool listings are paged so every answer fits in Lambda’s 6 MB', () => {
   const m = useTestManager();

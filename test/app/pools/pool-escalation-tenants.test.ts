@@ -4,11 +4,10 @@ import { runFollowUps } from '../../../shared/app/pools/follow-ups.js';
 import { newPoolItem, type PoolItem } from '../../../shared/domain/pools/pool-item.js';
 import { DEFAULT_TENANT } from '../../../shared/domain/tenant.js';
 import { T0 } from '../../support/fixtures.js';
+import { T_ROLE as T, U_USER as U } from '../support/tenants.js';
 import { useTestManager } from '../support/test-manager.js';
+import { allPages } from './all-pages.js';
 import { newPool } from './pool-test-support.js';
-
-const T = 'arn:aws:sts::111111111111:assumed-role/team-t';
-const U = 'arn:aws:iam::222222222222:user/mallory';
 
 const escalated = (poolId: string, itemId: string): PoolItem => ({
   ...newPoolItem(poolId, itemId, null),
@@ -16,18 +15,8 @@ const escalated = (poolId: string, itemId: string): PoolItem => ({
   escalation: { escalationId: `${poolId}~${itemId}~1`, question: 'q', askedAt: T0, status: 'pending' },
 });
 
-/** Every page of `GET /escalations` for a tenant, following `nextCursor` (bounded: a cursor that never ends fails). */
-async function everyPage(deps: Parameters<typeof listEscalations>[0], tenant: string) {
-  const pages: Array<Awaited<ReturnType<typeof listEscalations>>> = [];
-  let cursor: string | undefined;
-  for (let i = 0; i < 100; i++) {
-    const page = await listEscalations(deps, undefined, cursor, tenant);
-    pages.push(page);
-    cursor = page.nextCursor;
-    if (cursor === undefined) return pages;
-  }
-  throw new Error('the cursor never ended');
-}
+/** Every page of `GET /escalations` for a tenant. */
+const everyPage = (deps: Parameters<typeof listEscalations>[0], tenant: string) => allPages((cursor) => listEscalations(deps, undefined, cursor, tenant));
 
 describe("GET /escalations across pools: each tenant's escalations, every one once (dynalite)", () => {
   const m = useTestManager();

@@ -14,17 +14,9 @@ import { handler as startCollection } from '../../../functions/pools/start-colle
 import { EscalationNotFoundError, PoolNotFoundError } from '../../../shared/domain/pools/pool-errors.js';
 import { newPoolItem } from '../../../shared/domain/pools/pool-item.js';
 import { T0 } from '../../support/fixtures.js';
-import { invoke, type HttpRequest } from '../support/http-events.js';
+import { invoke } from '../support/http-events.js';
 import { useHttpTestManager } from '../support/test-manager.js';
-
-// Tenant T: an assumed role, whatever its session; tenant U: another account's user.
-const T_SESSION_1 = 'arn:aws:sts::111111111111:assumed-role/team-t/session-1';
-const T_SESSION_2 = 'arn:aws:sts::111111111111:assumed-role/team-t/session-2';
-const U_USER = 'arn:aws:iam::222222222222:user/mallory';
-
-type Caller = Pick<HttpRequest, 'iamUserArn' | 'headers'>;
-const asT: Caller = { iamUserArn: T_SESSION_2 };
-const asU: Caller = { iamUserArn: U_USER };
+import { asT, asU, T_ROLE, T_SESSION_1, T_SESSION_2, U_USER, type Caller } from '../support/tenants.js';
 
 const pool = { poolId: 'p', items: [{ itemId: 'i-1' }, { itemId: 'i-2' }], config: {} };
 const ESCALATION = 'p~asked~1';
@@ -68,7 +60,7 @@ describe("HTTP: a client reads and acts only on its own tenant's pools (dynalite
       { ...newPoolItem('p', 'dead', null), state: 'dlq' },
       { ...newPoolItem('p', 'asked', null), state: 'escalated', escalation: { escalationId: ESCALATION, question: 'q', askedAt: T0, status: 'pending' } },
     ]);
-    await m.deps.pools.putEscalationPointer({ escalationId: ESCALATION, poolId: 'p', tenant: 'arn:aws:sts::111111111111:assumed-role/team-t', itemId: 'asked', askedAt: T0 });
+    await m.deps.pools.putEscalationPointer({ escalationId: ESCALATION, poolId: 'p', tenant: T_ROLE, itemId: 'asked', askedAt: T0 });
     await m.deps.pools.putCollection({ poolId: 'p', collectionId: 'c-1', startedAt: T0, until: T0, agents: [] });
   });
 
@@ -99,7 +91,7 @@ describe("HTTP: a client reads and acts only on its own tenant's pools (dynalite
     expect(byU.statusCode).toBe(409);
     expect(byU.body).not.toHaveProperty('poolId');
     expect(byT.statusCode).toBe(200);
-    expect(await m.deps.pools.getPool('p')).toMatchObject({ tenant: 'arn:aws:sts::111111111111:assumed-role/team-t' });
+    expect(await m.deps.pools.getPool('p')).toMatchObject({ tenant: T_ROLE });
   });
 
   it("GET /escalations without poolId lists only the caller's tenant's", async () => {
