@@ -1,5 +1,5 @@
-import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import { cancelPool as decideCancel } from '../../domain/pools/pool-decisions.js';
+import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import type { ManagerDeps } from '../manager-deps.js';
 import { onOwnPool } from './own-pool.js';
 import { decidePool } from './pool-state-stores.js';

@@ -1,9 +1,9 @@
-import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import { claimItem, type ClaimInput } from '../../domain/pools/claim-item.js';
 import { templateCommands, commandLimitSeconds } from '../../domain/pools/pool-config.js';
 import { PoolFinishedError } from '../../domain/pools/pool-errors.js';
 import type { PoolItem } from '../../domain/pools/pool-item.js';
 import type { Pool } from '../../domain/pools/pool.js';
+import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import { toIso } from '../../domain/time.js';
 import type { ManagerDeps } from '../manager-deps.js';
 import { attemptTokens } from './attempt-tokens.js';

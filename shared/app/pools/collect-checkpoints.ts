@@ -1,7 +1,7 @@
-import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import { randomUUID } from 'node:crypto';
 import { askForCheckpoint } from '../../domain/pools/item-answers.js';
 import { CollectionNotFoundError } from '../../domain/pools/pool-errors.js';
+import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import { secondsToMs } from '../../domain/time.js';
 import type { ManagerDeps } from '../manager-deps.js';
 import { decideItem, loadOwnPool } from './pool-state-stores.js';

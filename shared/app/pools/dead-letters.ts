@@ -1,6 +1,6 @@
-import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import { retryFromDlq } from '../../domain/pools/item-answers.js';
 import { reopenPool } from '../../domain/pools/pool-decisions.js';
+import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import type { ManagerDeps } from '../manager-deps.js';
 import { fitAnswerBudget } from './answer-budget.js';
 import { onOwnPool } from './own-pool.js';

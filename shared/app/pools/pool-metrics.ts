@@ -1,5 +1,5 @@
-import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import type { PoolItem } from '../../domain/pools/pool-item.js';
+import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import { toIso } from '../../domain/time.js';
 import type { ManagerDeps } from '../manager-deps.js';
 import { loadOwnPool } from './pool-state-stores.js';
