@@ -2,7 +2,8 @@ import { getPool } from '../../shared/app/pools/get-pool.js';
 import { poolPath } from '../../shared/contract/pool-requests.js';
 import { httpRoute, ok } from '../../shared/http/http-handler.js';
 import { managerFor, regionOfHttpEvent } from '../../shared/wiring/manager-resolver.js';
+import { callerTenant } from '../../shared/http/caller-tenant.js';
 
 export const handler = httpRoute({ path: poolPath }).handle(async ({ path, event }) =>
-  ok(await getPool(await managerFor(regionOfHttpEvent(event)), path.poolId)),
+  ok(await getPool(await managerFor(regionOfHttpEvent(event)), path.poolId, callerTenant(event))),
 );

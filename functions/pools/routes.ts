@@ -117,7 +117,7 @@ export const poolClientRoutes: Route[] = [
     method: 'POST',
     path: '/pools/{poolId}/claims',
     doc: {
-      summary: 'Claim an item: a new attempt with its token and deadlines',
+      summary: "Claim an item as the pool's tenant: a new attempt with its token and deadlines",
       auth: 'iam',
       path: poolPath,
       body: claimBody,
@@ -165,7 +165,7 @@ export const poolClientRoutes: Route[] = [
   {
     method: 'GET',
     path: '/escalations',
-    doc: { summary: 'Escalations, of one pool with ?poolId=', auth: 'iam', query: escalationsQuery, answers: answer('The escalations', escalationsAnswer) },
+    doc: { summary: "The caller's tenant's escalations, of one pool with ?poolId=", auth: 'iam', query: escalationsQuery, answers: answer('The escalations', escalationsAnswer) },
     handler: async () => (await import('./list-escalations.js')).handler,
   },
   {

@@ -1,6 +1,7 @@
 import type { PoolCounts } from '../domain/pools/pool-decisions.js';
 import type { Pool } from '../domain/pools/pool.js';
 import type { ItemState, PoolItem } from '../domain/pools/pool-item.js';
+import type { TenantOwned } from '../domain/tenant.js';
 import type { EpochMs } from '../domain/time.js';
 
 /** A checkpoint collection (seed 002 compaction): who was asked, until when. */
@@ -12,8 +13,11 @@ export interface CheckpointCollection {
   agents: Array<{ agentId: string; itemId: string; attempt: number }>;
 }
 
-/** Where `GET /escalations` finds questions across pools; the item holds the question's state. */
-export interface EscalationPointer {
+/**
+ * Where `GET /escalations` finds questions across pools; the item holds the question's state. It
+ * carries its pool's tenant (absent for the default one) so a listing across pools shows only the caller's.
+ */
+export interface EscalationPointer extends TenantOwned {
   escalationId: string;
   poolId: string;
   itemId: string;
@@ -29,6 +33,8 @@ export interface ItemPage {
 export interface EscalationPage {
   pointers: EscalationPointer[];
   more: boolean;
+  /** The last escalation id read (matching or not): where the next page starts when `more`. */
+  readUpTo?: string;
 }
 
 /**
@@ -53,8 +59,11 @@ export interface PoolStore {
   /** Every item's metric counters, page by page (only `itemId` and `stats` are read). */
   itemStats(poolId: string, nextToken?: string): Promise<{ items: Array<Pick<PoolItem, 'itemId' | 'stats'>>; nextToken?: string }>;
   putEscalationPointer(pointer: EscalationPointer): Promise<void>;
-  /** Up to `limit` escalations (of one pool, or all), in escalation-id order after `afterEscalationId`. */
-  listEscalationPointers(poolId: string | undefined, limit: number, afterEscalationId?: string): Promise<EscalationPage>;
+  /**
+   * Up to `limit` escalations of one pool, or of every pool of one tenant, in escalation-id order
+   * after `afterEscalationId`.
+   */
+  listEscalationPointers(scope: { poolId: string } | { tenant: string }, limit: number, afterEscalationId?: string): Promise<EscalationPage>;
   getItems(keys: ReadonlyArray<{ poolId: string; itemId: string }>): Promise<PoolItem[]>;
   putCollection(collection: CheckpointCollection): Promise<void>;
   getCollection(poolId: string, collectionId: string): Promise<CheckpointCollection | undefined>;

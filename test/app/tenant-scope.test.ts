@@ -12,18 +12,10 @@ import { cancelJob as cancelJobAs } from '../../shared/app/cancel-job.js';
 import { submitJob as submitJobAs } from '../../shared/app/submit-job.js';
 import { takeOverJob as takeOverJobAs } from '../../shared/app/take-over-job.js';
 import { JobNotFoundError } from '../../shared/domain/errors.js';
-import { invoke, type HttpRequest } from './support/http-events.js';
+import { invoke } from './support/http-events.js';
 import { InterleavingJobStore } from './support/interleaving-job-store.js';
 import { useHttpTestManager, useTestManager, type TestManager } from './support/test-manager.js';
-
-// Tenant T on AWS: an assumed role, whatever its session; tenant U: another account's user.
-const T_SESSION_1 = 'arn:aws:sts::111111111111:assumed-role/team-t/session-1';
-const T_SESSION_2 = 'arn:aws:sts::111111111111:assumed-role/team-t/session-2';
-const U_USER = 'arn:aws:iam::222222222222:user/mallory';
-
-type Caller = Pick<HttpRequest, 'iamUserArn' | 'headers'>;
-const asT: Caller = { iamUserArn: T_SESSION_2 };
-const asU: Caller = { iamUserArn: U_USER };
+import { asT, asU, T_SESSION_1, U_USER, type Caller } from './support/tenants.js';
 
 const job = { jobId: 'job-t', timeoutSeconds: 300, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] };
 const jobPath = { pathParameters: { jobId: 'job-t' } };

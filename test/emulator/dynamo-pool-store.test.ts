@@ -94,14 +94,19 @@ describeWithEmulator('DynamoDB pool store: conditional writes, claims, the timer
     const rest = await pools.itemsInState('p4', 'available', 2, first.items.at(-1)?.itemId);
     const stats = await pools.itemStats('p4');
     await pools.putEscalationPointer({ escalationId: 'p4~a~3', poolId: 'p4', itemId: 'a', askedAt: T0 });
-    await pools.putEscalationPointer({ escalationId: 'p40~a~3', poolId: 'p40', itemId: 'a', askedAt: T0 });
+    await pools.putEscalationPointer({ escalationId: 'p40~a~3', poolId: 'p40', tenant: 'T', itemId: 'a', askedAt: T0 });
     // Assess
     expect([...first.items, ...rest.items].map((item) => item.itemId)).toEqual(['a', 'b', 'c']);
     expect(first.more).toBe(true);
     expect(rest.more).toBe(false);
     expect(stats.items.map((item) => Object.keys(item).sort())).toEqual([['itemId', 'stats'], ['itemId', 'stats'], ['itemId', 'stats']]);
-    expect(await pools.listEscalationPointers('p4', 10)).toEqual({ pointers: [{ escalationId: 'p4~a~3', poolId: 'p4', itemId: 'a', askedAt: T0 }], more: false });
-    expect(await pools.listEscalationPointers('other', 10)).toEqual({ pointers: [], more: false });
-    expect((await pools.listEscalationPointers(undefined, 1)).more).toBe(true);
+    const p4 = { escalationId: 'p4~a~3', poolId: 'p4', itemId: 'a', askedAt: T0 };
+    expect(await pools.listEscalationPointers({ poolId: 'p4' }, 10)).toEqual({ pointers: [p4], more: false });
+    expect(await pools.listEscalationPointers({ poolId: 'other' }, 10)).toEqual({ pointers: [], more: false });
+    expect(await pools.listEscalationPointers({ tenant: 'default' }, 10)).toEqual({ pointers: [p4], more: false });
+    expect((await pools.listEscalationPointers({ tenant: 'T' }, 10)).pointers.map((pointer) => pointer.escalationId)).toEqual(['p40~a~3']);
+    // A page skips another tenant's pointers and reads on, and says where it stopped.
+    expect(await pools.listEscalationPointers({ tenant: 'T' }, 1)).toMatchObject({ pointers: [{ escalationId: 'p40~a~3' }] });
+    expect((await pools.listEscalationPointers({ tenant: 'default' }, 1)).pointers).toEqual([p4]);
   });
 });

@@ -44,6 +44,24 @@ describe('the local cloud over HTTP: x-vigil-tenant picks the tenant, and a tena
     expect(own.body).toMatchObject({ status: 'RUNNING', fenceToken: 1 });
   });
 
+  it("pools too: another tenant (or none) gets 404 on the pool and its claims, and the same body is a 409; the owner's agent claims", async () => {
+    // Prepare
+    const region = gc.cloud.endpoints.regions['us-east-1'] ?? '';
+    const poolId = `pool-${run}`;
+    const pool = `${region}/pools/${poolId}`;
+    const body = { poolId, items: [{ itemId: 'i-1' }], config: {} };
+    const created = await call(`${region}/pools`, 'POST', 'team-t', body);
+    // Act
+    const foreign = await Promise.all([call(pool, 'GET', 'team-u'), call(`${pool}/claims`, 'POST', 'team-u', { agentId: 'a-u' }), call(pool, 'GET', undefined)]);
+    const sameBody = await call(`${region}/pools`, 'POST', 'team-u', body);
+    const claimed = await call(`${pool}/claims`, 'POST', 'team-t', { agentId: 'a-t' });
+    // Assess
+    expect(created.status).toBe(201);
+    expect(foreign.map((answer) => [answer.status, errorCode(answer)])).toEqual(Array.from({ length: 3 }, () => [404, 'pool_not_found']));
+    expect(sameBody.status).toBe(409);
+    expect(claimed.body).toMatchObject({ itemId: 'i-1', attempt: 1 });
+  });
+
   it('on the gate: another tenant gets 404 and cannot cancel; the owner\'s cancel reaches every region (the gate\'s own call)', async () => {
     // Prepare
     const jobId = `gate-${run}`;

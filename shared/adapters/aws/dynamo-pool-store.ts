@@ -4,6 +4,7 @@ import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } fro
 import type { PoolCounts } from '../../domain/pools/pool-decisions.js';
 import type { Pool } from '../../domain/pools/pool.js';
 import { itemTimerId, type ItemState, type PoolItem } from '../../domain/pools/pool-item.js';
+import { storedTenant } from '../../domain/tenant.js';
 import type { CheckpointCollection, EscalationPage, EscalationPointer, ItemPage, PoolStore } from '../../ports/pool-store.js';
 import { batchGet } from './batch-requests.js';
 import { AVAILABLE_INDEX, AVAILABLE_INDEX_KEYS, POOL_KEY_PREFIX, timerShardOf } from './jobs-table.js';
@@ -15,6 +16,26 @@ const poolKey = (poolId: string) => ({ pk: poolPk(poolId), sk: 'POOL' });
 const itemKey = (poolId: string, itemId: string) => ({ pk: poolPk(poolId), sk: `${ITEM_PREFIX}${itemId}` });
 const collectionKey = (poolId: string, collectionId: string) => ({ pk: poolPk(poolId), sk: `COLL#${collectionId}` });
 const ESCALATIONS_PK = 'ESCALATIONS';
+/**
+ * Queries per escalation page at most: a tenant's escalations may be sparse among other tenants',
+ * and DynamoDB applies `Limit` before the filter, so a page may end short (still with `more`).
+ */
+const ESCALATION_READS = 8;
+
+/** One pool's escalations are a key range (escalation ids start with `poolId~`, ids cannot hold `~`); a tenant's are filtered. */
+function escalationsOf(scope: { poolId: string } | { tenant: string }) {
+  if ('poolId' in scope) {
+    return { KeyConditionExpression: 'pk = :pk AND begins_with(sk, :pool)', ExpressionAttributeValues: { ':pk': ESCALATIONS_PK, ':pool': `${scope.poolId}~` } };
+  }
+  const stored = storedTenant(scope.tenant).tenant;
+  return {
+    KeyConditionExpression: 'pk = :pk',
+    // Pointers of the default tenant, and every pointer from before tenants, have no `tenant`.
+    FilterExpression: stored === undefined ? 'attribute_not_exists(#tenant)' : '#tenant = :tenant',
+    ExpressionAttributeNames: { '#tenant': 'tenant' },
+    ExpressionAttributeValues: { ':pk': ESCALATIONS_PK, ...(stored === undefined ? {} : { ':tenant': stored }) },
+  };
+}
 const isMissingIndex = (error: unknown): boolean =>
   error instanceof Error && error.name === 'ValidationException' && /does not have the specified index/i.test(error.message);
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
@@ -246,20 +267,25 @@ export class DynamoPoolStore implements PoolStore {
     await this.doc.send(new PutCommand({ TableName: this.tableName, Item: { ...pointer, pk: ESCALATIONS_PK, sk: pointer.escalationId } }));
   }
 
-  async listEscalationPointers(poolId: string | undefined, limit: number, afterEscalationId?: string): Promise<EscalationPage> {
-    // Escalation ids start with `poolId~` (ids cannot hold `~`), so one pool's are a key range.
-    const page = await this.doc.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: poolId === undefined ? 'pk = :pk' : 'pk = :pk AND begins_with(sk, :pool)',
-        ExpressionAttributeValues: { ':pk': ESCALATIONS_PK, ...(poolId === undefined ? {} : { ':pool': `${poolId}~` }) },
-        ConsistentRead: true,
-        Limit: limit,
-        ...(afterEscalationId === undefined ? {} : { ExclusiveStartKey: { pk: ESCALATIONS_PK, sk: afterEscalationId } }),
-      }),
-    );
-    const pointers = (page.Items ?? []).map((item) => withoutStorageAttributes(item) as unknown as EscalationPointer);
-    return { pointers, more: page.LastEvaluatedKey !== undefined };
+  async listEscalationPointers(scope: { poolId: string } | { tenant: string }, limit: number, afterEscalationId?: string): Promise<EscalationPage> {
+    const pointers: EscalationPointer[] = [];
+    let readUpTo = afterEscalationId;
+    let more = true;
+    for (let reads = 0; reads < ESCALATION_READS && more && pointers.length < limit; reads++) {
+      const page = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          ...escalationsOf(scope),
+          ConsistentRead: true,
+          Limit: limit - pointers.length,
+          ...(readUpTo === undefined ? {} : { ExclusiveStartKey: { pk: ESCALATIONS_PK, sk: readUpTo } }),
+        }),
+      );
+      pointers.push(...(page.Items ?? []).map((item) => withoutStorageAttributes(item) as unknown as EscalationPointer));
+      more = page.LastEvaluatedKey !== undefined;
+      if (page.LastEvaluatedKey) readUpTo = page.LastEvaluatedKey['sk'] as string;
+    }
+    return { pointers, more, ...(more && readUpTo !== undefined ? { readUpTo } : {}) };
   }
 
   async getItems(requested: ReadonlyArray<{ poolId: string; itemId: string }>): Promise<PoolItem[]> {

@@ -3,10 +3,11 @@ import { templateCommands, commandLimitSeconds } from '../../domain/pools/pool-c
 import { PoolFinishedError } from '../../domain/pools/pool-errors.js';
 import type { PoolItem } from '../../domain/pools/pool-item.js';
 import type { Pool } from '../../domain/pools/pool.js';
+import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import { toIso } from '../../domain/time.js';
 import type { ManagerDeps } from '../manager-deps.js';
 import { attemptTokens } from './attempt-tokens.js';
-import { decideItem, loadPool } from './pool-state-stores.js';
+import { decideItem, loadOwnPool } from './pool-state-stores.js';
 
 /** Candidate ids read per try (bodies are not read); a random one is taken so racing agents mostly pick different items. */
 const CANDIDATES = 25;
@@ -39,8 +40,9 @@ function claimView(deps: ManagerDeps, pool: Pool, item: PoolItem) {
  * agents racing for one item exactly one wins; the other moves on to another item. Undefined
  * when nothing is available (204).
  */
-export async function claimPoolItem(deps: ManagerDeps, poolId: string, claim: ClaimInput) {
-  const pool = await loadPool(deps, poolId);
+export async function claimPoolItem(deps: ManagerDeps, poolId: string, claim: ClaimInput, tenant: string = DEFAULT_TENANT) {
+  // The agent claims as the pool's tenant: the attempt's token it gets is what its later calls carry.
+  const pool = await loadOwnPool(deps, poolId, tenant);
   if (pool.status === 'FAILED' || pool.status === 'CANCELLED') throw new PoolFinishedError(poolId, pool.status);
   for (let tries = 0; tries < MAX_TRIES; tries++) {
     const ids = await deps.pools.availableItemIds(poolId, CANDIDATES);

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { askForCheckpoint } from '../../domain/pools/item-answers.js';
 import { CollectionNotFoundError } from '../../domain/pools/pool-errors.js';
+import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import { secondsToMs } from '../../domain/time.js';
 import type { ManagerDeps } from '../manager-deps.js';
-import { decideItem, loadPool } from './pool-state-stores.js';
+import { decideItem, loadOwnPool } from './pool-state-stores.js';
 
 /** 150 checkpoint states of at most 32 KB each keep the status answer under Lambda's 6 MB. */
 const MAX_AGENTS = 150;
@@ -12,8 +13,8 @@ const MAX_AGENTS = 150;
  * Seed 002's compaction: ask every running agent of the pool at once (their heartbeats answer
  * `checkpoint`), collect for `checkpoint_timeout_secs`, and report who answered, waiting no longer.
  */
-export async function startCollection(deps: ManagerDeps, poolId: string) {
-  const pool = await loadPool(deps, poolId);
+export async function startCollection(deps: ManagerDeps, poolId: string, tenant: string = DEFAULT_TENANT) {
+  const pool = await loadOwnPool(deps, poolId, tenant);
   const startedAt = deps.clock.now();
   const until = startedAt + secondsToMs(pool.config.checkpoint_timeout_secs);
   const { items } = await deps.pools.itemsInState(poolId, 'running', MAX_AGENTS);
@@ -27,7 +28,8 @@ export async function startCollection(deps: ManagerDeps, poolId: string) {
   return { collectionId };
 }
 
-export async function collectionStatus(deps: ManagerDeps, poolId: string, collectionId: string) {
+export async function collectionStatus(deps: ManagerDeps, poolId: string, collectionId: string, tenant: string = DEFAULT_TENANT) {
+  await loadOwnPool(deps, poolId, tenant);
   const collection = await deps.pools.getCollection(poolId, collectionId);
   if (!collection) throw new CollectionNotFoundError(collectionId);
   const items = await deps.pools.getItems(collection.agents.map((agent) => ({ poolId, itemId: agent.itemId })));

@@ -5,13 +5,16 @@ import { PoolConflictError } from '../../domain/pools/pool-errors.js';
 import { newPoolItem } from '../../domain/pools/pool-item.js';
 import type { Pool } from '../../domain/pools/pool.js';
 import type { PoolSubmission } from '../../contract/parse-pool-submission.js';
+import { DEFAULT_TENANT, storedTenant } from '../../domain/tenant.js';
 import type { ManagerDeps } from '../manager-deps.js';
 import { poolView } from './pool-views.js';
 import { decidePool } from './pool-state-stores.js';
 import { openCreatedPool } from '../../domain/pools/pool-decisions.js';
 
-const digest = (submission: PoolSubmission) =>
-  createHash('sha256').update(JSON.stringify({ items: submission.items, config: submission.config })).digest('hex');
+// The tenant is part of the digest (absent for the default one, so older pools keep theirs): another
+// tenant sending the same body is a 409, not this pool's view.
+const digest = (submission: PoolSubmission, tenant: string = DEFAULT_TENANT) =>
+  createHash('sha256').update(JSON.stringify({ items: submission.items, config: submission.config, ...storedTenant(tenant) })).digest('hex');
 
 /**
  * `POST /pools`: idempotent on `poolId` like jobs; the same id with another body is a 409.
@@ -20,11 +23,12 @@ const digest = (submission: PoolSubmission) =>
  * A create that crashed midway is finished by sending it again (same body); until then the pool
  * is invisible (404) and nothing can claim its items.
  */
-export async function createPool(deps: ManagerDeps, submission: PoolSubmission) {
+export async function createPool(deps: ManagerDeps, submission: PoolSubmission, tenant: string = DEFAULT_TENANT) {
   const poolId = submission.poolId ?? randomUUID();
-  const submissionHash = digest(submission);
+  const submissionHash = digest(submission, tenant);
   const pool: Pool = {
     poolId,
+    ...storedTenant(tenant),
     status: 'CREATING',
     config: resolvePoolConfig(submission.config),
     itemCount: submission.items.length,

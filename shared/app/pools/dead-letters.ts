@@ -1,8 +1,10 @@
 import { retryFromDlq } from '../../domain/pools/item-answers.js';
 import { reopenPool } from '../../domain/pools/pool-decisions.js';
+import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import type { ManagerDeps } from '../manager-deps.js';
 import { fitAnswerBudget } from './answer-budget.js';
-import { decideItem, decidePool, loadItem, loadPool } from './pool-state-stores.js';
+import { onOwnPool } from './own-pool.js';
+import { decideItem, decidePool, loadItem, loadOwnPool } from './pool-state-stores.js';
 import { historyOf } from './pool-views.js';
 
 /** Entries per page at most; a page of items at their largest is cut shorter by `fitAnswerBudget`. */
@@ -12,8 +14,8 @@ export const DLQ_PAGE_SIZE = 25;
  * `GET /pools/{poolId}/dlq?cursor=`: dead-lettered items with every attempt and its timeout, in
  * item-id order. The cursor is the `nextCursor` of the previous answer (the last item id it held).
  */
-export async function listDeadLetters(deps: ManagerDeps, poolId: string, page: { limit?: number; cursor?: string }) {
-  await loadPool(deps, poolId);
+export async function listDeadLetters(deps: ManagerDeps, poolId: string, page: { limit?: number; cursor?: string }, tenant: string = DEFAULT_TENANT) {
+  await loadOwnPool(deps, poolId, tenant);
   const limit = Math.min(Math.max(page.limit ?? DLQ_PAGE_SIZE, 1), DLQ_PAGE_SIZE);
   const { items, more } = await deps.pools.itemsInState(poolId, 'dlq', limit, page.cursor);
   const entries = fitAnswerBudget(
@@ -33,10 +35,11 @@ export async function listDeadLetters(deps: ManagerDeps, poolId: string, page: {
 }
 
 /** `POST /pools/{poolId}/dlq/{itemId}/retry`: available again (a COMPLETED pool runs again), optionally with a new limit. */
-export async function retryDeadLetter(deps: ManagerDeps, poolId: string, itemId: string, agentTimeoutSecs: number | undefined) {
+export async function retryDeadLetter(deps: ManagerDeps, poolId: string, itemId: string, agentTimeoutSecs: number | undefined, tenant: string = DEFAULT_TENANT) {
+  await loadOwnPool(deps, poolId, tenant); // before the item, so another tenant's item ids stay unknown
   const item = await loadItem(deps, poolId, itemId);
   retryFromDlq(item, agentTimeoutSecs); // refuses before the pool is touched
-  await decidePool(deps, poolId, reopenPool);
+  await decidePool(deps, poolId, onOwnPool(tenant, poolId, reopenPool));
   const { item: retried } = await decideItem(deps, poolId, itemId, (current) => retryFromDlq(current, agentTimeoutSecs), item);
   return { itemId, state: retried.state, ...(retried.limitSeconds !== undefined ? { limitSeconds: retried.limitSeconds } : {}) };
 }

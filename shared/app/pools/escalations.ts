@@ -4,10 +4,12 @@ import { reopenPool } from '../../domain/pools/pool-decisions.js';
 import { EscalationNotFoundError } from '../../domain/pools/pool-errors.js';
 import { ESCALATION_OPTIONS, newPoolItem } from '../../domain/pools/pool-item.js';
 import { parseEscalationId } from '../../domain/pools/resolve-attempt.js';
+import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import { toIso } from '../../domain/time.js';
 import type { ManagerDeps } from '../manager-deps.js';
 import { runFollowUps } from './follow-ups.js';
-import { decideItem, decidePool, loadPool } from './pool-state-stores.js';
+import { onOwnPool } from './own-pool.js';
+import { decideItem, decidePool, loadOwnPool } from './pool-state-stores.js';
 
 /** Escalations per page: each answer entry is at most ~15 KB (100 subtask ids), so a page stays far below the answer budget. */
 export const ESCALATIONS_PAGE_SIZE = 50;
@@ -15,13 +17,17 @@ export const ESCALATIONS_PAGE_SIZE = 50;
 /**
  * `GET /escalations?poolId=…&cursor=`: the questions (pending and answered), in escalation-id order
  * (so one pool's item's questions sit together); the item holds each one's state. The cursor is the
- * `nextCursor` of the previous answer (the last escalation id it held).
+ * `nextCursor` of the previous answer (the last escalation id read). Only the caller's tenant's: with
+ * `poolId` its pool (another tenant's is a 404), without it every pool of the tenant, so a page may
+ * hold fewer than a page size, even none, and still have a `nextCursor`.
  */
-export async function listEscalations(deps: ManagerDeps, poolId: string | undefined, cursor?: string) {
+export async function listEscalations(deps: ManagerDeps, poolId: string | undefined, cursor?: string, tenant: string = DEFAULT_TENANT) {
   if (poolId !== undefined && cursor !== undefined && !cursor.startsWith(`${poolId}~`)) {
     throw new InvalidRequestError(`The cursor '${cursor}' is not one of pool '${poolId}'. Pass the nextCursor of the previous answer for the same poolId, or omit it for the first page.`);
   }
-  const { pointers, more } = await deps.pools.listEscalationPointers(poolId, ESCALATIONS_PAGE_SIZE, cursor);
+  if (poolId !== undefined) await loadOwnPool(deps, poolId, tenant);
+  const scope = poolId === undefined ? { tenant } : { poolId };
+  const { pointers, more, readUpTo } = await deps.pools.listEscalationPointers(scope, ESCALATIONS_PAGE_SIZE, cursor);
   const items = await deps.pools.getItems(pointers.map((pointer) => ({ poolId: pointer.poolId, itemId: pointer.itemId })));
   const byKey = new Map(items.map((item) => [`${item.poolId}/${item.itemId}`, item]));
   const escalations = pointers.flatMap((pointer) => {
@@ -41,22 +47,22 @@ export async function listEscalations(deps: ManagerDeps, poolId: string | undefi
       },
     ];
   });
-  const last = pointers.at(-1);
-  return { escalations, ...(more && last ? { nextCursor: last.escalationId } : {}) };
+  return { escalations, ...(more && readUpTo ? { nextCursor: readUpTo } : {}) };
 }
 
 /** `POST /escalations/{escalationId}/answer`: applied at once; a second answer is a 409. */
-export async function answerEscalation(deps: ManagerDeps, escalationId: string, answer: EscalationAnswer) {
+export async function answerEscalation(deps: ManagerDeps, escalationId: string, answer: EscalationAnswer, tenant: string = DEFAULT_TENANT) {
   const ids = parseEscalationId(escalationId);
   if (!ids) throw new EscalationNotFoundError(escalationId);
-  const pool = await loadPool(deps, ids.poolId).catch(() => {
+  // Another tenant's pool hides its escalations as a missing pool does.
+  const pool = await loadOwnPool(deps, ids.poolId, tenant).catch(() => {
     throw new EscalationNotFoundError(escalationId);
   });
   const item = await deps.pools.getItem(ids.poolId, ids.itemId);
   if (!item?.escalation || !item.escalation.escalationId.startsWith(`${ids.poolId}~${ids.itemId}~`)) throw new EscalationNotFoundError(escalationId);
   const now = deps.clock.now();
   decideAnswer(item, escalationId, answer, pool.config, now); // refuses a second answer before anything is written
-  if (answer.option !== 'skip') await decidePool(deps, ids.poolId, reopenPool, pool);
+  if (answer.option !== 'skip') await decidePool(deps, ids.poolId, onOwnPool(tenant, ids.poolId, reopenPool), pool);
   // A split's subtasks exist before the item says `split`: until then the escalated item holds the
   // pool open, so a crash in between cannot let the pool complete without them (simulator, seed 21).
   if (answer.option === 'split') await deps.pools.createItems((answer.subtasks ?? []).map((task) => newPoolItem(ids.poolId, task.itemId, task.input ?? null)));

@@ -2,6 +2,7 @@ import { withFollowUpsDone } from '../../domain/pools/item-answers.js';
 import { completeIfDone, failPool } from '../../domain/pools/pool-decisions.js';
 import { newPoolItem, type FollowUp, type PoolItem } from '../../domain/pools/pool-item.js';
 import type { Pool } from '../../domain/pools/pool.js';
+import { storedTenant } from '../../domain/tenant.js';
 import type { ManagerDeps } from '../manager-deps.js';
 import { decideItem, decidePool } from './pool-state-stores.js';
 import { wakeRunningItems } from './wake-running-items.js';
@@ -9,7 +10,7 @@ import { wakeRunningItems } from './wake-running-items.js';
 /** Candidates read back before counting the whole pool; a few, since most are usually still available. */
 const FINISH_CHECK_CANDIDATES = 3;
 
-async function runFollowUp(deps: ManagerDeps, item: PoolItem, followUp: FollowUp): Promise<void> {
+async function runFollowUp(deps: ManagerDeps, item: PoolItem, pool: Pool, followUp: FollowUp): Promise<void> {
   switch (followUp.type) {
     case 'fail_pool': {
       const pool = await decidePool(deps, item.poolId, (current) => failPool(current, followUp.reason, deps.clock.now()));
@@ -26,6 +27,7 @@ async function runFollowUp(deps: ManagerDeps, item: PoolItem, followUp: FollowUp
       await deps.pools.putEscalationPointer({
         escalationId: followUp.escalationId,
         poolId: item.poolId,
+        ...storedTenant(pool.tenant),
         itemId: item.itemId,
         askedAt: item.escalation?.askedAt ?? deps.clock.now(),
       });
@@ -57,7 +59,7 @@ async function stillHasAvailableItems(deps: ManagerDeps, poolId: string): Promis
 export async function runFollowUps(deps: ManagerDeps, item: PoolItem, pool: Pool): Promise<PoolItem> {
   const pending = item.pending ?? [];
   if (pending.length === 0) return item;
-  for (const followUp of pending) await runFollowUp(deps, item, followUp);
+  for (const followUp of pending) await runFollowUp(deps, item, pool, followUp);
   const { item: cleared } = await decideItem(deps, item.poolId, item.itemId, (current) =>
     withFollowUpsDone(current, startsWith(current.pending ?? [], pending) ? pending.length : 0, pool.config, deps.clock.now()),
   );

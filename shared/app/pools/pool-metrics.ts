@@ -1,15 +1,16 @@
 import type { PoolItem } from '../../domain/pools/pool-item.js';
+import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import { toIso } from '../../domain/time.js';
 import type { ManagerDeps } from '../manager-deps.js';
-import { loadPool } from './pool-state-stores.js';
+import { loadOwnPool } from './pool-state-stores.js';
 
 // Seed 003 §3: RunningAverage::new(100), timeout_trends capacity 1000.
 const AVERAGE_OVER = 100;
 const RECENT_TIMEOUTS = 1_000;
 
 /** `GET /pools/{poolId}/metrics`: summed from the items' bounded counters by query, so no item is a hot spot. */
-export async function poolMetrics(deps: ManagerDeps, poolId: string) {
-  await loadPool(deps, poolId);
+export async function poolMetrics(deps: ManagerDeps, poolId: string, tenant: string = DEFAULT_TENANT) {
+  await loadOwnPool(deps, poolId, tenant);
   const items: Array<Pick<PoolItem, 'itemId' | 'stats'>> = [];
   let nextToken: string | undefined;
   do {

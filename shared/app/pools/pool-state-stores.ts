@@ -5,6 +5,7 @@ import type { Pool } from '../../domain/pools/pool.js';
 import type { PoolItem } from '../../domain/pools/pool-item.js';
 import type { PoolStore } from '../../ports/pool-store.js';
 import type { ManagerDeps } from '../manager-deps.js';
+import { ownPool } from './own-pool.js';
 
 export const itemStateStore = (pools: PoolStore, poolId: string): VersionedStore<PoolItem> => ({
   load: (itemId) => pools.getItem(poolId, itemId),
@@ -68,4 +69,9 @@ export async function loadItem(deps: ManagerDeps, poolId: string, itemId: string
   const item = await deps.pools.getItem(poolId, itemId);
   if (!item) throw new ItemNotFoundError(poolId, itemId);
   return item;
+}
+
+/** `loadPool` for a client call: another tenant's pool is missing. */
+export async function loadOwnPool(deps: ManagerDeps, poolId: string, tenant: string): Promise<Pool> {
+  return ownPool(await loadPool(deps, poolId), tenant, poolId);
 }

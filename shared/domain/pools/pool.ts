@@ -1,4 +1,5 @@
 import type { EpochMs } from '../time.js';
+import type { TenantOwned } from '../tenant.js';
 import type { PoolConfig } from './pool-config.js';
 
 /**
@@ -11,7 +12,7 @@ export type PoolStatus = 'CREATING' | 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANC
  * The pool item: config and status only. Counts are derived from the items by query, so a big
  * pool's claims and completions never contend on this one item (ARCHITECTURE, agent fleets).
  */
-export interface Pool {
+export interface Pool extends TenantOwned {
   poolId: string;
   status: PoolStatus;
   config: PoolConfig;
@@ -20,7 +21,7 @@ export interface Pool {
   finishedAt?: EpochMs;
   /** Why the pool FAILED or was CANCELLED. */
   reason?: string;
-  /** A digest of the submission: the same poolId with another body is a conflict. */
+  /** A digest of the submission and its tenant: the same poolId with another body is a conflict. */
   submissionHash: string;
   version: number;
 }

@@ -6,20 +6,8 @@ import type { PoolItem } from '../../../shared/domain/pools/pool-item.js';
 import { T0 } from '../../support/fixtures.js';
 import { useTestManager } from '../support/test-manager.js';
 import { LAMBDA_ANSWER_LIMIT, lambdaAnswerBytes, largestItem, longId } from './largest-items.js';
+import { allPages } from './all-pages.js';
 import { newPool } from './pool-test-support.js';
-
-/** Follows `nextCursor` until the last page (bounded: a cursor that never ends fails the test). */
-async function allPages<T>(read: (cursor: string | undefined) => Promise<T & { nextCursor?: string }>): Promise<T[]> {
-  const pages: T[] = [];
-  let cursor: string | undefined;
-  for (let i = 0; i < 100; i++) {
-    const page = await read(cursor);
-    pages.push(page);
-    cursor = page.nextCursor;
-    if (cursor === undefined) return pages;
-  }
-  throw new Error('the cursor never ended');
-}
 
 describe('pool listings are paged so every answer fits in Lambda’s 6 MB', () => {
   const m = useTestManager();
@@ -45,6 +33,8 @@ describe('pool listings are paged so every answer fits in Lambda’s 6 MB', () =
       const answer = { option: 'split' as const, at: T0, subtasks: Array.from({ length: 100 }, (_, i) => longId('sub', i)) };
       return { ...largestItem(poolId, itemId, 'split'), escalation: { escalationId, question: 'q'.repeat(200), askedAt: T0, status: 'answered', answer } };
     };
+    await newPool(m.deps, {}, ['seed']);
+    await newPool(m.deps, {}, ['seed'], 'p2');
     const items = [...Array.from({ length: 100 }, (_, n) => escalated('p', n)), ...Array.from({ length: 30 }, (_, n) => escalated('p2', n))];
     await m.deps.pools.createItems(items);
     for (const item of items) {
@@ -72,6 +62,7 @@ describe('pool listings are paged so every answer fits in Lambda’s 6 MB', () =
 
   it('an item escalated twice is listed under both questions (found by the item-size property: a 500 before)', async () => {
     // Prepare: the item's first question was answered, the second is pending
+    await newPool(m.deps, {}, ['seed']);
     const item = largestItem('p', 'twice', 'escalated');
     await m.deps.pools.createItems([{ ...item, escalation: { escalationId: 'p~twice~4', question: 'again?', askedAt: T0 + 1, status: 'pending' } }]);
     await m.deps.pools.putEscalationPointer({ escalationId: 'p~twice~2', poolId: 'p', itemId: 'twice', askedAt: T0 });

@@ -33,8 +33,8 @@ export function withInterleaving(m: TestManager): { deps: ManagerDeps; store: In
   return { deps: { ...m.deps, pools: store }, store };
 }
 
-export async function newPool(deps: ManagerDeps, config: PoolConfigInput, itemIds: string[] = ['i-1'], poolId = 'p') {
-  return createPool(deps, { poolId, items: itemIds.map((itemId) => ({ itemId, input: { itemId } })), config });
+export async function newPool(deps: ManagerDeps, config: PoolConfigInput, itemIds: string[] = ['i-1'], poolId = 'p', tenant?: string) {
+  return createPool(deps, { poolId, items: itemIds.map((itemId) => ({ itemId, input: { itemId } })), config }, tenant);
 }
 
 export interface Claimed {
