@@ -1,7 +1,7 @@
 import { effectiveDeadline, stuckDeadline } from '../domain/deadlines.js';
 import { JobNotFoundError, WorkflowNotFoundError } from '../domain/errors.js';
 import { belongsTo, isTerminal, type Workflow } from '../domain/job.js';
-import { lastHeardAt, progressWrites, type ProgressReport } from '../domain/record-progress.js';
+import { lastHeardAt, progressWrites, storedStuckClock, type ProgressReport } from '../domain/record-progress.js';
 import { toIso } from '../domain/time.js';
 import { heardAt, newWorker, onHealthcheck, workerStatus, type WorkerHealth } from '../domain/worker-health.js';
 import { VersionConflictError } from '../ports/job-store.js';
@@ -23,9 +23,10 @@ export interface ProgressInput {
 
 /**
  * The hot path: one batched read, then at most one write, to the workflow's own item (a rare
- * history sample aside). Every call is the worker's healthcheck (AD-26); only a call that advances
- * its workflow resets the job's stuck clock (seed 000, problem 4), which the job's timer reads from
- * the workflows. Once the job has ended the answer tells the worker to stop.
+ * history sample aside), once per coalescing window for a workflow reported on faster than that.
+ * Every call is the worker's healthcheck (AD-26); only a call that advances its workflow resets
+ * the job's stuck clock (seed 000, problem 4), which the job's timer reads from the workflows. Once
+ * the job has ended the answer tells the worker to stop.
  */
 export async function reportProgress(deps: ManagerDeps, input: ProgressInput) {
   const claim = deps.tokens.verify(input.token, input.workerId, { jobId: input.jobId, workflowId: input.workflowId });
@@ -48,13 +49,13 @@ export async function reportProgress(deps: ManagerDeps, input: ProgressInput) {
   ]);
   // Only what is durable: this workflow's stored advance (or this one's, written above) and the job's
   // stored clock; other workflows' advances only make the real stuck deadline later.
-  const lastProgressAt = Math.max(job.tracking.lastProgressAt, writes.advance ? now : (workflow.lastProgressAt ?? -Infinity));
+  const lastProgressAt = Math.max(storedStuckClock(job, workflow), writes.advance ? now : -Infinity);
   const tracking = { ...job.tracking, lastProgressAt };
   return {
     status: job.status,
     cancel: isTerminal(job.status),
     deadlineAt: toIso(effectiveDeadline(tracking)),
-    progressed: writes.advance !== undefined,
+    progressed: writes.advance !== undefined || writes.coalescedAdvance,
     // When the job is timed out as stuck unless some workflow of it advances before then.
     ...(isTerminal(job.status) ? {} : { stuckAt: toIso(stuckDeadline(tracking)) }),
   };

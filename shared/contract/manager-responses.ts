@@ -56,7 +56,7 @@ export const progressAnswer = z.looseObject({
   status: jobStatusSchema,
   cancel: z.boolean(),
   deadlineAt: isoTime,
-  /** Whether this call advanced its workflow (a higher progress or another step); a heartbeat did not. */
+  /** Whether this call advanced its workflow past what is stored (a higher progress or another step); a heartbeat did not. */
   progressed: z.optional(z.boolean()),
   /** While RUNNING: when the job is timed out as stuck unless some workflow advances first. */
   stuckAt: z.optional(isoTime),

@@ -8,10 +8,10 @@ export const effectiveDeadline = (tracking: TimeoutTrackingState): EpochMs =>
   tracking.startedAt + secondsToMs(tracking.timeoutSeconds + tracking.totalExtensionsGranted);
 
 /**
- * The coalescing window: a heartbeat within it of the workflow's last stored call is not written.
- * Advances are always written to their workflow, and a wake-up deciding on the stuck clock reads
- * them (record-progress.ts `withWorkflowProgress`), so the clock it decides on is exact; the stuck
- * deadline keeps the window as slack all the same: never stuck early, at worst this much late.
+ * The coalescing window: a heartbeat within it of the workflow's last stored call, and an advance
+ * within it of the stored stuck clock, are not written (record-progress.ts `progressWrites`). The
+ * stuck deadline gives the stored clock the window as slack, so an advance that was not written
+ * never makes a job stuck early.
  */
 export const progressCoalesceMs = (stuckThresholdSeconds: number): number =>
   Math.min(5_000, Math.round(secondsToMs(stuckThresholdSeconds) / 20));

@@ -30,23 +30,24 @@ export function advanceOf(workflow: Workflow, report: ProgressReport): WorkflowA
 /**
  * Which writes a progress call needs: at most the workflow's own item (the one item a report must
  * touch), and rarely a history sample. The job's stuck clock is not written here: a decision that
- * depends on it reads the workflows' `lastProgressAt` (`withWorkflowProgress`), so an advance is
- * durable, with its exact time, once its workflow write returns.
+ * depends on it reads the workflows' `lastProgressAt` (`withWorkflowProgress`).
  */
 export interface ProgressWrites {
-  /**
-   * The workflow's new values and `lastProgressAt`, written on every advance, never coalesced: the
-   * next call compares with them, so an advance is never counted twice, and the stuck clock reads
-   * its time (seed 000, problem 4).
-   */
+  /** The workflow's new values and `lastProgressAt`: a new step, or a rise a window or more after the stored stuck clock. */
   advance?: WorkflowAdvance;
+  /**
+   * A rise in `progress` (no new step) within the coalescing window of the stored stuck clock:
+   * answered as progress, not written. The stuck deadline (`stuckDeadline`) gives the stored clock
+   * one window of slack, so no wake-up finds the job stuck before this advance + the threshold.
+   */
+  coalescedAdvance: boolean;
   /** Only the workflow's `lastHeartbeatAt` (pending → running on the first call), coalesced. */
   heartbeat: boolean;
   /** A history sample: the first call of the workflow in this sample bucket (history-entry.ts). */
   sample: boolean;
 }
 
-const NOTHING: ProgressWrites = { heartbeat: false, sample: false };
+const NOTHING: ProgressWrites = { coalescedAdvance: false, heartbeat: false, sample: false };
 
 /** The last call about the workflow that is stored, progress or heartbeat. */
 export const lastHeardAt = (workflow: Workflow): EpochMs | undefined =>
@@ -54,6 +55,23 @@ export const lastHeardAt = (workflow: Workflow): EpochMs | undefined =>
     ? undefined
     : Math.max(workflow.lastHeartbeatAt ?? -Infinity, workflow.lastProgressAt ?? -Infinity);
 
+/** The stuck clock as far as this report can see it stored: the job's own and this workflow's. */
+export const storedStuckClock = (job: Job, workflow: Workflow): EpochMs =>
+  Math.max(job.tracking.lastProgressAt, workflow.lastProgressAt ?? -Infinity);
+
+/**
+ * Coalescing (`progressCoalesceMs`): a heartbeat within a window of the workflow's last stored call
+ * is not written, nor is a rise in `progress` within a window of the stored stuck clock. Whenever
+ * the workflow is written anyway, the rise rides on that write. A new step is always written: steps
+ * are compared for equality, so a step change left unwritten would make the worker's return to the
+ * stored step read as no progress, and the job stuck early. Progress only rises, so a stored value
+ * behind the worker's never hides a real rise. What coalescing costs is lateness, never earliness:
+ * a worker that repeats a rise that was not written gets it credited at that repeat, once the repeat
+ * comes a window or more after the stored clock. So a stuck job is timed out no earlier than its
+ * last advance + the threshold, and no later than the threshold + one window after its last call
+ * carrying a value, or after its last advance if no call after it carries one
+ * (test/app/progress-write-model.property.test.ts).
+ */
 export function progressWrites(job: Job, workflow: Workflow, report: ProgressReport, now: EpochMs): ProgressWrites {
   if (isTerminal(job.status)) return NOTHING;
   if (job.workflowMarks[workflow.index] !== WorkflowMark.active) {
@@ -61,13 +79,15 @@ export function progressWrites(job: Job, workflow: Workflow, report: ProgressRep
       `Workflow '${workflow.workflowId}' has already reported its outcome; progress for it is no longer accepted.`,
     );
   }
+  const windowMs = progressCoalesceMs(job.tracking.stuckThresholdSeconds);
   const heardAt = lastHeardAt(workflow);
   const window = { startedAt: job.tracking.startedAt, timeoutSeconds: job.tracking.timeoutSeconds };
   const sample = heardAt === undefined || sampleBucket(heardAt, window) !== sampleBucket(now, window);
+  const heartbeatDue = heardAt === undefined || now - heardAt >= windowMs;
   const advance = advanceOf(workflow, report);
-  if (advance) return { advance, heartbeat: false, sample };
-  const heartbeat = heardAt === undefined || now - heardAt >= progressCoalesceMs(job.tracking.stuckThresholdSeconds);
-  return { heartbeat, sample: heartbeat && sample };
+  const coalesce = advance !== undefined && advance.step === undefined && !heartbeatDue && now - storedStuckClock(job, workflow) < windowMs;
+  if (advance && !coalesce) return { advance, coalescedAdvance: false, heartbeat: false, sample };
+  return { coalescedAdvance: advance !== undefined, heartbeat: heartbeatDue, sample: heartbeatDue && sample };
 }
 
 /** The latest advance among the job's own workflows (an earlier job's leftover items do not count). */

@@ -7,6 +7,7 @@ import { readRequestBody } from '../http/read-request-body.js';
 import { RouteNotFoundError } from '../domain/errors.js';
 import { localContext } from './lambda-context.js';
 import { matchRoute, type Route } from './http-routes.js';
+import { buildOnce } from '../wiring/build-once.js';
 
 const MAX_HEADER_BYTES = 64 * 1024;
 
@@ -66,6 +67,15 @@ function toApiGatewayEvent(
   };
 }
 
+const loadedHandlers = new WeakMap<Route, Route['handler']>();
+
+/** The route's handler, loaded on its first request (a cold start) and kept (see lambda-module.ts). */
+function handlerOf(route: Route) {
+  let load = loadedHandlers.get(route);
+  if (!load) loadedHandlers.set(route, (load = buildOnce(route.handler)));
+  return load();
+}
+
 /** One HTTP listener that turns requests into API Gateway v2 events for the route's handler. */
 export async function startHttpListener(options: ListenerOptions): Promise<{ url: string; server: Server }> {
   // Node's default 16 KiB header limit answered an overlong query with a bare 431 (Schemathesis):
@@ -102,7 +112,7 @@ export async function startHttpListener(options: ListenerOptions): Promise<{ url
       }
       const routeKey = `${matched.route.method} ${matched.route.path}`;
       const event = toApiGatewayEvent(request, url, body, routeKey, matched.pathParameters, options.name);
-      const handler = await matched.route.handler();
+      const handler = await handlerOf(matched.route);
       const result = await handler(event, localContext(`vigil-${options.name}-${routeKey}`, options.name));
       send(response, result.statusCode ?? 200, result.body ?? '', (result.headers ?? {}) as Record<string, string>);
     } catch (error) {

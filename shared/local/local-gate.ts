@@ -26,6 +26,11 @@ import { scheduledEvent } from './scheduled-event.js';
 import { sqsTimerEvent } from './sqs-timer-event.js';
 import type { LocalNode } from './local-node.js';
 import { rearmStoredWakeUps } from '../app/rearm-stored-wake-ups.js';
+import { lambdaHandler } from './lambda-module.js';
+
+const fireGateTimerHandler = lambdaHandler(() => import('../../functions/timers/fire-gate-timer.js'));
+const onManagerReportHandler = lambdaHandler(() => import('../../functions/gate-events/on-manager-report.js'));
+const sweepGateTimersHandler = lambdaHandler(() => import('../../functions/timers/sweep-gate-timers.js'));
 
 export const LOCAL_GATE_TABLE = 'vigil-gate';
 
@@ -106,8 +111,7 @@ export async function startLocalGate(options: LocalGateOptions): Promise<LocalGa
   );
   const fireTimer = async (timer: TimerRequest) => {
     if (network.faults.gateDown) throw new Error('gate is down');
-    const { handler } = await import('../../functions/timers/fire-gate-timer.js');
-    const result = await handler(sqsTimerEvent(timer, options.gateRegion), localContext('vigil-fire-gate-timer', options.gateRegion));
+    const result = await (await fireGateTimerHandler())(sqsTimerEvent(timer, options.gateRegion), localContext('vigil-fire-gate-timer', options.gateRegion));
     if (result.batchItemFailures.length > 0) throw new Error(`gate timer for job ${timer.jobId} failed; the sweep will retry it`);
   };
   const timers = new LocalTimers(clock, fireTimer, (error, timer) =>
@@ -130,8 +134,7 @@ export async function startLocalGate(options: LocalGateOptions): Promise<LocalGa
   };
   installGateResolver(async () => deps);
   network.consume(GATE, async (event) => {
-    const { handler } = await import('../../functions/gate-events/on-manager-report.js');
-    await handler(event, localContext('vigil-on-manager-report', options.gateRegion));
+    await (await onManagerReportHandler())(event, localContext('vigil-on-manager-report', options.gateRegion));
   });
 
   await rearmStoredWakeUps(deps.gates, timers);
@@ -142,8 +145,7 @@ export async function startLocalGate(options: LocalGateOptions): Promise<LocalGa
     dynamo,
     sweep: async () => {
       if (network.faults.gateDown) return;
-      const { handler } = await import('../../functions/timers/sweep-gate-timers.js');
-      await handler(scheduledEvent(options.gateRegion), localContext('vigil-sweep-gate-timers', options.gateRegion));
+      await (await sweepGateTimersHandler())(scheduledEvent(options.gateRegion), localContext('vigil-sweep-gate-timers', options.gateRegion));
     },
     close: async () => {
       timers.stop();

@@ -4,6 +4,9 @@ import { parseAnswer } from '../adapters/aws/lambda-region-managers.js';
 import type { SubmitFromGateBody } from '../contract/manager-requests.js';
 import type { RegionManagers, RegionSubmitResult } from '../ports/region-managers.js';
 import { localContext } from './lambda-context.js';
+import { lambdaHandler } from './lambda-module.js';
+
+const submitFromGateHandler = lambdaHandler(() => import('../../functions/internal/submit-from-gate.js'));
 
 /** The gate's fan-out in the local cloud: the same submit-from-gate handler, invoked in-process. */
 export class LocalRegionManagers implements RegionManagers {
@@ -14,7 +17,7 @@ export class LocalRegionManagers implements RegionManagers {
 
   async submit(region: string, submission: SubmitFromGateBody): Promise<RegionSubmitResult> {
     if (this.network.isSevered(GATE, region)) return { outcome: 'unreachable', message: `${region} is cut off from the gate` };
-    const { handler } = await import('../../functions/internal/submit-from-gate.js');
+    const handler = await submitFromGateHandler();
     try {
       return parseAnswer(await handler({ region, submission }, localContext('vigil-submit-from-gate', region)));
     } catch (error) {

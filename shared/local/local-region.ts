@@ -19,6 +19,11 @@ import { scheduledEvent } from './scheduled-event.js';
 import { sqsTimerEvent } from './sqs-timer-event.js';
 import type { LocalNode } from './local-node.js';
 import { rearmStoredWakeUps } from '../app/rearm-stored-wake-ups.js';
+import { lambdaHandler } from './lambda-module.js';
+
+const fireJobTimerHandler = lambdaHandler(() => import('../../functions/timers/fire-job-timer.js'));
+const onGateDecisionHandler = lambdaHandler(() => import('../../functions/events/on-gate-decision.js'));
+const sweepJobTimersHandler = lambdaHandler(() => import('../../functions/timers/sweep-job-timers.js'));
 
 export const LOCAL_JOBS_TABLE = 'vigil-jobs';
 
@@ -47,8 +52,7 @@ export async function startLocalRegion(options: LocalRegionOptions): Promise<Loc
 
   const fireTimer = async (timer: TimerRequest) => {
     options.onTimerFired?.(timer, clock.now());
-    const { handler } = await import('../../functions/timers/fire-job-timer.js');
-    const result = await handler(sqsTimerEvent(timer, region), localContext('vigil-fire-job-timer', region));
+    const result = await (await fireJobTimerHandler())(sqsTimerEvent(timer, region), localContext('vigil-fire-job-timer', region));
     if (result.batchItemFailures.length > 0) throw new Error(`timer for job ${timer.jobId} failed; the sweep will retry it`);
   };
   const timers = new LocalTimers(clock, fireTimer, (error, timer) =>
@@ -69,15 +73,13 @@ export async function startLocalRegion(options: LocalRegionOptions): Promise<Loc
   };
 
   network.consume(region, async (event) => {
-    const { handler } = await import('../../functions/events/on-gate-decision.js');
-    await handler(event, localContext('vigil-on-gate-decision', region));
+    await (await onGateDecisionHandler())(event, localContext('vigil-on-gate-decision', region));
   });
 
   await rearmStoredWakeUps(deps.jobs, timers);
 
   const sweep = async () => {
-    const { handler } = await import('../../functions/timers/sweep-job-timers.js');
-    await handler(scheduledEvent(region), localContext('vigil-sweep-job-timers', region));
+    await (await sweepJobTimersHandler())(scheduledEvent(region), localContext('vigil-sweep-job-timers', region));
   };
   return {
     deps,

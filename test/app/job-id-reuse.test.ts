@@ -5,6 +5,7 @@ import { completeWorkflow } from '../../shared/app/complete-workflow.js';
 import { getJob } from '../../shared/app/get-job.js';
 import { reportProgress } from '../../shared/app/report-progress.js';
 import { InvalidTokenError, WorkflowNotFoundError } from '../../shared/domain/errors.js';
+import { VersionConflictError } from '../../shared/ports/job-store.js';
 import { at } from '../support/fixtures.js';
 import { submit, tokenOf, useTestManager, type TestManager } from './support/test-manager.js';
 
@@ -98,5 +99,23 @@ describe('a job id reused after the old job expired (dynalite)', () => {
     // Assess
     await expect(completing).rejects.toBeInstanceOf(WorkflowNotFoundError);
     expect((await m.getJob('job-1')).workflowMarks).toBe('aa');
+  });
+
+  it('a decision read from the old job, written after the id was reused, never replaces the new job, even at the same version', async () => {
+    // Prepare: a handler read the old job; meanwhile it expired and the id was submitted again
+    await submit(m, { jobId: 'job-1', timeoutSeconds: 60, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] });
+    const readBeforeExpiry = await m.getJob('job-1');
+    await expireJobItem(m, 'job-1');
+    m.clock.set(at(10));
+    await submit(m, { jobId: 'job-1', timeoutSeconds: 600, workflows: [{ workflowId: 'wf-1', workerId: 'worker-b' }] });
+    const fresh = await m.getJob('job-1');
+    expect(fresh.version).toBe(readBeforeExpiry.version);
+
+    // Act: the late handler writes its decision on the version it read
+    const late = m.jobs.saveJob({ ...readBeforeExpiry, status: 'CANCELLED', finishedAt: at(10) }, readBeforeExpiry.version);
+
+    // Assess
+    await expect(late).rejects.toBeInstanceOf(VersionConflictError);
+    expect(await m.getJob('job-1')).toEqual(fresh);
   });
 });

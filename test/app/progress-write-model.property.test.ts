@@ -10,13 +10,16 @@ import { HEALTH_WRITE_INTERVAL_MS } from '../../shared/domain/worker-health.js';
 import { T0 } from '../support/fixtures.js';
 import { submit, tokenOf, useTestManager } from './support/test-manager.js';
 
-// The hot path writes only a report's workflow item; the job's stuck clock and the worker's health
-// are read back from the workflows. Random report timings, kinds and crashed wake-ups (a fire whose
-// write fails, retried later as the sweep would) must keep seed 001 §10.7.4 and AD-26 exact:
-// never stuck early, stuck by threshold + coalescing window, health never more than the write
-// interval behind the worker's last call, and no answer promising a later stuck time than is stored.
+// The hot path writes only a report's workflow item, and a rise in progress at most once per
+// coalescing window; the job's stuck clock and the worker's health are read back from the workflows.
+// Random report timings, kinds and crashed wake-ups (a fire whose write fails, retried later as the
+// sweep would) must keep seed 001 §10.7.4 and AD-26: never stuck early; stuck by threshold + window
+// after the last advance, or after the last call carrying a value when one repeats an advance that
+// was not written (record-progress.ts); health never more than the write interval behind the
+// worker's last call; no answer promising a later stuck time than the wake-up will find.
 
-type Kind = 'advance' | 'repeat' | 'heartbeat';
+/** A new step, a rise in progress on the same step, the same values again, or no values. */
+type Kind = 'step' | 'rise' | 'repeat' | 'heartbeat';
 interface Call {
   gapMs: number;
   kind: Kind;
@@ -50,7 +53,7 @@ describe('the one-write hot path keeps the stuck and health bounds (dynalite, fa
     },
   });
 
-  it('random reports and crashed wake-ups: a job is TIMED_OUT as stuck exactly within [last advance + threshold, + window]', { timeout: 120_000 }, async () => {
+  it('random reports and crashed wake-ups: a job is TIMED_OUT as stuck within [last advance + threshold, last credit + threshold + window]', { timeout: 120_000 }, async () => {
     let run = 0;
     await fc.assert(
       fc.asyncProperty(
@@ -58,7 +61,7 @@ describe('the one-write hot path keeps the stuck and health bounds (dynalite, fa
         fc.array(
           fc.record({
             gapMs: fc.integer({ min: 0, max: 14_000 }),
-            kind: fc.constantFrom<Kind>('advance', 'repeat', 'heartbeat'),
+            kind: fc.constantFrom<Kind>('step', 'rise', 'repeat', 'heartbeat'),
             workflow: fc.constantFrom<0 | 1>(0, 1),
             crashNextWakeUp: fc.boolean(),
           }),
@@ -79,8 +82,11 @@ describe('the one-write hot path keeps the stuck and health bounds (dynalite, fa
           const thresholdMs = thresholdSeconds * 1_000;
           const windowMs = progressCoalesceMs(thresholdSeconds);
           let lastAdvanceAt = m.clock.now();
+          /** The latest a stored stuck clock can be: the last advance, or a later call carrying a value. */
+          let latestCreditAt = lastAdvanceAt;
           const steps = [0, 0];
-          const reported: Array<number | undefined> = [undefined, undefined];
+          const levels = [0, 0];
+          const reported: Array<{ step: number; progress: number } | undefined> = [undefined, undefined];
 
           /** Fires every wake-up due by `until` at its due time (a crashed one again RETRY_AFTER_MS later). */
           const fireDueWakeUps = async (until: number, crashFirst: boolean) => {
@@ -112,21 +118,32 @@ describe('the one-write hot path keeps the stuck and health bounds (dynalite, fa
             const job = await m.getJob(jobId);
             if (job.status !== 'RUNNING') break;
             // Assess: still running here means the last advance is within threshold + window
-            expect(at - 1).toBeLessThan(lastAdvanceAt + thresholdMs + windowMs + RETRY_AFTER_MS);
+            expect(at - 1).toBeLessThan(latestCreditAt + thresholdMs + windowMs + RETRY_AFTER_MS);
             // Act: the call
             m.clock.set(at);
             const w = call.workflow;
-            if (call.kind === 'advance') steps[w] = (steps[w] ?? 0) + 1;
-            const body = call.kind === 'heartbeat' ? {} : { step: steps[w] ?? 0 };
+            if (call.kind === 'step') steps[w] = (steps[w] ?? 0) + 1;
+            if (call.kind === 'rise') levels[w] = (levels[w] ?? 0) + 0.01;
+            const values = { step: steps[w] ?? 0, progress: levels[w] ?? 0 };
             const workerId = workers[w];
-            const answer = await reportProgress(m.deps, { jobId, workflowId: `wf-${w}`, workerId, token: tokenOf(submitted, `wf-${w}`), ...body });
-            // The model: a step other than the workflow's last reported one is progress (its first one too).
-            const advanced = call.kind !== 'heartbeat' && reported[w] !== steps[w];
-            if (call.kind !== 'heartbeat') reported[w] = steps[w];
-            expect(answer.progressed).toBe(advanced);
+            const answer = await reportProgress(m.deps, {
+              jobId,
+              workflowId: `wf-${w}`,
+              workerId,
+              token: tokenOf(submitted, `wf-${w}`),
+              ...(call.kind === 'heartbeat' ? {} : values),
+            });
+            // The model: another step than the last reported one, or a higher progress, is an advance (the first step too).
+            const before = reported[w];
+            const advanced = call.kind !== 'heartbeat' && (before === undefined || before.step !== values.step || values.progress > before.progress);
+            if (call.kind !== 'heartbeat') reported[w] = values;
             if (advanced) lastAdvanceAt = at;
+            if (call.kind !== 'heartbeat') latestCreditAt = at;
+            // Assess: every advance is answered as progress, a heartbeat never is
+            if (advanced) expect(answer.progressed).toBe(true);
+            if (call.kind === 'heartbeat') expect(answer.progressed).toBe(false);
             // Assess: the answer promises no later stuck time than the stored clock gives
-            expect(Date.parse(answer.stuckAt ?? 'missing')).toBeLessThanOrEqual(lastAdvanceAt + thresholdMs + windowMs);
+            expect(Date.parse(answer.stuckAt ?? 'missing')).toBeLessThanOrEqual(latestCreditAt + thresholdMs + windowMs);
             // Assess: the worker's health is its last call, at most the write interval behind
             const health = await currentWorkerHealth(m.deps, workerId);
             expect(health?.lastHealthAt).toBeGreaterThanOrEqual(at - HEALTH_WRITE_INTERVAL_MS);
@@ -134,12 +151,12 @@ describe('the one-write hot path keeps the stuck and health bounds (dynalite, fa
           }
           // Act: no more calls; every wake-up fires until the job ends
           await fireDueWakeUps(Number.MAX_SAFE_INTEGER, false);
-          // Assess: stuck, never before the last advance + threshold, at most one window (and a retry) after
+          // Assess: stuck, never before the last advance + threshold, at most one window (and a retry) after the last credit
           const ended = await m.getJob(jobId);
           expect(ended.status).toBe('TIMED_OUT');
           expect(ended.tracking.timeoutReason).toBe('stuck');
           expect(ended.finishedAt).toBeGreaterThanOrEqual(lastAdvanceAt + thresholdMs);
-          expect(ended.finishedAt).toBeLessThanOrEqual(lastAdvanceAt + thresholdMs + windowMs + RETRY_AFTER_MS);
+          expect(ended.finishedAt).toBeLessThanOrEqual(latestCreditAt + thresholdMs + windowMs + RETRY_AFTER_MS);
           expect(ended.finishedAt ?? 0).toBeGreaterThan(T0);
         },
       ),

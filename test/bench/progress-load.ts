@@ -1,4 +1,5 @@
 import { ok, type VigilClient } from '../support/vigil-client.js';
+import type { KeepAlivePoster } from './keep-alive-poster.js';
 import { inParallel, summarize, type Summary } from './stats.js';
 
 export interface ProgressScenario {
@@ -10,6 +11,11 @@ export interface ProgressScenario {
   durationMs: number;
   /** Stops earlier when this many reports were sent. */
   maxReports: number;
+  /**
+   * What each report carries. `new-step`: another step on every call, each one progress that must
+   * be written (the most writes). `rising`: progress rising on every call, another step every 100th.
+   */
+  reports: 'new-step' | 'rising';
 }
 
 export interface Reporter {
@@ -17,6 +23,8 @@ export interface Reporter {
   workflowId: string;
   workerId: string;
   token: string;
+  /** Measured reports sent for it so far (warm-up included), so progress keeps rising across runs. */
+  sent: number;
 }
 
 export interface ProgressRun {
@@ -37,7 +45,7 @@ const KEEPER_LANES = 4;
  * submitting 400 jobs can take longer than a 10 s stuck threshold, and a job that ends as stuck
  * before the measured window would turn its reports into cancels.
  */
-export async function submitReporters(client: VigilClient, scenario: ProgressScenario, prefix: string): Promise<Reporter[]> {
+export async function submitReporters(client: VigilClient, poster: KeepAlivePoster, scenario: ProgressScenario, prefix: string): Promise<Reporter[]> {
   const reporters: Reporter[] = [];
   const ids = Array.from({ length: scenario.jobs }, (_, i) => `${prefix}-${i}`);
   let submitting = true;
@@ -45,7 +53,7 @@ export async function submitReporters(client: VigilClient, scenario: ProgressSce
     for (let n = lane; submitting; n += KEEPER_LANES) {
       const reporter = reporters[n % Math.max(1, reporters.length)];
       // Steps the measured loops never use: each keeper report is an advance.
-      if (reporter) await sendReport(client, reporter, 0, 1_000_000 + n);
+      if (reporter) await sendReport(poster, reporter, 0, 1_000_000 + n);
       else await new Promise((resolve) => setTimeout(resolve, 20));
     }
   };
@@ -58,7 +66,7 @@ export async function submitReporters(client: VigilClient, scenario: ProgressSce
       );
       const token = submitted.workflows[0]?.token;
       if (!token) throw new Error(`no token for ${jobId}`);
-      reporters.push({ jobId, workflowId: 'wf-1', workerId, token });
+      reporters.push({ jobId, workflowId: 'wf-1', workerId, token, sent: 0 });
     });
   } finally {
     submitting = false;
@@ -71,7 +79,7 @@ export async function submitReporters(client: VigilClient, scenario: ProgressSce
  * `clients` keep-alive loops on loopback, each cycling through its share of the reporters and
  * sending one progress report at a time, until `durationMs` passes or `maxReports` were sent.
  */
-export async function driveProgress(client: VigilClient, reporters: readonly Reporter[], scenario: ProgressScenario, durationMs: number): Promise<ProgressRun> {
+export async function driveProgress(poster: KeepAlivePoster, reporters: readonly Reporter[], scenario: ProgressScenario, durationMs: number): Promise<ProgressRun> {
   const latencies: number[] = [];
   let cancelAnswers = 0;
   const start = performance.now();
@@ -82,8 +90,9 @@ export async function driveProgress(client: VigilClient, reporters: readonly Rep
       const reporter = mine[n % mine.length];
       if (!reporter) return;
       const sentAt = performance.now();
-      // A new step on every report: each one is progress, never a heartbeat (the most writes).
-      const answer = await sendReport(client, reporter, (n % 100) / 100, n);
+      const k = reporter.sent++;
+      const answer =
+        scenario.reports === 'new-step' ? await sendReport(poster, reporter, (k % 100) / 100, k) : await sendReport(poster, reporter, k / 1_000_000, Math.floor(k / 100));
       latencies.push(performance.now() - sentAt);
       if (answer.cancel) cancelAnswers++;
     }
@@ -94,15 +103,14 @@ export async function driveProgress(client: VigilClient, reporters: readonly Rep
 }
 
 /** One report from every reporter (its first creates the worker's health item): the warm-up. */
-export async function reportOnceEach(client: VigilClient, reporters: readonly Reporter[], clients: number): Promise<void> {
+export async function reportOnceEach(poster: KeepAlivePoster, reporters: readonly Reporter[], clients: number): Promise<void> {
   await inParallel(reporters, clients, async (reporter) => {
-    await sendReport(client, reporter, 0);
+    await sendReport(poster, reporter, 0);
   });
 }
 
-async function sendReport(client: VigilClient, reporter: Reporter, progress: number, step?: number): Promise<{ cancel: boolean }> {
-  const answer = await client.raw(
-    'POST',
+async function sendReport(poster: KeepAlivePoster, reporter: Reporter, progress: number, step?: number): Promise<{ cancel: boolean }> {
+  const answer = await poster.post(
     `/jobs/${reporter.jobId}/workflows/${reporter.workflowId}/progress`,
     JSON.stringify({ workerId: reporter.workerId, progress, ...(step !== undefined ? { step } : {}) }),
     { 'x-vigil-token': reporter.token },

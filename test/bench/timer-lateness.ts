@@ -1,16 +1,20 @@
 /**
  * Bench child: timer lateness of the local cloud. Submits JOBS jobs through the submit use case with
  * deadlines spread over SPREAD_MS and records, for each job's wake-up, fired − due where the local
- * cloud starts the fire-job-timer handler, and finishedAt − due once the job is TIMED_OUT. Bare
- * `setTimeout`s armed for the same due times in this process are the baseline, plus the same
- * schedule on an idle event loop before the cloud starts, and one raw conditional write per due
- * time on a dynalite of its own (rawWritesOnSchedule). argv: data dir. Answers one `result`.
+ * cloud starts the fire-job-timer handler, finishedAt − due (when the timeout was decided), and
+ * acknowledged − due of the write that stored TIMED_OUT. Baselines: bare `setTimeout`s armed for the
+ * same due times in this process, and the same schedule on an idle event loop before the cloud
+ * starts; one raw conditional write per due time on a dynalite of its own before the cloud starts
+ * (RawWriter). A raw writer running beside the cloud during the burst was tried as "the raw write
+ * at that load": its own dynalite thread and SDK calls on the same two cores slowed the cloud's
+ * timeouts 7× (p99 142 ms → 986 ms decided), so it measured itself. argv: data dir. Answers one `result`.
  */
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTable } from '../../shared/adapters/aws/jobs-table.js';
-import { startLocalDynamo } from '../../shared/adapters/local/dynalite-server.js';
+import { startLocalDynamo, type LocalDynamo } from '../../shared/adapters/local/dynalite-server.js';
 import { NPM_START_THRESHOLDS, toParent } from './bench-child.js';
 import { countDynamoRequests, type DynamoTally } from './dynamo-counter.js';
 import type { TimerLatenessResult } from './messages.js';
@@ -29,7 +33,7 @@ async function main(): Promise<void> {
   const { submitJob } = await import('../../shared/app/submit-job.js');
 
   const bareIdleMs = await bareTimersOnIdleLoop();
-  const rawWriteMs = await rawWritesOnSchedule(join(dataDir, 'raw'));
+  const rawWriteMs = await RawWriter.start(join(dataDir, 'raw')).then((raw) => raw.onSchedule(Date.now() + 200).finally(() => raw.close()));
 
   const localMs = new Map<string, number>();
   const cloud = await startLocalCloud({
@@ -45,6 +49,8 @@ async function main(): Promise<void> {
   if (!region) throw new Error(`no region ${REGION}`);
   const { deps } = region;
   const tally = countDynamoRequests(region.dynamo.client);
+  const dueAtByJob = new Map<string, number>();
+  const timedOutAckMs = recordTimedOutWrites(region.dynamo.client, dueAtByJob);
   const submit = (jobId: string, timeoutSeconds: number) =>
     submitJob(deps, { jobId, timeoutSeconds, stuckThresholdSeconds: 3_600, workflows: [{ workflowId: 'wf-1', workerId: `w-${jobId}` }] });
 
@@ -55,8 +61,8 @@ async function main(): Promise<void> {
   const perJobMs = (Date.now() - warmStart) / WARM_UP_JOBS;
   const firstDueAt = Date.now() + Math.max(1_000, Math.ceil(perJobMs * JOBS * 1.5));
 
-  const dueAtByJob = new Map<string, number>();
   const bareSameRunMs: number[] = [];
+
   let armedLate = 0;
   const submitStart = Date.now();
   const jobIds = Array.from({ length: JOBS }, (_, i) => `lat-${String(i).padStart(4, '0')}`);
@@ -105,6 +111,7 @@ async function main(): Promise<void> {
     spreadMs: SPREAD_MS,
     localMs: [...localMs.values()],
     timedOutMs,
+    timedOutAckMs: [...timedOutAckMs.values()],
     bareSameRunMs,
     bareIdleMs,
     rawWriteMs,
@@ -126,43 +133,73 @@ function difference(before: Record<string, number>, after: Record<string, number
 }
 
 /**
- * The same schedule, each due time a conditional UpdateItem of its own job-shaped item (created
- * first) on dynalite as the local cloud runs it: the floor under "TIMED_OUT in DynamoDB".
+ * For each `lat-` job, when the write that stored it TIMED_OUT was acknowledged, minus its due time:
+ * a middleware on the region's DynamoDB client, which every job write goes through.
  */
-async function rawWritesOnSchedule(dir: string): Promise<number[]> {
-  const dynamo = await startLocalDynamo(dir, REGION, { thread: true });
-  try {
-    await ensureTable(dynamo.client, 'vigil-raw', true);
-    const key = (i: number) => ({ pk: `JOB#raw-${i}`, sk: 'JOB' });
+function recordTimedOutWrites(client: DynamoDBClient, dueAtByJob: ReadonlyMap<string, number>): Map<string, number> {
+  const lateness = new Map<string, number>();
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      const answer = await next(args);
+      const item = (args.input as { Item?: Record<string, AttributeValue> }).Item;
+      const jobId = item?.['pk']?.S?.replace(/^JOB#/, '');
+      const dueAt = jobId === undefined ? undefined : dueAtByJob.get(jobId);
+      if (jobId && dueAt !== undefined && item?.['sk']?.S === 'JOB' && item['status']?.S === 'TIMED_OUT' && !lateness.has(jobId)) {
+        lateness.set(jobId, Date.now() - dueAt);
+      }
+      return answer;
+    },
+    { step: 'finalizeRequest', name: 'benchTimedOutAck' },
+  );
+  return lateness;
+}
+
+/**
+ * The floor under "TIMED_OUT in DynamoDB": one conditional UpdateItem of its own job-shaped item
+ * (created first) per due time, on dynalite as the local cloud runs it (on disk, its own thread);
+ * write acknowledged − due.
+ */
+class RawWriter {
+  private constructor(private readonly dynamo: LocalDynamo) {}
+
+  static async start(dir: string): Promise<RawWriter> {
+    const dynamo = await startLocalDynamo(dir, REGION, { thread: true });
+    await ensureTable(dynamo.client, RAW_TABLE, true);
     await inParallel(
       Array.from({ length: JOBS }, (_, i) => i),
       SUBMIT_CONCURRENCY,
-      (i) => dynamo.doc.send(new PutCommand({ TableName: 'vigil-raw', Item: { ...key(i), status: 'RUNNING', version: 1 } })).then(() => undefined),
+      (i) => dynamo.doc.send(new PutCommand({ TableName: RAW_TABLE, Item: { ...rawKey(i), status: 'RUNNING', version: 1 } })).then(() => undefined),
     );
-    const firstDueAt = Date.now() + 200;
-    const lateness: number[] = [];
-    const writes = Array.from({ length: JOBS }, (_, i) => {
-      const dueAt = firstDueAt + Math.round((i * SPREAD_MS) / JOBS);
-      return sleep(dueAt - Date.now()).then(async () => {
-        await dynamo.doc.send(
-          new UpdateCommand({
-            TableName: 'vigil-raw',
-            Key: key(i),
-            UpdateExpression: 'SET #status = :timedOut, finishedAt = :now, #version = :next',
-            ConditionExpression: '#version = :v',
-            ExpressionAttributeNames: { '#status': 'status', '#version': 'version' },
-            ExpressionAttributeValues: { ':timedOut': 'TIMED_OUT', ':now': Date.now(), ':next': 2, ':v': 1 },
-          }),
-        );
-        lateness.push(Date.now() - dueAt);
-      });
-    });
-    await Promise.all(writes);
-    return lateness;
-  } finally {
-    await dynamo.close();
+    return new RawWriter(dynamo);
+  }
+
+  /** The whole schedule (JOBS due times over SPREAD_MS from `firstDueAt`), nothing else running. */
+  onSchedule(firstDueAt: number): Promise<number[]> {
+    return Promise.all(Array.from({ length: JOBS }, (_, i) => this.writeAt(i, firstDueAt + Math.round((i * SPREAD_MS) / JOBS))));
+  }
+
+  async writeAt(i: number, dueAt: number): Promise<number> {
+    await sleep(Math.max(0, dueAt - Date.now()));
+    await this.dynamo.doc.send(
+      new UpdateCommand({
+        TableName: RAW_TABLE,
+        Key: rawKey(i),
+        UpdateExpression: 'SET #status = :timedOut, finishedAt = :now, #version = :next',
+        ConditionExpression: '#version = :v',
+        ExpressionAttributeNames: { '#status': 'status', '#version': 'version' },
+        ExpressionAttributeValues: { ':timedOut': 'TIMED_OUT', ':now': Date.now(), ':next': 2, ':v': 1 },
+      }),
+    );
+    return Date.now() - dueAt;
+  }
+
+  close(): Promise<void> {
+    return this.dynamo.close();
   }
 }
+
+const RAW_TABLE = 'vigil-raw';
+const rawKey = (i: number) => ({ pk: `JOB#raw-${i}`, sk: 'JOB' });
 
 /** The same schedule (JOBS due times over SPREAD_MS) as bare setTimeouts with nothing else running. */
 async function bareTimersOnIdleLoop(): Promise<number[]> {

@@ -74,6 +74,20 @@ export async function timedOutEvents(client: VigilClient, jobId: string) {
 }
 
 /**
+ * The job's `JobTimedOut` events once there is one: the event is published after the write that
+ * stored TIMED_OUT (from the item's outbox), so a client can see the status a moment before it.
+ */
+export async function publishedTimedOutEvents(client: VigilClient, jobId: string, timeoutMs = LOOSE_LATENESS_MS) {
+  return pollUntil(
+    async () => {
+      const events = await timedOutEvents(client, jobId);
+      return events.length > 0 ? events : undefined;
+    },
+    { what: () => `a JobTimedOut event for ${jobId}`, timeoutMs, intervalMs: 50 },
+  );
+}
+
+/**
  * On `--virtual-clock`: advances time by `stepMs` at a time until `probe` answers a value (checked
  * first without moving time), at most `maxMs` of virtual time; the failure names what was awaited.
  */

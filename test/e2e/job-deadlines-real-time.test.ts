@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ok, VigilClient } from '../support/vigil-client.js';
-import { isFinished, LOOSE_LATENESS_MS, ms, timedOutEvents, useVigilProcess, waitForJob } from './e2e-support.js';
+import { isFinished, LOOSE_LATENESS_MS, ms, publishedTimedOutEvents, useVigilProcess, waitForJob } from './e2e-support.js';
 
 /**
  * The one deadline test on the system clock: a real `npm start` times a job out by itself, never
@@ -29,7 +29,7 @@ describe('deadlines of a real `npm start` process on the system clock', () => {
     expect(job).toMatchObject({ status: 'TIMED_OUT', timeoutReason: 'timeout' });
     expect(ms(job.finishedAt)).toBeGreaterThanOrEqual(ms(submitted.deadlineAt));
     expect(ms(job.finishedAt) - ms(submitted.deadlineAt)).toBeLessThan(LOOSE_LATENESS_MS);
-    expect(await timedOutEvents(client, submitted.jobId)).toHaveLength(1);
+    expect(await publishedTimedOutEvents(client, submitted.jobId)).toHaveLength(1);
   });
 
   it('refuses to advance the system clock, with a 409 that says how to get a virtual one', async () => {

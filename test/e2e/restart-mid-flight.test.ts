@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { GateClient, submitGateJob } from '../support/gate-client.js';
 import { pollUntil } from '../support/poll.js';
 import { ok, VigilClient } from '../support/vigil-client.js';
-import { isFinished, ms, LOOSE_LATENESS_MS, timedOutEvents, useVigilProcess, waitForJob } from './e2e-support.js';
+import { isFinished, ms, LOOSE_LATENESS_MS, publishedTimedOutEvents, useVigilProcess, waitForJob } from './e2e-support.js';
 
 /**
  * Issue 7, missing tests: `kill -9` of the real `npm start` at two awkward moments, then a restart on
@@ -86,6 +86,6 @@ describe('kill -9 mid-flight and a restart with the same data dir', () => {
     const ended = await waitForJob(vigil, after, job.jobId, isFinished, 25_000);
     expect(ended).toMatchObject({ status: 'TIMED_OUT', timeoutReason: 'timeout' });
     expect(ms(ended.finishedAt) - ms(before.deadlineAt)).toBeLessThan(LOOSE_LATENESS_MS);
-    expect(await timedOutEvents(after, job.jobId)).toHaveLength(1);
+    expect(await publishedTimedOutEvents(after, job.jobId)).toHaveLength(1);
   }, 90_000);
 });

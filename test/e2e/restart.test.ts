@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ok, VigilClient } from '../support/vigil-client.js';
-import { ms, timedOutEvents, useVigilProcess } from './e2e-support.js';
+import { ms, publishedTimedOutEvents, timedOutEvents, useVigilProcess } from './e2e-support.js';
 
 /**
  * `kill -9` and a restart of a real `npm start --virtual-clock`: time moves only when the test
@@ -58,7 +58,7 @@ describe('kill -9 and a restart with the same data dir', () => {
     const survivorJob = ok(await client.getJob(survivor.jobId));
     expect(survivorJob).toMatchObject({ status: 'TIMED_OUT', timeoutReason: 'timeout' });
     expect(ms(survivorJob.finishedAt)).toBe(ms(survivor.deadlineAt));
-    expect(await timedOutEvents(client, survivor.jobId)).toHaveLength(1);
+    expect(await publishedTimedOutEvents(client, survivor.jobId)).toHaveLength(1);
 
     // Assess: the completed job stayed completed; its old deadline fired nothing.
     expect(ok(await client.getJob(finished.jobId))).toEqual(finishedBefore);

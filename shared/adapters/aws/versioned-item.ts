@@ -4,9 +4,11 @@ import { VersionConflictError } from '../../ports/job-store.js';
 
 /**
  * Optimistic concurrency for a whole-item write: version 0 means "create", any other version must
- * match the stored one. The stored item gets `expectedVersion + 1`.
+ * match the stored one. The stored item gets `expectedVersion + 1`. An item whose id can be reused
+ * after it expires (a job) also names its `incarnation`: a write decided on the expired item must
+ * not replace a new one that happens to have reached the same version.
  */
-export async function putVersioned<Item extends { version: number }>(
+export async function putVersioned<Item extends { version: number; incarnation?: string }>(
   doc: DynamoDBDocumentClient,
   tableName: string,
   key: { pk: string; sk: string },
@@ -15,6 +17,7 @@ export async function putVersioned<Item extends { version: number }>(
   extraAttributes: Record<string, unknown> = {},
 ): Promise<Item> {
   const stored = { ...item, version: expectedVersion + 1 };
+  const sameIncarnation = item.incarnation === undefined ? {} : { condition: ' AND incarnation = :incarnation', values: { ':incarnation': item.incarnation } };
   try {
     await doc.send(
       new PutCommand({
@@ -23,9 +26,9 @@ export async function putVersioned<Item extends { version: number }>(
         ...(expectedVersion === 0
           ? { ConditionExpression: 'attribute_not_exists(pk)' }
           : {
-              ConditionExpression: '#version = :expected',
+              ConditionExpression: `#version = :expected${sameIncarnation.condition ?? ''}`,
               ExpressionAttributeNames: { '#version': 'version' },
-              ExpressionAttributeValues: { ':expected': expectedVersion },
+              ExpressionAttributeValues: { ':expected': expectedVersion, ...sameIncarnation.values },
             }),
       }),
     );

@@ -54,4 +54,15 @@ describe('local HTTP listener: malformed paths', () => {
     expect(body.error.message).not.toMatch(/contract\.md/);
     expect(body.error.message).toMatch(/README/);
   });
+
+  it('a body over 6 MiB sent whole before the answer is read → 413 payload_too_large, not a reset connection', async () => {
+    // Act: fetch sends the 7 MiB body first, then reads the answer (as Schemathesis' client does)
+    const answer = await fetch(`${url}/jobs/job-1`, { method: 'POST', body: 'x'.repeat(7 * 1024 * 1024) });
+    const body = (await answer.json()) as { error: { code: string } };
+
+    // Assess
+    expect(answer.status).toBe(413);
+    expect(body.error.code).toBe('payload_too_large');
+    expect(calls).not.toContain('job-1');
+  });
 });
