@@ -109,7 +109,12 @@ class SimHuman {
       this.redriven.add(itemId);
       if (!this.world.rng.chance(0.5)) continue;
       this.world.log(`human redrives ${this.pool.poolId}/${itemId}`);
-      await this.call('retry-dlq', CLIENT_RETRY, async () => void (await retryDeadLetter(this.deps, this.pool.poolId, itemId, HUMAN_LIMIT_SECONDS)));
+      // Wakes the agents whenever the redrive is applied: a copy the network delivers late (seed 124)
+      // re-opens an item, and its pool, after the agents went idle on the pool's completion.
+      await this.call('retry-dlq', CLIENT_RETRY, async () => {
+        await retryDeadLetter(this.deps, this.pool.poolId, itemId, HUMAN_LIMIT_SECONDS);
+        for (const agent of this.agents) agent.wake();
+      });
     }
     return dead.length;
   }

@@ -28,6 +28,7 @@ export function generatePlan(seed: number, options: PlanOptions): Plan {
     ...(on('worker-hangs') ? (['hangs'] as const) : []),
     ...(on('extension-no-progress') ? (['extension-no-progress'] as const) : []),
     ...(on('worker-recovers') ? (['recovers'] as const) : []),
+    ...(on('worker-bursts') ? (['bursts'] as const) : []),
   ];
 
   const jobs: JobSpec[] = [];

@@ -23,10 +23,12 @@ export const FAULT_KINDS = [
   'agent-ignores-terminate',
   'agent-stops-checkpointing',
   'agent-late-result',
+  'worker-bursts',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
-export type WorkerBehaviour = 'normal' | 'dies' | 'hangs' | 'extension-no-progress' | 'recovers';
+/** `bursts`: reports every 0.1–1.5 s (most within the coalescing window), half of them rises, half its last value again; from its fault on it falls silent or sends only its last value. */
+export type WorkerBehaviour = 'normal' | 'dies' | 'hangs' | 'extension-no-progress' | 'recovers' | 'bursts';
 
 export interface WorkerSpec {
   workerId: string;

@@ -19,6 +19,7 @@ export class SimWorker {
   private steps = 0;
   private stopped = false;
   private failureReported = false;
+  private burstEnd: 'silence' | 'repeats' | undefined;
   private startedAt = 0;
 
   constructor(
@@ -46,13 +47,16 @@ export class SimWorker {
   private async tick(token: string): Promise<void> {
     if (this.stopped) return;
     const { behaviour } = this.spec;
-    if (behaviour === 'dies' && this.faulty()) {
+    // A bursty worker's fault is silence (as `dies`) or its last value again and again, drawn once.
+    if (behaviour === 'bursts' && this.faulty()) this.burstEnd ??= this.world.rng.chance(0.5) ? 'silence' : 'repeats';
+    if ((behaviour === 'dies' || this.burstEnd === 'silence') && this.faulty()) {
       this.world.log(`worker ${this.spec.workerId} dies`);
       this.stopped = true;
       return;
     }
     const finished = this.world.now - this.startedAt >= this.spec.durationMs;
-    if (finished && !(this.faulty() && (behaviour === 'hangs' || behaviour === 'extension-no-progress'))) {
+    const repeatsItself = behaviour === 'hangs' || behaviour === 'extension-no-progress' || behaviour === 'bursts';
+    if (finished && !(this.faulty() && repeatsItself)) {
       this.stopped = true;
       await this.call('complete-workflow', CLIENT_RETRY, async () => {
         const answer = await completeWorkflow(this.deps, { ...this.ids(), outcome: 'completed', token });
@@ -61,7 +65,8 @@ export class SimWorker {
       });
       return;
     }
-    const stalled = this.faulty() && (behaviour === 'hangs' || behaviour === 'extension-no-progress');
+    // A bursty worker also pauses: half its reports repeat its last value before it rises again.
+    const stalled = (this.faulty() && repeatsItself) || (behaviour === 'bursts' && this.world.rng.chance(0.5));
     if (!stalled) this.steps++;
     // A repeated call (a client resending) carries what the first one said, when it said it.
     const progress = this.progress();
@@ -76,7 +81,7 @@ export class SimWorker {
       }
     });
     if (!this.stopped && this.faulty() && (behaviour === 'extension-no-progress' || behaviour === 'recovers')) await this.askForExtension(token);
-    if (!this.stopped) this.schedule(token, this.world.plan.progressEveryMs + this.world.rng.int(0, 500));
+    if (!this.stopped) this.schedule(token, behaviour === 'bursts' ? this.world.rng.int(100, 1_500) : this.world.plan.progressEveryMs + this.world.rng.int(0, 500));
   }
 
   private async askForExtension(token: string): Promise<void> {
