@@ -1,11 +1,11 @@
-import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { historySlot, type HistoryEntry, type SampleWindow } from '../../domain/history/history-entry.js';
 import type { JobListing } from '../../domain/history/job-listing.js';
 import { InvalidRequestError } from '../../domain/errors.js';
 import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import type { EpochMs } from '../../domain/time.js';
 import type { HistoryStore, JobListQuery } from '../../ports/history-store.js';
-import { batchPut } from './batch-requests.js';
+import { GroupCommit } from './group-commit.js';
 import { TTL_ATTRIBUTE } from './jobs-table.js';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -76,11 +76,16 @@ function listFilter({ tenant, status }: Pick<JobListQuery, 'tenant' | 'status'>)
  * by a decision.
  */
 export class DynamoHistoryStore implements HistoryStore {
+  /** Decisions come in bursts (a wave of timeouts) and their views are idempotent puts: they share requests. */
+  private readonly puts: GroupCommit;
+
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly now: () => EpochMs = Date.now,
-  ) {}
+  ) {
+    this.puts = new GroupCommit(doc, tableName);
+  }
 
   async append(jobId: string, entries: readonly HistoryEntry[], window: SampleWindow, listing?: JobListing): Promise<void> {
     // One item per slot (a batch may not name a key twice); the later fact of a slot wins.
@@ -90,7 +95,7 @@ export class DynamoHistoryStore implements HistoryStore {
       if (sk !== undefined) bySlot.set(sk, { ...entry, pk: historyPk(jobId), sk, [TTL_ATTRIBUTE]: expiresAt(entry.at) });
     }
     const items = [...bySlot.values(), ...(listing ? [listingItem(listing)] : [])];
-    if (items.length > 0) await batchPut(this.doc, this.tableName, items);
+    await this.puts.put(items);
   }
 
   async read(jobId: string, limit: number) {
@@ -107,7 +112,7 @@ export class DynamoHistoryStore implements HistoryStore {
   }
 
   async putListing(listing: JobListing): Promise<void> {
-    await this.doc.send(new PutCommand({ TableName: this.tableName, Item: listingItem(listing) }));
+    await this.puts.put([listingItem(listing)]);
   }
 
   async listJobs(query: JobListQuery) {
