@@ -84,6 +84,16 @@ describe('group commit of idempotent puts (dynalite)', () => {
     expect(await read(table, 'O#1', 'k')).toMatchObject({ value: 'second' });
   });
 
+  it('one call naming a key twice stores its last item (a batch may not name a key twice)', async () => {
+    // Prepare
+    const table = await dynamo.table(false);
+    const commits = new GroupCommit(doc, table);
+    // Act
+    await commits.put([{ pk: 'D#1', sk: 'k', value: 1 }, { pk: 'D#1', sk: 'k', value: 2 }]);
+    // Assess
+    expect(await read(table, 'D#1', 'k')).toMatchObject({ value: 2 });
+  });
+
   it('a request DynamoDB refuses fails the callers whose items it carried, and no other', async () => {
     // Prepare: a 500 KB item, over DynamoDB's 400 KB limit, shares a turn with a good put
     const table = await dynamo.table(false);

@@ -32,8 +32,10 @@ export class GroupCommit {
     private readonly tableName: string,
   ) {}
 
-  put(items: readonly Item[]): Promise<void> {
-    if (items.length === 0) return Promise.resolve();
+  put(puts: readonly Item[]): Promise<void> {
+    if (puts.length === 0) return Promise.resolve();
+    // A key named twice in one call: its last item, as two puts in a row would leave.
+    const items = [...new Map(puts.map((item) => [keyOf(item), item])).values()];
     return new Promise((resolve, reject) => {
       if (items.some((item) => this.openKeys.has(keyOf(item)))) this.flush();
       this.open.push({ items, resolve, reject });

@@ -17,7 +17,7 @@ export async function putVersioned<Item extends { version: number; incarnation?:
   extraAttributes: Record<string, unknown> = {},
 ): Promise<Item> {
   const stored = { ...item, version: expectedVersion + 1 };
-  const sameIncarnation = item.incarnation === undefined ? {} : { condition: ' AND incarnation = :incarnation', values: { ':incarnation': item.incarnation } };
+  const { incarnation } = item;
   try {
     await doc.send(
       new PutCommand({
@@ -26,9 +26,9 @@ export async function putVersioned<Item extends { version: number; incarnation?:
         ...(expectedVersion === 0
           ? { ConditionExpression: 'attribute_not_exists(pk)' }
           : {
-              ConditionExpression: `#version = :expected${sameIncarnation.condition ?? ''}`,
+              ConditionExpression: incarnation === undefined ? '#version = :expected' : '#version = :expected AND incarnation = :incarnation',
               ExpressionAttributeNames: { '#version': 'version' },
-              ExpressionAttributeValues: { ':expected': expectedVersion, ...sameIncarnation.values },
+              ExpressionAttributeValues: { ':expected': expectedVersion, ...(incarnation === undefined ? {} : { ':incarnation': incarnation }) },
             }),
       }),
     );
