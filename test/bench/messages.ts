@@ -12,6 +12,8 @@ export const timerLatenessResult = z.object({
   timedOutMs: z.array(z.number()),
   /** Acknowledged − due of the write that stored TIMED_OUT: when it was in DynamoDB. */
   timedOutAckMs: z.array(z.number()),
+  /** Acknowledged − fired: a job's wake-up handler starting to its TIMED_OUT write being stored. */
+  handledMs: z.array(z.number()),
   /** Bare setTimeouts for the same due times, armed beside the cloud in the same process. */
   bareSameRunMs: z.array(z.number()),
   /** Bare setTimeouts for the same schedule on an idle event loop, before the cloud starts. */
@@ -29,6 +31,8 @@ export const timerLatenessResult = z.object({
   /** DynamoDB requests by operation and item writes while the timers fired (submissions and read-back excluded). */
   firingRequests: z.record(z.string(), z.number()),
   firingItemWrites: z.record(z.string(), z.number()),
+  /** Those requests over the burst, from the first due time to the last TIMED_OUT stored. */
+  burstRequestsPerSecond: z.number(),
 });
 export type TimerLatenessResult = z.infer<typeof timerLatenessResult>;
 

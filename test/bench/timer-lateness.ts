@@ -16,7 +16,7 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTable } from '../../shared/adapters/aws/jobs-table.js';
 import { startLocalDynamo, type LocalDynamo } from '../../shared/adapters/local/dynalite-server.js';
 import { NPM_START_THRESHOLDS, toParent } from './bench-child.js';
-import { countDynamoRequests, type DynamoTally } from './dynamo-counter.js';
+import { countDynamoRequests, totalOf, type DynamoTally } from './dynamo-counter.js';
 import type { TimerLatenessResult } from './messages.js';
 import { inParallel } from './stats.js';
 
@@ -104,6 +104,13 @@ async function main(): Promise<void> {
   const afterFiring = snapshot(tally);
   afterFiring.requests['GetItem'] = (afterFiring.requests['GetItem'] ?? 0) - readBackGets;
   await cloud.close();
+  const firingRequests = difference(beforeFiring.requests, afterFiring.requests);
+  const handledMs = [...timedOutAckMs].flatMap(([jobId, ackMs]) => {
+    const firedMs = localMs.get(jobId);
+    return firedMs === undefined ? [] : [ackMs - firedMs];
+  });
+  const ackedAt = [...timedOutAckMs].map(([jobId, ackMs]) => (dueAtByJob.get(jobId) ?? 0) + ackMs);
+  const burstSeconds = (Math.max(...ackedAt) - Math.min(...dueAtByJob.values())) / 1_000;
 
   const result: TimerLatenessResult = {
     type: 'result',
@@ -112,13 +119,15 @@ async function main(): Promise<void> {
     localMs: [...localMs.values()],
     timedOutMs,
     timedOutAckMs: [...timedOutAckMs.values()],
+    handledMs,
     bareSameRunMs,
     bareIdleMs,
     rawWriteMs,
     armedLate,
     notTimedOut,
     submitSeconds,
-    firingRequests: difference(beforeFiring.requests, afterFiring.requests),
+    firingRequests,
+    burstRequestsPerSecond: totalOf(firingRequests) / burstSeconds,
     firingItemWrites: difference(beforeFiring.itemWrites, afterFiring.itemWrites),
   };
   await toParent(result);
