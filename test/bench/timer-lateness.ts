@@ -1,8 +1,9 @@
 /**
  * Bench child: timer lateness of the local cloud. Submits JOBS jobs through the submit use case with
  * deadlines spread over SPREAD_MS and records, for each job's wake-up, fired − due where the local
- * cloud starts the fire-job-timer handler, finishedAt − due (when the timeout was decided), and
- * acknowledged − due of the write that stored TIMED_OUT. Baselines: bare `setTimeout`s armed for the
+ * cloud starts the fire-job-timer handler, finishedAt − due (when the timeout was decided),
+ * acknowledged − due of the write that stored TIMED_OUT, and acknowledged − fired (the handler's
+ * own part), with the requests per second the burst sent the region's DynamoDB. Baselines: bare `setTimeout`s armed for the
  * same due times in this process, and the same schedule on an idle event loop before the cloud
  * starts; one raw conditional write per due time on a dynalite of its own before the cloud starts
  * (RawWriter). A raw writer running beside the cloud during the burst was tried as "the raw write
