@@ -9,6 +9,11 @@ const SWEEP_FAULTS: FaultKind[] = [
   'region-cut', 'bus-outage', 'takeover', 'worker-dies', 'worker-hangs', 'extension-no-progress', 'worker-recovers',
 ];
 
+/** The later sweeps' further kinds (agent pools, bursty workers), in the order `--faults all` lists them. */
+const POOL_SWEEP_FAULTS: FaultKind[] = [
+  'agent-dies', 'agent-slow', 'agent-ignores-terminate', 'agent-stops-checkpointing', 'agent-late-result', 'worker-bursts',
+];
+
 describe('seeds the long sweep flagged', () => {
   // Both: a worker finished its part of a job and got a fresh budget, so its grant stopped counting and
   // the job's deadline moved 72 s into the past at that moment (205722: and the wake-up re-armed for it
@@ -30,4 +35,16 @@ describe('seeds the long sweep flagged', () => {
     // Assess
     expect(result.violations).toEqual([]);
   });
+
+  // A claim crashed after its write (the agent never learned it held it-0), the pool then failed, and
+  // the wake-up armed to end that attempt was lost: it existed only as a message, so the sweep could
+  // not find it, and the attempt stayed running 71 s past the pool's end. A stopped pool's early
+  // wake-ups are now stored on their items (test/app/pools/pool-stop-wakes-items.test.ts).
+  it('seed 327011: a stopped pool ends an orphaned attempt within the bound though its wake-up was lost', async () => {
+    // Act
+    const result = await runPlan(generatePlan(327_011, { jobs: 3, regions: 2, pools: 1, maxTimeoutSeconds: 300, faults: [...SWEEP_FAULTS, ...POOL_SWEEP_FAULTS] }));
+    // Assess
+    expect(result.violations).toEqual([]);
+  });
 });
+
