@@ -129,7 +129,7 @@ export const poolClientRoutes: Route[] = [
   {
     method: 'POST',
     path: '/pools/{poolId}/cancel',
-    doc: { summary: 'Cancel a pool; every running agent is told to terminate', auth: 'iam', path: poolPath, body: cancelPoolBody, answers: answer('Cancelled', objectAnswer), errors: [409] },
+    doc: { summary: 'Cancel a pool; every running agent is told to terminate (sent again: 200, they are woken again; a COMPLETED or FAILED pool: 409)', auth: 'iam', path: poolPath, body: cancelPoolBody, answers: answer('Cancelled', objectAnswer), errors: [409] },
     handler: async () => (await import('./cancel-pool.js')).handler,
   },
   {

@@ -37,7 +37,13 @@ export function failPool(pool: Pool, reason: string, now: EpochMs): Decision<Poo
   return finish(pool, 'FAILED', now, reason);
 }
 
+/**
+ * A cancel sent again is answered as the first was and wakes the running attempts again: the retry
+ * of a cancel that crashed between the pool's write and those wake-ups finishes them. A pool that
+ * ended otherwise cannot be cancelled.
+ */
 export function cancelPool(pool: Pool, reason: string | undefined, now: EpochMs): Decision<Pool> {
+  if (pool.status === 'CANCELLED') return unchanged(pool, 'already_cancelled');
   if (pool.status !== 'RUNNING') throw new PoolFinishedError(pool.poolId, pool.status);
   return finish(pool, 'CANCELLED', now, reason ?? 'cancelled by request');
 }

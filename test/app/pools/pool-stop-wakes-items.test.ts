@@ -56,4 +56,22 @@ describe("a stopped pool's running attempts are woken durably", () => {
     expect(await m.deps.pools.getItem('p', 'i-2')).toEqual(idle);
     expect(m.timers.calls.length).toBe(armedBefore);
   });
+
+  it('a cancel that crashed after the pool\'s write is finished by sending it again: 200, and the running attempts are woken', async () => {
+    // Prepare: the first cancel stores CANCELLED, then dies before waking anything
+    await newPool(m.deps, longLimits, ['i-1', 'i-2']);
+    const held = await claim(m.deps, 'agent-a');
+    m.clock.set(at(10));
+    const crashing = { ...m.deps, pools: Object.assign(Object.create(m.deps.pools), { itemsInState: () => Promise.reject(new Error('crashed')) }) };
+    await expect(cancelPool(crashing, 'p', 'first')).rejects.toThrow('crashed');
+    const notWoken = await m.deps.pools.getItem('p', held.itemId);
+    // Act
+    const again = await cancelPool(m.deps, 'p', 'again');
+    // Assess
+    expect(notWoken?.timerDueAt).toBeGreaterThan(at(10));
+    expect(again).toEqual({ poolId: 'p', status: 'CANCELLED' });
+    expect((await m.deps.pools.getItem('p', held.itemId))?.timerDueAt).toBe(at(10));
+    expect((await loadPool(m.deps, 'p')).reason).toBe('first');
+  });
 });
+

@@ -163,6 +163,8 @@ describe('the pool’s final state', () => {
     expect(failed.status).toBe('FAILED');
     expect(failPool(failed, 'again', at(4)).state).toBe(failed);
     expect(() => cancelPool(failed, undefined, at(4))).toThrow(PoolFinishedError);
+    const cancelled = cancelPool(pool, 'first', at(3)).state;
+    expect(cancelPool(cancelled, 'again', at(4)).state).toBe(cancelled);
     expect(() => reopenPool(failed)).toThrow(PoolFinishedError);
     expect(told.reply).toEqual({ action: 'terminate', deadlineAt: new Date(at(900)).toISOString(), terminateBy: new Date(at(9)).toISOString() });
     expect(ended.history[0]).toMatchObject({ outcome: 'cancelled', resolution: 'force' });
