@@ -1,5 +1,5 @@
 import { onItemWakeUp } from '../../domain/pools/advance-attempt.js';
-import { itemTimerId, parseItemTimerId } from '../../domain/pools/pool-item.js';
+import { parseItemTimerId } from '../../domain/pools/pool-item.js';
 import type { TimerRequest } from '../../ports/timers.js';
 import { backOffFailedWakeUp, flushOutbox } from '../decide-and-save.js';
 import type { ManagerDeps } from '../manager-deps.js';
@@ -24,11 +24,7 @@ export async function firePoolTimer(deps: ManagerDeps, timer: TimerRequest): Pro
   item = await runFollowUps(deps, item, pool);
   const now = deps.clock.now();
   const { item: decided } = await decideItem(deps, ids.poolId, ids.itemId, (current) => onItemWakeUp(current, pool, now), item);
-  const settled = await runFollowUps(deps, decided, pool);
-  // An early wake-up (a pool that stopped) replaced the armed one: put the item's own back.
-  if (settled.timerDueAt !== undefined && settled.timerDueAt > now) {
-    await deps.timers.arm({ scope: 'pool', jobId: itemTimerId(settled.poolId, settled.itemId), fenceToken: settled.attempt, dueAt: settled.timerDueAt });
-  }
+  await runFollowUps(deps, decided, pool);
 }
 
 export async function backOffPoolWakeUp(deps: ManagerDeps, timer: TimerRequest): Promise<void> {
