@@ -1,9 +1,10 @@
 import { sweepGateTimers } from '../app/gate/sweep-gate-timers.js';
 import { sweepJobTimers } from '../app/sweep-job-timers.js';
+import { cancelPool } from '../app/pools/cancel-pool.js';
 import { takeOverJob } from '../app/take-over-job.js';
 import { PoolInvariants } from './pools/pool-invariants.js';
 import { poolActiveUntil, schedulePools } from './pools/sim-pools.js';
-import { NO_RETRY } from './world/delivery.js';
+import { CLIENT_RETRY, NO_RETRY } from './world/delivery.js';
 import { Invariants, type Violation } from './world/invariants.js';
 import { buildNodes, type SimNodes } from './world/nodes.js';
 import type { Plan } from './world/plan.js';
@@ -56,16 +57,28 @@ function scheduleSweeps(world: World, nodes: SimNodes, horizon: number): void {
   });
 }
 
-function scheduleTakeovers(world: World, nodes: SimNodes): void {
+/** The operator's calls the plan schedules: job takeovers and pool cancels. */
+function scheduleOperator(world: World, nodes: SimNodes): void {
   for (const fault of world.plan.faults) {
-    if (fault.kind !== 'takeover') continue;
-    const node = nodes.regions.get(fault.region);
-    if (!node) continue;
-    world.at(SIM_EPOCH + fault.atMs, `takeover ${fault.jobId}`, async () => {
-      world.log(`operator takes over ${fault.jobId} in ${fault.region}`);
-      world.calls.httpRequests.client++;
-      await world.invoke(`${fault.region}:take-over-job`, async () => void (await takeOverJob(node.deps, fault.jobId)), NO_RETRY);
-    });
+    if (fault.kind === 'takeover') {
+      const node = nodes.regions.get(fault.region);
+      if (!node) continue;
+      world.at(SIM_EPOCH + fault.atMs, `takeover ${fault.jobId}`, async () => {
+        world.log(`operator takes over ${fault.jobId} in ${fault.region}`);
+        world.calls.httpRequests.client++;
+        await world.invoke(`${fault.region}:take-over-job`, async () => void (await takeOverJob(node.deps, fault.jobId)), NO_RETRY);
+      });
+    }
+    if (fault.kind === 'pool-cancel') {
+      const region = world.plan.pools.find((pool) => pool.poolId === fault.poolId)?.region;
+      const node = region === undefined ? undefined : nodes.regions.get(region);
+      if (!node) continue;
+      world.at(SIM_EPOCH + fault.atMs, `cancel ${fault.poolId}`, async () => {
+        world.log(`operator cancels ${fault.poolId} in ${region}`);
+        world.calls.httpRequests.client++;
+        await world.invoke(`${region}:cancel-pool`, async () => void (await cancelPool(node.deps, fault.poolId, 'operator')), CLIENT_RETRY);
+      });
+    }
   }
 }
 
@@ -88,7 +101,7 @@ export async function runPlan(plan: Plan, options: RunOptions = {}): Promise<Run
   const horizon = options.horizonMs === undefined ? horizonOf(plan) : SIM_EPOCH + options.horizonMs;
   scheduleSubmissions(world, nodes, log);
   scheduleSweeps(world, nodes, horizon);
-  scheduleTakeovers(world, nodes);
+  scheduleOperator(world, nodes);
   const poolInvariants = new PoolInvariants(world, nodes, schedulePools(world, nodes, horizon), report);
 
   const violations = invariants.violations;

@@ -69,6 +69,14 @@ export function generatePlan(seed: number, options: PlanOptions): Plan {
       if (rng.chance(0.3)) faults.push({ kind: 'takeover', jobId: job.jobId, region: rng.pick(job.regions), atMs: job.submitAtMs + rng.int(1, job.timeoutSeconds + 60) * 1000 });
     }
   }
+  // Their own stream: adding pools leaves a seed's jobs and faults as they were.
+  const pools = generatePools(new Rng(seed, 3), seed, options.pools, regions, options.faults);
+  // Drawn last, so the other kinds' draws stay as they were.
+  if (on('pool-cancel')) {
+    for (const pool of pools) {
+      if (rng.chance(0.3)) faults.push({ kind: 'pool-cancel', poolId: pool.poolId, atMs: pool.createAtMs + rng.int(5, 180) * 1000 });
+    }
+  }
   const rate = (kind: FaultKind, p: number) => (on(kind) ? p : 0);
   return {
     seed,
@@ -86,7 +94,6 @@ export function generatePlan(seed: number, options: PlanOptions): Plan {
       indexLagMaxMs: on('index-lag') ? 2_000 : 0,
     },
     progressEveryMs: options.progressEveryMs ?? 10_000,
-    // Their own stream: adding pools leaves a seed's jobs and faults as they were.
-    pools: generatePools(new Rng(seed, 3), seed, options.pools, regions, options.faults),
+    pools,
   };
 }

@@ -24,6 +24,7 @@ export const FAULT_KINDS = [
   'agent-stops-checkpointing',
   'agent-late-result',
   'worker-bursts',
+  'pool-cancel',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -82,7 +83,9 @@ export type ScheduledFault =
   | { kind: 'gate-down'; fromMs: number; untilMs: number }
   | { kind: 'region-cut'; region: string; fromMs: number; untilMs: number }
   | { kind: 'bus-outage'; node: string; fromMs: number; untilMs: number }
-  | { kind: 'takeover'; jobId: string; region: string; atMs: number };
+  | { kind: 'takeover'; jobId: string; region: string; atMs: number }
+  /** The operator cancels a pool (`POST /pools/{id}/cancel`), retried like any client call. */
+  | { kind: 'pool-cancel'; poolId: string; atMs: number };
 
 /** Per-message probabilities (and the GSI lag bound); the shrinker zeroes them one by one. */
 export interface Rates {
