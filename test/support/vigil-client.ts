@@ -80,6 +80,7 @@ export const cancelAnswerSchema = z.object({ status: jobStatus });
 export const clockViewSchema = z.object({ mode: z.enum(['system', 'virtual']), now: z.number(), nowIso: isoTime });
 export type ClockView = z.infer<typeof clockViewSchema>;
 export const takeoverAnswerSchema = z.object({ fenceToken: z.number().int() });
+export const workerFailureAnswerSchema = z.object({ workerId: z.string(), status: z.literal('failed'), jobsUpdated: z.number().int() });
 export const completeAnswerSchema = z.object({}).loose();
 
 export const localEventsSchema = z.object({
@@ -140,6 +141,10 @@ export class VigilClient {
 
   takeOver(jobId: string): Promise<ApiResult<{ fenceToken: number }>> {
     return this.call(takeoverAnswerSchema, 'POST', `/jobs/${encodeURIComponent(jobId)}/takeover`);
+  }
+
+  reportWorkerFailure(workerId: string): Promise<ApiResult<z.infer<typeof workerFailureAnswerSchema>>> {
+    return this.call(workerFailureAnswerSchema, 'POST', `/workers/${encodeURIComponent(workerId)}/failure`);
   }
 
   requestExtension(workerId: string, body: ExtensionRequest, token: string | undefined): Promise<ApiResult<ExtensionAnswer>> {

@@ -5,15 +5,15 @@ import { progressCoalesceMs } from '../../../shared/domain/deadlines.js';
 import { RegionWorker } from '../../support/gate-client.js';
 import { pollUntil } from '../../support/poll.js';
 import { ok, type JobView } from '../../support/vigil-client.js';
-import { passTime, REGIONS, startGateCloud, submitAcross, type GateCloud, type Region } from './gate-cloud.js';
+import { passTime, REGIONS, startGateCloud, submitAcross, type GateCloud, type GateCloudOptions, type Region } from './gate-cloud.js';
 
 /**
  * Issue 10, item 7: the virtual-clock mode is faithful. One scenario (a plain timeout, a stuck job, a
  * completion before the deadline, an extension that outlives the base deadline, a global timeout across
  * three regions) runs on the system clock (loose: polled to a bound) and on the virtual clock (exact),
  * and ends in the same states. Then the armed wake-ups that AWS cannot withdraw: they fire after a
- * cancel or an extension and the lazy checks drop them. One local cloud per process at a time, so
- * these run one after the other.
+ * cancel, an extension, or an earlier wake-up that replaced them, and the lazy checks drop them. One
+ * local cloud per process at a time, so these run one after the other.
  */
 /** Thresholds and deadlines leave seconds of margin around the scenario's steps: its wall-clock run shares two busy cores. */
 const EXTENSION_SECONDS = 5;
@@ -103,8 +103,8 @@ const expectedFinalStates = {
   'global@ap-southeast-2': 'TIMED_OUT/global_timeout',
 };
 
-async function withCloud<T>(virtualClock: boolean, body: (gc: GateCloud) => Promise<T>): Promise<T> {
-  const gc = await startGateCloud({ ...cloudOptions, virtualClock });
+async function withCloud<T>(virtualClock: boolean, body: (gc: GateCloud) => Promise<T>, options: GateCloudOptions = {}): Promise<T> {
+  const gc = await startGateCloud({ ...cloudOptions, ...options, virtualClock });
   try {
     return await body(gc);
   } finally {
@@ -185,6 +185,43 @@ describe('armed wake-ups cannot be withdrawn: they fire and the lazy checks drop
       expect(await droppedWakeUps(gc, 'us-east-1', 'already_terminal')).toBe(before + 1);
       expect(ok(await east.getJob(submitted.jobId))).toMatchObject({ status: 'COMPLETED' });
     });
+  });
+
+  it('a wake-up replaced by an earlier one fires at its old due time and is dropped as superseded_timer, while the job waits for the gate', async () => {
+    await withCloud(true, async (gc) => {
+      // Prepare: a 15 s job across the regions; us-east-1's worker is granted an extension (deadline 20 s
+      // there), so that region's 10 s report re-arms its wake-up for 20 s
+      const job = await submitAcross(gc, { jobId: `superseded-${randomUUID().slice(0, 8)}`, timeoutSeconds: 15, stuckThresholdSeconds: 60 });
+      const submittedAt = gc.clock.now();
+      const east = gc.region('us-east-1');
+      const eastWorker = job.worker('us-east-1');
+      await gc.clock.advance(1_000);
+      await eastWorker.progress(0.1);
+      expect(await eastWorker.requestExtension(0.2)).toMatchObject({ granted: true, extensionSeconds: EXTENSION_SECONDS });
+      await gc.clock.advanceTo(submittedAt + 10_000);
+      // us-east-1 is cut off from the gate, then its worker fails: the grant is retired and the wake-up
+      // re-armed for the base deadline (15 s), where the job times out locally and waits for the gate,
+      // its next wake-up a report interval later (25 s)
+      ok(await gc.gate.setFaults({ cutOff: ['us-east-1'] }));
+      await gc.clock.advanceTo(submittedAt + 12_000);
+      expect(ok(await east.reportWorkerFailure(eastWorker.workerId))).toMatchObject({ jobsUpdated: 1 });
+      const superseded = () => droppedWakeUps(gc, 'us-east-1', 'superseded_timer');
+      await gc.clock.advanceTo(submittedAt + 20_000 - 1);
+      const before = await superseded();
+      const waiting = ok(await east.getJob(job.jobId));
+
+      // Act: the replaced wake-up's due time
+      await gc.clock.advanceTo(submittedAt + 20_000);
+      const after = await superseded();
+      // then the gate is reachable again
+      ok(await gc.gate.setFaults({ cutOff: [] }));
+      await gc.clock.advanceTo(submittedAt + 40_000);
+
+      // Assess
+      expect(waiting).toMatchObject({ status: 'RUNNING' });
+      expect(after).toBe(before + 1);
+      expect(ok(await east.getJob(job.jobId))).toMatchObject({ status: 'TIMED_OUT', timeoutReason: 'global_timeout' });
+    }, { gateReportIntervalSeconds: 10 });
   });
 
   it("the gate's wake-up for the global deadline, armed before its decision, fires after it and is dropped as stale_timer", async () => {
