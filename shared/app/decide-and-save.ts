@@ -13,7 +13,7 @@ export interface OutboxState {
   version: number;
   timerDueAt?: EpochMs;
   outbox?: BusEvent[];
-  /** Publishes of this outbox that failed in a row; the retry wake-up backs off with it. */
+  /** Flushes of this outbox that failed in a row (its publish, or a finished item's view); the retry wake-up backs off with it. */
   outboxFailures?: number;
   /** Fires of this wake-up that failed in a row (the sweep backs it off); a decision's write clears it. */
   timerFailures?: number;
@@ -24,8 +24,15 @@ export interface VersionedStore<State extends OutboxState> {
   save(state: State, expectedVersion: number): Promise<State>;
   /** A finished item keeps a wake-up only while its outbox is not yet published. */
   isFinished(state: State): boolean;
-  /** Called once per saved decision with the state before and after it (the decision history). */
-  recordHistory?: (before: State, after: State, at: EpochMs) => Promise<void>;
+  /** Called once per saved decision with the state before and after it (the decision history); false when not written. */
+  recordHistory?: (before: State, after: State, at: EpochMs) => Promise<boolean>;
+  /**
+   * Writes a finished item's view (its row in the jobs list) again; false when not written. A
+   * finished item's outbox is cleared only once its view is written, so a crash or a failed write
+   * between the decision and its view is repaired by the outbox's retry instead of leaving the item
+   * listed as running.
+   */
+  rewriteFinishedView?: (state: State) => Promise<boolean>;
 }
 
 const MAX_ATTEMPTS = 8;
@@ -65,11 +72,11 @@ export async function decideAndSave<State extends OutboxState>(
       throw error;
     }
     // The history is a view beside the decision: recorded alongside the effects, never delaying them.
-    await Promise.all([
-      store.recordHistory?.(current, stored, now()),
+    const [viewWritten] = await Promise.all([
+      store.recordHistory ? store.recordHistory(current, stored, now()) : true,
       runSideEffects(ports, decision.effects, (effect) => effect.resent === true),
     ]);
-    return { state: await flushOutbox(store, ports, stored, now()), decision };
+    return { state: await flushOutbox(store, ports, stored, now(), viewWritten), decision };
   }
 }
 
@@ -101,19 +108,24 @@ function withOutbox<State extends OutboxState>(store: VersionedStore<State>, sta
 /**
  * Publishes the outbox and clears it. If another write got in first, it carries the outbox on. If the
  * bus fails, the outbox stays and the item's wake-up moves to a backed-off retry (never later than
- * the wake-up it already had), so the sweep retries it on its own.
+ * the wake-up it already had), so the sweep retries it on its own. A finished item's view is written
+ * first unless the decision just wrote it (`viewWritten`); if that fails the outbox stays the same way.
  */
 export async function flushOutbox<State extends OutboxState>(
   store: VersionedStore<State>,
   ports: EffectPorts,
   state: State,
   now: EpochMs,
+  viewWritten = false,
 ): Promise<State> {
   if (!state.outbox || state.outbox.length === 0) return state;
   try {
     await ports.bus.publish(state.outbox);
   } catch (error) {
-    return deferOutbox(store, ports, state, now, error);
+    return deferOutbox(store, ports, state, now, 'outbox not published', error);
+  }
+  if (!viewWritten && store.isFinished(state) && store.rewriteFinishedView && !(await store.rewriteFinishedView(state))) {
+    return deferOutbox(store, ports, state, now, "finished item's view not written", undefined);
   }
   const { outbox: _published, outboxFailures: _failures, ...rest } = state;
   let cleared = rest as State;
@@ -129,6 +141,7 @@ async function deferOutbox<State extends OutboxState>(
   ports: EffectPorts,
   state: State,
   now: EpochMs,
+  what: string,
   error: unknown,
 ): Promise<State> {
   const outboxFailures = (state.outboxFailures ?? 0) + 1;
@@ -137,7 +150,7 @@ async function deferOutbox<State extends OutboxState>(
   // still owes a decision that must not wait for the retry.
   const keepsEarlierWakeUp = !store.isFinished(state) && state.timerDueAt !== undefined && state.timerDueAt < retryAt;
   const timerDueAt = keepsEarlierWakeUp ? (state.timerDueAt as EpochMs) : retryAt;
-  ports.telemetry.warn('outbox not published; retrying later', { events: state.outbox?.length ?? 0, outboxFailures, retryAt, error: String(error) });
+  ports.telemetry.warn(`${what}; retrying later`, { events: state.outbox?.length ?? 0, outboxFailures, retryAt, ...(error !== undefined ? { error: String(error) } : {}) });
   return saveUnlessOvertaken(store, { ...state, outboxFailures, timerDueAt }, state);
 }
 

@@ -6,7 +6,7 @@ import { workerStatus } from '../domain/worker-health.js';
 import type { TimerRequest } from '../ports/timers.js';
 import { currentWorkerHealth } from './current-worker-health.js';
 import { flushOutbox } from './decide-and-save.js';
-import { decideJob, jobStateStore } from './job-state-store.js';
+import { decideJob, managerJobStateStore } from './job-state-store.js';
 import { decisionContext, type ManagerDeps } from './manager-deps.js';
 
 /**
@@ -20,7 +20,7 @@ export async function fireJobTimer(deps: ManagerDeps, arrived: TimerRequest, fro
   // The outbox is published after the decision's write, never before it: a bus outage must not stop a timeout (finding 9).
   if (isTerminal(job.status)) {
     deps.telemetry.metric('WakeUpDropped', { reason: 'already_terminal' });
-    await flushOutbox(jobStateStore(deps.jobs), deps, job, deps.clock.now());
+    await flushOutbox(managerJobStateStore(deps), deps, job, deps.clock.now());
     return;
   }
   const retiredGrants = await retiredGrantsOf(deps, job);

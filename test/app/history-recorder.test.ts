@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jobHistoryRecorder } from '../../shared/app/history/record-history.js';
+import { jobViews } from '../../shared/app/history/record-history.js';
 import type { HistoryStore } from '../../shared/ports/history-store.js';
 import type { Telemetry } from '../../shared/ports/telemetry.js';
 import { takeOverJob } from '../../shared/domain/take-over-job.js';
@@ -13,14 +13,14 @@ const failingStore: HistoryStore = {
 };
 
 describe('the history recorder', () => {
-  it('a failing history write is logged and never fails the decision that was already saved', async () => {
+  it('a failing history write is logged and answered false, never failing the decision that was already saved', async () => {
     // Prepare
     const warnings: Array<Record<string, unknown> | undefined> = [];
     const telemetry: Telemetry = { info: () => undefined, error: () => undefined, metric: () => undefined, warn: (_message, attributes) => warnings.push(attributes) };
     const job = runningJob();
     const { state: taken } = takeOverJob(job, context(at(1)));
     // Act
-    await expect(jobHistoryRecorder(failingStore, telemetry)(job, taken, at(1))).resolves.toBeUndefined();
+    await expect(jobViews(failingStore, telemetry).record(job, taken, at(1))).resolves.toBe(false);
     // Assess
     expect(warnings).toEqual([{ jobId: 'job-1', error: 'Error: throttled' }]);
   });

@@ -8,52 +8,71 @@ import type { EpochMs } from '../../domain/time.js';
 import type { HistoryStore } from '../../ports/history-store.js';
 import type { Telemetry } from '../../ports/telemetry.js';
 
-/** Records what one saved decision changed: history entries and, when the list shows it, the listing. */
-export type HistoryRecorder<State> = (before: State, after: State, at: EpochMs) => Promise<void>;
-
 /**
- * History is a view for people, written after the state: a failure here is logged and never fails
- * or repeats the decision (the state write already happened and is the truth).
+ * The views of one kind of state for people: its history and its row in the jobs list.
+ * `record` writes what one saved decision changed; `rewriteFinished` writes a finished item's row
+ * again (decide-and-save.ts keeps the item's outbox until that row is written). Each answers false
+ * when its write failed: that is logged and never fails or repeats a decision (the state write
+ * already happened and is the truth).
  */
-function recorder<State>(
+export interface StateViews<State> {
+  record(before: State, after: State, at: EpochMs): Promise<boolean>;
+  rewriteFinished(state: State): Promise<boolean>;
+}
+
+interface Described {
+  jobId: string;
+  entries: HistoryEntry[];
+  window: SampleWindow;
+  listing?: JobListing;
+}
+
+function stateViews<State>(
   history: HistoryStore,
   telemetry: Telemetry,
-  describe: (before: State, after: State, at: EpochMs) => { jobId: string; entries: HistoryEntry[]; window: SampleWindow; listing?: JobListing },
-): HistoryRecorder<State> {
-  return async (before, after, at) => {
-    const { jobId, entries, window, listing } = describe(before, after, at);
-    try {
-      // One batch for both: a burst of decisions (a thousand timeouts due together) competes for the table.
-      if (entries.length > 0 || listing) await history.append(jobId, entries, window, listing);
-    } catch (error) {
-      telemetry.warn('history not recorded', { jobId, error: String(error) });
-    }
+  listingOf: (state: State) => JobListing,
+  describe: (before: State, after: State, at: EpochMs) => Omit<Described, 'listing'>,
+): StateViews<State> {
+  return {
+    async record(before, after, at) {
+      const { jobId, entries, window } = describe(before, after, at);
+      const listing = listingOf(after);
+      const changed = listingChanged(listingOf(before), listing);
+      if (entries.length === 0 && !changed) return true;
+      try {
+        // One batch for both: a burst of decisions (a thousand timeouts due together) competes for the table.
+        await history.append(jobId, entries, window, changed ? listing : undefined);
+        return true;
+      } catch (error) {
+        telemetry.warn('history not recorded', { jobId, error: String(error) });
+        return false;
+      }
+    },
+    rewriteFinished: (state) => recordListing(history, telemetry, listingOf(state)),
   };
 }
 
-const changedListing = (before: JobListing, after: JobListing) => (listingChanged(before, after) ? { listing: after } : {});
-
-export const jobHistoryRecorder = (history: HistoryStore, telemetry: Telemetry): HistoryRecorder<Job> =>
-  recorder<Job>(history, telemetry, (before, after, at) => ({
+export const jobViews = (history: HistoryStore, telemetry: Telemetry): StateViews<Job> =>
+  stateViews<Job>(history, telemetry, jobListing, (before, after, at) => ({
     jobId: after.jobId,
     entries: jobHistoryEntries(before, after, at),
     window: { startedAt: after.tracking.startedAt, timeoutSeconds: after.tracking.timeoutSeconds },
-    ...changedListing(jobListing(before), jobListing(after)),
   }));
 
-export const gateHistoryRecorder = (history: HistoryStore, telemetry: Telemetry): HistoryRecorder<GateJob> =>
-  recorder<GateJob>(history, telemetry, (before, after, at) => ({
+export const gateViews = (history: HistoryStore, telemetry: Telemetry): StateViews<GateJob> =>
+  stateViews<GateJob>(history, telemetry, gateJobListing, (before, after, at) => ({
     jobId: after.jobId,
     entries: gateHistoryEntries(before, after, at),
     window: { startedAt: after.submittedAt, timeoutSeconds: after.timeoutSeconds },
-    ...changedListing(gateJobListing(before), gateJobListing(after)),
   }));
 
-/** A new job's first listing; never fails the submission. */
-export async function recordListing(history: HistoryStore | undefined, telemetry: Telemetry, listing: JobListing): Promise<void> {
+/** Writes a job's row in the jobs list (a new job's first, a finished one's again); false when that failed, never throws. */
+export async function recordListing(history: HistoryStore | undefined, telemetry: Telemetry, listing: JobListing): Promise<boolean> {
   try {
     await history?.putListing(listing);
+    return true;
   } catch (error) {
     telemetry.warn('job listing not recorded', { jobId: listing.jobId, error: String(error) });
+    return false;
   }
 }

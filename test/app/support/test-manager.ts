@@ -1,5 +1,6 @@
 import { ScanCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { DynamoHistoryStore } from '../../../shared/adapters/aws/dynamo-history-store.js';
 import { DynamoJobStore } from '../../../shared/adapters/aws/dynamo-job-store.js';
 import { DynamoPoolStore } from '../../../shared/adapters/aws/dynamo-pool-store.js';
 import type { ManagerDeps } from '../../../shared/app/manager-deps.js';
@@ -9,6 +10,7 @@ import { getJobTokens } from '../../../shared/app/get-job-tokens.js';
 import { WorkflowTokens } from '../../../shared/app/workflow-tokens.js';
 import type { Job } from '../../../shared/domain/job.js';
 import type { TimeoutPolicy } from '../../../shared/domain/policy.js';
+import type { HistoryStore } from '../../../shared/ports/history-store.js';
 import type { JobStore } from '../../../shared/ports/job-store.js';
 import { installManagerResolver } from '../../../shared/wiring/manager-resolver.js';
 import { startTestDynamo } from '../../support/dynalite.js';
@@ -68,6 +70,8 @@ export const TOKEN_SECRET = Buffer.from('vigil-test-token-secret');
 export interface TestManagerOptions {
   policy?: Partial<TimeoutPolicy>;
   store?: (doc: DynamoDBDocumentClient, tableName: string) => DynamoJobStore;
+  /** Keep the history and the jobs list in the table, as deployed; a test may wrap the real store. */
+  history?: (real: HistoryStore) => HistoryStore;
 }
 
 /**
@@ -83,6 +87,7 @@ export async function testManager(dynamo: TestDynamo, options: TestManagerOption
   const timers = new RecordingTimers();
   const bus = new RecordingBus();
   const telemetry = new RecordingTelemetry();
+  const history = options.history?.(new DynamoHistoryStore(doc, tableName, () => clock.now()));
   const deps: ManagerDeps = {
     region: REGION,
     managerId: MANAGER_ID,
@@ -94,6 +99,7 @@ export async function testManager(dynamo: TestDynamo, options: TestManagerOption
     policy: policy(options.policy),
     tokens: new WorkflowTokens(TOKEN_SECRET),
     telemetry,
+    ...(history ? { history } : {}),
   };
   return {
     deps,

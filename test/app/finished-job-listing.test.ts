@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { DynamoJobStore } from '../../shared/adapters/aws/dynamo-job-store.js';
+import { OUTBOX_RETRY_MS } from '../../shared/app/decide-and-save.js';
+import { fireJobTimer } from '../../shared/app/fire-job-timer.js';
+import { sweepJobTimers } from '../../shared/app/sweep-job-timers.js';
+import type { JobListing } from '../../shared/domain/history/job-listing.js';
+import type { Job } from '../../shared/domain/job.js';
+import { DEFAULT_TENANT } from '../../shared/domain/tenant.js';
+import type { HistoryStore } from '../../shared/ports/history-store.js';
+import { at } from '../support/fixtures.js';
+import { submit, useTestManager, type TestManager } from './support/test-manager.js';
+
+/** The real history store, counting the jobs-list rows it writes; its next writes can be made to fail. */
+class FlakyHistory implements HistoryStore {
+  failures = 0;
+  readonly rowsWritten: JobListing[] = [];
+  constructor(private readonly real: HistoryStore) {}
+
+  private write<T>(listing: JobListing | undefined, send: () => Promise<T>): Promise<T> {
+    if (this.failures > 0) {
+      this.failures--;
+      return Promise.reject(new Error('throttled'));
+    }
+    if (listing) this.rowsWritten.push(listing);
+    return send();
+  }
+  append: HistoryStore['append'] = (jobId, entries, window, listing) => this.write(listing, () => this.real.append(jobId, entries, window, listing));
+  putListing: HistoryStore['putListing'] = (listing) => this.write(listing, () => this.real.putListing(listing));
+  read: HistoryStore['read'] = (jobId, limit) => this.real.read(jobId, limit);
+  listJobs: HistoryStore['listJobs'] = (query) => this.real.listJobs(query);
+}
+
+/** The real job store; the next job write can be made to land and then kill the process, before its effects. */
+class StoreThatDiesAfterAJobWrite extends DynamoJobStore {
+  dieAfterNextJobWrite = false;
+  override async saveJob(job: Job, expectedVersion: number): Promise<Job> {
+    const saved = await super.saveJob(job, expectedVersion);
+    if (this.dieAfterNextJobWrite) {
+      this.dieAfterNextJobWrite = false;
+      throw new Error('the process died after the write');
+    }
+    return saved;
+  }
+}
+
+const body = { jobId: 'job-1', timeoutSeconds: 60, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] };
+const history = (m: TestManager) => m.deps.history as FlakyHistory;
+const listedStatus = async (m: TestManager) => (await history(m).listJobs({ tenant: DEFAULT_TENANT, limit: 10 })).jobs.map((row) => row.status);
+
+/** The sweep after the outbox's first retry is due. */
+async function sweepAfterRetry(m: TestManager): Promise<void> {
+  m.clock.set(at(60) + OUTBOX_RETRY_MS + 10_000);
+  await sweepJobTimers(m.deps);
+}
+
+describe("a finished job's row in the jobs list is written before its outbox is cleared (dynalite)", () => {
+  const m = useTestManager({
+    history: (real) => new FlakyHistory(real),
+    store: (doc, tableName) => new StoreThatDiesAfterAJobWrite(doc, tableName),
+  });
+
+  it('a timeout whose views are written clears its outbox at once and writes the row once', async () => {
+    // Prepare
+    await submit(m, body);
+    const timer = m.timers.expectArmed('job-1');
+    m.clock.set(at(60));
+    // Act
+    await fireJobTimer(m.deps, timer);
+    // Assess
+    expect(await listedStatus(m)).toEqual(['TIMED_OUT']);
+    expect((await m.getJob('job-1')).outbox).toBeUndefined();
+    expect(history(m).rowsWritten.map((row) => row.status)).toEqual(['RUNNING', 'TIMED_OUT']);
+  });
+
+  it('a timeout whose views fail keeps its outbox and retry wake-up; the sweep writes the row, then clears it', async () => {
+    // Prepare: the decision's views and the immediate second try both fail
+    await submit(m, body);
+    const timer = m.timers.expectArmed('job-1');
+    m.clock.set(at(60));
+    history(m).failures = 2;
+    await fireJobTimer(m.deps, timer);
+    const kept = await m.getJob('job-1');
+    const listedBefore = await listedStatus(m);
+    // Act
+    await sweepAfterRetry(m);
+    // Assess
+    expect(kept).toMatchObject({ status: 'TIMED_OUT', timerDueAt: at(60) + OUTBOX_RETRY_MS });
+    expect(kept.outbox?.map((event) => event.detailType)).toEqual(['JobTimedOut']);
+    expect(listedBefore).toEqual(['RUNNING']);
+    expect(await listedStatus(m)).toEqual(['TIMED_OUT']);
+    const cleared = await m.getJob('job-1');
+    expect(cleared.outbox).toBeUndefined();
+    expect(cleared.timerDueAt).toBeUndefined();
+  });
+
+  it('a process that dies between the timeout and its views leaves the job listed RUNNING only until the sweep', async () => {
+    // Prepare
+    await submit(m, body);
+    const timer = m.timers.expectArmed('job-1');
+    m.clock.set(at(60));
+    (m.jobs as StoreThatDiesAfterAJobWrite).dieAfterNextJobWrite = true;
+    await expect(fireJobTimer(m.deps, timer)).rejects.toThrow(/died/);
+    const listedBefore = await listedStatus(m);
+    // Act
+    await sweepAfterRetry(m);
+    // Assess
+    expect(listedBefore).toEqual(['RUNNING']);
+    expect(await listedStatus(m)).toEqual(['TIMED_OUT']);
+    expect(m.bus.ofType('JobTimedOut')).toHaveLength(1);
+    expect((await m.getJob('job-1')).outbox).toBeUndefined();
+  });
+});
