@@ -15,6 +15,11 @@ export interface OutboxState {
   outbox?: BusEvent[];
   /** Flushes of this outbox that failed in a row (its publish, or a finished item's view); the retry wake-up backs off with it. */
   outboxFailures?: number;
+  /**
+   * The item finished and its view (its row in the jobs list) is not yet known to be written: kept
+   * with the outbox, and like it, with a retry wake-up until the view is written.
+   */
+  viewPending?: boolean;
   /** Fires of this wake-up that failed in a row (the sweep backs it off); a decision's write clears it. */
   timerFailures?: number;
 }
@@ -22,15 +27,16 @@ export interface OutboxState {
 export interface VersionedStore<State extends OutboxState> {
   load(id: string): Promise<State | undefined>;
   save(state: State, expectedVersion: number): Promise<State>;
-  /** A finished item keeps a wake-up only while its outbox is not yet published. */
+  /** A finished item keeps a wake-up only while its outbox is not yet published or its view not yet written. */
   isFinished(state: State): boolean;
   /** Called once per saved decision with the state before and after it (the decision history); false when not written. */
   recordHistory?: (before: State, after: State, at: EpochMs) => Promise<boolean>;
   /**
-   * Writes a finished item's view (its row in the jobs list) again; false when not written. A
-   * finished item's outbox is cleared only once its view is written, so a crash or a failed write
-   * between the decision and its view is repaired by the outbox's retry instead of leaving the item
-   * listed as running.
+   * Writes a finished item's view (its row in the jobs list) again; false when not written. A store
+   * with views marks the write that finishes an item `viewPending` and clears it with the outbox only
+   * once the view is written, so a crash or a failed write between the decision and its view is
+   * repaired by the outbox's retry (or the redelivered call) instead of leaving the item listed as
+   * running. It costs a write only where the finish had nothing to publish.
    */
   rewriteFinishedView?: (state: State) => Promise<boolean>;
 }
@@ -66,16 +72,18 @@ export async function decideAndSave<State extends OutboxState>(
     let stored: State;
     try {
       const { timerFailures: _cleared, ...decided } = decision.state;
-      stored = await store.save(withOutbox(store, decided as State, decision.effects, now()), current.version);
+      stored = await store.save(withOutbox(store, current, decided as State, decision.effects, now()), current.version);
     } catch (error) {
       if (error instanceof VersionConflictError && attempt < MAX_ATTEMPTS) continue;
       throw error;
     }
     // The history is a view beside the decision: recorded alongside the effects, never delaying them.
-    const [viewWritten] = await Promise.all([
+    const [recorded] = await Promise.all([
       store.recordHistory ? store.recordHistory(current, stored, now()) : true,
       runSideEffects(ports, decision.effects, (effect) => effect.resent === true),
     ]);
+    // The history records what changed: only the decision that finished the item wrote its final row.
+    const viewWritten = recorded && !store.isFinished(current);
     return { state: await flushOutbox(store, ports, stored, now(), viewWritten), decision };
   }
 }
@@ -98,12 +106,19 @@ async function runSideEffects(ports: EffectPorts, effects: readonly Effect[], di
   }
 }
 
-function withOutbox<State extends OutboxState>(store: VersionedStore<State>, state: State, effects: readonly Effect[], now: EpochMs): State {
+function withOutbox<State extends OutboxState>(store: VersionedStore<State>, before: State, state: State, effects: readonly Effect[], now: EpochMs): State {
   const events = outboxEvents(effects);
-  if (events.length === 0) return state;
-  const outbox = [...(state.outbox ?? []), ...events];
-  return store.isFinished(state) ? { ...state, outbox, timerDueAt: now + OUTBOX_RETRY_MS } : { ...state, outbox };
+  const finishing = store.rewriteFinishedView !== undefined && store.isFinished(state) && !store.isFinished(before);
+  if (events.length === 0 && !finishing) return state;
+  const pending: State = {
+    ...state,
+    ...(events.length > 0 ? { outbox: [...(state.outbox ?? []), ...events] } : {}),
+    ...(finishing ? { viewPending: true } : {}),
+  };
+  return store.isFinished(state) ? { ...pending, timerDueAt: now + OUTBOX_RETRY_MS } : pending;
 }
+
+const hasPending = (state: OutboxState): boolean => (state.outbox?.length ?? 0) > 0 || state.viewPending === true;
 
 /**
  * Publishes the outbox and clears it. If another write got in first, it carries the outbox on. If the
@@ -118,16 +133,16 @@ export async function flushOutbox<State extends OutboxState>(
   now: EpochMs,
   viewWritten = false,
 ): Promise<State> {
-  if (!state.outbox || state.outbox.length === 0) return state;
+  if (!hasPending(state)) return state;
   try {
-    await ports.bus.publish(state.outbox);
+    if (state.outbox && state.outbox.length > 0) await ports.bus.publish(state.outbox);
   } catch (error) {
     return deferOutbox(store, ports, state, now, 'outbox not published', error);
   }
   if (!viewWritten && store.isFinished(state) && store.rewriteFinishedView && !(await store.rewriteFinishedView(state))) {
     return deferOutbox(store, ports, state, now, "finished item's view not written", undefined);
   }
-  const { outbox: _published, outboxFailures: _failures, ...rest } = state;
+  const { outbox: _published, outboxFailures: _failures, viewPending: _viewWritten, ...rest } = state;
   let cleared = rest as State;
   if (store.isFinished(cleared)) {
     const { timerDueAt: _retry, ...withoutTimer } = cleared;

@@ -55,7 +55,7 @@ export interface Job {
   tracking: TimeoutTrackingState;
   /** Workflow outcomes, one `WorkflowMark` per workflow in submission order. */
   workflowMarks: string;
-  /** The durable wake-up of this job; absent once the job is finished and its outbox is empty. */
+  /** The durable wake-up of this job; absent once the job is finished, its outbox empty and its row listed. */
   timerDueAt?: EpochMs;
   /**
    * Events decided with the last write and not yet confirmed published (transactional outbox):
@@ -64,6 +64,8 @@ export interface Job {
   outbox?: BusEvent[];
   /** Failed publishes of the outbox in a row: its retry wake-up backs off (app layer only). */
   outboxFailures?: number;
+  /** Finished, and its row in the jobs list not yet known written (app layer only, decide-and-save.ts). */
+  viewPending?: boolean;
   /** Failed fires of the wake-up in a row: the sweep backs it off (app layer only). */
   timerFailures?: number;
 }

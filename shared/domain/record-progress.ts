@@ -1,7 +1,7 @@
 import { progressCoalesceMs } from './deadlines.js';
 import { sampleBucket } from './history/history-entry.js';
 import { WorkflowFinishedError } from './errors.js';
-import { belongsTo, isTerminal, WorkflowMark, type Job, type Workflow } from './job.js';
+import { belongsTo, isTerminal, WorkflowMark, workflowCounts, type Job, type Workflow } from './job.js';
 import type { EpochMs } from './time.js';
 
 /** What a worker's progress call carries about its workflow; both optional. */
@@ -43,7 +43,7 @@ export interface ProgressWrites {
   coalescedAdvance: boolean;
   /** Only the workflow's `lastHeartbeatAt` (pending → running on the first call), coalesced. */
   heartbeat: boolean;
-  /** A history sample: the first call of the workflow in this sample bucket (history-entry.ts). */
+  /** A history sample: the first call of the workflow in this sample bucket when it is the workflow's turn (`samplesNow`). */
   sample: boolean;
 }
 
@@ -81,13 +81,32 @@ export function progressWrites(job: Job, workflow: Workflow, report: ProgressRep
   }
   const windowMs = progressCoalesceMs(job.tracking.stuckThresholdSeconds);
   const heardAt = lastHeardAt(workflow);
-  const window = { startedAt: job.tracking.startedAt, timeoutSeconds: job.tracking.timeoutSeconds };
-  const sample = heardAt === undefined || sampleBucket(heardAt, window) !== sampleBucket(now, window);
+  const sample = samplesNow(job, workflow, heardAt, now);
   const heartbeatDue = heardAt === undefined || now - heardAt >= windowMs;
   const advance = advanceOf(workflow, report);
   const coalesce = advance !== undefined && advance.step === undefined && !heartbeatDue && now - storedStuckClock(job, workflow) < windowMs;
   if (advance && !coalesce) return { advance, coalescedAdvance: false, heartbeat: false, sample };
   return { coalescedAdvance: advance !== undefined, heartbeat: heartbeatDue, sample: heartbeatDue && sample };
+}
+
+/**
+ * The job's history keeps one sample per kind per bucket (history-entry.ts), so one workflow takes
+ * it: the bucket's turn among the job's active workflows, on its first call in the bucket. Samples
+ * from every workflow would overwrite one another: as many writes as workflows for one entry.
+ */
+function samplesNow(job: Job, workflow: Workflow, heardAt: EpochMs | undefined, now: EpochMs): boolean {
+  const window = { startedAt: job.tracking.startedAt, timeoutSeconds: job.tracking.timeoutSeconds };
+  const bucket = sampleBucket(now, window);
+  if (bucket === undefined || (heardAt !== undefined && sampleBucket(heardAt, window) === bucket)) return false;
+  return sampleTurn(job, bucket) === workflow.index;
+}
+
+function sampleTurn(job: Job, bucket: number): number {
+  const turn = bucket % workflowCounts(job).active;
+  for (let index = 0, seen = 0; index < job.workflowMarks.length; index++) {
+    if (job.workflowMarks[index] === WorkflowMark.active && seen++ === turn) return index;
+  }
+  return -1;
 }
 
 /** The latest advance among the job's own workflows (an earlier job's leftover items do not count). */

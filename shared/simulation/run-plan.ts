@@ -118,7 +118,7 @@ export async function runPlan(plan: Plan, options: RunOptions = {}): Promise<Run
     () => violations.length > 0,
   );
   if (violations.length === 0 && options.checkInvariants !== false) {
-    invariants.atEnd();
+    await invariants.atEnd();
     await poolInvariants.atEnd();
   }
   const stores = [...[...nodes.regions.values()].map((n) => n.dynamo), nodes.gate.dynamo];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DynamoJobStore } from '../../shared/adapters/aws/dynamo-job-store.js';
+import { cancelJob } from '../../shared/app/cancel-job.js';
 import { OUTBOX_RETRY_MS } from '../../shared/app/decide-and-save.js';
 import { fireJobTimer } from '../../shared/app/fire-job-timer.js';
 import { sweepJobTimers } from '../../shared/app/sweep-job-timers.js';
@@ -108,5 +109,36 @@ describe("a finished job's row in the jobs list is written before its outbox is 
     expect(await listedStatus(m)).toEqual(['TIMED_OUT']);
     expect(m.bus.ofType('JobTimedOut')).toHaveLength(1);
     expect((await m.getJob('job-1')).outbox).toBeUndefined();
+  });
+
+  it('a cancel, which has nothing to publish, that dies before its views keeps a retry wake-up; the sweep lists it CANCELLED', async () => {
+    // Prepare
+    await submit(m, body);
+    (m.jobs as StoreThatDiesAfterAJobWrite).dieAfterNextJobWrite = true;
+    await expect(cancelJob(m.deps, 'job-1', 'operator')).rejects.toThrow(/died/);
+    const pending = await m.getJob('job-1');
+    const listedBefore = await listedStatus(m);
+    // Act
+    await sweepAfterRetry(m);
+    // Assess
+    expect(pending).toMatchObject({ status: 'CANCELLED', viewPending: true, timerDueAt: at(0) + OUTBOX_RETRY_MS });
+    expect(listedBefore).toEqual(['RUNNING']);
+    expect(await listedStatus(m)).toEqual(['CANCELLED']);
+    const settled = await m.getJob('job-1');
+    expect(settled.viewPending).toBeUndefined();
+    expect(settled.timerDueAt).toBeUndefined();
+  });
+
+  it('a cancel writes its job item twice where views are kept: the finish, marked pending, then its clear once the row is written', async () => {
+    // Prepare
+    await submit(m, body);
+    const writesBefore = m.calls.length;
+    // Act
+    await cancelJob(m.deps, 'job-1', 'operator');
+    // Assess
+    const jobWrites = m.calls.slice(writesBefore).filter((call) => call.command === 'PutCommand' && call.input.Item?.sk === 'JOB');
+    expect(jobWrites).toHaveLength(2);
+    expect(await listedStatus(m)).toEqual(['CANCELLED']);
+    expect((await m.getJob('job-1')).timerDueAt).toBeUndefined();
   });
 });

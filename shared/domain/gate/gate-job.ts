@@ -75,6 +75,8 @@ export interface GateJob {
   outbox?: BusEvent[];
   /** Failed publishes of the outbox in a row: its retry wake-up backs off (app layer only). */
   outboxFailures?: number;
+  /** Finished, and its row in the jobs list not yet known written (app layer only, decide-and-save.ts). */
+  viewPending?: boolean;
   /** Failed fires of the wake-up in a row: the sweep backs it off (app layer only). */
   timerFailures?: number;
 }

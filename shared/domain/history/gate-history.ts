@@ -1,14 +1,18 @@
 import { gateJobStatus } from '../gate/gate-job-status.js';
 import { isFinalDcStatus, type GateJob } from '../gate/gate-job.js';
 import type { EpochMs } from '../time.js';
-import type { HistoryEntry } from './history-entry.js';
+import { sampleBucket, type HistoryEntry } from './history-entry.js';
 
 /** What a gate decision did to its view of a job (reports heard, its decision, each region's confirmation). */
 export function gateHistoryEntries(before: GateJob, after: GateJob, at: EpochMs): HistoryEntry[] {
   const entries: HistoryEntry[] = [];
+  const window = { startedAt: after.submittedAt, timeoutSeconds: after.timeoutSeconds };
   for (const region of after.targetRegions) {
     const reportAt = after.dcLastReportAt[region];
-    if (reportAt !== undefined && reportAt > (before.dcLastReportAt[region] ?? -Infinity)) {
+    const previousAt = before.dcLastReportAt[region];
+    // A region's reports are sampled: its slot keeps one per bucket, so only the first one there is written.
+    const firstInBucket = previousAt === undefined || sampleBucket(reportAt ?? previousAt, window) !== sampleBucket(previousAt, window);
+    if (reportAt !== undefined && reportAt > (previousAt ?? -Infinity) && firstInBucket) {
       entries.push({ kind: 'gate_report', at, region, lastProgressAt: after.dcLastProgress[region] ?? reportAt });
     }
     const reported = after.dcTimeoutReported[region];

@@ -2,7 +2,7 @@ import { effectiveDeadline } from '../deadlines.js';
 import { decodeGrants } from '../extension-ledger.js';
 import { isTerminal, type Job } from '../job.js';
 import type { EpochMs } from '../time.js';
-import type { HistoryEntry } from './history-entry.js';
+import { sampleBucket, type HistoryEntry } from './history-entry.js';
 
 /**
  * What a region manager's decision did to a job, read off the state before and after it: the one
@@ -30,7 +30,10 @@ export function jobHistoryEntries(before: Job, after: Job, at: EpochMs): History
     }
   }
   if (now.fenceToken > was.fenceToken) entries.push({ kind: 'takeover', at, fromFenceToken: was.fenceToken, toFenceToken: now.fenceToken });
-  if (now.lastReportAt > was.lastReportAt && !now.locallyTimedOut) {
+  // Reports to the gate are sampled: their slot keeps one per bucket, so only the first one there is written.
+  const window = { startedAt: now.startedAt, timeoutSeconds: now.timeoutSeconds };
+  const firstReportInBucket = sampleBucket(now.lastReportAt, window) !== sampleBucket(was.lastReportAt, window);
+  if (now.lastReportAt > was.lastReportAt && !now.locallyTimedOut && firstReportInBucket) {
     entries.push({ kind: 'gate_report', at, region: after.region, lastProgressAt: now.lastProgressAt });
   }
   if (now.locallyTimedOut && !was.locallyTimedOut) entries.push({ kind: 'local_timeout', at, reason: now.timeoutReason ?? 'timeout' });

@@ -46,7 +46,7 @@ export async function printCostReport(log: (line: string) => void = console.log)
     const u = vigil.perJob;
     const c = priceOf(u);
     log(
-      `${pad(workload.name, 62)} λ ${u.lambdaInvocations.toFixed(0)} (${usd(c.lambda)}), WRU ${u.dynamoWriteUnits.toFixed(0)} (${usd(c.dynamoWrites)}), ` +
+      `${pad(workload.name, 62)} λ ${u.lambdaInvocations.toFixed(0)} (${usd(c.lambda)}), WRU ${u.dynamoWriteUnits.toFixed(0)} (${usd(c.dynamoWrites)}; history and jobs list ${u.dynamoViewWriteUnits.toFixed(0)}), ` +
         `RRU ${u.dynamoReadUnits.toFixed(0)} (${usd(c.dynamoReads)}), SQS ${u.sqsRequests.toFixed(0)}, Scheduler ${u.schedulerInvocations.toFixed(0)}, ` +
         `events ${u.eventBridgeEvents.toFixed(0)} (${u.crossRegionEvents.toFixed(0)} cross-region), API ${(u.apiRequestsWorker + u.apiRequestsClient).toFixed(0)} (${usd(c.apiGateway)}); ` +
         `${(u.dynamoWriteUnits / vigil.reportsPerJob).toFixed(2)} WRU per report`,
@@ -81,12 +81,9 @@ export async function printCostReport(log: (line: string) => void = console.log)
   if (paper && paperM) {
     const now = priceOf(paperM.perJob);
     const functionUrls = priceOf(paperM.perJob, { functionUrlsForWorkers: true });
-    const oneWritePerReport = { ...paperM.perJob, dynamoWriteUnits: paperM.perJob.dynamoWriteUnits - Math.max(0, paperM.perJob.dynamoWriteUnits - paperM.reportsPerJob - 20) };
-    const both = priceOf(oneWritePerReport, { functionUrlsForWorkers: true });
     log(`\nLevers on the paper case (${paper.name}), Step Functions Standard: ${usd(stepFunctionsPerJob(paper).usd)} per job`);
     log(`  Vigil today                                        ${usd(now.total)} (API Gateway ${usd(now.apiGateway)}, DynamoDB writes ${usd(now.dynamoWrites)})`);
     log(`  worker routes on Lambda function URLs              ${usd(functionUrls.total)}`);
-    log(`  + about 1 write per report (20 WRU for the rest)   ${usd(both.total)}`);
   }
 
   await printPoolCost(log);

@@ -4,6 +4,8 @@ import { PRICES, LAMBDA_AVERAGE_MS, LAMBDA_MEMORY_GB } from './prices.js';
 export interface Usage {
   lambdaInvocations: number;
   dynamoWriteUnits: number;
+  /** Of `dynamoWriteUnits`, the views for people (decision history, jobs list): shown, not priced apart. */
+  dynamoViewWriteUnits: number;
   dynamoReadUnits: number;
   sqsRequests: number;
   schedulerInvocations: number;
@@ -16,6 +18,7 @@ export interface Usage {
 export const NO_USAGE: Usage = {
   lambdaInvocations: 0,
   dynamoWriteUnits: 0,
+  dynamoViewWriteUnits: 0,
   dynamoReadUnits: 0,
   sqsRequests: 0,
   schedulerInvocations: 0,

@@ -5,12 +5,13 @@ import { workloadPlan, type Workload } from './workload.js';
 
 export function usageOf(result: RunResult): Usage {
   const dynamo = result.dynamo.reduce(
-    (sum, usage) => ({ reads: sum.reads + usage.readUnits, writes: sum.writes + usage.writeUnits }),
-    { reads: 0, writes: 0 },
+    (sum, usage) => ({ reads: sum.reads + usage.readUnits, writes: sum.writes + usage.writeUnits, viewWrites: sum.viewWrites + usage.viewWriteUnits }),
+    { reads: 0, writes: 0, viewWrites: 0 },
   );
   return {
     lambdaInvocations: result.calls.totalInvocations,
     dynamoWriteUnits: dynamo.writes,
+    dynamoViewWriteUnits: dynamo.viewWrites,
     dynamoReadUnits: dynamo.reads,
     sqsRequests: result.calls.sqsRequests,
     schedulerInvocations: result.calls.schedulerInvocations,

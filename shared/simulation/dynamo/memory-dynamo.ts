@@ -211,7 +211,9 @@ export class MemoryDynamo implements SimStore {
       index.propagate(tableKey, stored, this.now() + (this.options.indexLagMs?.() ?? 0));
     }
     table.put(key, stored);
-    this.usage.writeUnits += writeUnits(Math.max(before ? itemSize(before) : 0, after ? itemSize(after) : 0)) + indexWrites;
+    const written = writeUnits(Math.max(before ? itemSize(before) : 0, after ? itemSize(after) : 0)) + indexWrites;
+    this.usage.writeUnits += written;
+    if (/^(HISTORY|JOBLIST)#/.test(String(key[table.key.hash]))) this.usage.viewWriteUnits += written;
     this.writes++;
     this.written.add(String((after ?? before ?? key)[table.key.hash]));
     if (!this.uncounted) this.options.onWrite?.();

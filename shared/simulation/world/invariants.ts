@@ -1,10 +1,14 @@
+import { DynamoHistoryStore } from '../../adapters/aws/dynamo-history-store.js';
+import { allRegionsFinal, type GateJob } from '../../domain/gate/gate-job.js';
 import { effectiveDeadline } from '../../domain/deadlines.js';
 import { gateJobStatus } from '../../domain/gate/gate-job-status.js';
 import { globalDeadline } from '../../domain/gate/global-deadline.js';
-import type { GateJob } from '../../domain/gate/gate-job.js';
+import { gateJobListing, jobListing, type JobListing } from '../../domain/history/job-listing.js';
 import { isTerminal, type Job } from '../../domain/job.js';
+import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import { detectionBoundMs, extensionCapSeconds } from './detection-bound.js';
-import type { SimNodes } from './nodes.js';
+import type { SimStore } from '../dynamo/sim-store.js';
+import { GATE_TABLE, JOBS_TABLE, type SimNodes } from './nodes.js';
 import type { JobSpec } from './plan.js';
 import type { ProgressLog } from './progress-log.js';
 import type { World } from './world.js';
@@ -166,8 +170,8 @@ export class Invariants {
     }
   }
 
-  /** After the run: a global timeout left no region running. */
-  atEnd(): void {
+  /** After the run: a global timeout left no region running, and the jobs list shows how jobs ended. */
+  async atEnd(): Promise<void> {
     for (const spec of this.world.plan.jobs) {
       const gateJob = this.gateJobs.get(spec.jobId);
       if (!gateJob?.globallyTimedOut) continue;
@@ -175,6 +179,38 @@ export class Invariants {
         const job = this.jobs.get(`${spec.jobId}/${region}`);
         if (job && !isTerminal(job.status)) this.violate('global-timeout-everywhere', spec.jobId, `${region} still ${job.status} after the gate's global timeout`);
       }
+    }
+    await this.checkListings();
+  }
+
+  /**
+   * A job that ended, and whose outbox and view are no longer pending, is listed with how it ended
+   * (decide-and-save.ts): a crash between its last write and its row is repaired by a retry.
+   */
+  private async checkListings(): Promise<void> {
+    const listed = async (node: { dynamo: SimStore }, table: string) => {
+      const { jobs } = await new DynamoHistoryStore(node.dynamo.observer, table, () => this.world.now).listJobs({ tenant: DEFAULT_TENANT, limit: 100 });
+      return new Map(jobs.map((row) => [row.jobId, row]));
+    };
+    const settled = (item: { outbox?: unknown[]; viewPending?: boolean }) => (item.outbox?.length ?? 0) === 0 && item.viewPending !== true;
+    const mismatch = (row: JobListing | undefined, expected: JobListing) =>
+      row?.status !== expected.status || row.timeoutReason !== expected.timeoutReason ? `listed ${row ? `${row.status}/${row.timeoutReason}` : 'nowhere'}` : undefined;
+    for (const [region, node] of this.nodes.regions) {
+      const rows = await listed(node, JOBS_TABLE);
+      for (const spec of this.world.plan.jobs) {
+        const job = await node.observe.getJob(spec.jobId);
+        if (!job || !isTerminal(job.status) || !settled(job)) continue;
+        const wrong = mismatch(rows.get(spec.jobId), jobListing(job));
+        if (wrong) this.violate('listing-matches', spec.jobId, `${region}: ${job.status}/${job.tracking.timeoutReason}, ${wrong}`);
+      }
+    }
+    const gateRows = await listed(this.nodes.gate, GATE_TABLE);
+    for (const spec of this.world.plan.jobs) {
+      const gateJob = await this.nodes.gate.observe.get(spec.jobId);
+      if (!gateJob || !allRegionsFinal(gateJob) || !settled(gateJob)) continue;
+      const expected = gateJobListing(gateJob);
+      const wrong = mismatch(gateRows.get(spec.jobId), expected);
+      if (wrong) this.violate('listing-matches', spec.jobId, `gate: ${expected.status}/${expected.timeoutReason}, ${wrong}`);
     }
   }
 

@@ -1,4 +1,5 @@
 import { DynamoGateStore } from '../../adapters/aws/dynamo-gate-store.js';
+import { DynamoHistoryStore } from '../../adapters/aws/dynamo-history-store.js';
 import { DynamoPoolStore } from '../../adapters/aws/dynamo-pool-store.js';
 import { DynamoJobStore } from '../../adapters/aws/dynamo-job-store.js';
 import { ensureTable } from '../../adapters/aws/jobs-table.js';
@@ -87,6 +88,8 @@ export async function buildNodes(world: World, storeKind: StoreKind = 'memory'):
       policy: defaultTimeoutPolicy,
       tokens: new WorkflowTokens(secret),
       telemetry: new SilentTelemetry(),
+      // As deployed: the decision history and the jobs list are written beside the state (and counted).
+      history: new DynamoHistoryStore(dynamo.doc, JOBS_TABLE, () => world.now),
     };
     consumers.set(name, async (event) => {
       const decision = parseGateDecision(eventOf(event));
@@ -110,6 +113,7 @@ export async function buildNodes(world: World, storeKind: StoreKind = 'memory'):
     clock: world.clock,
     policy: defaultGatePolicy,
     telemetry: new SilentTelemetry(),
+    history: new DynamoHistoryStore(gateDynamo.doc, GATE_TABLE, () => world.now),
   };
   consumers.set(GATE, (event) => whileUp(() => onManagerReport(gateDeps, parseReport(eventOf(event)))));
   return {

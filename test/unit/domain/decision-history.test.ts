@@ -9,6 +9,26 @@ import { takeOverJob } from '../../../shared/domain/take-over-job.js';
 import { recordWorkerExtension } from '../../../shared/domain/worker-extensions.js';
 import { at, context, gateCoordinatedJob, runningJob } from '../../support/fixtures.js';
 
+/** A gate job of two regions, both running, nothing heard yet. */
+const runningGateJob: GateJob = {
+  jobId: 'g',
+  version: 1,
+  submissionDigest: 'd',
+  submittedAt: at(0),
+  timeoutSeconds: 60,
+  targetRegions: ['eu-west-1', 'us-east-1'],
+  dcStatus: { 'eu-west-1': 'running', 'us-east-1': 'running' },
+  dcLastProgress: {},
+  dcLastReportAt: {},
+  dcFenceToken: { 'eu-west-1': 1, 'us-east-1': 1 },
+  dcTotalExtensions: {},
+  dcMaxExtension: {},
+  dcWorkersWithExtensions: {},
+  dcTimeoutReported: {},
+  globallyTimedOut: false,
+  timeoutFenceToken: 0,
+};
+
 describe('decision history read off each saved decision', () => {
   it('an extension: who, how much, and the deadline it moved from and to', () => {
     // Prepare
@@ -50,24 +70,7 @@ describe('decision history read off each saved decision', () => {
   });
 
   it('the gate records reports heard, a takeover seen, its decision and each region confirming', () => {
-    const before: GateJob = {
-      jobId: 'g',
-      version: 1,
-      submissionDigest: 'd',
-      submittedAt: at(0),
-      timeoutSeconds: 60,
-      targetRegions: ['eu-west-1', 'us-east-1'],
-      dcStatus: { 'eu-west-1': 'running', 'us-east-1': 'running' },
-      dcLastProgress: {},
-      dcLastReportAt: {},
-      dcFenceToken: { 'eu-west-1': 1, 'us-east-1': 1 },
-      dcTotalExtensions: {},
-      dcMaxExtension: {},
-      dcWorkersWithExtensions: {},
-      dcTimeoutReported: {},
-      globallyTimedOut: false,
-      timeoutFenceToken: 0,
-    };
+    const before = runningGateJob;
     const after: GateJob = {
       ...before,
       dcLastReportAt: { 'eu-west-1': at(9) },
@@ -89,6 +92,29 @@ describe('decision history read off each saved decision', () => {
       { kind: 'final', at: at(10), status: 'TIMED_OUT', reason: 'dc_timeout_reported' },
     ]);
     expect(listingChanged(gateJobListing(before), gateJobListing(after))).toBe(true);
+  });
+
+  it("a region samples its reports to the gate: only the first one in a sample bucket is recorded", () => {
+    // 60 s job: 1 s buckets
+    const job = gateCoordinatedJob({ timeoutSeconds: 60 });
+    const reported = (from: typeof job, lastReportAt: number) => ({ ...from, tracking: { ...from.tracking, lastReportAt } });
+    const first = reported(job, at(10.2));
+    const sameBucket = reported(first, at(10.7));
+    const nextBucket = reported(sameBucket, at(11.1));
+    expect(jobHistoryEntries(job, first, at(10.2)).map((e) => e.kind)).toEqual(['gate_report']);
+    expect(jobHistoryEntries(first, sameBucket, at(10.7))).toEqual([]);
+    expect(jobHistoryEntries(sameBucket, nextBucket, at(11.1)).map((e) => e.kind)).toEqual(['gate_report']);
+  });
+
+  it("the gate samples a region's reports: only its first report in a sample bucket is recorded", () => {
+    // 60 s job: 1 s buckets
+    const heard = (job: GateJob, reportAt: number): GateJob => ({ ...job, dcLastReportAt: { ...job.dcLastReportAt, 'eu-west-1': reportAt } });
+    const first = heard(runningGateJob, at(10.2));
+    const sameBucket = heard(first, at(10.7));
+    const nextBucket = heard(sameBucket, at(11.1));
+    expect(gateHistoryEntries(runningGateJob, first, at(10.2)).map((e) => e.kind)).toEqual(['gate_report']);
+    expect(gateHistoryEntries(first, sameBucket, at(10.7))).toEqual([]);
+    expect(gateHistoryEntries(sameBucket, nextBucket, at(11.1)).map((e) => e.kind)).toEqual(['gate_report']);
   });
 
   it('the list row changes with the status and the deadline, not with every write', () => {
