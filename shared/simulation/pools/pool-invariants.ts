@@ -106,8 +106,7 @@ export class PoolInvariants {
     for (const item of this.items.get(spec.poolId)?.values() ?? []) {
       const run = item.run;
       if (!run) continue;
-      let dueAt = attemptWakeUpAt(run, pool.config);
-      if (poolIsStopped(pool) && !run.terminating) dueAt = Math.min(dueAt, pool.finishedAt ?? dueAt);
+      const dueAt = owedAt(pool, run);
       if (now > dueAt + this.boundMs) {
         this.report(
           'pool-no-leak',
@@ -118,7 +117,12 @@ export class PoolInvariants {
     }
   }
 
-  /** After the run: every item exists and ended; only a FAILED or CANCELLED pool leaves items available. */
+  /**
+   * After the run: every item exists and ended; only a FAILED or CANCELLED pool leaves items
+   * available. An attempt claimed shortly before the end and owing nothing yet is in flight, not
+   * unsettled: a plan may give its agents more work than the run's length (every overdue
+   * transition is `pool-no-leak`'s, checked after each step).
+   */
   async atEnd(): Promise<void> {
     for (const spec of this.world.plan.pools) {
       await this.refresh(spec);
@@ -132,7 +136,7 @@ export class PoolInvariants {
         const item = items.get(itemId);
         const id = `${spec.poolId}/${itemId}`;
         if (!item) this.report('pool-item-lost', id, 'the item is not in the store');
-        else if (!ENDS.has(item.state) && !(item.state === 'available' && poolIsStopped(pool))) {
+        else if (!ENDS.has(item.state) && !(item.state === 'available' && poolIsStopped(pool)) && !this.inFlight(pool, item)) {
           this.report('pool-item-unsettled', id, `still ${item.state}${item.reason ? ` (${item.reason})` : ''} at the end, attempt ${item.attempt}, pool ${pool.status}`);
         }
       }
@@ -140,4 +144,14 @@ export class PoolInvariants {
       if (!open && pool.status === 'RUNNING') this.report('pool-completion-lost', spec.poolId, 'every item ended, the pool is still RUNNING');
     }
   }
+
+  private inFlight(pool: Pool, item: PoolItem): boolean {
+    return item.state === 'running' && item.run !== undefined && this.world.now <= owedAt(pool, item.run) + this.boundMs;
+  }
+}
+
+/** When an attempt next owes a transition: its own wake-up, or its pool's stop while it has not been told. */
+function owedAt(pool: Pool, run: NonNullable<PoolItem['run']>): number {
+  const dueAt = attemptWakeUpAt(run, pool.config);
+  return poolIsStopped(pool) && !run.terminating ? Math.min(dueAt, pool.finishedAt ?? dueAt) : dueAt;
 }
