@@ -123,8 +123,9 @@ const hasPending = (state: OutboxState): boolean => (state.outbox?.length ?? 0) 
 /**
  * Publishes the outbox and clears it. If another write got in first, it carries the outbox on. If the
  * bus fails, the outbox stays and the item's wake-up moves to a backed-off retry (never later than
- * the wake-up it already had), so the sweep retries it on its own. A finished item's view is written
- * first unless the decision just wrote it (`viewWritten`); if that fails the outbox stays the same way.
+ * the wake-up it already had), so the sweep retries it on its own. A finished item's pending view is
+ * written first unless the decision just wrote it (`viewWritten`); if that fails the outbox stays the
+ * same way.
  */
 export async function flushOutbox<State extends OutboxState>(
   store: VersionedStore<State>,
@@ -137,9 +138,11 @@ export async function flushOutbox<State extends OutboxState>(
   try {
     if (state.outbox && state.outbox.length > 0) await ports.bus.publish(state.outbox);
   } catch (error) {
-    return deferOutbox(store, ports, state, now, 'outbox not published', error);
+    // A view this decision wrote need not be written again by the retry.
+    const { viewPending: _written, ...rest } = state;
+    return deferOutbox(store, ports, viewWritten ? (rest as State) : state, now, 'outbox not published', error);
   }
-  if (!viewWritten && store.isFinished(state) && store.rewriteFinishedView && !(await store.rewriteFinishedView(state))) {
+  if (!viewWritten && state.viewPending === true && store.rewriteFinishedView && !(await store.rewriteFinishedView(state))) {
     return deferOutbox(store, ports, state, now, "finished item's view not written", undefined);
   }
   const { outbox: _published, outboxFailures: _failures, viewPending: _viewWritten, ...rest } = state;

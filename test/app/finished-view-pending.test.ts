@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decideAndSave, OUTBOX_RETRY_MS, type OutboxState, type VersionedStore } from '../../shared/app/decide-and-save.js';
-import type { Decision } from '../../shared/domain/effects.js';
+import { publish, type Decision } from '../../shared/domain/effects.js';
 import { VersionConflictError } from '../../shared/ports/job-store.js';
 import { RecordingBus, RecordingTelemetry, RecordingTimers } from './support/recording-ports.js';
 
@@ -35,8 +35,9 @@ class ItemStore implements VersionedStore<Item> {
 }
 
 const NOW = 1_000_000;
-const ports = () => ({ timers: new RecordingTimers(), bus: new RecordingBus(), telemetry: new RecordingTelemetry() });
+const ports = (bus = new RecordingBus()) => ({ timers: new RecordingTimers(), bus, telemetry: new RecordingTelemetry() });
 const finish = (item: Item): Decision<Item> => ({ state: { ...item, status: 'done' }, effects: [] });
+const finishWithEvent = (item: Item): Decision<Item> => ({ state: { ...item, status: 'done' }, effects: [publish({ detailType: 'ItemDone', detail: {} })] });
 const addNote = (item: Item): Decision<Item> => ({ state: { ...item, notes: item.notes + 1 }, effects: [] });
 const run = (store: ItemStore, decide: (item: Item) => Decision<Item>) => decideAndSave(store, ports(), 'item', () => NOW, decide, () => new Error('missing'));
 
@@ -86,5 +87,22 @@ describe("a finished item's view is written before its pending mark is cleared",
     expect(writes).toBe(1);
     expect(store.item.viewPending).toBeUndefined();
     expect(store.item.timerDueAt).toBeUndefined();
+  });
+
+  it('a finish whose view was written but whose publish failed keeps only its outbox: the retry publishes without writing the view again', async () => {
+    // Prepare
+    const store = new ItemStore();
+    const bus = new RecordingBus();
+    bus.failNextPublishes(1);
+    await decideAndSave(store, ports(bus), 'item', () => NOW, finishWithEvent, () => new Error('missing'));
+    const deferred = store.item;
+    // Act: the retry wake-up's flush (a decision that changes nothing)
+    await decideAndSave(store, ports(bus), 'item', () => NOW + OUTBOX_RETRY_MS, (item) => ({ state: item, effects: [] }), () => new Error('missing'));
+    // Assess
+    expect(deferred.outbox).toHaveLength(1);
+    expect(deferred.viewPending).toBeUndefined();
+    expect(bus.ofType('ItemDone')).toHaveLength(1);
+    expect(store.rowsWritten).toEqual(['done']);
+    expect(store.item.outbox).toBeUndefined();
   });
 });
