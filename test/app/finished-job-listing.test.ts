@@ -48,6 +48,14 @@ const body = { jobId: 'job-1', timeoutSeconds: 60, workflows: [{ workflowId: 'wf
 const history = (m: TestManager) => m.deps.history as FlakyHistory;
 const listedStatus = async (m: TestManager) => (await history(m).listJobs({ tenant: DEFAULT_TENANT, limit: 10 })).jobs.map((row) => row.status);
 
+/** Nothing of the job is pending any more: its outbox published, its row written, no retry wake-up left. */
+async function expectSettled(m: TestManager): Promise<void> {
+  const job = await m.getJob('job-1');
+  expect(job.outbox).toBeUndefined();
+  expect(job.viewPending).toBeUndefined();
+  expect(job.timerDueAt).toBeUndefined();
+}
+
 /** The sweep after the outbox's first retry is due. */
 async function sweepAfterRetry(m: TestManager): Promise<void> {
   m.clock.set(at(60) + OUTBOX_RETRY_MS + 10_000);
@@ -69,7 +77,7 @@ describe("a finished job's row in the jobs list is written before its outbox is 
     await fireJobTimer(m.deps, timer);
     // Assess
     expect(await listedStatus(m)).toEqual(['TIMED_OUT']);
-    expect((await m.getJob('job-1')).outbox).toBeUndefined();
+    await expectSettled(m);
     expect(history(m).rowsWritten.map((row) => row.status)).toEqual(['RUNNING', 'TIMED_OUT']);
   });
 
@@ -89,9 +97,7 @@ describe("a finished job's row in the jobs list is written before its outbox is 
     expect(kept.outbox?.map((event) => event.detailType)).toEqual(['JobTimedOut']);
     expect(listedBefore).toEqual(['RUNNING']);
     expect(await listedStatus(m)).toEqual(['TIMED_OUT']);
-    const cleared = await m.getJob('job-1');
-    expect(cleared.outbox).toBeUndefined();
-    expect(cleared.timerDueAt).toBeUndefined();
+    await expectSettled(m);
   });
 
   it('a process that dies between the timeout and its views leaves the job listed RUNNING only until the sweep', async () => {
@@ -108,7 +114,7 @@ describe("a finished job's row in the jobs list is written before its outbox is 
     expect(listedBefore).toEqual(['RUNNING']);
     expect(await listedStatus(m)).toEqual(['TIMED_OUT']);
     expect(m.bus.ofType('JobTimedOut')).toHaveLength(1);
-    expect((await m.getJob('job-1')).outbox).toBeUndefined();
+    await expectSettled(m);
   });
 
   it('a cancel, which has nothing to publish, that dies before its views keeps a retry wake-up; the sweep lists it CANCELLED', async () => {
@@ -124,9 +130,7 @@ describe("a finished job's row in the jobs list is written before its outbox is 
     expect(pending).toMatchObject({ status: 'CANCELLED', viewPending: true, timerDueAt: at(0) + OUTBOX_RETRY_MS });
     expect(listedBefore).toEqual(['RUNNING']);
     expect(await listedStatus(m)).toEqual(['CANCELLED']);
-    const settled = await m.getJob('job-1');
-    expect(settled.viewPending).toBeUndefined();
-    expect(settled.timerDueAt).toBeUndefined();
+    await expectSettled(m);
   });
 
   it('a cancel writes its job item twice where views are kept: the finish, marked pending, then its clear once the row is written', async () => {
@@ -139,6 +143,6 @@ describe("a finished job's row in the jobs list is written before its outbox is 
     const jobWrites = m.calls.slice(writesBefore).filter((call) => call.command === 'PutCommand' && call.input.Item?.sk === 'JOB');
     expect(jobWrites).toHaveLength(2);
     expect(await listedStatus(m)).toEqual(['CANCELLED']);
-    expect((await m.getJob('job-1')).timerDueAt).toBeUndefined();
+    await expectSettled(m);
   });
 });
