@@ -118,7 +118,8 @@ function withOutbox<State extends OutboxState>(store: VersionedStore<State>, bef
   return store.isFinished(state) ? { ...pending, timerDueAt: now + OUTBOX_RETRY_MS } : pending;
 }
 
-const hasPending = (state: OutboxState): boolean => (state.outbox?.length ?? 0) > 0 || state.viewPending === true;
+/** Whether an item still owes a publish or its view (and so keeps its retry wake-up once finished). */
+export const hasPending = (state: OutboxState): boolean => (state.outbox?.length ?? 0) > 0 || state.viewPending === true;
 
 /**
  * Publishes the outbox and clears it. If another write got in first, it carries the outbox on. If the

@@ -1,4 +1,5 @@
 import { DynamoHistoryStore } from '../../adapters/aws/dynamo-history-store.js';
+import { hasPending } from '../../app/decide-and-save.js';
 import { allRegionsFinal, type GateJob } from '../../domain/gate/gate-job.js';
 import { effectiveDeadline } from '../../domain/deadlines.js';
 import { gateJobStatus } from '../../domain/gate/gate-job-status.js';
@@ -192,14 +193,13 @@ export class Invariants {
       const { jobs } = await new DynamoHistoryStore(node.dynamo.observer, table, () => this.world.now).listJobs({ tenant: DEFAULT_TENANT, limit: 100 });
       return new Map(jobs.map((row) => [row.jobId, row]));
     };
-    const settled = (item: { outbox?: unknown[]; viewPending?: boolean }) => (item.outbox?.length ?? 0) === 0 && item.viewPending !== true;
     const mismatch = (row: JobListing | undefined, expected: JobListing) =>
       row?.status !== expected.status || row.timeoutReason !== expected.timeoutReason ? `listed ${row ? `${row.status}/${row.timeoutReason}` : 'nowhere'}` : undefined;
     for (const [region, node] of this.nodes.regions) {
       const rows = await listed(node, JOBS_TABLE);
       for (const spec of this.world.plan.jobs) {
         const job = await node.observe.getJob(spec.jobId);
-        if (!job || !isTerminal(job.status) || !settled(job)) continue;
+        if (!job || !isTerminal(job.status) || hasPending(job)) continue;
         const wrong = mismatch(rows.get(spec.jobId), jobListing(job));
         if (wrong) this.violate('listing-matches', spec.jobId, `${region}: ${job.status}/${job.tracking.timeoutReason}, ${wrong}`);
       }
@@ -207,7 +207,7 @@ export class Invariants {
     const gateRows = await listed(this.nodes.gate, GATE_TABLE);
     for (const spec of this.world.plan.jobs) {
       const gateJob = await this.nodes.gate.observe.get(spec.jobId);
-      if (!gateJob || !allRegionsFinal(gateJob) || !settled(gateJob)) continue;
+      if (!gateJob || !allRegionsFinal(gateJob) || hasPending(gateJob)) continue;
       const expected = gateJobListing(gateJob);
       const wrong = mismatch(gateRows.get(spec.jobId), expected);
       if (wrong) this.violate('listing-matches', spec.jobId, `gate: ${expected.status}/${expected.timeoutReason}, ${wrong}`);
