@@ -10,6 +10,7 @@ import {
   completeItemBody,
   createPoolBody,
   dlqQuery,
+  collectionQuery,
   dlqRetryBody,
   escalationPath,
   escalationsQuery,
@@ -44,7 +45,7 @@ const agentDoc = (summary: string, path: RouteDoc['path'], body: RouteDoc['body'
   path,
   body,
   answers,
-  errors: [409],
+  errors: [409, 503],
 });
 
 /** Agent routes: the attempt's token in `x-vigil-token` (API Gateway passes them through; the handler checks the token). */
@@ -97,7 +98,7 @@ export const poolClientRoutes: Route[] = [
       auth: 'iam',
       body: createPoolBody,
       answers: { 201: { description: 'Created, with the resolved config', schema: poolAnswer }, 200: { description: 'Already created with this body', schema: poolAnswer } },
-      errors: [409],
+      errors: [409, 503],
     },
     handler: async () => (await import('./create-pool.js')).handler,
   },
@@ -122,14 +123,14 @@ export const poolClientRoutes: Route[] = [
       path: poolPath,
       body: claimBody,
       answers: { 200: { description: 'The attempt', schema: claimAnswer }, 204: { description: 'No item is available' } },
-      errors: [409],
+      errors: [409, 503],
     },
     handler: async () => (await import('./claim-item.js')).handler,
   },
   {
     method: 'POST',
     path: '/pools/{poolId}/cancel',
-    doc: { summary: 'Cancel a pool; every running agent is told to terminate (sent again: 200, they are woken again; a COMPLETED or FAILED pool: 409)', auth: 'iam', path: poolPath, body: cancelPoolBody, answers: answer('Cancelled', objectAnswer), errors: [409] },
+    doc: { summary: 'Cancel a pool; every running agent is told to terminate (sent again: 200, they are woken again; a COMPLETED or FAILED pool: 409)', auth: 'iam', path: poolPath, body: cancelPoolBody, answers: answer('Cancelled', objectAnswer), errors: [409, 503] },
     handler: async () => (await import('./cancel-pool.js')).handler,
   },
   {
@@ -141,19 +142,19 @@ export const poolClientRoutes: Route[] = [
   {
     method: 'POST',
     path: '/pools/{poolId}/dlq/{itemId}/retry',
-    doc: { summary: 'Make a dead-lettered item available again', auth: 'iam', path: itemPath, body: dlqRetryBody, answers: answer('Available again', objectAnswer), errors: [409] },
+    doc: { summary: 'Make a dead-lettered item available again', auth: 'iam', path: itemPath, body: dlqRetryBody, answers: answer('Available again', objectAnswer), errors: [409, 503] },
     handler: async () => (await import('./retry-dlq-item.js')).handler,
   },
   {
     method: 'POST',
     path: '/pools/{poolId}/checkpoints/collect',
-    doc: { summary: 'Ask every running agent for a checkpoint', auth: 'iam', path: poolPath, answers: { 202: { description: 'Collecting', schema: collectionStartAnswer } }, errors: [409] },
+    doc: { summary: 'Ask every running agent for a checkpoint', auth: 'iam', path: poolPath, answers: { 202: { description: 'Collecting', schema: collectionStartAnswer } }, errors: [409, 503] },
     handler: async () => (await import('./start-collection.js')).handler,
   },
   {
     method: 'GET',
     path: '/pools/{poolId}/checkpoints/collect/{collectionId}',
-    doc: { summary: 'A checkpoint collection', auth: 'iam', path: collectionPath, answers: answer('The collection', collectionAnswer) },
+    doc: { summary: 'A checkpoint collection, one page of who answered and who did not (?cursor=nextCursor for the rest)', auth: 'iam', path: collectionPath, query: collectionQuery, answers: answer('The collection', collectionAnswer) },
     handler: async () => (await import('./get-collection.js')).handler,
   },
   {
@@ -171,7 +172,7 @@ export const poolClientRoutes: Route[] = [
   {
     method: 'POST',
     path: '/escalations/{escalationId}/answer',
-    doc: { summary: 'Answer an escalation (applied at once)', auth: 'iam', path: escalationPath, body: answerBody, answers: answer('Applied', objectAnswer), errors: [409] },
+    doc: { summary: 'Answer an escalation (applied at once)', auth: 'iam', path: escalationPath, body: answerBody, answers: answer('Applied', objectAnswer), errors: [409, 503] },
     handler: async () => (await import('./answer-escalation.js')).handler,
   },
 ];

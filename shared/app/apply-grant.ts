@@ -37,9 +37,12 @@ export async function applyGrantToJobs(deps: ManagerDeps, grant: GrantToApply): 
       retainUntil: latestEndAt(job, job.workflowMarks.length, deps.policy),
     });
     applied.push({ jobId: job.jobId, workerIndex });
-    const ctx = decisionContext(deps);
     const ledgerEntry = { workerIndex, epoch, count, seconds };
-    await decideJob(deps, job.jobId, (current) => withExtensionReport(recordWorkerExtension(current, indexes, ledgerEntry, progressAdvanced, ctx), ctx), job);
+    await decideJob(deps, job.jobId, (current) => {
+      // Read again on a retry: the report it sends must not be dated before a write that overtook it.
+      const ctx = decisionContext(deps);
+      return withExtensionReport(recordWorkerExtension(current, indexes, ledgerEntry, progressAdvanced, ctx), ctx);
+    }, job);
   });
   return applied;
 }

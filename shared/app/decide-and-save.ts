@@ -3,6 +3,7 @@ import type { EpochMs } from '../domain/time.js';
 import type { BusEvent } from '../ports/event-bus.js';
 import { VersionConflictError } from '../ports/job-store.js';
 import { outboxEvents, publishedEvents, runEffects, type EffectPorts } from './effect-runner.js';
+import { boundOutbox } from './outbox-bound.js';
 import { retryDelayMs, RETRY_BASE_MS } from './retry-backoff.js';
 
 /** How soon an outbox is first retried after its publish failed (the sweep picks the wake-up up). */
@@ -39,9 +40,12 @@ export interface VersionedStore<State extends OutboxState> {
    * running. It costs a write only where the finish had nothing to publish.
    */
   rewriteFinishedView?: (state: State) => Promise<boolean>;
+  /** The outbox without events a later one in it already says (the store's own rule), before each write. */
+  compactOutbox?: (events: readonly BusEvent[], now: EpochMs) => BusEvent[];
 }
 
-const MAX_ATTEMPTS = 8;
+/** Attempts at one decision when others keep writing first; then the caller answers 503 `busy`, having changed nothing. */
+export const MAX_DECIDE_ATTEMPTS = 12;
 
 /**
  * Load, decide, write once (conditional on the version read), then act. A version conflict means
@@ -72,10 +76,11 @@ export async function decideAndSave<State extends OutboxState>(
     let stored: State;
     try {
       const { timerFailures: _cleared, ...decided } = decision.state;
-      stored = await store.save(withOutbox(store, current, decided as State, decision.effects, now()), current.version);
+      stored = await store.save(withOutbox(store, ports, current, decided as State, decision.effects, now()), current.version);
     } catch (error) {
-      if (error instanceof VersionConflictError && attempt < MAX_ATTEMPTS) continue;
-      throw error;
+      if (!(error instanceof VersionConflictError) || attempt >= MAX_DECIDE_ATTEMPTS) throw error;
+      await ports.backoff?.(attempt);
+      continue;
     }
     // The history is a view beside the decision: recorded alongside the effects, never delaying them.
     const [recorded] = await Promise.all([
@@ -106,16 +111,32 @@ async function runSideEffects(ports: EffectPorts, effects: readonly Effect[], di
   }
 }
 
-function withOutbox<State extends OutboxState>(store: VersionedStore<State>, before: State, state: State, effects: readonly Effect[], now: EpochMs): State {
+function withOutbox<State extends OutboxState>(
+  store: VersionedStore<State>,
+  ports: EffectPorts,
+  before: State,
+  state: State,
+  effects: readonly Effect[],
+  now: EpochMs,
+): State {
   const events = outboxEvents(effects);
   const finishing = store.rewriteFinishedView !== undefined && store.isFinished(state) && !store.isFinished(before);
   if (events.length === 0 && !finishing) return state;
   const pending: State = {
     ...state,
-    ...(events.length > 0 ? { outbox: [...(state.outbox ?? []), ...events] } : {}),
+    ...(events.length > 0 ? { outbox: boundedOutbox(store, ports, [...(state.outbox ?? []), ...events], now) } : {}),
     ...(finishing ? { viewPending: true } : {}),
   };
   return store.isFinished(state) ? { ...pending, timerDueAt: now + OUTBOX_RETRY_MS } : pending;
+}
+
+function boundedOutbox<State extends OutboxState>(store: VersionedStore<State>, ports: EffectPorts, events: BusEvent[], now: EpochMs): BusEvent[] {
+  const { kept, dropped } = boundOutbox(store.compactOutbox ? store.compactOutbox(events, now) : events);
+  if (dropped > 0) {
+    ports.telemetry.error('outbox full while the bus is down: its oldest events dropped', { dropped, kept: kept.length });
+    ports.telemetry.metric('OutboxEventsDropped');
+  }
+  return kept;
 }
 
 /** Whether an item still owes a publish or its view (and so keeps its retry wake-up once finished). */

@@ -7,6 +7,8 @@ export interface EffectPorts {
   timers: Timers;
   bus: EventBus;
   telemetry: Telemetry;
+  /** Waits before the next attempt after a lost conditional write (`contention-backoff.ts`); absent, it retries at once. */
+  backoff?: (attempt: number) => Promise<void>;
 }
 
 export const publishedEvents = (effects: readonly Effect[]): BusEvent[] =>

@@ -31,7 +31,8 @@ export async function fireJobTimer(deps: ManagerDeps, arrived: TimerRequest, fro
   const { state, decision } = await decideJob(
     deps,
     job.jobId,
-    (current) => onTimerFired(current, timer, ctx, retiredGrants),
+    // The clock is read again on a retry, so what it reports is never dated before the write it lost to.
+    (current) => onTimerFired(current, timer, decisionContext(deps), retiredGrants),
     dependsOnProgress(job, timer, ctx, retiredGrants) ? await withProgress(job) : job,
     async (jobId) => {
       const current = await deps.jobs.getJob(jobId);

@@ -30,11 +30,24 @@ function workerExtensions(job: Job, records: readonly WorkerGrantRecord[]) {
   });
 }
 
-/** The job answer of GET /jobs/{jobId} (docs/api.md). */
-export function jobView(job: Job, workflows: readonly Workflow[], now: EpochMs, grantRecords: readonly WorkerGrantRecord[] = []) {
+/**
+ * Workflows per job answer. At 128-character ids and steps one workflow's entry, with its worker's
+ * extension, is about 900 bytes: a page stays near 1 MB, far below Lambda's 6 MB, at any job size.
+ */
+export const JOB_VIEW_PAGE_SIZE = 1_000;
+
+/**
+ * The job answer of GET /jobs/{jobId}?cursor= (docs/api.md): the job, and one page of its workflows in
+ * submission order (those after position `afterIndex`) with the extensions of their workers; the
+ * job's fields are the whole job's.
+ */
+export function jobView(job: Job, workflows: readonly Workflow[], now: EpochMs, grantRecords: readonly WorkerGrantRecord[] = [], afterIndex = -1) {
   // Reports write only their workflow: the job's last progress is the latest of theirs (record-progress.ts).
   const t = withWorkflowProgress(job, latestAdvanceAt(job, workflows)).tracking;
   const stuck = new Set(stuckWorkflows(job, workflows, now).map((w) => w.workflowId));
+  const after = workflows.filter((w) => w.index > afterIndex);
+  const page = after.slice(0, JOB_VIEW_PAGE_SIZE);
+  const pageWorkers = new Set(page.map((w) => plainWorkerId(w.workerId)));
   return {
     jobId: job.jobId,
     region: job.region,
@@ -53,12 +66,12 @@ export function jobView(job: Job, workflows: readonly Workflow[], now: EpochMs, 
       stuckThresholdSeconds: t.stuckThresholdSeconds,
       totalExtensionsGranted: t.totalExtensionsGranted,
       workersWithExtensions: t.workersWithExtensions,
-      workerExtensions: workerExtensions(job, grantRecords),
+      workerExtensions: workerExtensions(job, grantRecords.filter((record) => pageWorkers.has(plainWorkerId(record.workerId)))),
       effectiveDeadlineAt: toIso(effectiveDeadline(t)),
       locallyTimedOut: t.locallyTimedOut,
       globallyTimedOut: t.globallyTimedOut,
     },
-    workflows: workflows.map((w) => ({
+    workflows: page.map((w) => ({
       workflowId: w.workflowId,
       workerId: w.workerId,
       state: workflowState(job, w),
@@ -68,6 +81,7 @@ export function jobView(job: Job, workflows: readonly Workflow[], now: EpochMs, 
       ...(w.step !== undefined ? { step: w.step } : {}),
       stuck: stuck.has(w.workflowId),
     })),
+    ...(after.length > page.length ? { nextCursor: String(page.at(-1)?.index) } : {}),
   };
 }
 

@@ -23,8 +23,10 @@ export async function retireWorkerGrantsEverywhere(deps: ManagerDeps, workerId: 
 /** Retires the worker's grant on one job if it is older than `epochBefore`; says whether the job changed. */
 export async function retireGrantOnJob(deps: ManagerDeps, job: Job, workerIndex: number, epochBefore: number): Promise<boolean> {
   if (job.status !== 'RUNNING') return false;
-  const ctx = decisionContext(deps);
-  const { decision } = await decideJob(deps, job.jobId, (current) => withExtensionReport(retireWorkerGrants(current, workerIndex, epochBefore, ctx), ctx), job);
+  const { decision } = await decideJob(deps, job.jobId, (current) => {
+    const ctx = decisionContext(deps);
+    return withExtensionReport(retireWorkerGrants(current, workerIndex, epochBefore, ctx), ctx);
+  }, job);
   return decision.ignored === undefined;
 }
 

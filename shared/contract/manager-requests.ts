@@ -52,6 +52,8 @@ export type SubmitFromGateBody = z.infer<typeof submitFromGateBody>;
 export const jobPath = z.object({ jobId: id });
 /** `GET /jobs/{jobId}/tokens?cursor=`: the cursor is the previous page's `nextCursor`. */
 export const tokensQuery = z.object({ cursor: z.optional(z.string()) });
+/** `GET /jobs/{jobId}?cursor=`: the previous answer's `nextCursor`, the position of the last workflow it listed. */
+export const jobQuery = z.object({ cursor: z.optional(z.string().check(z.regex(/^\d{1,5}$/, 'must be the nextCursor of the previous answer'))) });
 export const workflowPath = z.object({ jobId: id, workflowId: id });
 export const workerPath = z.object({ workerId: id });
 
@@ -77,7 +79,10 @@ export const completeBody = z.strictObject({ workerId: id, outcome: z.enum(['com
 export const extensionBody = z.strictObject({
   reason: z.enum(['long_workflow', 'gc_pause', 'resource_contention']),
   currentProgress: fraction(),
-  estimatedCompletion: z.optional(z.iso.datetime({ offset: true })),
+  // Stored with the grant and shown again for every worker: an ISO time, not the unbounded fraction ISO allows.
+  estimatedCompletion: z.optional(
+    z.iso.datetime({ offset: true }).check(z.maxLength(40, 'must be at most 40 characters, an ISO 8601 time such as 2026-11-26T16:00:00.000Z')),
+  ),
   activeWorkflowCount: z.optional(z.int().check(z.gte(0))),
 });
 

@@ -49,6 +49,8 @@ export const jobAnswer = z.looseObject({
       step: z.optional(z.string()),
     }),
   ),
+  /** More workflows follow: pass it as `?cursor=` for the next page. */
+  nextCursor: z.optional(z.string()),
 });
 export type JobAnswer = z.infer<typeof jobAnswer>;
 

@@ -1,7 +1,7 @@
 import * as z from '../validation/zod.js';
 import { ITEM_BOUNDS } from '../domain/pools/pool-item.js';
 import { ESCALATION_OPTIONS } from '../domain/pools/pool-item.js';
-import { TIMEOUT_ACTIONS, TIMEOUT_POLICIES } from '../domain/pools/pool-config.js';
+import { MAX_STALL_THRESHOLD, TIMEOUT_ACTIONS, TIMEOUT_POLICIES } from '../domain/pools/pool-config.js';
 import { durationSeconds, fraction, id } from './manager-requests.js';
 
 const MAX_ITEMS = 10_000;
@@ -85,7 +85,7 @@ export const poolConfigSchema = z
     timeout_config: z.optional(timeoutConfig),
     checkpoint_interval_secs: z.optional(seconds()),
     checkpoint_timeout_secs: z.optional(seconds()),
-    stall_threshold: z.optional(count(1_000)),
+    stall_threshold: z.optional(count(MAX_STALL_THRESHOLD)),
     timeout_escalation: z.optional(count(1_000)),
     ...Object.fromEntries(IGNORED_MAP_KEYS.map((key) => [key, z.optional(z.unknown())])),
   })
@@ -153,6 +153,8 @@ export const cancelPoolBody = z.strictObject({ reason: z.optional(z.string().che
 export const dlqRetryBody = z.strictObject({ agentTimeoutSecs: z.optional(seconds()) });
 /** A page's cursor is the `nextCursor` of the previous answer: the last id it held. */
 export const dlqQuery = z.object({ limit: z.optional(z.string().check(z.regex(/^\d{1,4}$/))), cursor: z.optional(id) });
+/** A status page's cursor is the `nextCursor` of the previous answer: the position of the next agent asked. */
+export const collectionQuery = z.object({ cursor: z.optional(z.string().check(z.regex(/^\d{1,6}$/, 'must be the nextCursor of the previous answer'))) });
 export const escalationsQuery = z.object({
   poolId: z.optional(id),
   cursor: z.optional(z.string().check(z.maxLength(300), z.regex(/^[A-Za-z0-9._:-]+~[A-Za-z0-9._:-]+~\d+$/, 'must be the nextCursor of the previous answer'))),
@@ -169,6 +171,7 @@ export const answerBody = z
         .check(
           z.minLength(1),
           z.maxLength(100, 'at most 100 subtasks'),
+          z.refine((tasks) => new Set(tasks.map((task) => task.itemId)).size === tasks.length, { message: 'each subtask needs its own itemId; two have the same one' }),
           z.refine((tasks) => tasks.reduce((sum, task) => sum + jsonBytes(task.input), 0) <= ITEM_BOUNDS.subtaskInputsBytes, {
             message: `the subtasks' inputs must total at most ${ITEM_BOUNDS.subtaskInputsBytes / 1024} KB as JSON; keep large data elsewhere and send references`,
           }),

@@ -30,7 +30,12 @@ export const itemAnswer = z.looseObject({ itemId: z.string(), state: z.string(),
 export const dlqAnswer = z.looseObject({ items: z.array(z.looseObject({ itemId: z.string() })) });
 export const escalationsAnswer = z.looseObject({ escalations: z.array(z.looseObject({ escalationId: z.string(), poolId: z.string(), itemId: z.string() })) });
 export const collectionStartAnswer = z.looseObject({ collectionId: z.string() });
-export const collectionAnswer = z.looseObject({ status: z.enum(['collecting', 'done']), collected: z.array(z.unknown()), missing: z.array(z.string()) });
+export const collectionAnswer = z.looseObject({
+  status: z.enum(['collecting', 'done']),
+  collected: z.array(z.unknown()),
+  missing: z.array(z.string()),
+  nextCursor: z.optional(z.string()),
+});
 export const metricsAnswer = z.looseObject({ agentsStarted: z.number(), agentsCompleted: z.number(), timeoutsOccurred: z.number() });
 /** An answer this document only says is a JSON object. */
 export const objectAnswer = z.looseObject({});

@@ -10,6 +10,8 @@ export type MetricName =
   | 'GlobalTimeoutDeclared'
   // A wake-up that arrived and was dropped by a lazy check (dimension `reason`: superseded_timer, already_terminal, …).
   | 'WakeUpDropped'
+  // An outbox past its bound while the bus was down: its oldest events were dropped (outbox-bound.ts).
+  | 'OutboxEventsDropped'
   // Agent fleets (seed 003 §3): the timeout rate alarm is AgentTimedOut ÷ AgentStarted.
   | 'AgentStarted'
   | 'AgentCompleted'

@@ -1,5 +1,6 @@
 import { $ZodError } from 'zod/v4/core';
 import { VigilError } from '../domain/errors.js';
+import { VersionConflictError } from '../ports/job-store.js';
 
 /** The one place error codes become HTTP status codes. */
 const statusByCode: Record<string, number> = {
@@ -24,6 +25,7 @@ const statusByCode: Record<string, number> = {
   attempt_terminating: 409,
   item_not_in_dlq: 409,
   escalation_answered: 409,
+  item_exists: 409,
   // Local cloud only: POST /_local/clock/advance without --virtual-clock.
   virtual_clock_off: 409,
 };
@@ -58,6 +60,14 @@ export function errorResponse(error: unknown): { statusCode: number; body: Error
       statusCode: statusByCode[error.code] ?? 400,
       unexpected: false,
       body: { error: { code: error.code, message: error.message, ...(error.details !== undefined ? { details: error.details } : {}) } },
+    };
+  }
+  if (error instanceof VersionConflictError) {
+    // Many callers changed the same item at once and this one lost every attempt: nothing was written.
+    return {
+      statusCode: 503,
+      unexpected: false,
+      body: { error: { code: 'busy', message: 'Other requests kept changing the same job or item at the same moment, so this one changed nothing. Retry it in a moment.' } },
     };
   }
   return {

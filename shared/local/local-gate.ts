@@ -27,6 +27,7 @@ import { sqsTimerEvent } from './sqs-timer-event.js';
 import type { LocalNode } from './local-node.js';
 import { rearmStoredWakeUps } from '../app/rearm-stored-wake-ups.js';
 import { lambdaHandler } from './lambda-module.js';
+import { jitteredBackoff } from '../app/contention-backoff.js';
 
 const fireGateTimerHandler = lambdaHandler(() => import('../../functions/timers/fire-gate-timer.js'));
 const onManagerReportHandler = lambdaHandler(() => import('../../functions/gate-events/on-manager-report.js'));
@@ -124,6 +125,7 @@ export async function startLocalGate(options: LocalGateOptions): Promise<LocalGa
     timers,
     bus: network.busFor(GATE),
     clock,
+    backoff: jitteredBackoff,
     policy: {
       ...defaultGatePolicy,
       gateStuckThresholdSeconds: options.gateStuckThresholdSeconds,

@@ -20,6 +20,7 @@ import { sqsTimerEvent } from './sqs-timer-event.js';
 import type { LocalNode } from './local-node.js';
 import { rearmStoredWakeUps } from '../app/rearm-stored-wake-ups.js';
 import { lambdaHandler } from './lambda-module.js';
+import { jitteredBackoff } from '../app/contention-backoff.js';
 
 const fireJobTimerHandler = lambdaHandler(() => import('../../functions/timers/fire-job-timer.js'));
 const onGateDecisionHandler = lambdaHandler(() => import('../../functions/events/on-gate-decision.js'));
@@ -66,6 +67,7 @@ export async function startLocalRegion(options: LocalRegionOptions): Promise<Loc
     timers,
     bus: network.busFor(region),
     clock,
+    backoff: jitteredBackoff,
     policy: options.policy,
     tokens: new WorkflowTokens(loadOrCreateSecret(join(dataDir, 'secrets', `${region}.key`))),
     telemetry,

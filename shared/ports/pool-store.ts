@@ -4,13 +4,19 @@ import type { ItemState, PoolItem } from '../domain/pools/pool-item.js';
 import type { TenantOwned } from '../domain/tenant.js';
 import type { EpochMs } from '../domain/time.js';
 
-/** A checkpoint collection (seed 002 compaction): who was asked, until when. */
+export interface AskedAgent {
+  agentId: string;
+  itemId: string;
+  attempt: number;
+}
+
+/** A checkpoint collection (seed 002 compaction): who was asked (in order, stored in parts), until when. */
 export interface CheckpointCollection {
   poolId: string;
   collectionId: string;
   startedAt: EpochMs;
   until: EpochMs;
-  agents: Array<{ agentId: string; itemId: string; attempt: number }>;
+  agentCount: number;
 }
 
 /**
@@ -65,6 +71,9 @@ export interface PoolStore {
    */
   listEscalationPointers(scope: { poolId: string } | { tenant: string }, limit: number, afterEscalationId?: string): Promise<EscalationPage>;
   getItems(keys: ReadonlyArray<{ poolId: string; itemId: string }>): Promise<PoolItem[]>;
-  putCollection(collection: CheckpointCollection): Promise<void>;
+  /** Stores who was asked (each part far below 400 KB), then the collection itself. */
+  putCollection(collection: Omit<CheckpointCollection, 'agentCount'>, agents: readonly AskedAgent[]): Promise<void>;
   getCollection(poolId: string, collectionId: string): Promise<CheckpointCollection | undefined>;
+  /** Up to `count` asked agents from position `from`, in the order they were asked. */
+  askedAgents(collection: CheckpointCollection, from: number, count: number): Promise<AskedAgent[]>;
 }

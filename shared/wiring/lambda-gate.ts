@@ -7,6 +7,7 @@ import { defaultGatePolicy } from '../domain/gate/gate-policy.js';
 import { LambdaEnv } from '../config/lambda-env.js';
 import { requiredEnv, secondsEnv } from '../config/read-env.js';
 import { systemClock } from '../ports/clock.js';
+import { jitteredBackoff } from '../app/contention-backoff.js';
 import { PowertoolsTelemetry } from '../telemetry/powertools.js';
 import { awsClients } from './aws-clients.js';
 import { awsTimersFromEnv } from './aws-timers.js';
@@ -25,6 +26,7 @@ function build(): GateDeps {
     timers: awsTimersFromEnv(),
     bus: createEventBridgeBus({ client: awsClients.events, eventBusName: requiredEnv(LambdaEnv.eventBusName) }),
     clock: systemClock,
+    backoff: jitteredBackoff,
     policy: {
       ...defaultGatePolicy,
       gateStuckThresholdSeconds: secondsEnv(LambdaEnv.gateStuckThresholdSeconds, defaultGatePolicy.gateStuckThresholdSeconds),

@@ -9,6 +9,7 @@ import { LambdaEnv } from '../config/lambda-env.js';
 import { policyFromEnv } from '../config/policy-from-env.js';
 import { requiredEnv } from '../config/read-env.js';
 import { systemClock } from '../ports/clock.js';
+import { jitteredBackoff } from '../app/contention-backoff.js';
 import { PowertoolsTelemetry } from '../telemetry/powertools.js';
 import { awsClients } from './aws-clients.js';
 import { awsTimersFromEnv } from './aws-timers.js';
@@ -32,6 +33,7 @@ async function build(): Promise<ManagerDeps> {
     timers: awsTimersFromEnv(),
     bus: createEventBridgeBus({ client: awsClients.events, eventBusName: requiredEnv(LambdaEnv.eventBusName) }),
     clock: systemClock,
+    backoff: jitteredBackoff,
     policy: policyFromEnv(),
     // Only the functions that issue or check worker tokens are granted the secret.
     tokens: new WorkflowTokens(process.env[LambdaEnv.tokenSecretArn] ? await tokenSecret() : undefined),

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { handler as getJob } from '../../functions/api/get-job.js';
+import { localContext } from '../../shared/local/lambda-context.js';
+import { REGION } from '../support/fixtures.js';
 import { handler as requestExtension } from '../../functions/api/request-extension.js';
 import { handler as submitJob } from '../../functions/api/submit-job.js';
-import { invoke } from './support/http-events.js';
-import { useHttpTestManager } from './support/test-manager.js';
+import { errorOf, httpEvent, invoke } from './support/http-events.js';
+import { submit, tokenOf, useHttpTestManager } from './support/test-manager.js';
 
 describe('the extension route through its handler (dynalite)', () => {
   useHttpTestManager();
@@ -32,5 +34,53 @@ describe('the extension route through its handler (dynalite)', () => {
     expect(view.body['timeoutTracking']).toMatchObject({
       workerExtensions: [{ workerId: 'worker-a', extensionSeconds: 30, estimatedCompletion: '2026-03-01T12:30:00Z', activeWorkflowCount: 2 }],
     });
+  });
+});
+
+/** Lambda's limit for a synchronous answer: the JSON it returns, the body string included. */
+const LAMBDA_ANSWER_LIMIT_BYTES = 6 * 1024 * 1024;
+
+const extend = (workerId: string, token: string, estimatedCompletion: string) =>
+  invoke(requestExtension, {
+    method: 'POST',
+    route: '/workers/{workerId}/extensions',
+    pathParameters: { workerId },
+    headers: { 'x-vigil-token': token },
+    body: { reason: 'long_workflow', currentProgress: 0.3, estimatedCompletion },
+  });
+
+/** A valid ISO-8601 instant whose fraction has `digits` digits (zod's datetime puts no bound on it). */
+const longInstant = (digits: number) => `2026-03-01T12:30:00.${'1'.repeat(digits)}Z`;
+
+// Review finding: zod's ISO time takes any number of fraction digits; the value is stored with the grant and shown again.
+describe('the extension request\'s estimatedCompletion is bounded (dynalite)', () => {
+  const m = useHttpTestManager();
+
+  it('an estimatedCompletion with 500,000 fractional digits → 400 invalid_request naming the field (not a 500), and nothing is stored', async () => {
+    // Prepare
+    const submitted = await submit(m, { jobId: 'job-1', timeoutSeconds: 300, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] });
+    const before = await m.snapshot();
+    // Act
+    const answer = await extend('worker-a', tokenOf(submitted, 'wf-1'), longInstant(500_000));
+    // Assess
+    expect(answer.statusCode).toBe(400);
+    expect(errorOf(answer).code).toBe('invalid_request');
+    expect(errorOf(answer).details?.map((d) => d.field)).toContain('estimatedCompletion');
+    expect(await m.snapshot()).toEqual(before);
+  });
+
+  it('20 workers of one job each granted an extension with a 350 KB estimatedCompletion: GET /jobs/{jobId} still fits a Lambda answer', { timeout: 60_000 }, async () => {
+    // Prepare
+    const workflows = Array.from({ length: 20 }, (_, i) => ({ workflowId: `wf-${i}`, workerId: `worker-${i}` }));
+    const submitted = await submit(m, { jobId: 'job-1', timeoutSeconds: 300, workflows });
+    for (const w of workflows) {
+      const granted = await extend(w.workerId, tokenOf(submitted, w.workflowId), longInstant(350_000));
+      if (granted.statusCode !== 200) break; // a bound refusing the field makes the job small again: the check below holds
+    }
+    // Act
+    const answer = await getJob(httpEvent({ method: 'GET', route: '/jobs/{jobId}', pathParameters: { jobId: 'job-1' } }), localContext('vigil-test', REGION));
+    // Assess
+    expect(answer.statusCode).toBe(200);
+    expect(Buffer.byteLength(JSON.stringify(answer), 'utf8')).toBeLessThan(LAMBDA_ANSWER_LIMIT_BYTES);
   });
 });

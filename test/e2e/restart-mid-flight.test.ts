@@ -28,7 +28,8 @@ describe('kill -9 mid-flight and a restart with the same data dir', () => {
         const view = ok(await gate.getJob(job.jobId));
         return view.globallyTimedOut ? view : undefined;
       },
-      { what: 'the gate to declare the global timeout', timeoutMs: 10_000 },
+      // The global deadline (2 s) plus the gate's grace for extension reports in flight (15 s).
+      { what: 'the gate to declare the global timeout', timeoutMs: 25_000 },
     );
     const regionsBefore = await Promise.all(REGIONS.map(async (region) => ok(await regionClient(region).getJob(job.jobId))));
 

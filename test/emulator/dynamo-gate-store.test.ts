@@ -46,7 +46,7 @@ describeWithEmulator('DynamoDB gate store: conditional writes', (emulator) => {
     const store = await freshStore(emulator.clientConfig());
     await store.create(gateJob('gate-race'));
     const read = required(await store.get('gate-race'), 'not created');
-    const declared = onGateTimerFired(read, { fenceToken: read.timeoutFenceToken }, T0 + 300_000, defaultGatePolicy).state;
+    const declared = onGateTimerFired(read, { fenceToken: read.timeoutFenceToken }, read.timerDueAt ?? 0, defaultGatePolicy).state;
 
     // Act
     const winner = await store.save(declared, read.version);
@@ -65,10 +65,11 @@ describeWithEmulator('DynamoDB gate store: conditional writes', (emulator) => {
     await store.create(gateJob('gate-later', 6_000));
     const read = required(due.created ? due.job : undefined, 'not created');
 
-    // Act
-    const found = await store.findDueTimers(T0 + 61_000, 100);
+    // Act: due at the global deadline plus the grace for extension reports in flight
+    const dueAt = T0 + (60 + defaultGatePolicy.extensionReportGraceSeconds) * 1_000;
+    const found = await store.findDueTimers(dueAt + 1_000, 100);
 
     // Assess
-    expect(found).toEqual([{ scope: 'gate', jobId: 'gate-due', fenceToken: read.timeoutFenceToken, dueAt: T0 + 60_000 }]);
+    expect(found).toEqual([{ scope: 'gate', jobId: 'gate-due', fenceToken: read.timeoutFenceToken, dueAt }]);
   });
 });

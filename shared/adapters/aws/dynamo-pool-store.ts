@@ -5,7 +5,7 @@ import type { PoolCounts } from '../../domain/pools/pool-decisions.js';
 import type { Pool } from '../../domain/pools/pool.js';
 import { itemTimerId, type ItemState, type PoolItem } from '../../domain/pools/pool-item.js';
 import { storedTenant } from '../../domain/tenant.js';
-import type { CheckpointCollection, EscalationPage, EscalationPointer, ItemPage, PoolStore } from '../../ports/pool-store.js';
+import type { AskedAgent, CheckpointCollection, EscalationPage, EscalationPointer, ItemPage, PoolStore } from '../../ports/pool-store.js';
 import { batchGet } from './batch-requests.js';
 import { AVAILABLE_INDEX, AVAILABLE_INDEX_KEYS, POOL_KEY_PREFIX, timerShardOf } from './jobs-table.js';
 import { createOrReturnExisting, putVersioned, withoutStorageAttributes } from './versioned-item.js';
@@ -15,6 +15,9 @@ const poolPk = (poolId: string) => `${POOL_KEY_PREFIX}${poolId}`;
 const poolKey = (poolId: string) => ({ pk: poolPk(poolId), sk: 'POOL' });
 const itemKey = (poolId: string, itemId: string) => ({ pk: poolPk(poolId), sk: `${ITEM_PREFIX}${itemId}` });
 const collectionKey = (poolId: string, collectionId: string) => ({ pk: poolPk(poolId), sk: `COLL#${collectionId}` });
+const collectionPartKey = (poolId: string, collectionId: string, part: number) => ({ pk: poolPk(poolId), sk: `COLL#${collectionId}#${part}` });
+/** Asked agents per stored part: 500 of at most ~300 bytes each keep a part far below 400 KB. */
+const AGENTS_PER_PART = 500;
 const ESCALATIONS_PK = 'ESCALATIONS';
 /**
  * Queries per escalation page at most: a tenant's escalations may be sparse among other tenants',
@@ -50,7 +53,7 @@ const asPool = (item: Record<string, unknown>) => withoutStorageAttributes(item)
 // `jobId` on an item is the timer index's copy of its timer id, not part of the item; the
 // `available` index keys are the claim index's.
 const asItem = (item: Record<string, unknown>) =>
-  withoutStorageAttributes(item, ['jobId', AVAILABLE_INDEX_KEYS.partition, AVAILABLE_INDEX_KEYS.sort]) as unknown as PoolItem;
+  withoutStorageAttributes(item, ['jobId', AVAILABLE_INDEX_KEYS.partition, AVAILABLE_INDEX_KEYS.sort, SPLIT_PENDING]) as unknown as PoolItem;
 
 /**
  * The sort key spreads a pool's available items in an order unrelated to their ids and new on every
@@ -67,7 +70,12 @@ const itemIndexAttributes = (item: PoolItem): Record<string, unknown> => ({
     ? {}
     : { timerShard: timerShardOf(itemTimerId(item.poolId, item.itemId)), jobId: itemTimerId(item.poolId, item.itemId), timerFenceToken: item.attempt }),
   ...(item.state === 'available' ? { [AVAILABLE_INDEX_KEYS.partition]: item.poolId, [AVAILABLE_INDEX_KEYS.sort]: availableKeyOf(item) } : {}),
+  // A split whose subtasks are not created yet still holds its pool open (countItems): a crash between
+  // the answer's write and its follow-up must not let the pool complete without them (simulator, seed 21).
+  ...((item.pending ?? []).some((followUp) => followUp.type === 'create_items') ? { [SPLIT_PENDING]: true } : {}),
 });
+
+const SPLIT_PENDING = 'splitPending';
 
 /** A new pool item as stored: its keys and index attributes (also the bench's seed). */
 export const newItemRecord = (item: PoolItem): Record<string, unknown> => ({ ...item, version: 1, ...itemIndexAttributes(item), ...itemKey(item.poolId, item.itemId) });
@@ -221,16 +229,17 @@ export class DynamoPoolStore implements PoolStore {
   }
 
   async countItems(poolId: string): Promise<PoolCounts> {
-    const counts: PoolCounts = { available: 0, running: 0, succeeded: 0, failed: 0, skipped: 0, dlq: 0, escalated: 0 };
+    const counts = { available: 0, running: 0, succeeded: 0, failed: 0, skipped: 0, dlq: 0, escalated: 0, splitsPending: 0 };
     const states = await this.queryAll({
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :items)',
-      ProjectionExpression: '#state',
-      ExpressionAttributeNames: { '#state': 'state' },
+      ProjectionExpression: '#state, #splitPending',
+      ExpressionAttributeNames: { '#state': 'state', '#splitPending': SPLIT_PENDING },
       ExpressionAttributeValues: { ':pk': poolPk(poolId), ':items': ITEM_PREFIX },
     });
     for (const item of states) {
-      const state = item['state'] as keyof PoolCounts;
-      if (state in counts) counts[state] += 1;
+      const state = item['state'];
+      if (typeof state === 'string' && state in counts && state !== 'splitsPending') counts[state as keyof PoolCounts] += 1;
+      if (item[SPLIT_PENDING] === true) counts.splitsPending += 1;
     }
     return counts;
   }
@@ -299,10 +308,13 @@ export class DynamoPoolStore implements PoolStore {
     return found;
   }
 
-  async putCollection(collection: CheckpointCollection): Promise<void> {
-    await this.doc.send(
-      new PutCommand({ TableName: this.tableName, Item: { ...collection, ...collectionKey(collection.poolId, collection.collectionId) } }),
-    );
+  async putCollection(collection: Omit<CheckpointCollection, 'agentCount'>, agents: readonly AskedAgent[]): Promise<void> {
+    const { poolId, collectionId } = collection;
+    for (let part = 0; part * AGENTS_PER_PART < agents.length; part++) {
+      const asked = agents.slice(part * AGENTS_PER_PART, (part + 1) * AGENTS_PER_PART);
+      await this.doc.send(new PutCommand({ TableName: this.tableName, Item: { asked, ...collectionPartKey(poolId, collectionId, part) } }));
+    }
+    await this.doc.send(new PutCommand({ TableName: this.tableName, Item: { ...collection, agentCount: agents.length, ...collectionKey(poolId, collectionId) } }));
   }
 
   async getCollection(poolId: string, collectionId: string): Promise<CheckpointCollection | undefined> {
@@ -310,5 +322,18 @@ export class DynamoPoolStore implements PoolStore {
       new GetCommand({ TableName: this.tableName, Key: collectionKey(poolId, collectionId), ConsistentRead: true }),
     );
     return Item ? (withoutStorageAttributes(Item) as unknown as CheckpointCollection) : undefined;
+  }
+
+  async askedAgents(collection: CheckpointCollection, from: number, count: number): Promise<AskedAgent[]> {
+    const agents: AskedAgent[] = [];
+    const end = Math.min(collection.agentCount, from + count);
+    for (let part = Math.floor(from / AGENTS_PER_PART); part * AGENTS_PER_PART < end; part++) {
+      const { Item } = await this.doc.send(
+        new GetCommand({ TableName: this.tableName, Key: collectionPartKey(collection.poolId, collection.collectionId, part), ConsistentRead: true }),
+      );
+      const asked = (Item?.['asked'] ?? []) as AskedAgent[];
+      agents.push(...asked.slice(Math.max(0, from - part * AGENTS_PER_PART), end - part * AGENTS_PER_PART));
+    }
+    return agents;
   }
 }

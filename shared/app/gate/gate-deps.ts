@@ -20,4 +20,6 @@ export interface GateDeps {
   telemetry: Telemetry;
   /** The decision history and jobs list (the console's view); absent, nothing is recorded. */
   history?: HistoryStore;
+  /** Waits between attempts after a lost conditional write (`contention-backoff.ts`); absent, retries at once. */
+  backoff?: (attempt: number) => Promise<void>;
 }

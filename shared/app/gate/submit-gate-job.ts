@@ -41,7 +41,7 @@ export async function submitGateJob(deps: GateDeps, body: GateSubmitJobBody, ten
   }
   const jobId = body.jobId ?? randomUUID();
   const digest = submissionDigest(body, tenant);
-  const started = startGateJob({ jobId, timeoutSeconds: body.timeoutSeconds, datacenters: body.datacenters, tenant }, digest, deps.clock.now());
+  const started = startGateJob({ jobId, timeoutSeconds: body.timeoutSeconds, datacenters: body.datacenters, tenant }, digest, deps.clock.now(), deps.policy);
   const result = await deps.gates.create(started.state);
   if (result.created) await runEffects(deps, started.effects);
   else if (result.existing.submissionDigest !== digest) throw new SubmissionConflictError(jobId);

@@ -3,11 +3,17 @@ import { askForCheckpoint } from '../../domain/pools/item-answers.js';
 import { CollectionNotFoundError } from '../../domain/pools/pool-errors.js';
 import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import { secondsToMs } from '../../domain/time.js';
+import type { AskedAgent, CheckpointCollection } from '../../ports/pool-store.js';
+import { inBatches } from '../in-batches.js';
 import type { ManagerDeps } from '../manager-deps.js';
+import { ANSWER_BUDGET_BYTES } from './answer-budget.js';
 import { decideItem, loadOwnPool } from './pool-state-stores.js';
 
-/** 150 checkpoint states of at most 32 KB each keep the status answer under Lambda's 6 MB. */
-const MAX_AGENTS = 150;
+/** Running items read per page, and asked at once. */
+const RUNNING_PAGE = 100;
+const ASKED_AT_ONCE = 16;
+/** Asked agents read per step of a status page (one batched read of their items). */
+const STATUS_STEP = 25;
 
 /**
  * Seed 002's compaction: ask every running agent of the pool at once (their heartbeats answer
@@ -17,31 +23,55 @@ export async function startCollection(deps: ManagerDeps, poolId: string, tenant:
   const pool = await loadOwnPool(deps, poolId, tenant);
   const startedAt = deps.clock.now();
   const until = startedAt + secondsToMs(pool.config.checkpoint_timeout_secs);
-  const { items } = await deps.pools.itemsInState(poolId, 'running', MAX_AGENTS);
-  const agents: Array<{ agentId: string; itemId: string; attempt: number }> = [];
-  for (const running of items) {
-    const { item, decision } = await decideItem(deps, poolId, running.itemId, (current) => askForCheckpoint(current, running.attempt, until), running);
-    if (decision.ignored === undefined && item.run) agents.push({ agentId: item.run.agentId, itemId: item.itemId, attempt: item.run.attempt });
-  }
+  const agents: AskedAgent[] = [];
+  let after: string | undefined;
+  do {
+    const page = await deps.pools.itemsInState(poolId, 'running', RUNNING_PAGE, after);
+    await inBatches(page.items, ASKED_AT_ONCE, async (running) => {
+      const { item, decision } = await decideItem(deps, poolId, running.itemId, (current) => askForCheckpoint(current, running.attempt, until), running);
+      if (decision.ignored === undefined && item.run) agents.push({ agentId: item.run.agentId, itemId: item.itemId, attempt: item.run.attempt });
+    });
+    after = page.more ? page.items.at(-1)?.itemId : undefined;
+  } while (after !== undefined);
   const collectionId = randomUUID();
-  await deps.pools.putCollection({ poolId, collectionId, startedAt, until, agents });
+  await deps.pools.putCollection({ poolId, collectionId, startedAt, until }, agents);
   return { collectionId };
 }
 
-export async function collectionStatus(deps: ManagerDeps, poolId: string, collectionId: string, tenant: string = DEFAULT_TENANT) {
+/**
+ * Who answered and who did not, in the order they were asked, one answer's worth at a time (a state
+ * is up to 32 KB): `nextCursor` asks for the rest. `done` once everyone answered or the window closed.
+ */
+export async function collectionStatus(deps: ManagerDeps, poolId: string, collectionId: string, tenant: string = DEFAULT_TENANT, cursor?: string) {
   await loadOwnPool(deps, poolId, tenant);
   const collection = await deps.pools.getCollection(poolId, collectionId);
   if (!collection) throw new CollectionNotFoundError(collectionId);
-  const items = await deps.pools.getItems(collection.agents.map((agent) => ({ poolId, itemId: agent.itemId })));
-  const byId = new Map(items.map((item) => [item.itemId, item]));
   const collected: Array<{ agentId: string; itemId: string; state: unknown }> = [];
   const missing: string[] = [];
-  for (const agent of collection.agents) {
-    const checkpoint = byId.get(agent.itemId)?.lastCheckpoint;
-    const answered = checkpoint !== undefined && checkpoint.attempt === agent.attempt && checkpoint.at >= collection.startedAt && checkpoint.at <= collection.until;
-    if (answered) collected.push({ agentId: agent.agentId, itemId: agent.itemId, state: checkpoint.state });
-    else missing.push(agent.agentId);
+  let next = cursor === undefined ? 0 : Number(cursor);
+  let usedBytes = 0;
+  pages: while (next < collection.agentCount) {
+    const asked = await deps.pools.askedAgents(collection, next, STATUS_STEP);
+    const items = await deps.pools.getItems(asked.map((agent) => ({ poolId, itemId: agent.itemId })));
+    const byId = new Map(items.map((item) => [item.itemId, item]));
+    for (const agent of asked) {
+      const state = answeredState(collection, agent, byId.get(agent.itemId)?.lastCheckpoint);
+      const entry = state === undefined ? agent.agentId : { agentId: agent.agentId, itemId: agent.itemId, state: state.value };
+      usedBytes += Buffer.byteLength(JSON.stringify(entry), 'utf8') + 1;
+      if (usedBytes > ANSWER_BUDGET_BYTES && collected.length + missing.length > 0) break pages;
+      if (typeof entry === 'string') missing.push(entry);
+      else collected.push(entry);
+      next++;
+    }
+    if (asked.length === 0) break;
   }
-  const done = missing.length === 0 || deps.clock.now() >= collection.until;
-  return { collectionId, status: done ? 'done' : 'collecting', collected, missing };
+  const more = next < collection.agentCount;
+  // Across pages, only the window's end says that everyone who will answer has.
+  const done = deps.clock.now() >= collection.until || (missing.length === 0 && cursor === undefined && !more);
+  return { collectionId, status: done ? 'done' : 'collecting', collected, missing, ...(more ? { nextCursor: String(next) } : {}) };
+}
+
+function answeredState(collection: CheckpointCollection, agent: AskedAgent, checkpoint: { attempt: number; at: number; state: unknown } | undefined) {
+  const answered = checkpoint !== undefined && checkpoint.attempt === agent.attempt && checkpoint.at >= collection.startedAt && checkpoint.at <= collection.until;
+  return answered ? { value: checkpoint.state } : undefined;
 }

@@ -1,10 +1,10 @@
 import { retryFromDlq } from '../../domain/pools/item-answers.js';
-import { reopenPool } from '../../domain/pools/pool-decisions.js';
+import { assertReopenable } from '../../domain/pools/pool-decisions.js';
 import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import type { ManagerDeps } from '../manager-deps.js';
 import { fitAnswerBudget } from './answer-budget.js';
-import { onOwnPool } from './own-pool.js';
-import { decideItem, decidePool, loadItem, loadOwnPool } from './pool-state-stores.js';
+import { runFollowUps } from './follow-ups.js';
+import { decideItem, loadItem, loadOwnPool } from './pool-state-stores.js';
 import { historyOf } from './pool-views.js';
 
 /** Entries per page at most; a page of items at their largest is cut shorter by `fitAnswerBudget`. */
@@ -36,10 +36,12 @@ export async function listDeadLetters(deps: ManagerDeps, poolId: string, page: {
 
 /** `POST /pools/{poolId}/dlq/{itemId}/retry`: available again (a COMPLETED pool runs again), optionally with a new limit. */
 export async function retryDeadLetter(deps: ManagerDeps, poolId: string, itemId: string, agentTimeoutSecs: number | undefined, tenant: string = DEFAULT_TENANT) {
-  await loadOwnPool(deps, poolId, tenant); // before the item, so another tenant's item ids stay unknown
+  const pool = await loadOwnPool(deps, poolId, tenant); // before the item, so another tenant's item ids stay unknown
+  assertReopenable(pool);
   const item = await loadItem(deps, poolId, itemId);
-  retryFromDlq(item, agentTimeoutSecs); // refuses before the pool is touched
-  await decidePool(deps, poolId, onOwnPool(tenant, poolId, reopenPool));
-  const { item: retried } = await decideItem(deps, poolId, itemId, (current) => retryFromDlq(current, agentTimeoutSecs), item);
+  const now = deps.clock.now();
+  const decided = await decideItem(deps, poolId, itemId, (current) => retryFromDlq(current, agentTimeoutSecs, pool.config, now), item);
+  // The pool runs again only once the item is available: a count between the two cannot finish it again.
+  const retried = await runFollowUps(deps, decided.item, pool);
   return { itemId, state: retried.state, ...(retried.limitSeconds !== undefined ? { limitSeconds: retried.limitSeconds } : {}) };
 }

@@ -1,15 +1,14 @@
 import { InvalidRequestError } from '../../domain/errors.js';
 import { answerEscalation as decideAnswer, type EscalationAnswer } from '../../domain/pools/item-answers.js';
-import { reopenPool } from '../../domain/pools/pool-decisions.js';
-import { EscalationNotFoundError } from '../../domain/pools/pool-errors.js';
-import { ESCALATION_OPTIONS, newPoolItem } from '../../domain/pools/pool-item.js';
+import { assertReopenable } from '../../domain/pools/pool-decisions.js';
+import { EscalationNotFoundError, SubtaskExistsError } from '../../domain/pools/pool-errors.js';
+import { ESCALATION_OPTIONS } from '../../domain/pools/pool-item.js';
 import { parseEscalationId } from '../../domain/pools/resolve-attempt.js';
 import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import { toIso } from '../../domain/time.js';
 import type { ManagerDeps } from '../manager-deps.js';
 import { runFollowUps } from './follow-ups.js';
-import { onOwnPool } from './own-pool.js';
-import { decideItem, decidePool, loadOwnPool } from './pool-state-stores.js';
+import { decideItem, loadOwnPool } from './pool-state-stores.js';
 
 /** Escalations per page: each answer entry is at most ~15 KB (100 subtask ids), so a page stays far below the answer budget. */
 export const ESCALATIONS_PAGE_SIZE = 50;
@@ -62,12 +61,21 @@ export async function answerEscalation(deps: ManagerDeps, escalationId: string, 
   if (!item?.escalation || !item.escalation.escalationId.startsWith(`${ids.poolId}~${ids.itemId}~`)) throw new EscalationNotFoundError(escalationId);
   const now = deps.clock.now();
   decideAnswer(item, escalationId, answer, pool.config, now); // refuses a second answer before anything is written
-  if (answer.option !== 'skip') await decidePool(deps, ids.poolId, onOwnPool(tenant, ids.poolId, reopenPool), pool);
-  // A split's subtasks exist before the item says `split`: until then the escalated item holds the
-  // pool open, so a crash in between cannot let the pool complete without them (simulator, seed 21).
-  if (answer.option === 'split') await deps.pools.createItems((answer.subtasks ?? []).map((task) => newPoolItem(ids.poolId, task.itemId, task.input ?? null)));
+  if (answer.option !== 'skip') assertReopenable(pool);
+  if (answer.option === 'split') await assertSubtasksAreNew(deps, ids.poolId, answer.subtasks ?? []);
+  // One write decides the answer, the split's subtasks and the pool's reopening included (as the
+  // item's follow-ups, carried out after it and repeated after a crash): a refused answer changes nothing.
   const { item: answered } = await decideItem(deps, ids.poolId, ids.itemId, (current) => decideAnswer(current, escalationId, answer, pool.config, now), item);
   await runFollowUps(deps, answered, pool);
   deps.telemetry.info('escalation answered', { poolId: ids.poolId, itemId: ids.itemId, escalationId, option: answer.option });
   return { escalationId, status: 'answered', option: answer.option, itemState: answered.state };
+}
+
+/** A subtask is a new item: an id the pool already has would be skipped by the create-only write, and its work lost. */
+async function assertSubtasksAreNew(deps: ManagerDeps, poolId: string, subtasks: ReadonlyArray<{ itemId: string }>): Promise<void> {
+  if (new Set(subtasks.map((task) => task.itemId)).size !== subtasks.length) {
+    throw new InvalidRequestError('Each subtask needs its own itemId; two have the same one. Give every subtask a distinct id.');
+  }
+  const existing = await deps.pools.getItems(subtasks.map((task) => ({ poolId, itemId: task.itemId })));
+  if (existing.length > 0) throw new SubtaskExistsError(poolId, existing.map((item) => item.itemId));
 }

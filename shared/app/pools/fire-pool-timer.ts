@@ -24,6 +24,10 @@ export async function firePoolTimer(deps: ManagerDeps, timer: TimerRequest): Pro
   item = await runFollowUps(deps, item, pool);
   const now = deps.clock.now();
   const { item: decided } = await decideItem(deps, ids.poolId, ids.itemId, (current) => onItemWakeUp(current, pool, now), item);
+  // The item's own wake-up, delivered early (a schedule fires ahead of a wake-up past SQS's 15
+  // minutes) with nothing due: sent again for its time, or it would be left to the sweep.
+  const ownWakeUp = timer.fenceToken === decided.attempt && timer.dueAt === decided.timerDueAt;
+  if (ownWakeUp && now < timer.dueAt) await deps.timers.arm(timer);
   await runFollowUps(deps, decided, pool);
 }
 

@@ -1,5 +1,5 @@
 import { withFollowUpsDone } from '../../domain/pools/item-answers.js';
-import { completeIfDone, failPool } from '../../domain/pools/pool-decisions.js';
+import { completeIfDone, failPool, reopenPool } from '../../domain/pools/pool-decisions.js';
 import { newPoolItem, type FollowUp, type PoolItem } from '../../domain/pools/pool-item.js';
 import type { Pool } from '../../domain/pools/pool.js';
 import { storedTenant } from '../../domain/tenant.js';
@@ -34,6 +34,9 @@ async function runFollowUp(deps: ManagerDeps, item: PoolItem, pool: Pool, follow
       return;
     case 'create_items':
       await deps.pools.createItems(followUp.items.map((task) => newPoolItem(item.poolId, task.itemId, task.input)));
+      return;
+    case 'reopen_pool':
+      await decidePool(deps, item.poolId, reopenPool);
       return;
   }
 }

@@ -3,6 +3,7 @@ import type { Decision } from '../../domain/effects.js';
 import { ItemNotFoundError, PoolNotFoundError } from '../../domain/pools/pool-errors.js';
 import type { Pool } from '../../domain/pools/pool.js';
 import type { PoolItem } from '../../domain/pools/pool-item.js';
+import { withoutSupersededCheckpointEvents } from '../../domain/pools/superseded-checkpoint-events.js';
 import type { PoolStore } from '../../ports/pool-store.js';
 import type { ManagerDeps } from '../manager-deps.js';
 import { ownPool } from './own-pool.js';
@@ -12,6 +13,7 @@ export const itemStateStore = (pools: PoolStore, poolId: string): VersionedStore
   save: (item, expectedVersion) => pools.saveItem(item, expectedVersion),
   // An item needs a wake-up while an attempt runs or follow-ups wait; otherwise only for its outbox.
   isFinished: (item) => item.run === undefined && (item.pending ?? []).length === 0,
+  compactOutbox: withoutSupersededCheckpointEvents,
 });
 
 /** A pool still being created does not exist yet for anyone but its creator. */

@@ -3,11 +3,13 @@ import type { Pool } from '../../domain/pools/pool.js';
 import type { HistoryEntry, PoolItem } from '../../domain/pools/pool-item.js';
 import { toIso } from '../../domain/time.js';
 
+const shownCounts = ({ splitsPending: _internal, ...counts }: PoolCounts) => counts;
+
 export const poolView = (pool: Pool, counts?: PoolCounts) => ({
   poolId: pool.poolId,
   status: pool.status,
   ...(pool.reason ? { reason: pool.reason } : {}),
-  ...(counts ? { counts } : {}),
+  ...(counts ? { counts: shownCounts(counts) } : {}),
   items: pool.itemCount,
   createdAt: toIso(pool.createdAt),
   ...(pool.finishedAt !== undefined ? { finishedAt: toIso(pool.finishedAt) } : {}),

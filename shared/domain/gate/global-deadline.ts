@@ -1,5 +1,6 @@
 import { secondsToMs, type EpochMs } from '../time.js';
 import type { GateJob } from './gate-job.js';
+import type { GatePolicy } from './gate-policy.js';
 
 /** AD-34 Part 8 across regions: a region's extensions must not be cut short by the global deadline. */
 export const largestExtensionSeconds = (job: GateJob): number =>
@@ -8,3 +9,7 @@ export const largestExtensionSeconds = (job: GateJob): number =>
 /** Seed 000 Part 5, condition 1: `submittedAt + timeoutSeconds + max over regions of their extension total`. */
 export const globalDeadline = (job: GateJob): EpochMs =>
   job.submittedAt + secondsToMs(job.timeoutSeconds + largestExtensionSeconds(job));
+
+/** When the gate decides condition 1: the global deadline plus the grace for extension reports in flight (gate-policy.ts). */
+export const globalTimeoutDueAt = (job: GateJob, policy: Pick<GatePolicy, 'extensionReportGraceSeconds'>): EpochMs =>
+  globalDeadline(job) + secondsToMs(policy.extensionReportGraceSeconds);

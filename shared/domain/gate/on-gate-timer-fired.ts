@@ -6,7 +6,7 @@ import { declareGlobalTimeout } from './declare-global-timeout.js';
 import { allRegionsFinal, isDecided, type GateJob } from './gate-job.js';
 import type { GatePolicy } from './gate-policy.js';
 import { armGateTimer, disarmGateTimer } from './gate-timer.js';
-import { globalDeadline } from './global-deadline.js';
+import { globalTimeoutDueAt } from './global-deadline.js';
 
 /**
  * The gate job's wake-up, checked lazily like the manager's: a timer armed before the decision is
@@ -39,7 +39,7 @@ export function onGateTimerFired(
 }
 
 function checkGlobalDeadline(job: GateJob, now: EpochMs, policy: GatePolicy): Decision<GateJob> {
-  const due = globalDeadline(job);
+  const due = globalTimeoutDueAt(job, policy);
   if (now >= due) return declareGlobalTimeout(job, { kind: 'timeout' }, now, policy);
   if (job.timerDueAt === due) return unchanged(job, 'not_due', armGateTimer(job, due).effects);
   const rearmed = armGateTimer(job, due);

@@ -3,7 +3,8 @@ import { InvalidRequestError } from '../errors.js';
 import { storedTenant } from '../tenant.js';
 import type { EpochMs } from '../time.js';
 import type { DcStatus, GateJob } from './gate-job.js';
-import { globalDeadline } from './global-deadline.js';
+import { globalTimeoutDueAt } from './global-deadline.js';
+import { defaultGatePolicy, type GatePolicy } from './gate-policy.js';
 import { armGateTimer } from './gate-timer.js';
 
 /** What the gate needs of a submission; the regions are the keys of `datacenters` (contract: gate `POST /jobs`). */
@@ -23,7 +24,12 @@ const perRegion = <Value>(regions: readonly string[], value: Value): Record<stri
  * job, and one wake-up at the global deadline. The gate's clock starts the global deadline and, until
  * a region reports, stands in for its last progress.
  */
-export function startGateJob(submission: GateJobSubmission, submissionDigest: string, now: EpochMs): Decision<GateJob> {
+export function startGateJob(
+  submission: GateJobSubmission,
+  submissionDigest: string,
+  now: EpochMs,
+  policy: Pick<GatePolicy, 'extensionReportGraceSeconds'> = defaultGatePolicy,
+): Decision<GateJob> {
   const regions = Object.keys(submission.datacenters);
   if (regions.length === 0) {
     throw new InvalidRequestError('A gate job needs at least one datacenter. Name the regions to run it in under `datacenters`.');
@@ -48,6 +54,6 @@ export function startGateJob(submission: GateJobSubmission, submissionDigest: st
     globallyTimedOut: false,
     timeoutFenceToken: 0,
   };
-  const armed = armGateTimer(job, globalDeadline(job));
+  const armed = armGateTimer(job, globalTimeoutDueAt(job, policy));
   return { state: armed.job, effects: armed.effects };
 }

@@ -7,13 +7,16 @@ import { msToSeconds, secondsToMs, toIso, type EpochMs } from '../time.js';
 import { attemptEventFields } from './attempt-events.js';
 import { updateHistoryEntry, withTimeoutStat } from './item-history.js';
 import { commandDeadlineAt, itemDecision } from './item-wake-up.js';
-import { countsTowardEscalation, type PoolConfig } from './pool-config.js';
+import { countsTowardEscalation, MAX_STALL_THRESHOLD, type PoolConfig } from './pool-config.js';
 import { poolIsStopped, type Pool } from './pool.js';
 import type { AttemptRun, PoolItem, TerminationReason, TimeoutInfo } from './pool-item.js';
 import { resolveAttempt, withFollowUp, type ItemStep } from './resolve-attempt.js';
 
-/** After a long outage many windows can be overdue; stalling ends the loop long before this. */
-const MAX_STEPS = 1_000;
+/**
+ * After a long outage many windows can be overdue, each a request and a miss, until the stall ends
+ * the attempt: a decision always gets that far, so an answer never rests on half the overdue windows.
+ */
+const MAX_STEPS = 2 * MAX_STALL_THRESHOLD + 8;
 
 type Due =
   | { kind: 'agent_deadline'; at: EpochMs }

@@ -83,9 +83,16 @@ function onCall(item: PoolItem, pool: Pick<Pool, 'status' | 'config'>, attempt: 
 
 /** The latest attempt is over: its heartbeat keeps answering `terminate`; results are late. */
 function onOverAttempt(item: PoolItem, attempt: number, call: AgentCall, now: EpochMs): CallStep {
-  const endedAt = item.history.find((entry) => entry.attempt === attempt)?.endedAt ?? now;
+  const entry = item.history.find((past) => past.attempt === attempt);
+  const endedAt = entry?.endedAt ?? now;
   if (call.type === 'heartbeat') return { item, effects: [], reply: { action: 'terminate', deadlineAt: null, terminateBy: toIso(endedAt) } };
-  if (call.type === 'terminated') return { item, effects: [], reply: { state: item.state } };
+  if (call.type === 'terminated') {
+    // Past the grace period (a runner's report after its SIGKILL): still answered, its partial result
+    // kept as a late one. A repeat of a `terminated` that ended the attempt carried nothing new.
+    const carried = carriedResult(call);
+    const late = carried.carries && entry?.resolution !== 'graceful';
+    return { item: late ? withLateResult(item, attempt, call.type, carried.result, now) : item, effects: [], reply: { state: item.state } };
+  }
   return refuse(item, attempt, call, now, new StaleAttemptError(item.itemId, attempt, item.attempt, true));
 }
 

@@ -53,21 +53,24 @@ export function answerEscalation(item: PoolItem, escalationId: string, answer: E
       next = { ...next, state: 'skipped' };
       break;
   }
+  if (answer.option !== 'skip') next = withFollowUp(next, { type: 'reopen_pool' });
   if (settles(next.state)) next = withFollowUp(next, { type: 'check_pool_finished' });
   const timed = withWakeUp(item, next, config, now);
   return { state: timed.item, effects: timed.effects };
 }
 
-/** The DLQ's redrive: the item is available again, with a new agent limit when one is given. */
-export function retryFromDlq(item: PoolItem, agentTimeoutSecs: number | undefined): Decision<PoolItem> {
+/** The DLQ's redrive: the item is available again, with a new agent limit when one is given, and its pool runs again. */
+export function retryFromDlq(item: PoolItem, agentTimeoutSecs: number | undefined, config: PoolConfig, now: EpochMs): Decision<PoolItem> {
   if (item.state !== 'dlq') {
     if (item.state === 'available' && item.reason === 'redriven') return unchanged(item, 'already_redriven');
     throw new ItemNotInDlqError(item.itemId, item.state);
   }
-  return {
-    state: { ...item, state: 'available', reason: 'redriven', ...(agentTimeoutSecs !== undefined ? { limitSeconds: agentTimeoutSecs } : {}) },
-    effects: [],
-  };
+  const redriven = withFollowUp(
+    { ...item, state: 'available', reason: 'redriven', ...(agentTimeoutSecs !== undefined ? { limitSeconds: agentTimeoutSecs } : {}) },
+    { type: 'reopen_pool' },
+  );
+  const timed = withWakeUp(item, redriven, config, now);
+  return { state: timed.item, effects: timed.effects };
 }
 
 /** A collection (seed 002 compaction) asks the running attempt for a checkpoint until `until`. */

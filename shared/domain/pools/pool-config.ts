@@ -1,4 +1,7 @@
 /** Seed 003 §1 (spec 113's TimeoutConfig) and seed 002's timeout table, with the seeds' own names. */
+/** The most checkpoint misses a config may allow before a stall. */
+export const MAX_STALL_THRESHOLD = 1_000;
+
 export const TIMEOUT_POLICIES = ['per_agent', 'per_command', 'hybrid'] as const;
 export const TIMEOUT_ACTIONS = ['dlq', 'skip', 'fail', 'graceful_terminate', 'retry'] as const;
 export type TimeoutPolicyName = (typeof TIMEOUT_POLICIES)[number];

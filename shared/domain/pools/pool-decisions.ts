@@ -12,6 +12,8 @@ export interface PoolCounts {
   skipped: number;
   dlq: number;
   escalated: number;
+  /** Split items whose subtasks are not yet created (their follow-up pending): they hold the pool open too. Not shown. */
+  splitsPending?: number;
 }
 
 function finish(pool: Pool, status: Exclude<PoolStatus, 'RUNNING' | 'CREATING'>, now: EpochMs, reason?: string): Decision<Pool> {
@@ -27,7 +29,7 @@ function finish(pool: Pool, status: Exclude<PoolStatus, 'RUNNING' | 'CREATING'>,
 /** COMPLETED when no item is available, running or escalated (contract). */
 export function completeIfDone(pool: Pool, counts: PoolCounts, now: EpochMs): Decision<Pool> {
   if (pool.status !== 'RUNNING') return unchanged(pool, 'already_finished');
-  if (counts.available + counts.running + counts.escalated > 0) return unchanged(pool, 'items_left');
+  if (counts.available + counts.running + counts.escalated + (counts.splitsPending ?? 0) > 0) return unchanged(pool, 'items_left');
   return finish(pool, 'COMPLETED', now);
 }
 
@@ -54,10 +56,17 @@ export function openCreatedPool(pool: Pool): Decision<Pool> {
   return { state: { ...pool, status: 'RUNNING' }, effects: [] };
 }
 
-/** A redrive or an answer makes an item available again in a COMPLETED pool: the pool runs again. */
+/** A redrive or an answer is refused in a pool that FAILED or was CANCELLED (a COMPLETED one runs again). */
+export function assertReopenable(pool: Pool): void {
+  if (pool.status !== 'RUNNING' && pool.status !== 'COMPLETED') throw new PoolFinishedError(pool.poolId, pool.status);
+}
+
+/**
+ * The item a redrive or an answer made work again is written: a COMPLETED pool runs again. A pool
+ * that failed or was cancelled since stays as it is (its end wins; the item is not claimed).
+ */
 export function reopenPool(pool: Pool): Decision<Pool> {
-  if (pool.status === 'RUNNING') return unchanged(pool, 'running');
-  if (pool.status !== 'COMPLETED') throw new PoolFinishedError(pool.poolId, pool.status);
+  if (pool.status !== 'COMPLETED') return unchanged(pool, 'not_completed');
   const { finishedAt: _reopened, ...rest } = pool;
   return { state: { ...rest, status: 'RUNNING' }, effects: [] };
 }

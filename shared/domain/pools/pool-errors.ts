@@ -27,6 +27,12 @@ export class PoolFinishedError extends VigilError {
     super(`Pool '${poolId}' is ${status}; it takes no more claims or changes. Create a new pool instead.`);
   }
 }
+export class SubtaskExistsError extends VigilError {
+  readonly code = 'item_exists';
+  constructor(poolId: string, itemIds: readonly string[]) {
+    super(`Pool '${poolId}' already has item(s) ${itemIds.map((id) => `'${id}'`).join(', ')}; a split's subtasks are new items. Choose subtask ids no item of the pool has.`);
+  }
+}
 export class StaleAttemptError extends VigilError {
   readonly code = 'stale_attempt';
   constructor(itemId: string, attempt: number, latest: number, over: boolean) {

@@ -88,7 +88,9 @@ export type FollowUp =
   | { type: 'fail_pool'; reason: string }
   | { type: 'check_pool_finished' }
   | { type: 'index_escalation'; escalationId: string }
-  | { type: 'create_items'; items: Array<{ itemId: string; input: unknown }> };
+  | { type: 'create_items'; items: Array<{ itemId: string; input: unknown }> }
+  /** The item is work again (a redrive, an answer): a COMPLETED pool runs again. After the item's write, so no count in between finishes the pool again. */
+  | { type: 'reopen_pool' };
 
 /** Per-item counters for the pool's metrics (seed 003 §3), bounded; the pool sums them by query. */
 export interface ItemStats {

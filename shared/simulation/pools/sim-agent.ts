@@ -138,12 +138,17 @@ export class SimAgent {
     // Otherwise idle until the human makes work available again (`wake`).
   }
 
-  /** Nothing to claim: while other attempts run, one may come back; otherwise wait to be woken. */
+  /**
+   * Nothing to claim: ask again in a minute while the pool may still have work. Work comes back from
+   * running attempts, and from an answer or a redrive whose follow-up (the split's subtasks, the
+   * pool's reopening) lands after the human's call when that call crashed: a RUNNING pool may get
+   * work, and a COMPLETED one holding an available item is about to run again.
+   */
   private async mayGetWork(): Promise<boolean> {
     let may = true;
     await this.call('get-pool', NO_RETRY, async () => {
       const view = await getPool(this.deps, this.pool.poolId);
-      may = view.status === 'RUNNING' && (view.counts?.running ?? 0) + (view.counts?.available ?? 0) > 0;
+      may = view.status === 'RUNNING' || (view.status === 'COMPLETED' && (view.counts?.available ?? 0) > 0);
     });
     return may;
   }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DynamoGateStore } from '../../../shared/adapters/aws/dynamo-gate-store.js';
-import { decideAndSave, type VersionedStore } from '../../../shared/app/decide-and-save.js';
+import { decideAndSave, MAX_DECIDE_ATTEMPTS, type VersionedStore } from '../../../shared/app/decide-and-save.js';
 import { gateStateStore } from '../../../shared/app/gate/decide-gate-job.js';
 import { fireGateTimer } from '../../../shared/app/gate/fire-gate-timer.js';
 import type { GateDeps } from '../../../shared/app/gate/gate-deps.js';
@@ -97,14 +97,24 @@ describe('the gate app layer (dynalite)', () => {
     const before = await stored();
     bus.failNextPublishes(1);
 
+    // The gate decides the 60 s global deadline only the report grace after it: an extension granted in a
+    // region just before the deadline, or whose immediate report was lost and is carried by the region's
+    // next periodic report (every 10 s), must reach the gate first. A region's own local timeout is not delayed.
+    const dueAt = at(60 + defaultGatePolicy.extensionReportGraceSeconds);
+
     // Act
     clock.set(at(60));
     await fireGateTimer(deps, { scope: 'gate', jobId: 'job-1', fenceToken: before.timeoutFenceToken, dueAt: before.timerDueAt ?? 0 });
+    const atDeadline = await stored();
+    clock.set(dueAt);
+    await fireGateTimer(deps, { scope: 'gate', jobId: 'job-1', fenceToken: before.timeoutFenceToken, dueAt: before.timerDueAt ?? 0 });
     const decided = await stored();
-    clock.set(at(60) + defaultGatePolicy.rebroadcastSeconds * 1_000 + 10_000);
+    clock.set(dueAt + defaultGatePolicy.rebroadcastSeconds * 1_000 + 10_000);
     const { fired } = await sweepGateTimers(deps);
 
     // Assess
+    expect(before.timerDueAt).toBe(dueAt);
+    expect(atDeadline.globallyTimedOut).toBe(false);
     expect(decided).toMatchObject({ globallyTimedOut: true, timeoutReason: 'timeout' });
     expect(fired).toBe(1);
     expect(bus.ofType('JobGlobalTimeout').map((event) => event.detail['region']).sort()).toEqual([...REGIONS].sort());
@@ -140,7 +150,7 @@ describe('the gate app layer (dynalite)', () => {
 
     // Assess
     await expect(answer).rejects.toBeInstanceOf(VersionConflictError);
-    expect(loads).toBe(8);
+    expect(loads).toBe(MAX_DECIDE_ATTEMPTS);
     expect(await stored()).toEqual(before);
   });
 

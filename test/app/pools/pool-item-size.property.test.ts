@@ -89,6 +89,12 @@ const EXPECTED_REFUSALS = new Set(['stale_attempt', 'attempt_terminating', 'item
 describe('no sequence of agent and human calls grows a pool item past 400 KB (on dynalite, through the use cases)', () => {
   const m = useTestManager();
 
+  /** Late results kept or counted on a claim's own history entry. */
+  async function lateResultsOf(poolId: string, claimed: Claimed): Promise<number> {
+    const entry = (await m.deps.pools.getItem(poolId, claimed.itemId))?.history.find((past) => past.attempt === claimed.attempt);
+    return (entry?.lateResults?.length ?? 0) + (entry?.lateResultsDropped ?? 0);
+  }
+
   it('at the largest payloads the API takes, every write succeeds, every item stays < 400 KB, every refused result is kept or counted', async () => {
     let run = 0;
     await fc.assert(
@@ -126,8 +132,14 @@ describe('no sequence of agent and human calls grows a pool item past 400 KB (on
               const claimed = claims[claims.length - 1 - (next.claimsBack % Math.max(claims.length, 1))]; // mostly the latest, sometimes an older (stale) one
               if (!claimed) continue;
               const call = agentCallOf(next.call, `${index}`);
+              const lateBefore = await lateResultsOf(poolId, claimed);
               try {
                 await send(m.deps, claimed, call, poolId);
+                // A `terminated` past the grace period is answered and its report kept as a late result.
+                if (call.type === 'terminated' && (await lateResultsOf(poolId, claimed)) > lateBefore) {
+                  const key = `${claimed.itemId}#${claimed.attempt}`;
+                  refused.set(key, (refused.get(key) ?? 0) + 1);
+                }
               } catch (error) {
                 if ((error instanceof StaleAttemptError || error instanceof AttemptTerminatingError) && LATE_CALLS.has(call.type)) {
                   const key = `${claimed.itemId}#${claimed.attempt}`;

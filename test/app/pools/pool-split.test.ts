@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { VigilError } from '../../../shared/domain/errors.js';
 import { DynamoPoolStore } from '../../../shared/adapters/aws/dynamo-pool-store.js';
 import { answerEscalation } from '../../../shared/app/pools/escalations.js';
 import { firePoolTimer } from '../../../shared/app/pools/fire-pool-timer.js';
@@ -6,7 +7,7 @@ import { getPool } from '../../../shared/app/pools/get-pool.js';
 import { itemTimerId, type PoolItem } from '../../../shared/domain/pools/pool-item.js';
 import { at } from '../../support/fixtures.js';
 import { useTestManager } from '../support/test-manager.js';
-import { claim, newPool, refusal, send } from './pool-test-support.js';
+import { claim, newPool, refusal, send, withInterleaving } from './pool-test-support.js';
 
 /** The store as a crashed invocation left it: the split's subtasks were never created. */
 class CrashBeforeSubtasks extends DynamoPoolStore {
@@ -20,7 +21,8 @@ describe('pools on dynalite: a split answer', () => {
 
   // Found by the simulator (seed 21 with --pools 1): the split was written first and its subtasks
   // created after; a crash in between let GET /pools complete the pool, and the subtasks, created
-  // by the retry, sat `available` in a COMPLETED pool that no agent may claim from.
+  // by the retry, sat `available` in a COMPLETED pool that no agent may claim from. The split item
+  // now holds its pool open until its follow-up has created them.
   it('a crash between the answer and its subtasks never completes the pool without them', async () => {
     // Prepare: i-2 succeeds; i-1 times out once and is escalated (timeout_escalation 1, no grace)
     await newPool(m.deps, { agent_timeout_secs: 10, timeout_config: { cleanup_grace_period_secs: 0 }, timeout_escalation: 1 }, ['i-1', 'i-2']);
@@ -32,14 +34,58 @@ describe('pools on dynalite: a split answer', () => {
     await firePoolTimer(m.deps, { scope: 'pool', jobId: itemTimerId('p', 'i-1'), fenceToken: slow.attempt, dueAt: at(10) });
     const escalationId = (await m.deps.pools.getItem('p', 'i-1'))?.escalation?.escalationId ?? '';
     const split = { option: 'split' as const, subtasks: [{ itemId: 'i-1.a' }, { itemId: 'i-1.b' }] };
-    // Act: the answer's invocation dies before the subtasks exist; a client reads the pool; the answer is sent again
+    // Act: the answer's invocation dies before the subtasks exist; a client reads the pool; the item's wake-up comes
     await refusal(answerEscalation({ ...m.deps, pools: new CrashBeforeSubtasks(m.doc, m.tableName) }, escalationId, split));
     const meanwhile = await getPool(m.deps, 'p');
-    await answerEscalation(m.deps, escalationId, split).catch(() => undefined);
+    const answered = await m.deps.pools.getItem('p', 'i-1');
+    await firePoolTimer(m.deps, { scope: 'pool', jobId: itemTimerId('p', 'i-1'), fenceToken: answered?.attempt ?? 0, dueAt: answered?.timerDueAt ?? at(10) });
     // Assess: the pool kept running, and an agent can claim the subtasks
     expect(meanwhile.status).toBe('RUNNING');
     expect((await getPool(m.deps, 'p')).status).toBe('RUNNING');
     const claimed = [await claim(m.deps, 'agent-c'), await claim(m.deps, 'agent-d')].map((c) => c.itemId).sort();
     expect(claimed).toEqual(['i-1.a', 'i-1.b']);
+  });
+});
+
+describe('pools on dynalite: a split answer refused', () => {
+  const m = useTestManager();
+
+  it('a split naming an item the pool already has, or one id twice, is refused and changes nothing', async () => {
+    // Prepare
+    await newPool(m.deps, { agent_timeout_secs: 10, timeout_config: { cleanup_grace_period_secs: 0 }, timeout_escalation: 1 }, ['i-1', 'i-2']);
+    const first = await claim(m.deps, 'agent-a');
+    await claim(m.deps, 'agent-b');
+    m.clock.set(at(10));
+    await firePoolTimer(m.deps, { scope: 'pool', jobId: itemTimerId('p', first.itemId), fenceToken: first.attempt, dueAt: at(10) });
+    const escalationId = (await m.deps.pools.getItem('p', first.itemId))?.escalation?.escalationId ?? '';
+    const other = first.itemId === 'i-1' ? 'i-2' : 'i-1';
+    // Act
+    const existing = await refusal(answerEscalation(m.deps, escalationId, { option: 'split', subtasks: [{ itemId: other, input: 'half' }, { itemId: 's-1' }] }));
+    const twice = await refusal(answerEscalation(m.deps, escalationId, { option: 'split', subtasks: [{ itemId: 's-1' }, { itemId: 's-1' }] }));
+    // Assess
+    expect((existing as VigilError).code).toBe('item_exists');
+    expect((twice as VigilError).code).toBe('invalid_request');
+    expect((await m.deps.pools.getItem('p', first.itemId))?.state).toBe('escalated');
+    expect(await m.deps.pools.getItem('p', 's-1')).toBeUndefined();
+  });
+
+  // Review finding: the subtasks were created before the write that checks the answer, so a split
+  // that lost to another answer still left its subtasks in the pool as work.
+  it('a split that loses to another answer (409) creates no subtasks', async () => {
+    // Prepare
+    await newPool(m.deps, { agent_timeout_secs: 10, timeout_config: { cleanup_grace_period_secs: 0 }, timeout_escalation: 1 }, ['i-1']);
+    const agent = await claim(m.deps, 'agent-a');
+    m.clock.set(at(10));
+    await firePoolTimer(m.deps, { scope: 'pool', jobId: itemTimerId('p', 'i-1'), fenceToken: agent.attempt, dueAt: at(10) });
+    const escalationId = (await m.deps.pools.getItem('p', 'i-1'))?.escalation?.escalationId ?? '';
+    const { deps, store } = withInterleaving(m);
+    store.beforeNextSave(() => answerEscalation(m.deps, escalationId, { option: 'skip' }));
+    // Act
+    const refused = await refusal(answerEscalation(deps, escalationId, { option: 'split', subtasks: [{ itemId: 's-1' }, { itemId: 's-2' }] }));
+    // Assess
+    expect((refused as VigilError).code).toBe('escalation_answered');
+    expect((await m.deps.pools.getItem('p', 'i-1'))?.state).toBe('skipped');
+    expect(await m.deps.pools.getItems([{ poolId: 'p', itemId: 's-1' }, { poolId: 'p', itemId: 's-2' }])).toEqual([]);
+    expect((await getPool(m.deps, 'p')).status).toBe('COMPLETED');
   });
 });

@@ -16,6 +16,7 @@ import { installManagerResolver } from '../../../shared/wiring/manager-resolver.
 import { startTestDynamo } from '../../support/dynalite.js';
 import { MANAGER_ID, policy, REGION, T0 } from '../../support/fixtures.js';
 import { ManualClock, RecordingBus, RecordingTelemetry, RecordingTimers } from './recording-ports.js';
+import { jitteredBackoff } from '../../../shared/app/contention-backoff.js';
 
 export type TestDynamo = Awaited<ReturnType<typeof startTestDynamo>>;
 
@@ -99,6 +100,7 @@ export async function testManager(dynamo: TestDynamo, options: TestManagerOption
     policy: policy(options.policy),
     tokens: new WorkflowTokens(TOKEN_SECRET),
     telemetry,
+    backoff: jitteredBackoff,
     ...(history ? { history } : {}),
   };
   return {

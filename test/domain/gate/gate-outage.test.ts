@@ -44,9 +44,12 @@ describe('seed 000 Scenario 2: gate failure, the view rebuilt from re-sent repor
     const fired = onGateTimerFired(before, { fenceToken: 0 }, T0 + seconds(400), policy);
     const fresh = onProgressReport(fired.state, progressReport(US, { sentAt: T0 + seconds(401), lastProgressAt: T0 + seconds(399) }), T0 + seconds(401), policy);
 
-    // Assess: the gate cannot tell silence from stuck, so it waits for the regions' own word.
+    // Assess: the gate cannot tell silence from stuck, so it waits for the regions' own word. It re-arms for
+    // the global deadline plus the report grace (an extension report in flight must reach it before it declares).
     expect(fired.state.globallyTimedOut).toBe(false);
-    expect(fired.effects).toEqual([{ type: 'ArmTimer', timer: { scope: 'gate', jobId: 'job-1', fenceToken: 0, dueAt: T0 + seconds(3_600) } }]);
+    expect(fired.effects).toEqual([
+      { type: 'ArmTimer', timer: { scope: 'gate', jobId: 'job-1', fenceToken: 0, dueAt: T0 + seconds(3_600 + policy.extensionReportGraceSeconds) } },
+    ]);
     expect(fresh.state.globallyTimedOut).toBe(false);
     expect(fresh.state.dcLastProgress[US]).toBe(T0 + seconds(399));
   });

@@ -7,8 +7,14 @@ import {
   AP, EU, T0, US, globalTimeoutsByRegion, policy, progressReport, runningGateJob, seconds,
 } from './gate-fixtures.js';
 
+// The gate decides condition 1 only the report grace after the global deadline: an extension granted
+// in a region just before the deadline, or whose immediate report to the gate was lost and is carried
+// by the region's next periodic report (every 10 s), must reach the gate before the gate declares. A
+// region that reaches its own deadline still reports its local timeout at once (condition 2, not delayed).
+const grace = seconds(policy.extensionReportGraceSeconds);
+
 describe('seed 000 Part 5, condition 1: the global deadline plus the largest extension total of any region', () => {
-  it('a new gate job has every region submitting and one wake-up at submittedAt + timeoutSeconds', () => {
+  it('a new gate job has every region submitting and one wake-up at submittedAt + timeoutSeconds + the report grace', () => {
     // Act
     const { state, effects } = startGateJob({ jobId: 'job-1', timeoutSeconds: 60, datacenters: { [US]: {}, [EU]: {} } }, 'digest', T0);
 
@@ -21,9 +27,9 @@ describe('seed 000 Part 5, condition 1: the global deadline plus the largest ext
       dcFenceToken: { [US]: 0, [EU]: 0 },
       globallyTimedOut: false,
       timeoutFenceToken: 0,
-      timerDueAt: T0 + seconds(60),
+      timerDueAt: T0 + seconds(60) + grace,
     });
-    expect(effects).toEqual([{ type: 'ArmTimer', timer: { scope: 'gate', jobId: 'job-1', fenceToken: 0, dueAt: T0 + seconds(60) } }]);
+    expect(effects).toEqual([{ type: 'ArmTimer', timer: { scope: 'gate', jobId: 'job-1', fenceToken: 0, dueAt: T0 + seconds(60) + grace } }]);
   });
 
   it('a gate job without any region is refused', () => {
@@ -37,16 +43,20 @@ describe('seed 000 Part 5, condition 1: the global deadline plus the largest ext
     job = onProgressReport(job, progressReport(EU, { sentAt: T0 + seconds(50), lastProgressAt: T0 + seconds(49), totalExtensions: 10, maxExtension: 10, workers: 1 }), T0 + seconds(50), policy).state;
 
     // Act
-    const early = onGateTimerFired(job, { fenceToken: 0 }, T0 + seconds(60), policy);
+    // The first wake-up (60 s + grace) is before the new deadline (82.5 s), which is decided at 82.5 s + grace.
+    const early = onGateTimerFired(job, { fenceToken: 0 }, T0 + seconds(60) + grace, policy);
     const again = onGateTimerFired(early.state, { fenceToken: 0 }, T0 + seconds(70), policy);
-    const due = onGateTimerFired(early.state, { fenceToken: 0 }, T0 + seconds(82.5), policy);
+    const atDeadline = onGateTimerFired(early.state, { fenceToken: 0 }, T0 + seconds(82.5), policy);
+    const due = onGateTimerFired(early.state, { fenceToken: 0 }, T0 + seconds(82.5) + grace, policy);
 
     // Assess
     expect(early.state.globallyTimedOut).toBe(false);
-    expect(early.state.timerDueAt).toBe(T0 + seconds(82.5));
-    expect(early.effects).toEqual([{ type: 'ArmTimer', timer: { scope: 'gate', jobId: 'job-1', fenceToken: 0, dueAt: T0 + seconds(82.5) } }]);
+    expect(early.state.timerDueAt).toBe(T0 + seconds(82.5) + grace);
+    expect(early.effects).toEqual([{ type: 'ArmTimer', timer: { scope: 'gate', jobId: 'job-1', fenceToken: 0, dueAt: T0 + seconds(82.5) + grace } }]);
     expect(again.state).toBe(early.state);
     expect(again.ignored).toBe('not_due');
+    expect(atDeadline.state).toBe(early.state);
+    expect(atDeadline.ignored).toBe('not_due');
     expect(due.state.globallyTimedOut).toBe(true);
     expect(due.state.timeoutReason).toBe('timeout');
     expect(due.state.dcMaxExtension).toEqual({ [US]: 15, [EU]: 10, [AP]: 0 });
@@ -55,9 +65,12 @@ describe('seed 000 Part 5, condition 1: the global deadline plus the largest ext
 
   it('with no extensions the deadline is the plain timeout', () => {
     // Act
-    const { state } = onGateTimerFired(runningGateJob(60), { fenceToken: 0 }, T0 + seconds(60), policy);
+    const atDeadline = onGateTimerFired(runningGateJob(60), { fenceToken: 0 }, T0 + seconds(60), policy);
+    const { state } = onGateTimerFired(runningGateJob(60), { fenceToken: 0 }, T0 + seconds(60) + grace, policy);
 
     // Assess
+    expect(atDeadline.state.globallyTimedOut).toBe(false);
+    expect(atDeadline.ignored).toBe('not_due');
     expect(state.timeoutReason).toBe('timeout');
     expect(state.timeoutFenceToken).toBe(1);
   });
@@ -69,9 +82,28 @@ describe('seed 000 Part 5, condition 1: the global deadline plus the largest ext
 
     // Act
     job = onProgressReport(job, progressReport(US, { sentAt: T0 + seconds(40), lastProgressAt: T0 + seconds(40), totalExtensions: 0 }), T0 + seconds(40), policy).state;
-    const { state } = onGateTimerFired(job, { fenceToken: 0 }, T0 + seconds(60), policy);
+    const { state } = onGateTimerFired(job, { fenceToken: 0 }, T0 + seconds(60) + grace, policy);
 
     // Assess
     expect(state.globallyTimedOut).toBe(true);
+  });
+
+  it('an extension reported after the global deadline but within the report grace still moves the deadline', () => {
+    // Prepare: 60 s job; us-east-1's report of a 30 s extension reaches the gate only at 65 s, 5 s past
+    // the global deadline (its immediate report was lost; the next periodic one carries it).
+    let job = runningGateJob(60);
+    job = onProgressReport(job, progressReport(US, { sentAt: T0 + seconds(65), lastProgressAt: T0 + seconds(64), totalExtensions: 30, maxExtension: 30, workers: 1 }), T0 + seconds(65), policy).state;
+
+    // Act: the first wake-up, armed at the deadline plus the grace.
+    const fired = onGateTimerFired(job, { fenceToken: 0 }, T0 + seconds(60) + grace, policy);
+    const due = onGateTimerFired(fired.state, { fenceToken: 0 }, T0 + seconds(90) + grace, policy);
+
+    // Assess
+    expect(fired.state.globallyTimedOut).toBe(false);
+    expect(globalTimeoutsByRegion(fired.effects)).toEqual({});
+    expect(fired.state.timerDueAt).toBe(T0 + seconds(90) + grace);
+    expect(fired.effects).toEqual([{ type: 'ArmTimer', timer: { scope: 'gate', jobId: 'job-1', fenceToken: 0, dueAt: T0 + seconds(90) + grace } }]);
+    expect(due.state.globallyTimedOut).toBe(true);
+    expect(due.state.timeoutReason).toBe('timeout');
   });
 });

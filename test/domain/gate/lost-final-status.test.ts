@@ -12,6 +12,12 @@ import { AP, EU, T0, US, finalStatus, globalTimeoutsByRegion, policy, runningGat
  * out), the gate's timeout changed nothing and its view ends with the regions' outcome.
  */
 describe('a final status lost on the way to the gate', () => {
+  // The gate decides the 300 s global deadline only the report grace after it: an extension granted in a
+  // region just before the deadline, or whose immediate report to the gate was lost and is carried by the
+  // region's next periodic report (every 10 s), must reach the gate before the gate declares. A region
+  // that reaches its own deadline still reports its local timeout at once (condition 2, not delayed).
+  const decidedAt = T0 + seconds(300 + policy.extensionReportGraceSeconds);
+
   /** US and EU completed and were heard; AP completed too but its JobFinalStatus was lost. */
   function apCompletionLost(): GateJob {
     let job = runningGateJob(300);
@@ -20,14 +26,17 @@ describe('a final status lost on the way to the gate', () => {
     return job;
   }
 
-  it('at the global deadline the gate asks the silent region (its decision), and only that region', () => {
+  it('at the global deadline plus the report grace the gate asks the silent region (its decision), and only that region', () => {
     // Prepare
     const job = apCompletionLost();
 
     // Act
-    const { state, effects } = onGateTimerFired(job, { fenceToken: job.timeoutFenceToken }, T0 + seconds(300), policy);
+    const early = onGateTimerFired(job, { fenceToken: job.timeoutFenceToken }, T0 + seconds(300), policy);
+    const { state, effects } = onGateTimerFired(job, { fenceToken: job.timeoutFenceToken }, decidedAt, policy);
 
     // Assess
+    expect(early.state.globallyTimedOut).toBe(false);
+    expect(globalTimeoutsByRegion(early.effects)).toEqual({});
     expect(globalTimeoutsByRegion(effects)).toEqual({ [AP]: 1 });
     // Declared, but no region confirmed it: the gate does not report TIMED_OUT while AP may answer COMPLETED.
     expect(state.globallyTimedOut).toBe(true);
@@ -36,16 +45,16 @@ describe('a final status lost on the way to the gate', () => {
 
   it("the silent region's answer (COMPLETED) ends the gate's view COMPLETED, with no timer left", () => {
     // Prepare
-    const asked = onGateTimerFired(apCompletionLost(), { fenceToken: 0 }, T0 + seconds(300), policy).state;
+    const asked = onGateTimerFired(apCompletionLost(), { fenceToken: 0 }, decidedAt, policy).state;
 
     // Act
-    const { state, effects } = onFinalStatus(asked, finalStatus(AP, 'COMPLETED'), T0 + seconds(301), policy);
+    const { state, effects } = onFinalStatus(asked, finalStatus(AP, 'COMPLETED'), decidedAt + seconds(1), policy);
 
     // Assess
     expect(gateJobStatus(state)).toBe('COMPLETED');
     expect(state.globallyTimedOut).toBe(false);
     expect(state.timeoutReason).toBeUndefined();
-    expect(state.withdrawnTimeout).toEqual({ reason: asked.timeoutReason, decidedAt: T0 + seconds(300) });
+    expect(state.withdrawnTimeout).toEqual({ reason: asked.timeoutReason, decidedAt });
     expect(state.timerDueAt).toBeUndefined();
     expect(effects).toEqual([{ type: 'DisarmTimer', scope: 'gate', jobId: 'job-1' }]);
   });
@@ -54,11 +63,11 @@ describe('a final status lost on the way to the gate', () => {
     // Prepare: US completed (heard), AP timed out by the gate's decision, EU completed but was not heard
     let job = runningGateJob(300);
     job = onFinalStatus(job, finalStatus(US, 'COMPLETED'), T0 + seconds(100), policy).state;
-    job = onGateTimerFired(job, { fenceToken: 0 }, T0 + seconds(300), policy).state;
-    job = onFinalStatus(job, finalStatus(AP, 'TIMED_OUT', { timeoutReason: 'global_timeout' }), T0 + seconds(301), policy).state;
+    job = onGateTimerFired(job, { fenceToken: 0 }, decidedAt, policy).state;
+    job = onFinalStatus(job, finalStatus(AP, 'TIMED_OUT', { timeoutReason: 'global_timeout' }), decidedAt + seconds(1), policy).state;
 
     // Act
-    const { state } = onFinalStatus(job, finalStatus(EU, 'COMPLETED'), T0 + seconds(302), policy);
+    const { state } = onFinalStatus(job, finalStatus(EU, 'COMPLETED'), decidedAt + seconds(2), policy);
 
     // Assess
     expect(gateJobStatus(state)).toBe('TIMED_OUT');
@@ -68,11 +77,11 @@ describe('a final status lost on the way to the gate', () => {
 
   it('asking is bounded: the re-sends stop an hour after the decision', () => {
     // Prepare
-    let job = onGateTimerFired(apCompletionLost(), { fenceToken: 0 }, T0 + seconds(300), policy).state;
+    let job = onGateTimerFired(apCompletionLost(), { fenceToken: 0 }, decidedAt, policy).state;
     let asks = 0;
 
     // Act: fire the re-send wake-up every time it is due, for two hours
-    for (let step = 0; step < 1_000 && job.timerDueAt !== undefined && job.timerDueAt <= T0 + seconds(300 + 7_200); step++) {
+    for (let step = 0; step < 1_000 && job.timerDueAt !== undefined && job.timerDueAt <= decidedAt + seconds(7_200); step++) {
       const { state, effects } = onGateTimerFired(job, { fenceToken: job.timeoutFenceToken, dueAt: job.timerDueAt }, job.timerDueAt, policy);
       asks += Object.keys(globalTimeoutsByRegion(effects)).length;
       job = state;

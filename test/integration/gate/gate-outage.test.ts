@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { defaultGatePolicy } from '../../../shared/domain/gate/gate-policy.js';
 import { ok, type JobView } from '../../support/vigil-client.js';
 import { countByType, eventsOf, inEveryRegion, passTime, regionViews, REGIONS, submitAcross, timedOutGlobally, useGateCloud, type Region } from './gate-cloud.js';
 
@@ -13,6 +14,13 @@ import { countByType, eventsOf, inEveryRegion, passTime, regionViews, REGIONS, s
 const GATE_FALLBACK_SECONDS = 4;
 const EXTENSION_SECONDS = 2;
 const REPORT_INTERVAL_MS = 1_000;
+/**
+ * The gate decides a global deadline only this long after it: an extension granted in a region just
+ * before the deadline, or whose immediate report to the gate was lost and is carried by the region's
+ * next periodic report (every 10 s), must reach the gate before it declares. A region that reaches its
+ * own deadline still reports its local timeout at once (condition 2), which is not delayed.
+ */
+const REPORT_GRACE_MS = defaultGatePolicy.extensionReportGraceSeconds * 1_000;
 
 const gc = useGateCloud({ gateFallbackSeconds: GATE_FALLBACK_SECONDS, extensionBaseSeconds: EXTENSION_SECONDS, virtualClock: true });
 const run = randomUUID().slice(0, 8);
@@ -78,8 +86,9 @@ describe('the gate unreachable', () => {
       expect(Date.parse(regions[region]?.finishedAt ?? '')).toBe(firstReportAt(region) + GATE_FALLBACK_SECONDS * 1_000);
     }
     expect(countByType(eventsOf(gc.cloud, job.jobId))['JobGlobalTimeout']).toBeUndefined();
-    // Back up, the gate learns how each region ended (at the latest from its own deadline) and nothing changes in the regions.
-    await passTime(gc, timeoutSeconds * 1_000 + 8_000, { everyMs: 500, until: gateSees(job.jobId, 'timed_out') });
+    // Back up, the gate learns how each region ended (at the latest when it decides its own deadline, plus
+    // the report grace) and nothing changes in the regions.
+    await passTime(gc, timeoutSeconds * 1_000 + REPORT_GRACE_MS + 8_000, { everyMs: 500, until: gateSees(job.jobId, 'timed_out') });
     expect(ok(await gc.gate.getJob(job.jobId))).toMatchObject({ status: 'TIMED_OUT' });
     for (const region of REGIONS) expect(ok(await gc.region(region).getJob(job.jobId))).toMatchObject({ status: 'TIMED_OUT', timeoutReason: 'gate_fallback' });
   });
@@ -133,7 +142,9 @@ describe('global deadline with extensions', () => {
     // Act
     await passTime(gc, submittedAt + timeoutSeconds * 1_000 + 300 - gc.clock.now(), { reporting: [slow] });
     const pastOriginalDeadline = ok(await gc.gate.getJob(job.jobId));
-    await passTime(gc, submittedAt + (timeoutSeconds + EXTENSION_SECONDS) * 1_000 - 1 - gc.clock.now(), { reporting: [slow] });
+    await passTime(gc, submittedAt + (timeoutSeconds + EXTENSION_SECONDS) * 1_000 - gc.clock.now(), { reporting: [slow] });
+    const atExtended = ok(await gc.gate.getJob(job.jobId));
+    await passTime(gc, submittedAt + (timeoutSeconds + EXTENSION_SECONDS) * 1_000 + REPORT_GRACE_MS - 1 - gc.clock.now(), { reporting: [slow] });
     const justBeforeExtended = ok(await gc.gate.getJob(job.jobId));
     await gc.clock.advance(1);
     // Declared while us-east-1 is cut off; the gate reports TIMED_OUT once a region confirms it.
@@ -146,12 +157,17 @@ describe('global deadline with extensions', () => {
     // Assess: not at the original deadline, but exactly at the extended one, by the gate's own rule.
     expect(whenLearnt.status).toBe('RUNNING');
     expect(pastOriginalDeadline).toMatchObject({ status: 'RUNNING', globallyTimedOut: false });
+    expect(atExtended).toMatchObject({ status: 'RUNNING', globallyTimedOut: false });
     expect(justBeforeExtended).toMatchObject({ status: 'RUNNING', globallyTimedOut: false });
     expect(decided).toMatchObject({ status: 'RUNNING', globallyTimedOut: true, timeoutReason: 'timeout' });
     expect(confirmed).toMatchObject({ status: 'TIMED_OUT', globallyTimedOut: true });
     const decision = eventsOf(gc.cloud, job.jobId).find((e) => e.detailType === 'JobGlobalTimeout');
-    expect(Date.parse(String(decision?.detail['timedOutAt']))).toBe(submittedAt + (timeoutSeconds + EXTENSION_SECONDS) * 1_000);
-    expect(regions['us-east-1']).toMatchObject({ status: 'TIMED_OUT', timeoutReason: 'global_timeout', timeoutTracking: { totalExtensionsGranted: EXTENSION_SECONDS } });
+    expect(Date.parse(String(decision?.detail['timedOutAt']))).toBe(submittedAt + (timeoutSeconds + EXTENSION_SECONDS) * 1_000 + REPORT_GRACE_MS);
+    // us-east-1, cut off, reached its own (extended) deadline and fell back GATE_FALLBACK_SECONDS later,
+    // before the gate decided: this file's fallback (4 s) is shorter than the report grace (in production
+    // the 300 s fallback outlasts it), so the gate's decision finds that region already ended on its own.
+    expect(regions['us-east-1']).toMatchObject({ status: 'TIMED_OUT', timeoutReason: 'gate_fallback', timeoutTracking: { totalExtensionsGranted: EXTENSION_SECONDS } });
+    expect(Date.parse(regions['us-east-1']?.finishedAt ?? '')).toBe(submittedAt + (timeoutSeconds + EXTENSION_SECONDS + GATE_FALLBACK_SECONDS) * 1_000);
     expect(regions['eu-west-1']).toMatchObject({ status: 'COMPLETED' });
     expect(regions['ap-southeast-2']).toMatchObject({ status: 'COMPLETED' });
   });

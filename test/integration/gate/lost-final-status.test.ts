@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { defaultGatePolicy } from '../../../shared/domain/gate/gate-policy.js';
 import { ok } from '../../support/vigil-client.js';
 import { eventsOf, REGIONS, submitAcross, useGateCloud } from './gate-cloud.js';
 
 /**
  * Issue 7, finding 6, on the real local cloud: ap-southeast-2's JobFinalStatus is lost (the region is
- * cut off from the gate when it completes). At the global deadline the gate's decision asks again,
+ * cut off from the gate when it completes). At the global deadline (plus the report grace) the gate's decision asks again,
  * the region answers COMPLETED, and the gate's view ends COMPLETED. On the virtual clock: nothing
  * moves between the heal and the deadline unless the test advances time.
  */
@@ -28,14 +29,19 @@ describe('a lost JobFinalStatus', () => {
     const completed = await Promise.all(REGIONS.map(async (region) => ok(await gc.region(region).getJob(job.jobId)).status));
     const apFinal = eventsOf(gc.cloud, job.jobId).some((e) => e.detailType === 'JobFinalStatus' && e.origin === 'ap-southeast-2');
 
-    // Act: the link heals; nobody re-sends on their own before the gate's deadline
+    // The gate decides the global deadline only the report grace after it: an extension granted in a region
+    // just before the deadline, or whose immediate report was lost and is carried by the region's next
+    // periodic report (every 10 s), must reach the gate first. A region's own local timeout is not delayed.
+    const decidedAt = submittedAt + (timeoutSeconds + defaultGatePolicy.extensionReportGraceSeconds) * 1_000;
+
+    // Act: the link heals; nobody re-sends on their own before the gate decides
     ok(await gc.gate.setFaults({}));
-    await gc.clock.advanceTo(submittedAt + timeoutSeconds * 1_000 - 1);
+    await gc.clock.advanceTo(decidedAt - 1);
     const beforeDeadline = ok(await gc.gate.getJob(job.jobId));
-    await gc.clock.advanceTo(submittedAt + timeoutSeconds * 1_000);
+    await gc.clock.advanceTo(decidedAt);
     const ended = ok(await gc.gate.getJob(job.jobId));
 
-    // Assess: the lost status was asked for again at the deadline, and answered at once.
+    // Assess: the lost status was asked for again when the gate decided, and answered at once.
     expect(completed).toEqual(['COMPLETED', 'COMPLETED', 'COMPLETED']);
     expect(apFinal).toBe(true);
     expect(beforeDeadline.datacenters['ap-southeast-2']?.status).toBe('running');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answerEscalation, retryFromDlq } from '../../../../shared/domain/pools/item-answers.js';
-import { cancelPool, completeIfDone, failPool, reopenPool } from '../../../../shared/domain/pools/pool-decisions.js';
+import { cancelPool, completeIfDone, failPool, reopenPool, assertReopenable } from '../../../../shared/domain/pools/pool-decisions.js';
 import { EscalationAnsweredError, ItemNotInDlqError, PoolFinishedError } from '../../../../shared/domain/pools/pool-errors.js';
 import type { PoolItem } from '../../../../shared/domain/pools/pool-item.js';
 import type { Pool } from '../../../../shared/domain/pools/pool.js';
@@ -88,7 +88,7 @@ describe('escalation after timeout_escalation timeouts (seed 002)', () => {
     const skip = retryPool('skip');
     const dead = wake(claimed(dlq), dlq, 10).state;
     // Act
-    const again = wake(claimed(dlq, retryFromDlq(dead, undefined).state, 20), dlq, 30).state;
+    const again = wake(claimed(dlq, retryFromDlq(dead, undefined, dlq.config, at(10)).state, 20), dlq, 30).state;
     const skipped = wake(claimed(skip), skip, 10).state;
     // Assess
     expect(dead.state).toBe('dlq');
@@ -130,7 +130,7 @@ describe('escalation after timeout_escalation timeouts (seed 002)', () => {
     const pool = retryPool();
     const running = claimed(pool);
     // Assess
-    expect(() => retryFromDlq(running, 60)).toThrow(ItemNotInDlqError);
+    expect(() => retryFromDlq(running, 60, pool.config, at(0))).toThrow(ItemNotInDlqError);
   });
 });
 
@@ -165,7 +165,8 @@ describe('the pool’s final state', () => {
     expect(() => cancelPool(failed, undefined, at(4))).toThrow(PoolFinishedError);
     const cancelled = cancelPool(pool, 'first', at(3)).state;
     expect(cancelPool(cancelled, 'again', at(4)).state).toBe(cancelled);
-    expect(() => reopenPool(failed)).toThrow(PoolFinishedError);
+    expect(() => assertReopenable(failed)).toThrow(PoolFinishedError);
+    expect(reopenPool(failed).state).toBe(failed);
     expect(told.reply).toEqual({ action: 'terminate', deadlineAt: new Date(at(900)).toISOString(), terminateBy: new Date(at(9)).toISOString() });
     expect(ended.history[0]).toMatchObject({ outcome: 'cancelled', resolution: 'force' });
   });

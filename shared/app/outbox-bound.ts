@@ -1,0 +1,21 @@
+import type { BusEvent } from '../ports/event-bus.js';
+
+/**
+ * The most an item's outbox holds, as JSON. An outbox grows only while the bus is down, and a job's
+ * stays a few events long; a pool item whose attempts keep turning over through an outage of hours
+ * would otherwise grow without end and, past DynamoDB's 400 KB, make the item unwritable: the worse loss.
+ */
+export const OUTBOX_LIMIT_BYTES = 64 * 1024;
+
+/** The newest events that fit the limit, and how many older ones did not. */
+export function boundOutbox(events: readonly BusEvent[], limitBytes = OUTBOX_LIMIT_BYTES): { kept: BusEvent[]; dropped: number } {
+  let bytes = 0;
+  let first = events.length;
+  while (first > 0) {
+    const size = Buffer.byteLength(JSON.stringify(events[first - 1]), 'utf8');
+    if (bytes + size > limitBytes) break;
+    bytes += size;
+    first--;
+  }
+  return { kept: events.slice(first), dropped: first };
+}

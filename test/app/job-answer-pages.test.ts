@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { handler as getJobHandler } from '../../functions/api/get-job.js';
+import { JOB_VIEW_PAGE_SIZE } from '../../shared/app/job-views.js';
+import { submitJob } from '../../shared/app/submit-job.js';
+import { encodeGrants } from '../../shared/domain/extension-ledger.js';
+import { localContext } from '../../shared/local/lambda-context.js';
+import { REGION } from '../support/fixtures.js';
+import { httpEvent } from './support/http-events.js';
+import { useHttpTestManager } from './support/test-manager.js';
+
+/** A page stays far below Lambda's 6 MB answer, the body string escaped inside the JSON envelope included. */
+const PAGE_LIMIT_BYTES = 1.5 * 1024 * 1024;
+
+interface JobPage {
+  nextCursor?: string;
+  workflows: Array<{ workflowId: string; workerId: string }>;
+  timeoutTracking: { totalExtensionsGranted: number; workerExtensions: Array<{ workerId: string }> };
+}
+const bodyOf = (answer: { body?: string } | undefined): JobPage => JSON.parse(answer?.body ?? '{}') as JobPage;
+
+describe('GET /jobs/{jobId} of the largest accepted job answers in pages that fit Lambda (dynalite)', () => {
+  const m = useHttpTestManager();
+  const WORKFLOWS = 10_000;
+  const longId = (prefix: string, i: number) => `${prefix}-${String(i).padStart(8, '0')}`.padStart(128, 'x');
+
+  // Review finding: the one answer listed every workflow and every worker's extension: 9.2 MB.
+  it('10,000 workflows on 10,000 workers with 128-character ids, each with a 128-character step and an extension: every page stays under 6 MB and lists each workflow once, with its worker\'s extension', { timeout: 240_000 }, async () => {
+    // Prepare: the submission through the real use case; what each worker's one progress report and
+    // one extension would store (20,000 requests through dynalite would take minutes) through the store.
+    const workflows = Array.from({ length: WORKFLOWS }, (_, i) => ({ workflowId: longId('wf', i), workerId: longId('worker', i) }));
+    await submitJob(m.deps, { jobId: 'job-big', timeoutSeconds: 3_600, stuckThresholdSeconds: 3_600, workflows });
+    const stored = await m.jobs.getJobWithWorkflows('job-big');
+    if (!stored) throw new Error('job-big is not stored');
+    const at = m.clock.now() + 1_000;
+    await m.jobs.putWorkflows(stored.workflows.map((w) => ({ ...w, lastProgressAt: at, lastHeartbeatAt: at, progress: 0.123456789, step: `step-${w.index}-`.padEnd(128, 's') })));
+    const grants = new Map(stored.workflows.map((w) => [w.index, { workerIndex: w.index, epoch: 0, count: 1, seconds: 30 }]));
+    await m.jobs.saveJob({ ...stored.job, tracking: { ...stored.job.tracking, workerGrants: encodeGrants(grants) } }, stored.job.version);
+    for (let start = 0; start < WORKFLOWS; start += 100) {
+      await Promise.all(
+        stored.workflows.slice(start, start + 100).map((w) =>
+          m.jobs.recordGrant({
+            jobId: 'job-big', workerId: w.workerId, workerIndex: w.index, epoch: 0, count: 1, seconds: 30, grantedAt: at,
+            estimatedCompletion: '2026-03-01T12:30:00.000+05:00', activeWorkflowCount: 1,
+          }),
+        ),
+      );
+    }
+    // Act: the first page, then each next one
+    const get = (cursor?: string) =>
+      getJobHandler(httpEvent({ method: 'GET', route: '/jobs/{jobId}', pathParameters: { jobId: 'job-big' }, ...(cursor ? { query: { cursor } } : {}) }), localContext('vigil-test', REGION));
+    const answers = [await get()];
+    for (let cursor = bodyOf(answers[0]).nextCursor; cursor !== undefined && answers.length < 20; cursor = bodyOf(answers.at(-1)).nextCursor) answers.push(await get(cursor));
+    // Assess
+    const pages = answers.map(bodyOf);
+    expect(answers.every((answer) => answer.statusCode === 200)).toBe(true);
+    for (const answer of answers) expect(Buffer.byteLength(JSON.stringify(answer), 'utf8')).toBeLessThan(PAGE_LIMIT_BYTES);
+    expect(pages).toHaveLength(WORKFLOWS / JOB_VIEW_PAGE_SIZE);
+    expect(pages.flatMap((page) => page.workflows.map((w) => w.workflowId))).toEqual(workflows.map((w) => w.workflowId));
+    for (const page of pages) {
+      expect(page.timeoutTracking.totalExtensionsGranted).toBe(pages[0]?.timeoutTracking.totalExtensionsGranted);
+      expect(page.timeoutTracking.workerExtensions.map((e) => e.workerId)).toEqual(page.workflows.map((w) => w.workerId));
+    }
+  });
+});

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { collectionStatus, startCollection } from '../../../shared/app/pools/collect-checkpoints.js';
+import { at } from '../../support/fixtures.js';
+import { useTestManager } from '../support/test-manager.js';
+import { escapedPayload, LAMBDA_ANSWER_LIMIT, lambdaAnswerBytes } from './largest-items.js';
+import { claim, newPool, send, type Claimed } from './pool-test-support.js';
+
+type Status = Awaited<ReturnType<typeof collectionStatus>>;
+
+describe('pools on dynalite: a checkpoint collection', () => {
+  const m = useTestManager();
+
+  async function runningAgents(count: number): Promise<Claimed[]> {
+    const ids = Array.from({ length: count }, (_, i) => `i-${String(i).padStart(4, '0')}`);
+    await newPool(m.deps, { agent_timeout_secs: 3_600 }, ids);
+    const claims: Claimed[] = [];
+    for (let i = 0; i < count; i++) claims.push(await claim(m.deps, `agent-${i}`));
+    return claims;
+  }
+
+  /** Every page of a collection's status, following nextCursor. */
+  async function allPages(collectionId: string): Promise<Status[]> {
+    const pages = [await collectionStatus(m.deps, 'p', collectionId)];
+    for (let cursor = pages[0]?.nextCursor; cursor !== undefined; cursor = pages.at(-1)?.nextCursor) {
+      pages.push(await collectionStatus(m.deps, 'p', collectionId, undefined, cursor));
+    }
+    return pages;
+  }
+
+  // Review finding: the collection asked the first 150 running agents only, and said nothing of the rest.
+  it('asks every running agent (past the 500 of one stored part), and names each one that did not answer', async () => {
+    // Prepare: 520 running agents; the first three answer
+    const claims = await runningAgents(520);
+    const { collectionId } = await startCollection(m.deps, 'p');
+    for (const claimed of claims.slice(0, 3)) await send(m.deps, claimed, { type: 'checkpoint', state: { at: claimed.itemId } });
+    // Act: the window closes
+    m.clock.set(at(31));
+    const pages = await allPages(collectionId);
+    // Assess
+    const collected = pages.flatMap((page) => page.collected);
+    const missing = pages.flatMap((page) => page.missing);
+    expect(pages.every((page) => page.status === 'done')).toBe(true);
+    expect(collected.map((entry) => entry.itemId).sort()).toEqual(claims.slice(0, 3).map((c) => c.itemId).sort());
+    expect(new Set(missing)).toEqual(new Set(claims.slice(3).map((c) => c.agentId)));
+    expect(missing).toHaveLength(517);
+  }, 180_000);
+
+  // Review finding: 150 states of 32 KB went into one answer, 9.8 MB once escaped.
+  it('answers in pages that each fit a Lambda answer when every agent sends the largest state', async () => {
+    // Prepare: 150 agents, each answering with a 32 KB state that escapes to nearly twice that
+    const claims = await runningAgents(150);
+    const { collectionId } = await startCollection(m.deps, 'p');
+    const state = escapedPayload(32 * 1024 - 100);
+    for (const claimed of claims) await send(m.deps, claimed, { type: 'checkpoint', state });
+    // Act
+    const pages = await allPages(collectionId);
+    // Assess
+    expect(pages.length).toBeGreaterThan(1);
+    for (const page of pages) expect(lambdaAnswerBytes(page)).toBeLessThan(LAMBDA_ANSWER_LIMIT);
+    expect(pages.flatMap((page) => page.collected)).toHaveLength(150);
+    expect(pages.flatMap((page) => page.missing)).toEqual([]);
+    expect(pages.map((page) => page.status)).toEqual(pages.map(() => 'collecting'));
+  }, 180_000);
+
+  it('is done at once when every agent answered and one page holds them all', async () => {
+    // Prepare
+    const claims = await runningAgents(2);
+    const { collectionId } = await startCollection(m.deps, 'p');
+    // Act
+    for (const claimed of claims) await send(m.deps, claimed, { type: 'checkpoint', state: { n: 1 } });
+    // Assess
+    expect(await collectionStatus(m.deps, 'p', collectionId)).toMatchObject({ status: 'done', missing: [] });
+  });
+});
