@@ -16,8 +16,10 @@ export async function allPages(http: VigilHttp, path: string, listKey: string): 
     const answer = (body ?? {}) as Record<string, unknown>;
     const list = answer[listKey];
     if (Array.isArray(list)) entries.push(...(list as unknown[]));
-    cursor = typeof answer['nextCursor'] === 'string' ? answer['nextCursor'] : undefined;
-    if (cursor === undefined) break;
+    const next = typeof answer['nextCursor'] === 'string' ? answer['nextCursor'] : undefined;
+    // A cursor answered with itself again would repeat the same page without end.
+    if (next === undefined || next === cursor) break;
+    cursor = next;
   }
   return { [listKey]: entries };
 }

@@ -5,6 +5,7 @@ import { cancel, status, submit, watch } from './commands/jobs.js';
 import { dlqList, dlqRetry, escalationsAnswer, escalationsList, poolsCreate, poolsStatus } from './commands/pools.js';
 import { run } from './commands/run.js';
 import { ExitCode, UsageError } from './exit-codes.js';
+import { $ZodError } from 'zod/v4/core';
 
 const commands: Record<string, Command | Record<string, Command>> = {
   submit,
@@ -67,6 +68,14 @@ async function main(argv: string[]): Promise<ExitCode> {
     if (error instanceof VigilApiError) {
       console.error(`${error.code}: ${error.message}`);
       if (error.details !== undefined) console.error(JSON.stringify(error.details, null, 2));
+      return ExitCode.usage;
+    }
+    if (error instanceof $ZodError) {
+      const where = error.issues[0]?.path.join('.') || '(the answer)';
+      console.error(
+        `The answer is not what this command expects (${where}: ${error.issues[0]?.message ?? 'unexpected'}). ` +
+          'Point --endpoint at a region manager, or at the gate and pass --gate.',
+      );
       return ExitCode.usage;
     }
     throw error;

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { constants } from 'node:os';
 import { groupHasLiveMembers } from './group-members.js';
 
 export interface ChildGroup {
@@ -10,23 +11,46 @@ export interface ChildGroup {
   alive(): boolean;
 }
 
-/** Groups this process started and has not seen end: stopped with it (see `stopLiveGroupsOnExit`). */
+/** Groups this process started and has not seen end: stopped with it (see `stopLiveGroupsOnSignals`). */
 const live = new Set<ChildGroup>();
 
-/** When the runner itself is told to stop, its children's groups go first: no orphans. */
+/** How often a group whose leader exited is checked for members left behind. */
+const GONE_POLL_MS = 200;
+
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+const signalLiveGroups = (signal: NodeJS.Signals) => {
+  for (const group of live) group.signal(signal);
+};
+
+function killLiveGroupsAndExit(signal: NodeJS.Signals): never {
+  signalLiveGroups('SIGKILL');
+  process.exit(128 + constants.signals[signal]);
+}
+
+/**
+ * When the runner itself is told to stop, its children's groups go first: no orphans. The first
+ * signal asks them (SIGTERM) and kills them after `graceMs`; a second one kills them at once.
+ */
 export function stopLiveGroupsOnSignals(graceMs: number): void {
+  let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
-    for (const group of live) group.signal('SIGTERM');
-    setTimeout(() => {
-      for (const group of live) group.signal('SIGKILL');
-      process.exit(signal === 'SIGINT' ? 130 : 143);
-    }, graceMs).unref();
+    if (stopping) killLiveGroupsAndExit(signal);
+    stopping = true;
+    signalLiveGroups('SIGTERM');
+    setTimeout(() => killLiveGroupsAndExit(signal), graceMs).unref();
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  process.once('exit', () => {
-    for (const group of live) group.signal('SIGKILL');
-  });
+  for (const signal of STOP_SIGNALS) process.on(signal, stop);
+  process.once('exit', () => signalLiveGroups('SIGKILL'));
+}
+
+/** Drops a group from `live` once none of its processes runs: its pgid may then belong to a stranger. */
+function forgetWhenGone(group: ChildGroup): void {
+  if (!group.alive()) {
+    live.delete(group);
+    return;
+  }
+  setTimeout(() => forgetWhenGone(group), GONE_POLL_MS).unref();
 }
 
 /** Starts `command` as the leader of a new process group, so a signal reaches everything it started. */
@@ -41,6 +65,7 @@ export function spawnGroup(command: string, args: readonly string[], env: NodeJS
     pid,
     exited,
     signal: (signal) => {
+      if (pid <= 0) return; // it never started, and -(-1) would be init
       try {
         process.kill(-pid, signal);
       } catch {
@@ -50,8 +75,6 @@ export function spawnGroup(command: string, args: readonly string[], env: NodeJS
     alive: () => groupHasLiveMembers(pid),
   };
   live.add(group);
-  void exited.then(() => {
-    if (!group.alive()) live.delete(group);
-  });
+  void exited.then(() => forgetWhenGone(group));
   return group;
 }

@@ -53,18 +53,25 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
     VIGIL_TOKEN: claim.token,
     VIGIL_ITEM_INPUT: JSON.stringify(claim.input ?? null),
   };
+  /** Vigil gave the item to a later attempt, or this one is over: nothing it reports counts any more. */
+  const attemptOver = (error: unknown): ItemOutcome => {
+    if (!isRefusal(error, 'stale_attempt')) throw error;
+    context.log(`item ${claim.itemId}: attempt ${claim.attempt} is over (stale_attempt); moving on`);
+    return 'terminated';
+  };
+  const reportTerminated = (cleanup: 'completed' | 'failed'): Promise<ItemOutcome> =>
+    attempt.terminated(cleanup, files.read(files.result)).then((): ItemOutcome => 'terminated', attemptOver);
   /** Vigil ended the attempt between two calls (a timeout while no child ran): say so and stop. */
   const endedByVigil = async (): Promise<ItemOutcome> => {
     context.log(`item ${claim.itemId}: Vigil ended attempt ${claim.attempt}; reporting terminated`);
     await confirmTimeout(attempt, Date.now() + context.graceSeconds * 1000);
-    await attempt.terminated('completed', files.read(files.result));
-    return 'terminated';
+    return reportTerminated('completed');
   };
   try {
     return await runCommands();
   } catch (error) {
-    if (error instanceof VigilApiError && error.code === 'attempt_terminating') return endedByVigil();
-    throw error;
+    if (isRefusal(error, 'attempt_terminating')) return await endedByVigil();
+    return attemptOver(error);
   } finally {
     attempt.stop();
     files.remove();
@@ -93,8 +100,7 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
         const resolution = await stopGroup(group, terminateByMs);
         context.log(`item ${claim.itemId}: child group ${group.pid} gone (${resolution})`);
         await forwardCheckpoint().catch(() => undefined);
-        await attempt.terminated(resolution === 'graceful' ? 'completed' : 'failed', files.read(files.result));
-        return 'terminated';
+        return reportTerminated(resolution === 'graceful' ? 'completed' : 'failed');
       }
       await forwardCheckpoint().catch(() => undefined);
       const outcome = end.code === 0 ? 'succeeded' : 'failed';
@@ -114,11 +120,24 @@ const earliest = (...times: Array<number | undefined>): number | undefined => {
   return known.length > 0 ? Math.min(...known) : undefined;
 };
 
-/** Heartbeats until Vigil says `terminate` too, or until `untilMs` (at most CONFIRM_MS): it may be unreachable. */
+const isRefusal = (error: unknown, code: string): error is VigilApiError => error instanceof VigilApiError && error.code === code;
+
+/**
+ * Heartbeats until Vigil says `terminate` too, or until `untilMs` (at most CONFIRM_MS): it may be
+ * unreachable, or hang, and the SIGKILL that follows must not wait for it.
+ */
 async function confirmTimeout(attempt: AttemptHandle, untilMs: number): Promise<void> {
   const until = Math.min(untilMs, Date.now() + CONFIRM_MS);
   while (!attempt.signal.aborted && Date.now() < until) {
-    await attempt.heartbeat().catch(() => undefined);
-    if (!attempt.signal.aborted) await sleep(250);
+    await settledBy(attempt.heartbeat(), until);
+    if (!attempt.signal.aborted) await sleep(Math.max(0, Math.min(250, until - Date.now())));
   }
+}
+
+/** Waits for `work` to settle, but not past `untilMs`; `work` itself goes on. */
+async function settledBy(work: Promise<unknown>, untilMs: number): Promise<void> {
+  const timer = new AbortController();
+  const timeUp = sleep(Math.max(0, untilMs - Date.now()), undefined, { signal: timer.signal });
+  await Promise.race([work, timeUp]).catch(() => undefined);
+  timer.abort();
 }

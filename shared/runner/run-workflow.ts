@@ -1,3 +1,4 @@
+import { VigilApiError } from '../sdk/errors.js';
 import type { WorkflowHandle } from '../sdk/workflow.js';
 import { ChildFiles } from './child-files.js';
 import { spawnGroup } from './process-group.js';
@@ -18,6 +19,9 @@ export interface WorkflowRunContext {
 }
 
 export type WorkflowRunOutcome = { kind: 'completed' | 'failed' } | { kind: 'stopped'; resolution: 'graceful' | 'force' };
+
+/** Vigil's refusals of an outcome because the job or workflow ended first (timed out, cancelled). */
+const ENDED_FIRST = new Set(['job_finished', 'workflow_finished']);
 
 /** Runs a job's workflow as a child process group: its progress forwarded, stopped when the job ends. */
 export async function runWorkflow(handle: WorkflowHandle, argv: readonly string[], context: WorkflowRunContext): Promise<WorkflowRunOutcome> {
@@ -50,11 +54,21 @@ export async function runWorkflow(handle: WorkflowHandle, argv: readonly string[
       return { kind: 'stopped', resolution };
     }
     await forwardProgress().catch(() => undefined);
-    const outcome = end.code === 0 ? 'completed' : 'failed';
-    await handle.complete(outcome);
-    return { kind: outcome };
+    return await complete(handle, end.code === 0 ? 'completed' : 'failed', context);
   } finally {
     handle.stop();
     files.remove();
+  }
+}
+
+/** Records the child's outcome; a job that ended as the child finished makes it a stopped run. */
+async function complete(handle: WorkflowHandle, outcome: 'completed' | 'failed', context: WorkflowRunContext): Promise<WorkflowRunOutcome> {
+  try {
+    await handle.complete(outcome);
+    return { kind: outcome };
+  } catch (error) {
+    if (!(error instanceof VigilApiError && ENDED_FIRST.has(error.code))) throw error;
+    context.log(`job ${context.jobId}: the child ${outcome}, but the job had ended first (${error.code})`);
+    return { kind: 'stopped', resolution: 'graceful' };
   }
 }

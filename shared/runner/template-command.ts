@@ -15,19 +15,58 @@ export function templateSteps(template: unknown): TemplateStep[] {
 
 const asText = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value ?? null));
 
-/** Fills `${item}` (the input as JSON, or as is when text) and `${item.a.b}` (a field of the input; `item.id` falls back to the item id). */
-export function interpolate(text: string, itemId: string, input: unknown): string {
-  return text.replace(/\$\{item((?:\.[A-Za-z0-9_-]+)*)\}/g, (_, path: string) => {
-    if (path === '') return asText(input);
-    let value: unknown = input;
-    for (const key of path.slice(1).split('.')) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
-    if (value === undefined && path === '.id') return itemId;
-    return asText(value);
-  });
+/** `${item}` or `${item.a.b}`, matched where the text is being read. */
+const PLACEHOLDER = /\$\{item((?:\.[A-Za-z0-9_-]+)*)\}/y;
+
+/** The value of `${item<path>}`: the input as JSON (as is when text), or a field of it; `item.id` falls back to the item id. */
+function placeholderValue(path: string, itemId: string, input: unknown): string {
+  if (path === '') return asText(input);
+  let value: unknown = input;
+  for (const key of path.slice(1).split('.')) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+  if (value === undefined && path === '.id') return itemId;
+  return asText(value);
 }
 
-/** The argv that runs a step: `shell` through `sh -c`; `claude` through `--claude-cmd` with the text last; others through `sh -c`. */
-export function stepArgv(step: TemplateStep, claudeCommand: string): string[] {
-  if (step.type === 'claude') return [...claudeCommand.split(/\s+/).filter(Boolean), step.text];
-  return ['sh', '-c', step.text];
+/** Fills `${item}` and `${item.a.b}` into a step's text (a `claude` step: its text is one argument, never a shell's). */
+export function interpolate(text: string, itemId: string, input: unknown): string {
+  return text.replace(new RegExp(PLACEHOLDER.source, 'g'), (_, path: string) => placeholderValue(path, itemId, input));
+}
+
+/**
+ * A shell step as `sh -c SCRIPT vigil-step VALUE…`: each `${item…}` becomes a positional parameter
+ * referenced where it stood, so an item's input is data, never shell syntax (an input of
+ * `x; rm -rf ~` stays one word). The reference follows the quoting around it: bare → "${n}", inside
+ * double quotes → ${n}, inside single quotes → '"${n}"' (the quote closed and reopened around it).
+ */
+export function shellArgv(text: string, itemId: string, input: unknown): string[] {
+  const values: string[] = [];
+  let script = '';
+  let quote: "'" | '"' | undefined;
+  for (let at = 0; at < text.length; ) {
+    PLACEHOLDER.lastIndex = at;
+    const placeholder = PLACEHOLDER.exec(text);
+    if (placeholder) {
+      values.push(placeholderValue(placeholder[1] ?? '', itemId, input));
+      const ref = `\${${values.length}}`;
+      script += quote === "'" ? `'"${ref}"'` : quote === '"' ? ref : `"${ref}"`;
+      at += placeholder[0].length;
+      continue;
+    }
+    const char = text[at] ?? '';
+    if (char === '\\' && quote !== "'") {
+      script += text.slice(at, at + 2);
+      at += 2;
+      continue;
+    }
+    if ((char === "'" || char === '"') && (quote === undefined || quote === char)) quote = quote === undefined ? char : undefined;
+    script += char;
+    at++;
+  }
+  return ['sh', '-c', script, 'vigil-step', ...values];
+}
+
+/** The argv that runs a step: `claude` through `--claude-cmd` with the filled-in text last; any other through `sh -c` (`shellArgv`). */
+export function stepArgv(step: TemplateStep, claudeCommand: string, itemId: string, input: unknown): string[] {
+  if (step.type === 'claude') return [...claudeCommand.split(/\s+/).filter(Boolean), interpolate(step.text, itemId, input)];
+  return shellArgv(step.text, itemId, input);
 }

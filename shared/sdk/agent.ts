@@ -42,7 +42,8 @@ const epochMs = (iso: string | null | undefined): number | undefined => (iso ? D
 /** Claims one item of `poolId`; undefined when none is available (204). */
 export async function claim(options: AgentOptions, poolId: string, agentId: string, kind: 'agent' | 'expert' = 'agent'): Promise<AttemptHandle | undefined> {
   const http = new VigilHttp(options);
-  const answer = await http.call('POST', `/pools/${encodeURIComponent(poolId)}/claims`, { body: { agentId, kind } });
+  // Each claim takes an item: one whose answer was lost (a 504, a timeout) is not sent again blindly.
+  const answer = await http.call('POST', `/pools/${encodeURIComponent(poolId)}/claims`, { body: { agentId, kind }, once: true });
   if (answer.status === 204 || answer.body === undefined) return undefined;
   return startAttempt(http, options, poolId, agentId, claimAnswer.parse(answer.body));
 }
@@ -66,6 +67,9 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
     } else if (answer.action === 'checkpoint' && !checkpointOpen) {
       checkpointOpen = true;
       for (const callback of checkpointCallbacks) callback();
+    } else if (answer.action === 'continue') {
+      // The request closed unanswered (a miss): the next one is news again.
+      checkpointOpen = false;
     }
     return answer;
   };

@@ -90,8 +90,12 @@ export async function startWorkflow(options: WorkflowOptions): Promise<WorkflowH
   }, heartbeatIntervalMs);
   heartbeat.unref();
   controller.signal.addEventListener('abort', () => clearInterval(heartbeat), { once: true });
-  // A first report right away: it marks the workflow running and learns the deadline.
-  await report({ workerId });
+  // A first report right away: it marks the workflow running and learns the deadline. Refused or
+  // unanswered, the caller gets the error and no handle, so no heartbeat may outlive it.
+  await report({ workerId }).catch((error: unknown) => {
+    clearInterval(heartbeat);
+    throw error;
+  });
 
   return {
     signal: controller.signal,

@@ -15,6 +15,12 @@ beforeAll(async () => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     requested.push(url.search);
     const cursor = url.searchParams.get('cursor');
+    if (url.pathname === '/stuck') {
+      // A server that answers every page with the same cursor.
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ items: [{ cursor }], nextCursor: 'same' }));
+      return;
+    }
     const start = cursor === null ? 0 : entries.indexOf(cursor) + 1;
     const page = entries.slice(start, start + 2);
     const last = page.at(-1);
@@ -34,5 +40,14 @@ describe('the vigil command follows a listing’s cursor', () => {
     // Assess
     expect(all).toEqual({ escalations: entries.map((escalationId) => ({ escalationId })) });
     expect(requested).toEqual(['?poolId=p', '?poolId=p&cursor=p~b~3', '?poolId=p&cursor=p~d~3']);
+  });
+
+  it('stops when a page names the cursor it was asked with, instead of asking for it again without end', async () => {
+    // Act
+    requested.length = 0;
+    const all = await allPages(new VigilHttp({ endpoint, retry: { retries: 0 } }), '/stuck', 'items');
+    // Assess
+    expect(requested).toEqual(['', '?cursor=same']);
+    expect(all).toEqual({ items: [{ cursor: null }, { cursor: 'same' }] });
   });
 });

@@ -6,6 +6,7 @@ import { command } from '../command-line.js';
 import { vigilHttp } from '../endpoint.js';
 import { ExitCode, exitCodeOfStatus } from '../exit-codes.js';
 import { readInputFile } from '../input-file.js';
+import { withClientChosenId } from '../client-chosen-id.js';
 import { gateJobLines, jobLines } from '../job-display.js';
 import { print } from '../output.js';
 import { LiveView } from '../live-view.js';
@@ -28,7 +29,7 @@ export const submit = command(
     positionals: ['FILE'],
   },
   async ({ values, positionals }) => {
-    const file = readInputFile(positionals[0] ?? '');
+    const file = withClientChosenId(readInputFile(positionals[0] ?? ''), 'jobId');
     const http = vigilHttp(values);
     const { status, body } = await http.call('POST', '/jobs', { body: file.data });
     if (values.gate) {

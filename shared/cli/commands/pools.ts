@@ -1,4 +1,5 @@
 import { allPages } from '../all-pages.js';
+import { withClientChosenId } from '../client-chosen-id.js';
 import { command } from '../command-line.js';
 import { vigilHttp } from '../endpoint.js';
 import { ExitCode } from '../exit-codes.js';
@@ -18,7 +19,7 @@ export const poolsCreate = command(
     positionals: ['FILE'],
   },
   async ({ values, positionals }) => {
-    const file = readInputFile(positionals[0] ?? '');
+    const file = withClientChosenId(readInputFile(positionals[0] ?? ''), 'poolId');
     const http = vigilHttp(values);
     const { body } = await http.call(
       'POST',

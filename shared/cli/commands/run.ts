@@ -1,18 +1,21 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { claim } from '../../sdk/agent.js';
-import { VigilApiError } from '../../sdk/errors.js';
+import { backoffDelayMs, defaultRetryPolicy } from '../../sdk/backoff.js';
+import { VigilApiError, VigilUnreachableError } from '../../sdk/errors.js';
 import { startWorkflow } from '../../sdk/workflow.js';
 import { VigilHttp } from '../../sdk/vigil-http.js';
 import { stopLiveGroupsOnSignals } from '../../runner/process-group.js';
 import { runPoolItem, type ItemCommand, type ItemOutcome } from '../../runner/run-pool-item.js';
 import { runWorkflow } from '../../runner/run-workflow.js';
-import { interpolate, stepArgv, templateSteps } from '../../runner/template-command.js';
+import { stepArgv, templateSteps } from '../../runner/template-command.js';
 import type { Claim } from '../../contract/pool-responses.js';
 import { command, type Command, type Parsed } from '../command-line.js';
 import { endpointOptions } from '../endpoint.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 
 const FOLLOW_POLL_MS = 2_000;
+/** Claims in a row whose answers were lost before the run gives up (as the SDK's own retries would). */
+const LOST_CLAIMS_TOLERATED = defaultRetryPolicy.retries;
 
 const spec = {
   usage: 'vigil run --pool POOL --agent ID [--kind expert] [--once] [--follow] [-- CMD ARGS…]\n       vigil run --job JOB --workflow WF --worker ID --token T -- CMD ARGS…',
@@ -108,7 +111,7 @@ async function runPool(flags: RunFlags, childArgv: string[]): Promise<ExitCode> 
   for (;;) {
     let attempt;
     try {
-      attempt = await claim(options, pool, agent, kind);
+      attempt = await claimOnce(options, pool, agent, kind);
     } catch (error) {
       if (error instanceof VigilApiError && error.code === 'pool_finished') break;
       throw error;
@@ -125,6 +128,23 @@ async function runPool(flags: RunFlags, childArgv: string[]): Promise<ExitCode> 
   if (outcomes.includes('failed')) return ExitCode.failed;
   if (outcomes.includes('terminated')) return ExitCode.timedOutOrCancelled;
   return ExitCode.ok;
+}
+
+/**
+ * A claim whose answer was lost is not repeated by the SDK (it may have taken an item); the runner
+ * claims again after a pause, a few times, and says so: an item the lost claim took times out on its own.
+ */
+async function claimOnce(...args: Parameters<typeof claim>): ReturnType<typeof claim> {
+  for (let lost = 0; ; lost++) {
+    try {
+      return await claim(...args);
+    } catch (error) {
+      if (!(error instanceof VigilUnreachableError) || lost >= LOST_CLAIMS_TOLERATED) throw error;
+      const pauseMs = backoffDelayMs(defaultRetryPolicy, lost);
+      log(`claim's answer lost (${error.message}); claiming again in ${pauseMs} ms`);
+      await sleep(pauseMs);
+    }
+  }
 }
 
 async function poolTemplate(http: VigilHttp, poolId: string) {
@@ -144,7 +164,7 @@ function itemCommands(claimed: Claim, childArgv: string[], template: ReturnType<
   return template.map((step, index) => ({
     index,
     type: step.type,
-    argv: stepArgv({ type: step.type, text: interpolate(step.text, claimed.itemId, claimed.input) }, claudeCommand),
+    argv: stepArgv(step, claudeCommand, claimed.itemId, claimed.input),
     limitSeconds: known[index]?.limitSeconds,
     reported: true,
   }));

@@ -1,0 +1,86 @@
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { claimedReply, countCalls, errorReply, iso, useFakeVigil } from '../support/fake-vigil.js';
+import { processExists, runVigil } from '../support/vigil-cli.js';
+
+// Each case waits on real processes and grace periods.
+vi.setConfig({ testTimeout: 60_000 });
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Review findings: a stale attempt or a job that ended as its child finished made the run exit 2
+// (bad usage); a hanging Vigil held back the SIGKILL; a second Ctrl-C left a child running.
+describe('vigil run: every agent learns to stop, and exits by the contract', () => {
+  const vigil = useFakeVigil();
+
+  it('a 409 stale_attempt stops the child, exits 3 (not 2) and keeps claiming', async () => {
+    // Prepare: the attempt was superseded (force-resolved, item claimed again by another agent)
+    const fake = await vigil.fakeVigil((method, path, _body, seen) => {
+      if (path.endsWith('/claims')) return seen.filter((s) => s.path.endsWith('/claims')).length === 1 ? claimedReply('item-1', Date.now() + 60_000) : { status: 204 };
+      return errorReply(409, 'stale_attempt', 'Attempt 1 of item-1 is over; attempt 2 holds it.');
+    });
+    // Act
+    const result = await runVigil(['run', '--pool', 'pool-1', '--agent', 'agent-a', '--endpoint', fake.url, '--heartbeat', '0.2', '--grace', '1', '--', 'sh', '-c', 'sleep 30'], { timeoutMs: 45_000 });
+    // Assess
+    expect(countCalls(fake, 'POST', '/terminated'), result.transcript).toBe(1);
+    expect(result.code, result.transcript).toBe(3);
+    expect(countCalls(fake, 'POST', '/claims'), `it must go on to claim the next item\n${result.transcript}`).toBe(2);
+  });
+
+  it('vigil run --job: a child that finishes as the job ends (complete → 409 job_finished) exits 3, not 2', async () => {
+    // Prepare: the job timed out between the last heartbeat and the child's exit
+    const fake = await vigil.fakeVigil((method, path) => {
+      if (method === 'GET') return errorReply(403, 'forbidden', 'client route');
+      if (path.endsWith('/progress')) return { status: 200, body: { status: 'RUNNING', cancel: false, deadlineAt: iso(Date.now() + 60_000) } };
+      if (path.endsWith('/complete')) return errorReply(409, 'job_finished', "Job 'job-1' is TIMED_OUT; it takes no more outcomes.");
+      return errorReply(404, 'route_not_found', 'no');
+    });
+    // Act
+    const result = await runVigil(['run', '--job', 'job-1', '--workflow', 'wf-1', '--worker', 'w', '--token', 't', '--endpoint', fake.url, '--', 'sh', '-c', 'sleep 0.5']);
+    // Assess
+    expect(countCalls(fake, 'POST', '/complete'), result.transcript).toBe(1);
+    expect(result.code, result.transcript).toBe(3);
+  });
+
+  it('a Vigil that hangs does not postpone the SIGKILL past the grace period after the deadline', async () => {
+    // Prepare: the claim says the deadline is 2 s away; after it Vigil accepts connections but never answers
+    let claimAt = 0;
+    const fake = await vigil.fakeVigil((method, path) => {
+      if (path.endsWith('/claims')) {
+        claimAt = Date.now();
+        return claimedReply('item-1', claimAt + 2_000);
+      }
+      return 'hang';
+    });
+    const pidFile = join(vigil.scratch(), 'hang.pid');
+    // Act
+    const runner = vigil.startVigil(['run', '--pool', 'pool-1', '--agent', 'agent-a', '--once', '--endpoint', fake.url, '--heartbeat', '1', '--grace', '1', '--', 'sh', '-c', `trap '' TERM; echo $$ > ${pidFile}; while :; do sleep 0.1; done`]);
+    const pid = await vigil.childPid(pidFile);
+    // deadline (2 s) + grace (1 s) + 3 s for SIGKILL and polling
+    await sleep(Math.max(0, claimAt + 6_000 - Date.now()));
+    // Assess: the runner enforces the deadlines it learned even when Vigil does not answer
+    expect(processExists(pid), `child still alive ${Date.now() - claimAt} ms after the claim (deadline +2 s, grace 1 s)`).toBe(false);
+    runner.child.kill('SIGKILL');
+  });
+
+  it('a second Ctrl-C does not leave a child that ignores SIGTERM running', async () => {
+    // Prepare
+    const fake = await vigil.fakeVigil((method, path) => {
+      if (method === 'GET') return errorReply(403, 'forbidden', 'client route');
+      if (path.endsWith('/progress')) return { status: 200, body: { status: 'RUNNING', cancel: false, deadlineAt: iso(Date.now() + 300_000) } };
+      return { status: 200, body: { jobId: 'job-1', workflowId: 'wf-1', state: 'failed', jobStatus: 'FAILED' } };
+    });
+    const pidFile = join(vigil.scratch(), 'ctrl-c.pid');
+    const runner = vigil.startVigil(['run', '--job', 'job-1', '--workflow', 'wf-1', '--worker', 'w', '--token', 't', '--endpoint', fake.url, '--grace', '2', '--', 'sh', '-c', `trap '' TERM INT; echo $$ > ${pidFile}; while :; do sleep 0.1; done`]);
+    const pid = await vigil.childPid(pidFile);
+    // Act: the operator presses Ctrl-C, and again
+    runner.child.kill('SIGINT');
+    await sleep(300);
+    runner.child.kill('SIGINT');
+    const result = await Promise.race([runner.done, sleep(15_000).then(() => undefined)]);
+    // Assess: once the runner is gone, so is its child's group
+    expect(result, 'the runner did not exit').toBeDefined();
+    await sleep(1_000);
+    expect(processExists(pid), `child left running after the runner exited\n${result?.transcript}`).toBe(false);
+  });
+});

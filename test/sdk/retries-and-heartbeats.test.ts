@@ -1,0 +1,88 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { claim, startWorkflow } from '../../shared/sdk/index.js';
+import { claimedReply, countCalls, errorReply, iso, useFakeVigil } from '../support/fake-vigil.js';
+import { runVigil } from '../support/vigil-cli.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Review findings: a claim retried after its answer was lost took a second item and stranded the
+// first; a submit without an id, retried, made a second job.
+describe('retries never repeat a call that is not idempotent', () => {
+  const vigil = useFakeVigil();
+
+  it('claim() sends one claim: a claim retried after an ambiguous 504 takes a second item and strands the first', async () => {
+    // Prepare: the first claim is applied (item-1 is now running under this agent) but its answer is lost (API Gateway 504)
+    const fake = await vigil.fakeVigil((method, path, _body, seen) => {
+      if (method === 'POST' && path.endsWith('/claims')) {
+        const n = seen.filter((s) => s.path.endsWith('/claims')).length;
+        return n === 1 ? { status: 504, text: '{"message": "Endpoint request timed out"}' } : claimedReply(`item-${n}`, Date.now() + 60_000);
+      }
+      return { status: 200, body: { action: 'continue', deadlineAt: null } };
+    });
+    // Act
+    const attempt = await claim({ endpoint: fake.url, retry: { baseDelayMs: 1, maxDelayMs: 5 }, heartbeatIntervalMs: 60_000 }, 'pool-1', 'agent-a').catch(() => undefined);
+    attempt?.stop();
+    // Assess: a claim is not idempotent (each one takes a new item), so it must not be sent twice blindly
+    expect(countCalls(fake, 'POST', '/claims')).toBe(1);
+  });
+
+  it('vigil submit of a job without a jobId, retried after a 504, is not submitted as a second job', async () => {
+    // Prepare
+    const fake = await vigil.fakeVigil((method, path, body, seen) => {
+      if (method !== 'POST' || path !== '/jobs') return errorReply(404, 'route_not_found', 'no such route');
+      const n = seen.filter((s) => s.path === '/jobs').length;
+      if (n === 1) return { status: 504, text: '{"message": "Endpoint request timed out"}' };
+      const jobId = (body as { jobId?: string }).jobId ?? `job-${n}`;
+      return { status: 201, body: { jobId, status: 'RUNNING', strategy: 'local_authority', fenceToken: 1, deadlineAt: iso(Date.now() + 300_000), workflows: [{ workflowId: 'wf-1', workerId: 'w', token: 't' }] } };
+    });
+    const file = join(vigil.scratch(), 'job.json');
+    writeFileSync(file, JSON.stringify({ timeoutSeconds: 300, workflows: [{ workflowId: 'wf-1', workerId: 'w' }] }));
+    // Act
+    const result = await runVigil(['submit', file, '--endpoint', fake.url]);
+    // Assess: either sent once, or every repeat names the same jobId so Vigil deduplicates it
+    const sent = fake.seen.filter((s) => s.path === '/jobs').map((s) => (s.body as { jobId?: string }).jobId);
+    const idempotent = sent.length === 1 || (sent[0] !== undefined && sent.every((jobId) => jobId === sent[0]));
+    expect(idempotent, `${result.transcript}\nPOST /jobs sent ${sent.length} times with jobIds ${JSON.stringify(sent)}`).toBe(true);
+  });
+});
+
+// Review findings: a missed checkpoint request silenced every later one; a refused startWorkflow left its heartbeat running.
+describe('the worker SDK hears every request and leaves nothing running', () => {
+  const vigil = useFakeVigil();
+
+  it('onCheckpointRequested fires again for a new checkpoint request after one went unanswered', async () => {
+    // Prepare: Vigil opens a request, it lapses (missed), then Vigil opens the next one
+    const answers = ['checkpoint', 'continue', 'checkpoint'];
+    const fake = await vigil.fakeVigil((method, path) => {
+      if (path.endsWith('/claims')) return claimedReply('item-1', Date.now() + 60_000);
+      if (path.endsWith('/heartbeat')) return { status: 200, body: { action: answers.shift() ?? 'continue', deadlineAt: iso(Date.now() + 60_000) } };
+      return { status: 200, body: {} };
+    });
+    const attempt = await claim({ endpoint: fake.url, heartbeatIntervalMs: 60_000 }, 'pool-1', 'agent-a');
+    if (!attempt) throw new Error('nothing claimed');
+    let requests = 0;
+    attempt.onCheckpointRequested(() => requests++);
+    // Act
+    await attempt.heartbeat();
+    await attempt.heartbeat();
+    await attempt.heartbeat();
+    attempt.stop();
+    // Assess: two requests were opened, so the agent must hear of both (else every later one is missed and it stalls)
+    expect(requests).toBe(2);
+  });
+
+  it('a startWorkflow that Vigil refuses (403) leaves no heartbeat running behind', async () => {
+    // Prepare
+    const fake = await vigil.fakeVigil(() => errorReply(403, 'invalid_token', 'The token is not valid for this workflow.'));
+    // Act
+    const failure = await startWorkflow({ endpoint: fake.url, jobId: 'job-1', workflowId: 'wf-1', workerId: 'w', token: 'bad', stuckThresholdSeconds: 1 }).catch((e: unknown) => e);
+    const refusedAt = Date.now();
+    await sleep(1_200);
+    // Assess: the caller got an error and no handle; nothing may keep calling Vigil with the refused token
+    expect(failure).toBeInstanceOf(Error);
+    const after = fake.seen.filter((s) => s.path.endsWith('/progress') && s.at > refusedAt).length;
+    expect(after, 'progress calls sent after startWorkflow rejected').toBe(0);
+  });
+});
