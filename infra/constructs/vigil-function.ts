@@ -50,7 +50,7 @@ export class VigilFunction extends Construct {
     this.logGroup = new LogGroup(this, 'Logs', { retention: LOG_RETENTION, removalPolicy: props.logRemovalPolicy });
     this.role = new Role(this, 'Role', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      description: `Execution role of ${props.description}`.slice(0, 1000),
+      description: iamDescription(`Execution role of ${props.description}`),
     });
     this.logGroup.grantWrite(this.role);
     const policy = this.role.node.tryFindChild('DefaultPolicy');
@@ -97,3 +97,6 @@ export class VigilFunction extends Construct {
     );
   }
 }
+
+/** IAM takes a role description of at most 1,000 characters of Latin-1 (no "…"): anything else fails the deployment. */
+export const iamDescription = (text: string): string => text.replace(/[^\u0009\u000A\u000D\u0020-\u007E\u00A1-\u00FF]/g, '?').slice(0, 1_000);

@@ -18,8 +18,9 @@ export const regionalHandlers = {
   ReportProgress: {
     entry: 'functions/api/report-progress.ts',
     description: 'POST /jobs/{jobId}/workflows/{workflowId}/progress',
-    // The hot path: coalesced item writes and the worker healthcheck, no decisions, no timers.
-    access: { table: 'readWrite', publishEvents: false, armTimers: false, tokenSecret: true },
+    // The hot path is item writes and the worker healthcheck, but a failed worker that reports again
+    // gets a fresh budget, which retires its grants: job decisions that publish and re-arm wake-ups.
+    access: withTokens(decider),
   },
   CompleteWorkflow: {
     entry: 'functions/api/complete-workflow.ts',
@@ -35,7 +36,7 @@ export const regionalHandlers = {
   // Agent fleets: one function per route family, dispatching on the route key to one handler module each.
   PoolClientApi: {
     entry: 'functions/pools/client-api.ts',
-    description: 'Pool client routes (POST /pools, claims, DLQ, escalations, metrics, …)',
+    description: 'Pool client routes (POST /pools, claims, DLQ, escalations, metrics, ...)',
     // Claims sign attempt tokens; creating a pool writes up to 10,000 items.
     access: withTokens(decider),
     timeout: SUBMIT_TIMEOUT,

@@ -30,8 +30,11 @@ export interface VersionedStore<State extends OutboxState> {
   save(state: State, expectedVersion: number): Promise<State>;
   /** A finished item keeps a wake-up only while its outbox is not yet published or its view not yet written. */
   isFinished(state: State): boolean;
-  /** Called once per saved decision with the state before and after it (the decision history); false when not written. */
-  recordHistory?: (before: State, after: State, at: EpochMs) => Promise<boolean>;
+  /**
+   * Called once per saved decision with the state before and after it (the decision history and the
+   * item's row); `finishing` when the decision ended the item. False when not written.
+   */
+  recordHistory?: (before: State, after: State, at: EpochMs, finishing: boolean) => Promise<boolean>;
   /**
    * Writes a finished item's view (its row in the jobs list) again; false when not written. A store
    * with views marks the write that finishes an item `viewPending` and clears it with the outbox only
@@ -83,8 +86,9 @@ export async function decideAndSave<State extends OutboxState>(
       continue;
     }
     // The history is a view beside the decision: recorded alongside the effects, never delaying them.
+    const finishing = store.isFinished(stored) && !store.isFinished(current);
     const [recorded] = await Promise.all([
-      store.recordHistory ? store.recordHistory(current, stored, now()) : true,
+      store.recordHistory ? store.recordHistory(current, stored, now(), finishing) : true,
       runSideEffects(ports, decision.effects, (effect) => effect.resent === true),
     ]);
     // The history records what changed: only the decision that finished the item wrote its final row.

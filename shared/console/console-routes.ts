@@ -64,7 +64,7 @@ export function consoleRoutes(options: ConsoleRouteOptions) {
     const [, rawTarget = '', rest = '/'] = match;
     const target = decodeURIComponent(rawTarget);
     const targets = options.targets();
-    const base = target === 'gate' ? targets.gate : targets.regions[target];
+    const base = target === 'gate' ? targets.gate : Object.hasOwn(targets.regions, target) ? targets.regions[target] : undefined;
     if (base === undefined) {
       const known = [...(targets.gate ? ['gate'] : []), ...Object.keys(targets.regions)].join(', ');
       return json(404, { error: { code: 'unknown_target', message: `No listener '${target}' behind this console; it knows ${known}.` } });

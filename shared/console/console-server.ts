@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readRequestBody } from '../http/read-request-body.js';
 import { consoleRoutes, plainForwarder, type ConsoleTargets, type Forwarder } from './console-routes.js';
+import { refusalOf } from './same-machine.js';
 import { signedForwarder } from './signed-forwarder.js';
 
 export interface ConsoleServerOptions {
@@ -26,6 +27,12 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   const routes = consoleRoutes({ targets: () => options.targets, forward, faults: false });
   const server = createServer(async (request, response) => {
     try {
+      const refusal = refusalOf(request.headers, (server.address() as AddressInfo).port);
+      if (refusal !== undefined) {
+        response.writeHead(403, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ error: { code: 'forbidden', message: refusal } }));
+        return;
+      }
       const url = new URL(request.url ?? '/', 'http://localhost');
       const body = await readRequestBody(request);
       const reply = await routes(request.method ?? 'GET', url, body, request.headers['content-type']);

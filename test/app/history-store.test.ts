@@ -150,4 +150,35 @@ describe('the history store on DynamoDB (dynalite)', () => {
     await expect(store.listJobs({ tenant: DEFAULT_TENANT, limit: 5, cursor: 'not-a-cursor' })).rejects.toThrow(InvalidRequestError);
     await expect(store.listJobs({ tenant: DEFAULT_TENANT, limit: 5, cursor: 'not-a-cursor' })).rejects.toThrow(/nextCursor/);
   });
+
+  // Review finding: a history of exactly the limit was reported truncated (DynamoDB names a next key at the limit).
+  it('a history of exactly the read limit is whole; one entry more is truncated', async () => {
+    // Prepare: heartbeats a bucket apart, each its own slot
+    const store = new DynamoHistoryStore(doc, await dynamo.table(false), () => NOW);
+    const window = { startedAt: NOW, timeoutSeconds: 1_200 };
+    const beat = (i: number): HistoryEntry => ({ kind: 'heartbeat', at: NOW + i * 10_000, workflowId: 'wf', workerId: 'w' });
+    await store.append('job-3', [0, 1, 2].map(beat), window);
+    await store.append('job-4', [0, 1, 2, 3].map(beat), window);
+    // Act
+    const whole = await store.read('job-3', 3);
+    const cut = await store.read('job-4', 3);
+    // Assess
+    expect([whole.entries.length, whole.truncated]).toEqual([3, false]);
+    expect([cut.entries.length, cut.truncated]).toEqual([3, true]);
+  });
+
+  // Review finding: a RUNNING row written late (a submit still running its effects) replaced the finished one.
+  it("a running job's row never replaces its finished row; a finished row replaces a running one", async () => {
+    // Prepare
+    const store = new DynamoHistoryStore(doc, await dynamo.table(false), () => NOW);
+    // Act
+    await store.putListing(listing('job-5', NOW, 'CANCELLED'));
+    await store.putListing(listing('job-5', NOW, 'RUNNING'));
+    await store.append('job-5', [], { startedAt: NOW, timeoutSeconds: 60 }, listing('job-5', NOW, 'RUNNING'));
+    await store.putListing(listing('job-6', NOW, 'RUNNING'));
+    await store.putListing(listing('job-6', NOW, 'TIMED_OUT'));
+    // Assess
+    const { jobs } = await store.listJobs({ tenant: DEFAULT_TENANT, limit: 10 });
+    expect(Object.fromEntries(jobs.map((row) => [row.jobId, row.status]))).toMatchObject({ 'job-5': 'CANCELLED', 'job-6': 'TIMED_OUT' });
+  });
 });

@@ -53,8 +53,8 @@ describe('exact IAM of every regional function (us-east-1; every region has the 
     GetJobTokens: [...base('GetJobTokens'), ...tableRead('JobsTable'), ...tokenSecret],
     GetJobHistory: [...base('GetJobHistory'), ...tableRead('JobsTable')],
     ListJobs: [...base('ListJobs'), ...tableRead('JobsTable')],
-    // The hot path: item writes and the healthcheck, no events, no timers.
-    ReportProgress: [...base('ReportProgress'), ...tableReadWrite('JobsTable'), ...tokenSecret],
+    // A failed worker reporting again retires its grants: job decisions (review finding).
+    ReportProgress: [...decider('ReportProgress'), ...tokenSecret],
     CompleteWorkflow: [...decider('CompleteWorkflow'), ...tokenSecret],
     RequestExtension: [...decider('RequestExtension'), ...tokenSecret],
     CancelJob: decider('CancelJob'),

@@ -242,8 +242,7 @@ describe('regional stack: Lambda handlers', () => {
     expect(capabilitiesOf('GetJobTokens')).toEqual({ ...none, readTable: true, tokenSecret: true });
     expect(capabilitiesOf('GetJobHistory')).toEqual({ ...none, readTable: true });
     expect(capabilitiesOf('ListJobs')).toEqual({ ...none, readTable: true });
-    expect(capabilitiesOf('ReportProgress')).toEqual({ ...none, readTable: true, writeTable: true, tokenSecret: true });
-    for (const name of ['SubmitJob', 'CompleteWorkflow', 'RequestExtension', 'SubmitFromGate', 'PoolClientApi', 'PoolAgentApi'] as const) {
+    for (const name of ['SubmitJob', 'ReportProgress', 'CompleteWorkflow', 'RequestExtension', 'SubmitFromGate', 'PoolClientApi', 'PoolAgentApi'] as const) {
       expect(capabilitiesOf(name), name).toEqual({ ...decider, tokenSecret: true });
     }
     for (const name of ['CancelJob', 'TakeOverJob', 'ReportWorkerFailure', 'FireJobTimer', 'SweepJobTimers', 'OnGateDecision'] as const) {

@@ -1,4 +1,5 @@
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { historySlot, type HistoryEntry, type SampleWindow } from '../../domain/history/history-entry.js';
 import type { JobListing } from '../../domain/history/job-listing.js';
 import { InvalidRequestError } from '../../domain/errors.js';
@@ -44,8 +45,10 @@ function parseCursor(cursor: string): Cursor {
   } catch {
     // fall through to the error below
   }
-  throw new InvalidRequestError("The 'cursor' is not one this API issued. Pass the 'nextCursor' of the previous page unchanged, or omit it.");
+  throw cursorNotIssued();
 }
+
+const cursorNotIssued = () => new InvalidRequestError("The 'cursor' is not one this API issued. Pass the 'nextCursor' of the previous page unchanged, or omit it.");
 
 const encodeCursor = (cursor: Cursor) => Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url');
 
@@ -94,31 +97,57 @@ export class DynamoHistoryStore implements HistoryStore {
       const sk = historySlot(entry, window);
       if (sk !== undefined) bySlot.set(sk, { ...entry, pk: historyPk(jobId), sk, [TTL_ATTRIBUTE]: expiresAt(entry.at) });
     }
-    const items = [...bySlot.values(), ...(listing ? [listingItem(listing)] : [])];
-    await this.puts.put(items);
+    const running = listing?.status === 'RUNNING';
+    const items = [...bySlot.values(), ...(listing && !running ? [listingItem(listing)] : [])];
+    await Promise.all([items.length > 0 ? this.puts.put(items) : undefined, running && listing ? this.putRunningRow(listing) : undefined]);
   }
 
   async read(jobId: string, limit: number) {
-    const { Items = [], LastEvaluatedKey } = await this.doc.send(
+    // One more than asked: DynamoDB names a next key whenever it stops at the limit, even at the end.
+    const { Items = [] } = await this.doc.send(
       new QueryCommand({
         TableName: this.tableName,
         KeyConditionExpression: 'pk = :pk',
         ExpressionAttributeValues: { ':pk': historyPk(jobId) },
-        Limit: limit,
+        Limit: limit + 1,
       }),
     );
-    const entries = Items.map(({ pk: _pk, sk: _sk, [TTL_ATTRIBUTE]: _ttl, ...entry }) => entry as HistoryEntry);
-    return { entries, truncated: LastEvaluatedKey !== undefined };
+    const entries = Items.slice(0, limit).map(({ pk: _pk, sk: _sk, [TTL_ATTRIBUTE]: _ttl, ...entry }) => entry as HistoryEntry);
+    return { entries, truncated: Items.length > limit };
   }
 
   async putListing(listing: JobListing): Promise<void> {
-    await this.puts.put([listingItem(listing)]);
+    if (listing.status === 'RUNNING') await this.putRunningRow(listing);
+    else await this.puts.put([listingItem(listing)]);
+  }
+
+  /**
+   * A running job's row never replaces its finished one: a slower writer (a submit still running its
+   * effects, a decision whose view was held up) may land after the decision that ended the job, and
+   * its row would list it RUNNING for good. Finished rows are final and share batched requests.
+   */
+  private async putRunningRow(listing: JobListing): Promise<void> {
+    try {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: listingItem(listing),
+          ConditionExpression: 'attribute_not_exists(#status) OR #status = :running',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':running': 'RUNNING' },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
   }
 
   async listJobs(query: JobListQuery) {
     const today = dayOf(this.now());
     const oldest = today - LISTED_DAYS + 1;
     let { day, after } = query.cursor ? parseCursor(query.cursor) : { day: today, after: undefined };
+    // Issued cursors name today or an earlier day (one past the list's end simply ends it).
+    if (day > today) throw cursorNotIssued();
     const jobs: JobListing[] = [];
     for (let queries = 0; day >= oldest && queries < MAX_QUERIES_PER_PAGE; ) {
       // A few days at once: most days of a quiet table are empty, and one round trip per day adds up.

@@ -16,7 +16,8 @@ import type { Telemetry } from '../../ports/telemetry.js';
  * already happened and is the truth).
  */
 export interface StateViews<State> {
-  record(before: State, after: State, at: EpochMs): Promise<boolean>;
+  /** `finishing`: the decision ended the item; its row is written even when unchanged (an earlier write of it may have failed). */
+  record(before: State, after: State, at: EpochMs, finishing?: boolean): Promise<boolean>;
   rewriteFinished(state: State): Promise<boolean>;
 }
 
@@ -34,10 +35,10 @@ function stateViews<State>(
   describe: (before: State, after: State, at: EpochMs) => Omit<Described, 'listing'>,
 ): StateViews<State> {
   return {
-    async record(before, after, at) {
+    async record(before, after, at, finishing = false) {
       const { jobId, entries, window } = describe(before, after, at);
       const listing = listingOf(after);
-      const changed = listingChanged(listingOf(before), listing);
+      const changed = finishing || listingChanged(listingOf(before), listing);
       if (entries.length === 0 && !changed) return true;
       try {
         // One batch for both: a burst of decisions (a thousand timeouts due together) competes for the table.

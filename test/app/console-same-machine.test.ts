@@ -1,0 +1,75 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { request as httpRequest } from 'node:http';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startConsoleServer } from '../../shared/console/console-server.js';
+import type { ForwardedRequest } from '../../shared/console/console-routes.js';
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Finding 4: the console server forwards cross-site and DNS-rebound requests with the user's creds. */
+/* ------------------------------------------------------------------------------------------------ */
+
+/** A raw HTTP request, so the test can set Host and Origin as a browser on another site would. */
+function rawRequest(url: string, options: { method: string; headers: Record<string, string>; body?: string }): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: options.method, headers: options.headers }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    if (options.body !== undefined) req.write(options.body);
+    req.end();
+  });
+}
+
+describe('vigil console forwards (signed) only calls of its own page', () => {
+  let consoleServer: Awaited<ReturnType<typeof startConsoleServer>>;
+  const forwarded: ForwardedRequest[] = [];
+  let unused: Server | undefined;
+  beforeAll(async () => {
+    consoleServer = await startConsoleServer({
+      targets: { gate: 'https://abc.execute-api.us-east-1.amazonaws.com', regions: {} },
+      port: 0,
+      sign: true,
+      // Stands in for the signed forwarder: records what would go to AWS with the operator's credentials.
+      forward: async (request) => {
+        forwarded.push(request);
+        return { statusCode: 200, contentType: 'application/json', body: JSON.stringify({ jobs: [{ jobId: 'secret-job' }] }) };
+      },
+    });
+    unused = createServer();
+  });
+  afterAll(async () => {
+    await consoleServer.close();
+    unused?.close();
+  });
+  afterEach(() => {
+    forwarded.length = 0;
+  });
+
+  it('a cross-site POST (a page on another origin, a no-cors text/plain fetch) is refused, not forwarded signed as a cancel', async () => {
+    const port = new URL(consoleServer.url).port;
+    // Act
+    const answer = await rawRequest(`${consoleServer.url}/console/api/gate/jobs/job-1/cancel`, {
+      method: 'POST',
+      headers: { host: `127.0.0.1:${port}`, origin: 'https://evil.example', 'content-type': 'text/plain' },
+      body: '{}',
+    });
+    // Assess
+    expect(forwarded.map((call) => `${call.method} ${call.url.pathname}`)).toEqual([]);
+    expect(answer.status).toBe(403);
+  });
+
+  it('a DNS-rebound request (Host is another name) is refused, so another site cannot read the jobs through the signed forwarder', async () => {
+    const port = (consoleServer.server.address() as AddressInfo).port;
+    // Act
+    const answer = await rawRequest(`http://127.0.0.1:${port}/console/api/gate/jobs`, {
+      method: 'GET',
+      headers: { host: `rebind.evil.example:${port}` },
+    });
+    // Assess
+    expect(answer.body).not.toContain('secret-job');
+    expect(forwarded).toEqual([]);
+  });
+});

@@ -1,0 +1,96 @@
+import { build } from 'esbuild';
+import type { Stack } from 'aws-cdk-lib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../../infra/config/repo-paths.js';
+import type { VigilFunction } from '../../infra/constructs/vigil-function.js';
+import { gateHandlers } from '../../infra/stacks/gate-handlers.js';
+import { regionalHandlers } from '../../infra/stacks/regional-handlers.js';
+import { synthesizeVigil, type SynthesizedVigil } from './support/vigil-app.js';
+import { actionsOf, logicalId, resourcesOfType, statementsOfRole } from './support/template-queries.js';
+
+// Review findings: a handler whose bundle runs decision effects lacked their grants (report-progress),
+// and a role description with "…" that IAM refuses failed every regional deployment.
+
+let vigil: SynthesizedVigil;
+
+beforeAll(() => {
+  vigil = synthesizeVigil();
+});
+
+/**
+ * The repository modules esbuild keeps in a handler's bundle (tree-shaken), relative to the repo
+ * root: what the deployed function can actually run, not what its spec says it does.
+ */
+async function modulesRunBy(entry: string): Promise<string[]> {
+  const result = await build({
+    absWorkingDir: repoRoot,
+    entryPoints: [entry],
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    packages: 'external',
+    outdir: 'review-out',
+    logLevel: 'silent',
+  });
+  const output = Object.values(result.metafile.outputs)[0];
+  if (!output) throw new Error(`esbuild produced nothing for ${entry}`);
+  return Object.entries(output.inputs)
+    .filter(([, input]) => input.bytesInOutput > 0)
+    .map(([path]) => path);
+}
+
+/** The decision-effect runner: ArmTimer (SQS SendMessage / Scheduler CreateSchedule+PassRole) and Publish (PutEvents). */
+const EFFECT_RUNNER = 'shared/app/effect-runner.ts';
+const ARM_AND_PUBLISH = ['sqs:SendMessage', 'scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'iam:PassRole', 'events:PutEvents'];
+
+function missingEffectGrants(stack: Stack, fn: VigilFunction): string[] {
+  const actions = statementsOfRole(vigil.template(stack), logicalId(fn.role)).flatMap(actionsOf);
+  return ARM_AND_PUBLISH.filter((action) => !actions.includes(action));
+}
+
+describe('review: grants match what each bundle runs', () => {
+  it(
+    'every handler whose bundle runs decision effects (ArmTimer/Publish) may arm timers and publish, including report-progress (worker recovery retires grants and re-arms)',
+    async () => {
+      const [regional] = vigil.regional;
+      if (!regional) throw new Error('no regional stack');
+      const checks: [Stack, Record<string, VigilFunction>, Record<string, { entry: string }>][] = [
+        [regional, regional.functions, regionalHandlers],
+        [vigil.gate, vigil.gate.functions, gateHandlers],
+      ];
+      const broken: Record<string, string[]> = {};
+      for (const [stack, functions, specs] of checks) {
+        for (const [name, fn] of Object.entries(functions)) {
+          const spec = specs[name];
+          if (!spec) throw new Error(`no spec for ${name}`);
+          if (!(await modulesRunBy(spec.entry)).includes(EFFECT_RUNNER)) continue;
+          const missing = missingEffectGrants(stack, fn);
+          if (missing.length > 0) broken[`${stack.stackName}/${name}`] = missing;
+        }
+      }
+      // report-progress -> recordHealthcheck -> (failed worker is back) retireWorkerGrantsEverywhere
+      // -> decideJob -> runEffects: timers.arm() throws AccessDenied, the progress call answers 500.
+      expect(broken).toEqual({});
+    },
+    120_000,
+  );
+});
+
+// IAM CreateRole/UpdateRole: Description matches [\u0009\u000A\u000D\u0020-\u007E\u00A1-\u00FF]*, at most 1,000 characters.
+const IAM_DESCRIPTION = /^[\u0009\u000A\u000D\u0020-\u007E\u00A1-\u00FF]{0,1000}$/;
+
+describe('review: deployability', () => {
+  it('every IAM role description is one IAM accepts (no characters outside Latin-1, such as "…")', () => {
+    const rejected: string[] = [];
+    for (const stack of [...vigil.regional, vigil.gate]) {
+      for (const [id, role] of Object.entries(resourcesOfType(vigil.template(stack), 'AWS::IAM::Role'))) {
+        const description = role.Properties?.['Description'];
+        if (typeof description === 'string' && !IAM_DESCRIPTION.test(description)) rejected.push(`${stack.stackName}/${id}: ${description}`);
+      }
+    }
+    expect(rejected).toEqual([]);
+  });
+});
