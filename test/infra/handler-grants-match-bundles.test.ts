@@ -51,7 +51,7 @@ function missingEffectGrants(stack: Stack, fn: VigilFunction): string[] {
   return ARM_AND_PUBLISH.filter((action) => !actions.includes(action));
 }
 
-describe('review: grants match what each bundle runs', () => {
+describe('grants match what each bundle runs', () => {
   it(
     'every handler whose bundle runs decision effects (ArmTimer/Publish) may arm timers and publish, including report-progress (worker recovery retires grants and re-arms)',
     async () => {
@@ -82,7 +82,7 @@ describe('review: grants match what each bundle runs', () => {
 // IAM CreateRole/UpdateRole: Description matches [\u0009\u000A\u000D\u0020-\u007E\u00A1-\u00FF]*, at most 1,000 characters.
 const IAM_DESCRIPTION = /^[\u0009\u000A\u000D\u0020-\u007E\u00A1-\u00FF]{0,1000}$/;
 
-describe('review: deployability', () => {
+describe('deployability', () => {
   it('every IAM role description is one IAM accepts (no characters outside Latin-1, such as "…")', () => {
     const rejected: string[] = [];
     for (const stack of [...vigil.regional, vigil.gate]) {
