@@ -4,32 +4,12 @@ import { cancelJob } from '../../shared/app/cancel-job.js';
 import { OUTBOX_RETRY_MS } from '../../shared/app/decide-and-save.js';
 import { fireJobTimer } from '../../shared/app/fire-job-timer.js';
 import { sweepJobTimers } from '../../shared/app/sweep-job-timers.js';
-import type { JobListing } from '../../shared/domain/history/job-listing.js';
 import type { Job } from '../../shared/domain/job.js';
 import { DEFAULT_TENANT } from '../../shared/domain/tenant.js';
-import type { HistoryStore } from '../../shared/ports/history-store.js';
 import { at } from '../support/fixtures.js';
+import { FlakyHistory } from './support/flaky-history.js';
 import { submit, useTestManager, type TestManager } from './support/test-manager.js';
 
-/** The real history store, counting the jobs-list rows it writes; its next writes can be made to fail. */
-class FlakyHistory implements HistoryStore {
-  failures = 0;
-  readonly rowsWritten: JobListing[] = [];
-  constructor(private readonly real: HistoryStore) {}
-
-  private write<T>(listing: JobListing | undefined, send: () => Promise<T>): Promise<T> {
-    if (this.failures > 0) {
-      this.failures--;
-      return Promise.reject(new Error('throttled'));
-    }
-    if (listing) this.rowsWritten.push(listing);
-    return send();
-  }
-  append: HistoryStore['append'] = (jobId, entries, window, listing) => this.write(listing, () => this.real.append(jobId, entries, window, listing));
-  putListing: HistoryStore['putListing'] = (listing) => this.write(listing, () => this.real.putListing(listing));
-  read: HistoryStore['read'] = (jobId, limit) => this.real.read(jobId, limit);
-  listJobs: HistoryStore['listJobs'] = (query) => this.real.listJobs(query);
-}
 
 /** The real job store; the next job write can be made to land and then kill the process, before its effects. */
 class StoreThatDiesAfterAJobWrite extends DynamoJobStore {

@@ -14,7 +14,6 @@ import { submitJob } from '../../shared/app/submit-job.js';
 import { sweepJobTimers } from '../../shared/app/sweep-job-timers.js';
 import { InvalidRequestError } from '../../shared/domain/errors.js';
 import { defaultGatePolicy } from '../../shared/domain/gate/gate-policy.js';
-import type { JobListing } from '../../shared/domain/history/job-listing.js';
 import { DEFAULT_TENANT } from '../../shared/domain/tenant.js';
 import type { HistoryStore } from '../../shared/ports/history-store.js';
 import type { TimerRequest } from '../../shared/ports/timers.js';
@@ -23,6 +22,7 @@ import { at, GATE_REGION, T0 } from '../support/fixtures.js';
 import { ManualClock, RecordingBus, RecordingTelemetry, RecordingTimers } from './support/recording-ports.js';
 import { testManager, useTestManager, type TestDynamo, type TestManager } from './support/test-manager.js';
 import { REGIONS, TestRegions } from './support/test-regions.js';
+import { FlakyHistory } from './support/flaky-history.js';
 
 const listed = async (history: HistoryStore | undefined) =>
   (await (history as HistoryStore).listJobs({ tenant: DEFAULT_TENANT, limit: 10 })).jobs.map((row) => `${row.jobId}:${row.status}`);
@@ -71,24 +71,6 @@ describe('a finished job is never left listed RUNNING by a slower writer (dynali
 /* Finding 2: the gate clears viewPending on a finishing decision that wrote no row.                 */
 /* ------------------------------------------------------------------------------------------------ */
 
-/** The real history store; its next `failures` writes fail (a throttled BatchWriteItem). */
-class FlakyHistory implements HistoryStore {
-  failures = 0;
-  readonly rowsWritten: JobListing[] = [];
-  constructor(private readonly real: HistoryStore) {}
-  private write<T>(listing: JobListing | undefined, send: () => Promise<T>): Promise<T> {
-    if (this.failures > 0) {
-      this.failures--;
-      return Promise.reject(new Error('throttled'));
-    }
-    if (listing) this.rowsWritten.push(listing);
-    return send();
-  }
-  append: HistoryStore['append'] = (jobId, entries, window, listing) => this.write(listing, () => this.real.append(jobId, entries, window, listing));
-  putListing: HistoryStore['putListing'] = (listing) => this.write(listing, () => this.real.putListing(listing));
-  read: HistoryStore['read'] = (jobId, limit) => this.real.read(jobId, limit);
-  listJobs: HistoryStore['listJobs'] = (query) => this.real.listJobs(query);
-}
 
 describe('the gate lists a finished job with its final status even when one view write failed (dynalite)', () => {
   let dynamo: TestDynamo;
