@@ -69,6 +69,11 @@ export function consoleRoutes(options: ConsoleRouteOptions) {
       const known = [...(targets.gate ? ['gate'] : []), ...Object.keys(targets.regions)].join(', ');
       return json(404, { error: { code: 'unknown_target', message: `No listener '${target}' behind this console; it knows ${known}.` } });
     }
+    // Vigil's own routes only: the console on the gate's listener would otherwise forward a
+    // `/console/api/gate/console/api/gate/…` path to itself, once per repeat, body and all.
+    if (/^\/+(console|_local)(\/|$)/i.test(decodedOrSelf(rest))) {
+      return json(404, { error: { code: 'route_not_found', message: `The console forwards Vigil's API routes only, not ${rest}.` } });
+    }
     const upstream = new URL(base.replace(/\/$/, '') + rest + url.search);
     try {
       return await options.forward({ method, url: upstream, body, ...(contentType ? { contentType } : {}) });
@@ -76,4 +81,13 @@ export function consoleRoutes(options: ConsoleRouteOptions) {
       return json(502, { error: { code: 'upstream_unavailable', message: `${target} did not answer (${String(error)}). Check that it runs and the endpoint is right.` } });
     }
   };
+}
+
+/** The path as a server would route it; as sent when it is not valid percent-encoding (it then matches nothing). */
+function decodedOrSelf(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }

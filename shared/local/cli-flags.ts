@@ -18,10 +18,9 @@ const positiveSeconds = (flag: string) =>
   z.coerce.number({ error: `--${flag} needs a number of seconds` }).check(z.positive(`--${flag} must be greater than 0`));
 
 const flagsSchema = z.object({
-  port: z.coerce.number({ error: '--port needs a number' }).check(
-    z.int('--port must be a whole number'),
-    z.gte(0, '--port must be 0–65535'),
-    z.lte(65_535, '--port must be 0–65535'),
+  port: z.pipe(
+    z.string().check(z.regex(/^\d{1,5}$/, '--port needs a whole number of 0–65535')),
+    z.pipe(z.transform(Number), z.number().check(z.lte(65_535, '--port must be 0–65535'))),
   ),
   regions: z.pipe(
     z.pipe(
@@ -37,7 +36,12 @@ const flagsSchema = z.object({
   gateFallbackSeconds: positiveSeconds('gate-fallback-seconds'),
   stuckThresholdSeconds: positiveSeconds('stuck-threshold-seconds'),
   gateStuckThresholdSeconds: positiveSeconds('gate-stuck-threshold-seconds'),
-});
+}).check(
+  // The gate listens on --port and region i on --port + 1 + i.
+  z.refine((flags) => flags.port === 0 || flags.port + flags.regions.length <= 65_535, {
+    message: '--port leaves no room for the regions: they listen on --port + 1, + 2, …, up to 65535; pass a lower --port',
+  }),
+);
 
 export const usage = `Usage: npm start -- [--port 4700] [--regions us-east-1,eu-west-1,ap-southeast-2] [--data-dir .vigil]
                     [--gate-fallback-seconds 300] [--stuck-threshold-seconds 120] [--gate-stuck-threshold-seconds 180]

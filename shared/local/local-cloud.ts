@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { GATE } from '../adapters/local/event-routes.js';
@@ -17,6 +17,7 @@ import { LocalMetrics } from './local-metrics.js';
 import { startLocalRegion, type LocalRegion } from './local-region.js';
 import { managerRoutes } from './manager-routes.js';
 import { gateRoutes, startLocalGate, type LocalGate } from './local-gate.js';
+import { lockDataDir } from './data-dir-lock.js';
 
 const gateDownAnswer = {
   statusCode: 503,
@@ -64,6 +65,10 @@ export interface LocalCloud {
  */
 export async function startLocalCloud(options: LocalCloudOptions): Promise<LocalCloud> {
   mkdirSync(options.dataDir, { recursive: true });
+  const lock = lockDataDir(options.dataDir);
+  // The previous run's map must not be read for this one's until every listener accepts connections.
+  const endpointsFile = join(options.dataDir, 'endpoints.json');
+  rmSync(endpointsFile, { force: true });
   const time = localClock(options);
   const clock = time.scheduler;
   const network = new LocalEventNetwork(Math.random, { scheduler: clock });
@@ -119,7 +124,8 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     regionUrls[region] = listener.url;
   }
   const endpoints = { gate: gateListener.url, regions: regionUrls };
-  writeFileSync(join(options.dataDir, 'endpoints.json'), JSON.stringify(endpoints, null, 2));
+  writeFileSync(`${endpointsFile}.tmp`, JSON.stringify(endpoints, null, 2));
+  renameSync(`${endpointsFile}.tmp`, endpointsFile);
 
   const sweepEvery = options.sweepIntervalMs ?? (time.virtual ? DEPLOYED_SWEEP_INTERVAL_MS : 1_000);
   // Every node sweeps at once; the next round is scheduled first so a slow sweep never delays it.
@@ -148,6 +154,8 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
         server.close(() => resolve());
       })));
       await Promise.all([gate.close(), ...[...regions.values()].map((region) => region.close())]);
+      rmSync(endpointsFile, { force: true });
+      lock.release();
     },
   };
 }

@@ -4,6 +4,7 @@ import { errorResponse } from '../http/error-response.js';
 import { clockRoutes } from './clock-routes.js';
 import type { LocalClock } from './local-clock.js';
 import type { LocalMetrics } from './local-metrics.js';
+import { InvalidRequestError } from '../domain/errors.js';
 
 /**
  * Local-only routes under `/_local/`: metric counts, recently published events (and counts of all), and fault injection
@@ -25,8 +26,9 @@ export function localControlRoutes(network: LocalEventNetwork, metrics: LocalMet
         network.faults = networkFaultsSchema.parse(body ? JSON.parse(body) : {});
         return { statusCode: 200, body: network.faults };
       } catch (error) {
-        const mapped = errorResponse(error instanceof SyntaxError ? new Error('bad json') : error);
-        return { statusCode: mapped.statusCode === 500 ? 400 : mapped.statusCode, body: mapped.body };
+        const invalid = error instanceof SyntaxError ? new InvalidRequestError(`The body is not JSON (${error.message}). Send the faults as a JSON object.`) : error;
+        const mapped = errorResponse(invalid);
+        return { statusCode: mapped.statusCode, body: mapped.body };
       }
     }
     return undefined;

@@ -4,8 +4,10 @@ process.env['POWERTOOLS_METRICS_DISABLED'] ??= 'true';
 process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
 process.env['POWERTOOLS_LOG_LEVEL'] ??= 'INFO';
 
+const { mkdirSync, rmSync } = await import('node:fs');
+const { join } = await import('node:path');
 const { parseFlags } = await import('./cli-flags.js');
-const { startLocalCloud } = await import('./local-cloud.js');
+const { lockDataDir } = await import('./data-dir-lock.js');
 
 let flags;
 try {
@@ -15,7 +17,23 @@ try {
   process.exit(2);
 }
 
-const cloud = await startLocalCloud(flags);
+// One run per data dir; then a killed run's map, naming dead listeners, is gone first thing, so it
+// is not read for this run's.
+mkdirSync(flags.dataDir, { recursive: true });
+try {
+  lockDataDir(flags.dataDir);
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
+rmSync(join(flags.dataDir, 'endpoints.json'), { force: true });
+const { startLocalCloud } = await import('./local-cloud.js');
+const cloud = await startLocalCloud(flags).catch((error: unknown) => {
+  const { code, port } = error as { code?: string; port?: number };
+  if (code === 'EADDRINUSE') console.error(`Port ${port ?? ''} is in use (another npm start?). Stop it, or pass another --port.`);
+  else console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+});
 console.log(`gate ${cloud.endpoints.gate}`);
 for (const [region, url] of Object.entries(cloud.endpoints.regions)) console.log(`${region} ${url}`);
 if (cloud.clock.virtual) console.log(`virtual clock at ${new Date(cloud.clock.virtual.now()).toISOString()}: advance it with POST /_local/clock/advance {"ms": n}`);
