@@ -1,7 +1,7 @@
 import { latestEndAt } from '../domain/deadlines.js';
 import type { WorkerGrant } from '../domain/extension-ledger.js';
 import { withExtensionReport } from '../domain/gate-reports.js';
-import { recordWorkerExtension } from '../domain/worker-extensions.js';
+import { grantOf, recordWorkerExtension } from '../domain/worker-extensions.js';
 import { decideJob } from './job-state-store.js';
 import { forEachJobOfWorker } from './jobs-of-worker.js';
 import { decisionContext, type ManagerDeps } from './manager-deps.js';
@@ -9,7 +9,11 @@ import { decisionContext, type ManagerDeps } from './manager-deps.js';
 export interface GrantToApply extends Omit<WorkerGrant, 'workerIndex'> {
   workerId: string;
   grantedAt: number;
+  /** This grant's own seconds (`seconds` is its budget's total). */
+  addedSeconds: number;
+  /** The request showed progress of this job, the one its token names: that job's stuck clock restarts, no other's. */
   progressAdvanced: boolean;
+  progressJobId: string;
   /** What the worker said when it asked (AD-26), recorded beside each job it extends. */
   estimatedCompletion?: string;
   activeWorkflowCount?: number;
@@ -21,11 +25,12 @@ export interface GrantToApply extends Omit<WorkerGrant, 'workerIndex'> {
  * gate-coordinated job reports at once. Idempotent by grant. Returns where it applied it.
  */
 export async function applyGrantToJobs(deps: ManagerDeps, grant: GrantToApply): Promise<Array<{ jobId: string; workerIndex: number }>> {
-  const { workerId, epoch, count, seconds, grantedAt, progressAdvanced, estimatedCompletion, activeWorkflowCount } = grant;
+  const { workerId, epoch, count, seconds, addedSeconds, grantedAt, progressAdvanced, progressJobId, estimatedCompletion, activeWorkflowCount } = grant;
   const applied: Array<{ jobId: string; workerIndex: number }> = [];
   await forEachJobOfWorker(deps, workerId, async (job, indexes) => {
     const workerIndex = await deps.jobs.recordGrant({
       jobId: job.jobId,
+      ...(job.incarnation !== undefined ? { incarnation: job.incarnation } : {}),
       workerId,
       workerIndex: Math.min(...indexes),
       epoch,
@@ -37,11 +42,15 @@ export async function applyGrantToJobs(deps: ManagerDeps, grant: GrantToApply): 
       retainUntil: latestEndAt(job, job.workflowMarks.length, deps.policy),
     });
     applied.push({ jobId: job.jobId, workerIndex });
-    const ledgerEntry = { workerIndex, epoch, count, seconds };
     await decideJob(deps, job.jobId, (current) => {
       // Read again on a retry: the report it sends must not be dated before a write that overtook it.
       const ctx = decisionContext(deps);
-      return withExtensionReport(recordWorkerExtension(current, indexes, ledgerEntry, progressAdvanced, ctx), ctx);
+      // A job adds the grants of this budget it was given, not the ones made before the worker joined it.
+      const previous = grantOf(current, workerIndex);
+      const onThisJob = previous !== undefined && previous.epoch === epoch ? previous.seconds : 0;
+      const ledgerEntry = { workerIndex, epoch, count, seconds: Math.min(seconds, onThisJob + addedSeconds) };
+      const advanced = progressAdvanced && job.jobId === progressJobId;
+      return withExtensionReport(recordWorkerExtension(current, indexes, ledgerEntry, advanced, ctx), ctx);
     }, job);
   });
   return applied;

@@ -63,7 +63,7 @@ export const isDropped = (ignored: string | undefined): ignored is string => ign
 async function retiredGrantsOf(deps: ManagerDeps, job: Job): Promise<Array<{ workerIndex: number; epochBefore: number }>> {
   if (job.tracking.workersWithExtensions === 0) return [];
   const now = deps.clock.now();
-  const records = await deps.jobs.findGrantRecords(job.jobId);
+  const records = await deps.jobs.findGrantRecords(job.jobId, job.incarnation);
   // Each worker's health with its workflows folded in: a worker whose reports write only its workflows is not failed.
   const healths = await Promise.all(records.map((record) => currentWorkerHealth(deps, record.workerId)));
   const workers = new Map(healths.flatMap((w) => (w ? [[w.workerId, w] as const] : [])));

@@ -8,6 +8,9 @@ import { applyGrantToJobs } from './apply-grant.js';
 import { currentWorkerHealth } from './current-worker-health.js';
 import type { ManagerDeps } from './manager-deps.js';
 import { retireGrantsOnJobs } from './retire-worker-grants.js';
+import { JobNotFoundError } from '../domain/errors.js';
+import { assertIssuedFor } from './workflow-tokens.js';
+import { isTerminal } from '../domain/job.js';
 
 export interface ExtensionInput {
   workerId: string;
@@ -24,7 +27,12 @@ const MAX_ATTEMPTS = 5;
 export async function requestExtension(deps: ManagerDeps, input: ExtensionInput) {
   // The worker within the tenant of the job its token names: another tenant's worker of the same id
   // is another worker, with its own budget and jobs (finding 14).
-  const { jobId: tokenJobId, scopedWorkerId: workerId } = deps.tokens.verify(input.token, input.workerId);
+  const claim = deps.tokens.verify(input.token, input.workerId);
+  const { jobId: tokenJobId, scopedWorkerId: workerId } = claim;
+  // A token of an earlier job with the same id (its incarnation) changes nothing, here as on every call.
+  const tokenJob = await deps.jobs.getJob(tokenJobId);
+  if (!tokenJob) throw new JobNotFoundError(tokenJobId);
+  assertIssuedFor(claim, tokenJob);
   /** The grants this request applied, while a retry may find their budget replaced. */
   let applied: { epoch: number; jobs: Array<{ jobId: string; workerIndex: number }> } | undefined;
   for (let attempt = 1; ; attempt++) {
@@ -38,7 +46,7 @@ export async function requestExtension(deps: ManagerDeps, input: ExtensionInput)
       applied = undefined;
     }
     const suspect = workerStatus(worker, now, deps.policy) !== 'healthy';
-    const ask = { currentProgress: input.currentProgress, jobId: tokenJobId };
+    const ask = { currentProgress: input.currentProgress, jobId: tokenJobId, jobEnded: isTerminal(tokenJob.status) };
     const outcome = decideExtension(worker.budget, ask, suspect, deps.policy.extensions);
     if (!outcome.granted) {
       await runEffects(deps, [metric('ExtensionDenied')]);
@@ -61,8 +69,10 @@ export async function requestExtension(deps: ManagerDeps, input: ExtensionInput)
         epoch,
         count,
         seconds,
+        addedSeconds: outcome.seconds,
         grantedAt: now,
         progressAdvanced: outcome.progressAdvanced,
+        progressJobId: tokenJobId,
         ...(input.estimatedCompletion !== undefined ? { estimatedCompletion: input.estimatedCompletion } : {}),
         ...(input.activeWorkflowCount !== undefined ? { activeWorkflowCount: input.activeWorkflowCount } : {}),
       }),

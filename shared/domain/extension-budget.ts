@@ -14,6 +14,11 @@ export interface ExtensionBudget {
    * the request's token, so the "no progress" rule compares it within that job only (finding 17).
    */
   lastProgressJobId?: string;
+  /**
+   * The progress each job showed at this budget's grants (one entry per grant at most): a worker
+   * alternating its jobs' tokens must still show progress within the job it names to be granted again.
+   */
+  progressByJob?: Record<string, number>;
   totalSeconds: number;
 }
 
@@ -47,6 +52,8 @@ export interface ExtensionAsk {
   currentProgress: number;
   /** The job the request's token names: the job whose progress `currentProgress` is. */
   jobId: string;
+  /** That job has ended: its progress cannot show the worker is still getting somewhere. */
+  jobEnded?: boolean;
 }
 
 export function requestExtension(
@@ -56,7 +63,7 @@ export function requestExtension(
   policy: ExtensionPolicy,
 ): ExtensionOutcome {
   const { currentProgress } = ask;
-  const previous = budget.lastProgressJobId === undefined || budget.lastProgressJobId === ask.jobId ? budget.lastProgress : 0;
+  const previous = budget.progressByJob?.[ask.jobId] ?? (budget.lastProgressJobId === undefined || budget.lastProgressJobId === ask.jobId ? budget.lastProgress : 0);
   if (workerIsSuspect) {
     return {
       granted: false,
@@ -65,6 +72,9 @@ export function requestExtension(
   }
   if (budget.count >= policy.maxExtensions) {
     return { granted: false, denialReason: `Maximum extensions (${policy.maxExtensions}) exceeded for this worker.` };
+  }
+  if (ask.jobEnded) {
+    return { granted: false, denialReason: `Job '${ask.jobId}' of this token has ended; ask with the token of a workflow of a running job.` };
   }
   if (budget.count > 0 && currentProgress <= previous) {
     return {
@@ -82,6 +92,7 @@ export function requestExtension(
       count: budget.count + 1,
       lastProgress: currentProgress,
       lastProgressJobId: ask.jobId,
+      progressByJob: { ...budget.progressByJob, [ask.jobId]: currentProgress },
       totalSeconds: budget.totalSeconds + seconds,
     },
   };

@@ -53,6 +53,8 @@ export const isNotNewer = (grant: Pick<WorkerGrant, 'epoch' | 'count'>, applied:
  */
 export interface WorkerGrantRecord extends WorkerGrant {
   jobId: string;
+  /** The job's incarnation: a record left by an earlier job with this id (a reused id) is not this job's. */
+  incarnation?: string;
   workerId: string;
   grantedAt: number;
   estimatedCompletion?: string;

@@ -71,7 +71,8 @@ export interface JobStore {
    */
   recordGrant(record: WorkerGrantRecord): Promise<number>;
   /** Every grant record of this job. */
-  findGrantRecords(jobId: string): Promise<WorkerGrantRecord[]>;
+  /** The job's grant records; with `incarnation`, only that job's (not an earlier job's with this id). */
+  findGrantRecords(jobId: string, incarnation?: string): Promise<WorkerGrantRecord[]>;
   /** Overdue wake-ups from the sparse timer index (the backstop sweep and restart recovery). */
   findDueTimers(dueBy: EpochMs, limit: number): Promise<TimerRequest[]>;
 

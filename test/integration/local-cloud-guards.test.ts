@@ -9,7 +9,7 @@ import { pollUntil } from '../support/poll.js';
 import { freeBasePort, VigilProcess } from '../support/vigil-process.js';
 
 /**
- * Adversarial review of `npm start` (shared/local/*): flags, a second `npm start` on the same ports
+ * Guards found by a review of `npm start` (shared/local/*): flags, a second `npm start` on the same ports
  * or data dir, restarts, the control and console routes, one huge request.
  */
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -122,8 +122,6 @@ describe('a second npm start beside a running one', () => {
   }, 150_000);
 });
 
-describe('restart with the same data dir', () => {
-});
 
 describe('local control routes', () => {
   it('POST /_local/faults with malformed JSON → 400 invalid_request (contract "Errors"), not internal_error', async () => {

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { WorkerGrantRecord } from '../../domain/extension-ledger.js';
 import { isTerminal, type Job, type Workflow } from '../../domain/job.js';
 import { lastHeardAt, type WorkflowAdvance } from '../../domain/record-progress.js';
@@ -24,6 +24,10 @@ const grantKey = (jobId: string, workerId: string) => ({ pk: `JOB#${jobId}`, sk:
 const asJob = (item: Record<string, unknown>) => withoutStorageAttributes(item) as unknown as Job;
 const asWorkflow = (item: Record<string, unknown>) => withoutStorageAttributes(item) as unknown as Workflow;
 const asWorker = (item: Record<string, unknown>) => withoutStorageAttributes(item) as unknown as WorkerHealth;
+/** A grant record of this job, not of an earlier job with the same id (records from before incarnations were kept count as this job's). */
+const ofIncarnation = (record: WorkerGrantRecord, incarnation: string | undefined) =>
+  incarnation === undefined || record.incarnation === undefined || record.incarnation === incarnation;
+
 const asGrant = (item: Record<string, unknown>) => withoutStorageAttributes(item, ['index']) as unknown as WorkerGrantRecord;
 
 /** Seconds since the epoch for DynamoDB TTL. */
@@ -65,7 +69,7 @@ export class DynamoJobStore implements JobStore {
       else if (sk.startsWith(GRANT_PREFIX)) grants.push(asGrant(item));
       else workflows.push(asWorkflow(item));
     }
-    return job ? { job, workflows: workflows.sort((a, b) => a.index - b.index), grants } : undefined;
+    return job ? { job, workflows: workflows.sort((a, b) => a.index - b.index), grants: grants.filter((record) => ofIncarnation(record, job?.incarnation)) } : undefined;
   }
 
   async getWorkflow(jobId: string, workflowId: string): Promise<Workflow | undefined> {
@@ -243,23 +247,38 @@ export class DynamoJobStore implements JobStore {
     const { workerIndex, ...rest } = record;
     const fields: Record<string, unknown> = { ...rest, ...(record.retainUntil !== undefined ? { [TTL_ATTRIBUTE]: ttlSeconds(record.retainUntil) } : {}) };
     const names = Object.keys(fields);
-    const { Attributes } = await this.doc.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: grantKey(record.jobId, record.workerId),
-        // `index` (= workerIndex) and `gsiWorkerId` put the record in the `byWorker` index: a fresh
-        // budget finds every job where the worker holds a grant, active there or not.
-        UpdateExpression: `SET workerIndex = if_not_exists(workerIndex, :workerIndex), #index = if_not_exists(#index, :workerIndex), gsiWorkerId = :worker, ${names.map((_, i) => `#f${i} = :f${i}`).join(', ')}`,
-        ExpressionAttributeNames: { '#index': 'index', ...Object.fromEntries(names.map((name, i) => [`#f${i}`, name])) },
-        ExpressionAttributeValues: {
-          ':workerIndex': workerIndex,
-          ':worker': record.workerId,
-          ...Object.fromEntries(names.map((name, i) => [`:f${i}`, fields[name]])),
-        },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return Number(Attributes?.['workerIndex'] ?? workerIndex);
+    try {
+      const { Attributes } = await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: grantKey(record.jobId, record.workerId),
+          // `index` (= workerIndex) and `gsiWorkerId` put the record in the `byWorker` index: a fresh
+          // budget finds every job where the worker holds a grant, active there or not.
+          UpdateExpression: `SET workerIndex = if_not_exists(workerIndex, :workerIndex), #index = if_not_exists(#index, :workerIndex), gsiWorkerId = :worker, ${names.map((_, i) => `#f${i} = :f${i}`).join(', ')}`,
+          // The worker's index is fixed by this job's first grant, not by an earlier job with this id.
+          ...(record.incarnation !== undefined ? { ConditionExpression: 'attribute_not_exists(incarnation) OR incarnation = :incarnation' } : {}),
+          ExpressionAttributeNames: { '#index': 'index', ...Object.fromEntries(names.map((name, i) => [`#f${i}`, name])) },
+          ExpressionAttributeValues: {
+            ':workerIndex': workerIndex,
+            ':worker': record.workerId,
+            ...(record.incarnation !== undefined ? { ':incarnation': record.incarnation } : {}),
+            ...Object.fromEntries(names.map((name, i) => [`:f${i}`, fields[name]])),
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return Number(Attributes?.['workerIndex'] ?? workerIndex);
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // A record of an earlier job with this id: replaced whole.
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...fields, workerIndex, index: workerIndex, gsiWorkerId: record.workerId, ...grantKey(record.jobId, record.workerId) },
+        }),
+      );
+      return workerIndex;
+    }
   }
 
   async retireGrantRecord(jobId: string, workerId: string, epochBefore: number): Promise<void> {
@@ -271,13 +290,13 @@ export class DynamoJobStore implements JobStore {
     });
   }
 
-  async findGrantRecords(jobId: string): Promise<WorkerGrantRecord[]> {
+  async findGrantRecords(jobId: string, incarnation?: string): Promise<WorkerGrantRecord[]> {
     const items = await this.queryAll({
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :grant)',
       ExpressionAttributeValues: { ':pk': jobKey(jobId).pk, ':grant': GRANT_PREFIX },
       ConsistentRead: true,
     });
-    return items.map(asGrant);
+    return items.map(asGrant).filter((record) => ofIncarnation(record, incarnation));
   }
 
   findDueTimers(dueBy: EpochMs, limit: number) {
