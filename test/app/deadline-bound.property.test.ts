@@ -116,12 +116,10 @@ async function apply(m: TestManager, model: Model, s: Step): Promise<void> {
         requestExtension(m.deps, { workerId, token: model.tokens.get(`${jobId}/${workerId}`) ?? '', currentProgress: s.progress }),
       );
       if (typeof result === 'object' && result !== null && (result as { granted: boolean }).granted) {
-        // Seed 000 Part 8 item 3: a granted request shows progress on every job the worker is active in.
-        for (const job of JOBS) {
-          const stored = await m.getJob(job.jobId);
-          const index = (job.workers as readonly string[]).indexOf(workerId);
-          if (index >= 0 && stored.status === 'RUNNING' && stored.workflowMarks[index] === 'a') model.lastProgressAt.set(job.jobId, now);
-        }
+        // Seed 000 Part 8 item 3: a granted request shows progress of the job its token names, and only that job's.
+        const stored = await m.getJob(jobId);
+        const index = (workers as readonly string[]).indexOf(workerId);
+        if (stored.status === 'RUNNING' && stored.workflowMarks[index] === 'a') model.lastProgressAt.set(jobId, now);
       }
       return;
     }
