@@ -30,6 +30,7 @@ export const itemView = (item: PoolItem) => ({
   state: item.state,
   attempt: item.attempt,
   timeoutCount: item.timeoutCount,
+  ...(item.stallCount ? { stallCount: item.stallCount } : {}),
   input: item.input,
   ...(item.reason ? { reason: item.reason } : {}),
   ...(item.limitSeconds !== undefined ? { limitSeconds: item.limitSeconds } : {}),

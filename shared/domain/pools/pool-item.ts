@@ -110,6 +110,8 @@ export interface PoolItem {
   /** The fence: the number of the latest attempt (0 before the first claim). */
   attempt: number;
   timeoutCount: number;
+  /** Attempts that stalled (missed `stall_threshold` checkpoints in a row); absent on items from before it was kept. */
+  stallCount?: number;
   /** The item's own agent limit, set by a redrive or an `increase_timeout` answer. */
   limitSeconds?: number;
   /** Why the item is available again (`agent_stalled`, `agent_timeout`, …). */

@@ -43,9 +43,12 @@ export function resolveAttempt(
     const fate = timeoutFate(next, config, reason.timeout, now);
     next = fate.item;
     effects.push(...fate.effects);
+  } else if (reason.kind === 'stall') {
+    const fate = stallFate(next, config, now);
+    next = fate.item;
+    effects.push(...fate.effects);
   } else {
-    // Seed 002 recover_stalled_agent: back to the pool; the miss counter lives on the attempt, so it is cleared.
-    next = { ...next, state: 'available', reason: reason.kind === 'stall' ? 'agent_stalled' : 'pool_stopped' };
+    next = { ...next, state: 'available', reason: 'pool_stopped' };
   }
   if (settles(next.state)) next = withFollowUp(next, { type: 'check_pool_finished' });
   effects.unshift(
@@ -62,11 +65,23 @@ export function resolveAttempt(
   return { item: next, effects };
 }
 
+/**
+ * Seed 002 recover_stalled_agent: back to the pool; the miss counter lives on the attempt, so it is
+ * cleared. The seed returns a stalled task to the pool every time, so an item that stalls every agent
+ * would never end; a stall is a checkpoint timeout, so its repeats escalate at `timeout_escalation`
+ * as timeouts do (seed 002 escalate_repeated_timeout).
+ */
+function stallFate(item: PoolItem, config: PoolConfig, now: EpochMs): ItemStep {
+  const stalled: PoolItem = { ...item, stallCount: (item.stallCount ?? 0) + 1 };
+  if ((stalled.stallCount ?? 0) >= config.timeout_escalation) return escalate(stalled, now, 'stall');
+  return { item: { ...stalled, state: 'available', reason: 'agent_stalled' }, effects: [] };
+}
+
 function timeoutFate(item: PoolItem, config: PoolConfig, timeout: TimeoutInfo, now: EpochMs): ItemStep {
   const action = config.timeout_config.timeout_action;
   if (action === 'fail') return { item: { ...item, state: 'failed' }, effects: [] };
   if (action === 'skip') return { item: { ...item, state: 'skipped' }, effects: [] };
-  if (item.timeoutCount >= config.timeout_escalation) return escalate(item, now);
+  if (item.timeoutCount >= config.timeout_escalation) return escalate(item, now, 'timeout');
   if (action === 'retry') return { item: { ...item, state: 'available', reason: 'agent_timeout' }, effects: [] };
   // dlq and graceful_terminate: the DLQ keeps the history (every attempt and its timeout) and the partial result.
   return {
@@ -93,8 +108,11 @@ function timeoutFate(item: PoolItem, config: PoolConfig, timeout: TimeoutInfo, n
   };
 }
 
-/** Seed 002 escalate_repeated_timeout: the id names the pool, the item and the count, so it is stable. */
-export const escalationIdOf = (poolId: string, itemId: string, timeoutCount: number): string => `${poolId}~${itemId}~${timeoutCount}`;
+/**
+ * Seed 002 escalate_repeated_timeout: the id names the pool, the item and the count, so it is stable;
+ * an escalation for stalls counts them with an `s` (`pool~item~s3`), so the two never share an id.
+ */
+export const escalationIdOf = (poolId: string, itemId: string, count: number | `s${number}`): string => `${poolId}~${itemId}~${count}`;
 
 export function parseEscalationId(escalationId: string): { poolId: string; itemId: string } | undefined {
   const [poolId, itemId, count, ...extra] = escalationId.split('~');
@@ -102,11 +120,11 @@ export function parseEscalationId(escalationId: string): { poolId: string; itemI
   return { poolId, itemId };
 }
 
-function escalate(item: PoolItem, now: EpochMs): ItemStep {
-  const escalationId = escalationIdOf(item.poolId, item.itemId, item.timeoutCount);
-  const question =
-    `Task ${item.itemId} has timed out ${item.timeoutCount} times. Possible causes: task too large, unclear requirements, ` +
-    'or infrastructure issue. How should we proceed?';
+function escalate(item: PoolItem, now: EpochMs, repeated: 'timeout' | 'stall'): ItemStep {
+  const stalls = item.stallCount ?? 0;
+  const escalationId = escalationIdOf(item.poolId, item.itemId, repeated === 'stall' ? `s${stalls}` : item.timeoutCount);
+  const what = repeated === 'stall' ? `has stalled ${stalls} times (its agents stopped answering checkpoints)` : `has timed out ${item.timeoutCount} times`;
+  const question = `Task ${item.itemId} ${what}. Possible causes: task too large, unclear requirements, or infrastructure issue. How should we proceed?`;
   const escalated: PoolItem = { ...item, state: 'escalated', escalation: { escalationId, question, askedAt: now, status: 'pending' } };
   return {
     item: withFollowUp(escalated, { type: 'index_escalation', escalationId }),
@@ -117,6 +135,7 @@ function escalate(item: PoolItem, now: EpochMs): ItemStep {
           itemId: item.itemId,
           escalationId,
           timeoutCount: item.timeoutCount,
+          ...(repeated === 'stall' ? { stallCount: stalls } : {}),
           question,
           options: [...ESCALATION_OPTIONS],
           askedAt: toIso(now),

@@ -57,6 +57,29 @@ describe('checkpoints and stalls (seed 002)', () => {
     expect(next.run?.checkpointMisses).toBe(0);
     expect(next.lastCheckpoint?.state).toEqual({ resume: 1 });
   });
+
+  it('an item that stalls every agent ends escalated at the timeout_escalation-th stall, not back in the pool forever', () => {
+    // Prepare: no agent limit, so only stalls can end an attempt
+    const pool = poolWith({ agent_timeout_secs: null, checkpoint_interval_secs: 10, checkpoint_timeout_secs: 2, stall_threshold: 1, timeout_escalation: 3, timeout_config: { cleanup_grace_period_secs: 0 } });
+    // Act: three agents in turn never answer a checkpoint
+    let item = claimed(pool);
+    const fates: PoolItem[] = [];
+    let effects: ReturnType<typeof wake>['effects'] = [];
+    for (let n = 0; n < 3; n++) {
+      const start = 100 * n;
+      const { state, effects: stallEffects } = wake(item, pool, start + 12);
+      effects = stallEffects;
+      fates.push(state);
+      if (state.state === 'available') item = claimed(pool, state, start + 100, `agent-${n + 1}`);
+    }
+    const escalated = fates[2] as PoolItem;
+    // Assess
+    expect(fates.slice(0, 2).map((fate) => [fate.state, fate.reason])).toEqual([['available', 'agent_stalled'], ['available', 'agent_stalled']]);
+    expect(escalated).toMatchObject({ state: 'escalated', stallCount: 3, timeoutCount: 0, escalation: { escalationId: 'p~i-1~s3', status: 'pending' } });
+    expect(escalated.escalation?.question).toContain('stalled 3 times');
+    expect(eventOf(effects, 'TaskEscalated')).toMatchObject({ stallCount: 3, timeoutCount: 0 });
+    expect(escalated.pending).toContainEqual({ type: 'index_escalation', escalationId: 'p~i-1~s3' });
+  });
 });
 
 describe('escalation after timeout_escalation timeouts (seed 002)', () => {
