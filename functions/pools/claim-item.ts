@@ -5,6 +5,6 @@ import { managerFor, regionOfHttpEvent } from '../../shared/wiring/manager-resol
 import { callerTenant } from '../../shared/http/caller-tenant.js';
 
 export const handler = httpRoute({ path: poolPath, body: claimBody }).handle(async ({ path, body, event }) => {
-  const claimed = await claimPoolItem(await managerFor(regionOfHttpEvent(event)), path.poolId, { agentId: body.agentId, kind: body.kind ?? 'agent' }, callerTenant(event));
+  const claimed = await claimPoolItem(await managerFor(regionOfHttpEvent(event)), path.poolId, { agentId: body.agentId, kind: body.kind ?? 'agent', ...(body.claimId !== undefined ? { claimId: body.claimId } : {}) }, callerTenant(event));
   return claimed ? ok(claimed) : noContent();
 });

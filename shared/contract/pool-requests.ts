@@ -131,7 +131,8 @@ export const commandPath = z.object({
 export const collectionPath = z.object({ poolId: id, collectionId: z.string().check(z.regex(/^[A-Za-z0-9-]{1,64}$/, 'must be a collectionId')) });
 export const escalationPath = z.object({ escalationId: z.string().check(z.minLength(1), z.maxLength(300)) });
 
-export const claimBody = z.strictObject({ agentId: id, kind: z.optional(z.enum(['agent', 'expert'])) });
+/** `claimId`: the caller's idempotency key; a repeat with the same id gets the same attempt (docs/agent-fleets.md). */
+export const claimBody = z.strictObject({ agentId: id, kind: z.optional(z.enum(['agent', 'expert'])), claimId: z.optional(id) });
 
 const attemptFields = { agentId: id, attempt: z.int().check(z.gte(1, 'must be the attempt number the claim returned')) };
 export const heartbeatBody = z.strictObject(attemptFields);

@@ -37,6 +37,16 @@ export class JobFinishedError extends VigilError {
     super(`Job '${jobId}' is already ${status}; a finished job cannot change. Submit a new job instead.`);
   }
 }
+/** The gate's global timeout is decided and on its way to the regions: the job is ending, its outcome not known yet. */
+export class TimeoutBeingAppliedError extends VigilError {
+  readonly code = 'job_finished';
+  constructor(jobId: string) {
+    super(
+      `Job '${jobId}' is ending: the gate declared its global timeout and is applying it in every region, so it cannot be cancelled. ` +
+        `GET /jobs/${jobId} shows how each region ends it.`,
+    );
+  }
+}
 export class WorkflowFinishedError extends VigilError {
   readonly code = 'workflow_finished';
 }

@@ -16,6 +16,7 @@ const statusByCode: Record<string, number> = {
   submission_conflict: 409,
   region_refused: 409,
   upstream_unavailable: 503,
+  busy: 503,
   pool_not_found: 404,
   item_not_found: 404,
   escalation_not_found: 404,

@@ -30,6 +30,19 @@ export interface EscalationPointer extends TenantOwned {
   askedAt: EpochMs;
 }
 
+/**
+ * What a claim with a `claimId` took, so its retry gets the same attempt: reserved before the claim
+ * (`itemId` absent while it is in flight), then naming the attempt.
+ */
+export interface ClaimReceipt {
+  poolId: string;
+  agentId: string;
+  claimId: string;
+  reservedAt: EpochMs;
+  itemId?: string;
+  attempt?: number;
+}
+
 /** A page in key order; `more` when more may follow (pass the last id back to continue). */
 export interface ItemPage {
   items: PoolItem[];
@@ -76,4 +89,14 @@ export interface PoolStore {
   getCollection(poolId: string, collectionId: string): Promise<CheckpointCollection | undefined>;
   /** Up to `count` asked agents from position `from`, in the order they were asked. */
   askedAgents(collection: CheckpointCollection, from: number, count: number): Promise<AskedAgent[]>;
+  getClaimReceipt(poolId: string, agentId: string, claimId: string): Promise<ClaimReceipt | undefined>;
+  /**
+   * Reserves the claim id for this call: a new receipt, or, given the one found, that one retaken
+   * (its claim was abandoned). False when another call reserved it first.
+   */
+  reserveClaim(receipt: ClaimReceipt, found?: ClaimReceipt): Promise<boolean>;
+  /** Names the attempt the reservation took; false when the reservation was retaken meanwhile. */
+  completeClaim(reserved: ClaimReceipt, itemId: string, attempt: number): Promise<boolean>;
+  /** Gives up the reservation of a claim that took nothing (it then reads as abandoned), so a retry claims afresh. */
+  releaseClaim(reserved: ClaimReceipt): Promise<void>;
 }

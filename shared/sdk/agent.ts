@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { claimAnswer, commandStartAnswer, heartbeatAnswer, type Claim, type HeartbeatAnswer } from '../contract/pool-responses.js';
 import { VigilApiError } from './errors.js';
 import { VigilHttp, type VigilHttpOptions } from './vigil-http.js';
@@ -42,8 +43,8 @@ const epochMs = (iso: string | null | undefined): number | undefined => (iso ? D
 /** Claims one item of `poolId`; undefined when none is available (204). */
 export async function claim(options: AgentOptions, poolId: string, agentId: string, kind: 'agent' | 'expert' = 'agent'): Promise<AttemptHandle | undefined> {
   const http = new VigilHttp(options);
-  // Each claim takes an item: one whose answer was lost (a 504, a timeout) is not sent again blindly.
-  const answer = await http.call('POST', `/pools/${encodeURIComponent(poolId)}/claims`, { body: { agentId, kind }, once: true });
+  // Every repeat carries the same claimId: one whose answer was lost (a 504, a timeout) gets the same attempt back.
+  const answer = await http.call('POST', `/pools/${encodeURIComponent(poolId)}/claims`, { body: { agentId, kind, claimId: randomUUID() } });
   if (answer.status === 204 || answer.body === undefined) return undefined;
   return startAttempt(http, options, poolId, agentId, claimAnswer.parse(answer.body));
 }

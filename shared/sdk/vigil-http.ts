@@ -21,11 +21,6 @@ export interface CallOptions {
   token?: string;
   /** An aborted signal stops retrying. */
   signal?: AbortSignal;
-  /**
-   * Not safe to repeat (a claim takes a new item each time): retried only when the request surely
-   * never reached Vigil (the connection was refused), never after an answer that was lost.
-   */
-  once?: boolean;
 }
 
 export interface Answer {
@@ -56,7 +51,6 @@ export class VigilHttp {
         response = await this.send(method, path, options);
       } catch (error) {
         lastFailure = error instanceof Error ? error.message : String(error);
-        if (options.once && !neverSent(error)) throw this.mayHaveApplied(method, path, lastFailure);
         continue;
       }
       const text = await response.text();
@@ -68,17 +62,8 @@ export class VigilHttp {
         : new VigilApiError(response.status, 'http_error', `${method} ${path} answered ${response.status}: ${text.slice(0, 200)}`);
       if (response.status < 500) throw error;
       lastFailure = `${response.status} ${error.code}`;
-      // `busy` says nothing was changed: safe to send again, even a call that must not be repeated.
-      if (options.once && error.code !== 'busy') throw this.mayHaveApplied(method, path, lastFailure);
     }
     throw new VigilUnreachableError(`Vigil at ${this.endpoint} did not answer ${method} ${path} (${lastFailure}). Is it running?`);
-  }
-
-  private mayHaveApplied(method: string, path: string, failure: string): VigilUnreachableError {
-    return new VigilUnreachableError(
-      `Vigil at ${this.endpoint} did not answer ${method} ${path} (${failure}); it may have applied it, so it is not sent again. ` +
-        'A claim whose answer was lost times out on its own; claim again.',
-    );
   }
 
   private async send(method: string, path: string, options: CallOptions): Promise<Response> {
@@ -104,10 +89,4 @@ function parseJson(text: string): unknown {
   } catch {
     return text;
   }
-}
-
-/** A connection refused or a host not found: the request never reached Vigil, so sending it again is safe. */
-function neverSent(error: unknown): boolean {
-  const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
-  return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
 }

@@ -109,4 +109,33 @@ describeWithEmulator('DynamoDB pool store: conditional writes, claims, the timer
     expect(await pools.listEscalationPointers({ tenant: 'T' }, 1)).toMatchObject({ pointers: [{ escalationId: 'p40~a~3' }] });
     expect((await pools.listEscalationPointers({ tenant: 'default' }, 1)).pointers).toEqual([p4]);
   });
+
+  it('claim receipts: reserved once, retaken only as found, named once, released (to read as abandoned) only while unnamed; item queries never see them', async () => {
+    // Prepare
+    const { pools } = await freshStores(emulator.clientConfig());
+    await createPool(pools, poolOf('p5'));
+    const reserved = { poolId: 'p5', agentId: 'agent-a', claimId: 'c-1', reservedAt: T0 };
+    // Act
+    const first = await pools.reserveClaim(reserved);
+    const twice = await pools.reserveClaim({ ...reserved, reservedAt: T0 + 1 });
+    const staleRetake = await pools.reserveClaim({ ...reserved, reservedAt: T0 + 2 }, { ...reserved, reservedAt: T0 - 1 });
+    const retaken = { ...reserved, reservedAt: T0 + 40_000 };
+    const retake = await pools.reserveClaim(retaken, reserved);
+    const lateName = await pools.completeClaim(reserved, 'a', 1);
+    const named = await pools.completeClaim(retaken, 'b', 1);
+    await pools.releaseClaim(retaken);
+    const stored = await pools.getClaimReceipt('p5', 'agent-a', 'c-1');
+    const released = { ...reserved, claimId: 'c-2' };
+    await pools.reserveClaim(released);
+    await pools.releaseClaim(released);
+    const afterRelease = await pools.getClaimReceipt('p5', 'agent-a', 'c-2');
+    const retakenAfterRelease = afterRelease && (await pools.reserveClaim({ ...released, reservedAt: T0 + 1 }, afterRelease));
+    // Assess
+    expect([first, twice, staleRetake, retake, lateName, named]).toEqual([true, false, false, true, false, true]);
+    expect(stored).toEqual({ ...retaken, itemId: 'b', attempt: 1 });
+    expect(afterRelease).toEqual({ ...released, reservedAt: 0 });
+    expect(retakenAfterRelease).toBe(true);
+    expect((await pools.itemsInState('p5', 'available', 10)).items.map((item) => item.itemId)).toEqual(['a', 'b', 'c']);
+    expect((await pools.countItems('p5')).available).toBe(3);
+  });
 });

@@ -2,30 +2,51 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claim, startWorkflow } from '../../shared/sdk/index.js';
-import { claimedReply, countCalls, errorReply, iso, useFakeVigil } from '../support/fake-vigil.js';
+import { claimedReply, errorReply, iso, useFakeVigil } from '../support/fake-vigil.js';
 import { runVigil } from '../support/vigil-cli.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // Review findings: a claim retried after its answer was lost took a second item and stranded the
 // first; a submit without an id, retried, made a second job.
-describe('retries never repeat a call that is not idempotent', () => {
+describe('a call is repeated only with what makes it idempotent', () => {
   const vigil = useFakeVigil();
 
-  it('claim() sends one claim: a claim retried after an ambiguous 504 takes a second item and strands the first', async () => {
-    // Prepare: the first claim is applied (item-1 is now running under this agent) but its answer is lost (API Gateway 504)
+  it('claim() repeats a claim whose answer was lost with the same claimId, so Vigil answers the attempt it took', async () => {
+    // Prepare: the first claim is applied but its answer is lost (API Gateway 504)
     const fake = await vigil.fakeVigil((method, path, _body, seen) => {
       if (method === 'POST' && path.endsWith('/claims')) {
         const n = seen.filter((s) => s.path.endsWith('/claims')).length;
-        return n === 1 ? { status: 504, text: '{"message": "Endpoint request timed out"}' } : claimedReply(`item-${n}`, Date.now() + 60_000);
+        return n === 1 ? { status: 504, text: '{"message": "Endpoint request timed out"}' } : claimedReply('item-1', Date.now() + 60_000);
       }
       return { status: 200, body: { action: 'continue', deadlineAt: null } };
     });
     // Act
-    const attempt = await claim({ endpoint: fake.url, retry: { baseDelayMs: 1, maxDelayMs: 5 }, heartbeatIntervalMs: 60_000 }, 'pool-1', 'agent-a').catch(() => undefined);
+    const attempt = await claim({ endpoint: fake.url, retry: { baseDelayMs: 1, maxDelayMs: 5 }, heartbeatIntervalMs: 60_000 }, 'pool-1', 'agent-a');
     attempt?.stop();
-    // Assess: a claim is not idempotent (each one takes a new item), so it must not be sent twice blindly
-    expect(countCalls(fake, 'POST', '/claims')).toBe(1);
+    // Assess: sent again, and every repeat names the same claimId (Vigil's receipt gives it the same attempt)
+    const claimIds = fake.seen.filter((s) => s.path.endsWith('/claims')).map((s) => (s.body as { claimId?: string }).claimId);
+    expect(claimIds).toHaveLength(2);
+    expect(claimIds[0]).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
+    expect(claimIds[1]).toBe(claimIds[0]);
+    expect(attempt?.claim.itemId).toBe('item-1');
+  });
+
+  it('two claim() calls use two claimIds: each is a claim of its own', async () => {
+    // Prepare
+    const fake = await vigil.fakeVigil((method, path, _body, seen) => {
+      if (method === 'POST' && path.endsWith('/claims')) return claimedReply(`item-${seen.filter((s) => s.path.endsWith('/claims')).length}`, Date.now() + 60_000);
+      return { status: 200, body: { action: 'continue', deadlineAt: null } };
+    });
+    const options = { endpoint: fake.url, heartbeatIntervalMs: 60_000 };
+    // Act
+    const first = await claim(options, 'pool-1', 'agent-a');
+    const second = await claim(options, 'pool-1', 'agent-a');
+    first?.stop();
+    second?.stop();
+    // Assess
+    const claimIds = fake.seen.filter((s) => s.path.endsWith('/claims')).map((s) => (s.body as { claimId?: string }).claimId);
+    expect(new Set(claimIds).size).toBe(2);
   });
 
   it('vigil submit of a job without a jobId, retried after a 504, is not submitted as a second job', async () => {

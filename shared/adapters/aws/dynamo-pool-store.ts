@@ -5,8 +5,9 @@ import type { PoolCounts } from '../../domain/pools/pool-decisions.js';
 import type { Pool } from '../../domain/pools/pool.js';
 import { itemTimerId, type ItemState, type PoolItem } from '../../domain/pools/pool-item.js';
 import { storedTenant } from '../../domain/tenant.js';
-import type { AskedAgent, CheckpointCollection, EscalationPage, EscalationPointer, ItemPage, PoolStore } from '../../ports/pool-store.js';
+import type { AskedAgent, CheckpointCollection, ClaimReceipt, EscalationPage, EscalationPointer, ItemPage, PoolStore } from '../../ports/pool-store.js';
 import { batchGet } from './batch-requests.js';
+import { DynamoClaimReceipts } from './claim-receipts.js';
 import { AVAILABLE_INDEX, AVAILABLE_INDEX_KEYS, POOL_KEY_PREFIX, timerShardOf } from './jobs-table.js';
 import { createOrReturnExisting, putVersioned, withoutStorageAttributes } from './versioned-item.js';
 
@@ -92,12 +93,32 @@ function decodeToken(token: string | undefined): Record<string, unknown> | undef
 }
 
 export class DynamoPoolStore implements PoolStore {
+  private readonly receipts: DynamoClaimReceipts;
+
   /** `random` picks where a claim starts reading the `available` index; a simulation passes its seeded stream. */
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly random: () => number = Math.random,
-  ) {}
+  ) {
+    this.receipts = new DynamoClaimReceipts(doc, tableName);
+  }
+
+  getClaimReceipt(poolId: string, agentId: string, claimId: string) {
+    return this.receipts.get(poolId, agentId, claimId);
+  }
+
+  reserveClaim(receipt: ClaimReceipt, found?: ClaimReceipt) {
+    return this.receipts.reserve(receipt, found);
+  }
+
+  completeClaim(reserved: ClaimReceipt, itemId: string, attempt: number) {
+    return this.receipts.complete(reserved, itemId, attempt);
+  }
+
+  releaseClaim(reserved: ClaimReceipt) {
+    return this.receipts.release(reserved);
+  }
 
   async getPool(poolId: string): Promise<Pool | undefined> {
     const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: poolKey(poolId), ConsistentRead: true }));

@@ -1,5 +1,5 @@
 import type { Decision } from '../effects.js';
-import { JobFinishedError } from '../errors.js';
+import { JobFinishedError, TimeoutBeingAppliedError } from '../errors.js';
 import type { EpochMs } from '../time.js';
 import { broadcastDecision } from './broadcast-decision.js';
 import type { GateJob } from './gate-job.js';
@@ -14,8 +14,9 @@ import type { GatePolicy } from './gate-policy.js';
  */
 export function cancelGateJob(job: GateJob, reason: string | undefined, now: EpochMs, policy: GatePolicy): Decision<GateJob> {
   const status = gateJobStatus(job);
-  // A declared global timeout is a decision already, confirmed by a region or not.
-  if (job.globallyTimedOut) throw new JobFinishedError(job.jobId, 'TIMED_OUT');
+  // A declared global timeout is a decision already, confirmed by a region or not; unconfirmed, the
+  // regions may yet answer that they had completed, so the refusal does not call the job TIMED_OUT.
+  if (job.globallyTimedOut) throw new TimeoutBeingAppliedError(job.jobId);
   if (status !== 'RUNNING') throw new JobFinishedError(job.jobId, status);
   const cancelled: GateJob = {
     ...job,

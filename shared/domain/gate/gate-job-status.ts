@@ -3,7 +3,7 @@ import { allRegionsFinal, type GateJob } from './gate-job.js';
 
 /**
  * The job's status across regions: the gate's own decision first, then the regions' outcomes once
- * every region has one, the most severe winning (timed out, then failed, then cancelled).
+ * every region has one, the most severe winning (timed out, then failed, then cancelled), a cancel too.
  * A declared global timeout reads TIMED_OUT once a region confirms it: a region that completed while
  * the gate could not hear it (an outage, a partition) answers the re-sent decision with COMPLETED, and
  * a job that completed everywhere is then never reported TIMED_OUT (`globallyTimedOut` says it was declared).
@@ -12,8 +12,9 @@ import { allRegionsFinal, type GateJob } from './gate-job.js';
  */
 export function gateJobStatus(job: GateJob): JobStatus {
   if (job.globallyTimedOut && timeoutConfirmed(job)) return 'TIMED_OUT';
-  if (job.cancelRequested !== undefined) return 'CANCELLED';
-  if (!allRegionsFinal(job)) return 'RUNNING';
+  // A cancel reads CANCELLED while it is applied; once every region has ended, how they ended is the
+  // truth: a cancel that reached each region after it had completed cancelled nothing (review finding).
+  if (!allRegionsFinal(job)) return job.cancelRequested !== undefined ? 'CANCELLED' : 'RUNNING';
   const outcomes = new Set(job.targetRegions.map((region) => job.dcStatus[region]));
   if (outcomes.has('timed_out')) return 'TIMED_OUT';
   if (outcomes.has('failed')) return 'FAILED';

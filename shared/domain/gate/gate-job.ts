@@ -67,6 +67,8 @@ export interface GateJob {
   withdrawnTimeout?: { reason?: string; decidedAt?: EpochMs };
   /** When the gate decided (global timeout or cancel). */
   decidedAt?: EpochMs;
+  /** Timed re-sends of the decision actually sent (absent before the first): the give-up counts these, not the clock. */
+  rebroadcasts?: number;
   /** Present once the job was cancelled through the gate. */
   cancelRequested?: { reason?: string };
   /** The durable wake-up of this gate job; absent when the gate has nothing left to do on its own. */

@@ -5,8 +5,9 @@ export interface GatePolicy {
   /** A decision is re-sent this often to the regions that have not reported a final status. */
   rebroadcastSeconds: number;
   /**
-   * Timed re-sends stop this long after the decision, so a region that is gone for good costs
-   * nothing forever. The decision still reaches it: any later message from it is answered with it.
+   * Timed re-sends stop after this long's worth of them (this / `rebroadcastSeconds` re-sends), so a
+   * region that is gone for good costs nothing forever. Counted in re-sends sent, so time the gate was
+   * down does not use it up. The decision still reaches a region: any later message from it is answered with it.
    */
   rebroadcastGiveUpSeconds: number;
   /**

@@ -1,5 +1,5 @@
 import { metric, unchanged, type Decision } from '../effects.js';
-import { secondsToMs, type EpochMs } from '../time.js';
+import type { EpochMs } from '../time.js';
 import type { TimerRequest } from '../../ports/timers.js';
 import { broadcastDecision } from './broadcast-decision.js';
 import { declareGlobalTimeout } from './declare-global-timeout.js';
@@ -12,7 +12,7 @@ import { globalTimeoutDueAt } from './global-deadline.js';
  * The gate job's wake-up, checked lazily like the manager's: a timer armed before the decision is
  * stale; not due (extensions moved the deadline, or the re-send is not due yet) → re-arm only.
  * Undecided and due → global timeout (seed 000 Part 5, condition 1). Decided and due → re-send to
- * the regions without a final status, until the give-up time.
+ * the regions without a final status, until the give-up span's worth of re-sends went out.
  */
 export function onGateTimerFired(
   job: GateJob,
@@ -31,12 +31,18 @@ export function onGateTimerFired(
   if (!isDecided(job)) return checkGlobalDeadline(job, now, policy);
   if (job.timerDueAt === undefined) return unchanged(job, 'rebroadcast_stopped');
   if (now < job.timerDueAt) return unchanged(job, 'not_due', armGateTimer(job, job.timerDueAt).effects);
-  if (job.decidedAt !== undefined && now >= job.decidedAt + secondsToMs(policy.rebroadcastGiveUpSeconds)) {
+  // Counted in re-sends sent, not time since the decision: a gate back from a long outage still asks
+  // the regions whose final status was lost while it was down, for the whole give-up span.
+  const rebroadcasts = job.rebroadcasts ?? 0;
+  if (rebroadcasts >= rebroadcastsBeforeGivingUp(policy)) {
     const stopped = disarmGateTimer(job);
     return { state: stopped.job, effects: stopped.effects };
   }
-  return broadcastDecision(job, now, policy);
+  const resent = broadcastDecision(job, now, policy);
+  return { state: { ...resent.state, rebroadcasts: rebroadcasts + 1 }, effects: resent.effects };
 }
+
+const rebroadcastsBeforeGivingUp = (policy: GatePolicy): number => Math.ceil(policy.rebroadcastGiveUpSeconds / policy.rebroadcastSeconds);
 
 function checkGlobalDeadline(job: GateJob, now: EpochMs, policy: GatePolicy): Decision<GateJob> {
   const due = globalTimeoutDueAt(job, policy);

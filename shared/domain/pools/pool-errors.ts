@@ -43,6 +43,19 @@ export class StaleAttemptError extends VigilError {
     );
   }
 }
+export class ClaimEndedError extends VigilError {
+  readonly code = 'stale_attempt';
+  constructor(claimId: string, itemId: string, attempt: number) {
+    super(`Claim '${claimId}' took attempt ${attempt} of item '${itemId}', and that attempt is over. Claim again with a new claimId.`);
+  }
+}
+/** Another request with the same claimId is being answered: its retry gets that answer. */
+export class ClaimInFlightError extends VigilError {
+  readonly code = 'busy';
+  constructor(claimId: string) {
+    super(`A claim with claimId '${claimId}' is still being answered. Retry in a moment with the same claimId to get its item.`);
+  }
+}
 export class AttemptTerminatingError extends VigilError {
   readonly code = 'attempt_terminating';
   constructor(itemId: string, attempt: number) {

@@ -4,7 +4,7 @@ import { getPool } from '../../app/pools/get-pool.js';
 import type { ManagerDeps } from '../../app/manager-deps.js';
 import type { AgentCall, HeartbeatReply } from '../../domain/pools/agent-calls.js';
 import { VigilError } from '../../domain/errors.js';
-import { AttemptTerminatingError, PoolFinishedError, StaleAttemptError } from '../../domain/pools/pool-errors.js';
+import { AttemptTerminatingError, ClaimEndedError, PoolFinishedError, StaleAttemptError } from '../../domain/pools/pool-errors.js';
 import type { PoolItem } from '../../domain/pools/pool-item.js';
 import type { PoolStore } from '../../ports/pool-store.js';
 import { CLIENT_RETRY, NO_RETRY } from '../world/delivery.js';
@@ -43,6 +43,7 @@ type Claimed = { itemId: string; attempt: number; token: string; commands: Array
 export class SimAgent {
   private held: Held | undefined;
   private stopped = false;
+  private claimsSent = 0;
   /** Ticks of an older chain are dropped: a wake-up starts a new one, so an agent never runs two. */
   private chain = 0;
   private readonly heartbeatMs: number;
@@ -115,9 +116,11 @@ export class SimAgent {
 
   private async claim(): Promise<void> {
     let found = false;
-    await this.call('claim', NO_RETRY, async () => {
+    // As the SDK does: one claimId per claim, the same on every retry, so a retry gets the attempt the first try took.
+    const claimId = `${this.spec.agentId}.${++this.claimsSent}`;
+    await this.call('claim', CLIENT_RETRY, async () => {
       try {
-        const claimed = (await claimPoolItem(this.deps, this.pool.poolId, { agentId: this.spec.agentId, kind: this.spec.kind })) as Claimed | undefined;
+        const claimed = (await claimPoolItem(this.deps, this.pool.poolId, { agentId: this.spec.agentId, kind: this.spec.kind, claimId })) as Claimed | undefined;
         if (!claimed) return;
         found = true;
         // A claim answered twice (a redelivery) leaves the second item to its deadline: the agent holds one.
@@ -125,6 +128,8 @@ export class SimAgent {
         this.takeOn(claimed);
       } catch (error) {
         if (error instanceof PoolFinishedError) this.stopped = true;
+        // The attempt this claim took ended before its answer arrived: nothing is held; claim anew later.
+        if (error instanceof ClaimEndedError) return;
         throw error;
       }
     });

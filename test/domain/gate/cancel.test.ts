@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JobFinishedError } from '../../../shared/domain/errors.js';
+import { JobFinishedError, TimeoutBeingAppliedError } from '../../../shared/domain/errors.js';
 import { cancelGateJob } from '../../../shared/domain/gate/cancel-gate-job.js';
 import { gateJobStatus } from '../../../shared/domain/gate/gate-job-status.js';
 import { onFinalStatus } from '../../../shared/domain/gate/on-final-status.js';
@@ -78,7 +78,8 @@ describe('cancel through the gate reaches every region, with re-sends', () => {
     for (const region of [US, EU, AP]) completed = onFinalStatus(completed, finalStatus(region, 'COMPLETED'), T0 + seconds(40), policy).state;
 
     // Act + Assess
-    expect(() => cancelGateJob(timedOut, undefined, T0 + seconds(31), policy)).toThrow(JobFinishedError);
+    // Declared, not confirmed yet: refused without calling the job TIMED_OUT (its regions may have completed).
+    expect(() => cancelGateJob(timedOut, undefined, T0 + seconds(31), policy)).toThrow(TimeoutBeingAppliedError);
     expect(() => cancelGateJob(cancelled, undefined, T0 + seconds(31), policy)).toThrow(JobFinishedError);
     expect(() => cancelGateJob(completed, undefined, T0 + seconds(41), policy)).toThrow(/already COMPLETED/);
   });

@@ -87,12 +87,12 @@ describe('cleanup once every region reported its final status (seed 001 §10.7.7
     expect(effects).toEqual([{ type: 'DisarmTimer', scope: 'gate', jobId: 'job-1' }]);
   });
 
-  it('timed re-sends stop after the give-up time; a region that speaks up later still gets the decision', () => {
+  it('timed re-sends stop after the give-up span\'s worth of re-sends; a region that speaks up later still gets the decision', () => {
     // Prepare: ap-southeast-2 never answers.
     let job = onTimeoutReport(runningGateJob(), timeoutReport(US, 'stuck'), T0, policy).state;
     job = onFinalStatus(job, finalStatus(US, 'TIMED_OUT', { timeoutReason: 'global_timeout' }), T0, policy).state;
     job = onFinalStatus(job, finalStatus(EU, 'TIMED_OUT', { timeoutReason: 'global_timeout' }), T0, policy).state;
-    job = { ...job, timerDueAt: T0 + seconds(policy.rebroadcastGiveUpSeconds) };
+    job = { ...job, timerDueAt: T0 + seconds(policy.rebroadcastGiveUpSeconds), rebroadcasts: policy.rebroadcastGiveUpSeconds / policy.rebroadcastSeconds };
 
     // Act
     const stopped = onGateTimerFired(job, { fenceToken: 1 }, T0 + seconds(policy.rebroadcastGiveUpSeconds), policy);

@@ -75,7 +75,7 @@ describe('a final status lost on the way to the gate', () => {
     expect(state.dcStatus).toEqual({ [US]: 'completed', [EU]: 'completed', [AP]: 'timed_out' });
   });
 
-  it('asking is bounded: the re-sends stop an hour after the decision', () => {
+  it('asking is bounded: the re-sends stop after an hour\'s worth of them', () => {
     // Prepare
     let job = onGateTimerFired(apCompletionLost(), { fenceToken: 0 }, decidedAt, policy).state;
     let asks = 0;
@@ -89,6 +89,7 @@ describe('a final status lost on the way to the gate', () => {
 
     // Assess
     expect(job.timerDueAt).toBeUndefined();
-    expect(asks).toBe(policy.rebroadcastGiveUpSeconds / policy.rebroadcastSeconds - 1);
+    expect(asks).toBe(policy.rebroadcastGiveUpSeconds / policy.rebroadcastSeconds);
+    expect(job.rebroadcasts).toBe(asks);
   });
 });

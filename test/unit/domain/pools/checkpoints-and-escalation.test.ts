@@ -59,8 +59,8 @@ describe('checkpoints and stalls (seed 002)', () => {
   });
 
   it('an item that stalls every agent ends escalated at the timeout_escalation-th stall, not back in the pool forever', () => {
-    // Prepare: no agent limit, so only stalls can end an attempt
-    const pool = poolWith({ agent_timeout_secs: null, checkpoint_interval_secs: 10, checkpoint_timeout_secs: 2, stall_threshold: 1, timeout_escalation: 3, timeout_config: { cleanup_grace_period_secs: 0 } });
+    // Prepare: an agent limit far beyond the stalls, so only stalls end the attempts
+    const pool = poolWith({ agent_timeout_secs: 100_000, checkpoint_interval_secs: 10, checkpoint_timeout_secs: 2, stall_threshold: 1, timeout_escalation: 3, timeout_config: { cleanup_grace_period_secs: 0 } });
     // Act: three agents in turn never answer a checkpoint
     let item = claimed(pool);
     const fates: PoolItem[] = [];

@@ -1,0 +1,85 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ClaimReceipt } from '../../ports/pool-store.js';
+import { POOL_KEY_PREFIX, TTL_ATTRIBUTE } from './jobs-table.js';
+
+/** A retry comes within seconds; a day covers any client's patience, then DynamoDB drops the receipt. */
+const RECEIPT_RETENTION_SECONDS = 86_400;
+
+/** Ids cannot hold `#`, so agent and claim id never run into each other. */
+const receiptKey = ({ poolId, agentId, claimId }: Pick<ClaimReceipt, 'poolId' | 'agentId' | 'claimId'>) => ({
+  pk: `${POOL_KEY_PREFIX}${poolId}`,
+  sk: `CLAIM#${agentId}#${claimId}`,
+});
+
+const RELEASED_AT = 0;
+
+const lostRace = (error: unknown): boolean => error instanceof ConditionalCheckFailedException;
+
+/** Claim receipts on the pool's partition (outside its `ITEM#` range, so no item query reads them). */
+export class DynamoClaimReceipts {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async get(poolId: string, agentId: string, claimId: string): Promise<ClaimReceipt | undefined> {
+    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: receiptKey({ poolId, agentId, claimId }), ConsistentRead: true }));
+    if (!Item) return undefined;
+    const { pk: _pk, sk: _sk, [TTL_ATTRIBUTE]: _ttl, ...receipt } = Item;
+    return receipt as ClaimReceipt;
+  }
+
+  async reserve(receipt: ClaimReceipt, found?: ClaimReceipt): Promise<boolean> {
+    try {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...receiptKey(receipt), ...receipt, [TTL_ATTRIBUTE]: Math.floor(receipt.reservedAt / 1000) + RECEIPT_RETENTION_SECONDS },
+          ...(found
+            ? { ConditionExpression: 'reservedAt = :found AND attribute_not_exists(itemId)', ExpressionAttributeValues: { ':found': found.reservedAt } }
+            : { ConditionExpression: 'attribute_not_exists(pk)' }),
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (lostRace(error)) return false;
+      throw error;
+    }
+  }
+
+  async complete(reserved: ClaimReceipt, itemId: string, attempt: number): Promise<boolean> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: receiptKey(reserved),
+          UpdateExpression: 'SET itemId = :item, attempt = :attempt',
+          ConditionExpression: 'reservedAt = :reserved AND attribute_not_exists(itemId)',
+          ExpressionAttributeValues: { ':item': itemId, ':attempt': attempt, ':reserved': reserved.reservedAt },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (lostRace(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Dated back to the epoch: it reads as abandoned, so the next call with its id retakes it (no DeleteItem grant needed). */
+  async release(reserved: ClaimReceipt): Promise<void> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: receiptKey(reserved),
+          UpdateExpression: 'SET reservedAt = :released',
+          ConditionExpression: 'reservedAt = :reserved AND attribute_not_exists(itemId)',
+          ExpressionAttributeValues: { ':reserved': reserved.reservedAt, ':released': RELEASED_AT },
+        }),
+      );
+    } catch (error) {
+      if (!lostRace(error)) throw error;
+    }
+  }
+}

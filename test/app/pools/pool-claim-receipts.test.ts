@@ -1,0 +1,125 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DynamoPoolStore } from '../../../shared/adapters/aws/dynamo-pool-store.js';
+import { claimPoolItem } from '../../../shared/app/pools/claim-item.js';
+import { ClaimEndedError, ClaimInFlightError } from '../../../shared/domain/pools/pool-errors.js';
+import type { PoolItem } from '../../../shared/domain/pools/pool-item.js';
+import { useTestManager } from '../support/test-manager.js';
+import { newPool, refusal, send } from './pool-test-support.js';
+
+const agent = (agentId: string, claimId: string) => ({ agentId, kind: 'agent' as const, claimId });
+
+/** The real store, crashing (throwing) right after the claim took its item, before the receipt names it. */
+class CrashBeforeReceiptNamesItem extends DynamoPoolStore {
+  override async completeClaim(): Promise<boolean> {
+    throw new Error('crashed after the claim took its item');
+  }
+}
+
+async function runningItems(m: { deps: { pools: { itemsInState(poolId: string, state: 'running', limit: number): Promise<{ items: PoolItem[] }> } } }) {
+  return (await m.deps.pools.itemsInState('p', 'running', 100)).items;
+}
+
+// Review finding: a claim whose answer was lost (a 504, a client timeout) could not be repeated
+// safely. A repeat took a second item, and the first stayed running, unworked, until its deadline.
+describe('a claim with a claimId is idempotent', () => {
+  const m = useTestManager();
+
+  it('the same claimId sent again gets the same attempt and token; no second item is taken', async () => {
+    // Prepare
+    await newPool(m.deps, {}, ['a', 'b', 'c']);
+    // Act
+    const first = await claimPoolItem(m.deps, 'p', agent('agent-a', 'c-1'));
+    const repeat = await claimPoolItem(m.deps, 'p', agent('agent-a', 'c-1'));
+    // Assess
+    expect(repeat).toEqual(first);
+    expect((await runningItems(m)).map((item) => item.itemId)).toEqual([first?.itemId]);
+  });
+
+  it('a claimId is the agent\'s own: another agent using the same id claims an item of its own', async () => {
+    // Prepare
+    await newPool(m.deps, {}, ['a', 'b']);
+    // Act
+    const mine = await claimPoolItem(m.deps, 'p', agent('agent-a', 'c-1'));
+    const theirs = await claimPoolItem(m.deps, 'p', agent('agent-b', 'c-1'));
+    // Assess
+    expect(theirs?.itemId).not.toBe(mine?.itemId);
+  });
+
+  it('a repeat after the attempt ended is refused with stale_attempt and takes nothing', async () => {
+    // Prepare: the claim's attempt finishes
+    await newPool(m.deps, {}, ['a', 'b']);
+    const first = await claimPoolItem(m.deps, 'p', agent('agent-a', 'c-1'));
+    if (!first) throw new Error('nothing claimed');
+    await send(m.deps, { ...first, agentId: 'agent-a' }, { type: 'complete', outcome: 'succeeded' });
+    // Act
+    const refused = await refusal(claimPoolItem(m.deps, 'p', agent('agent-a', 'c-1')));
+    // Assess
+    expect(refused).toBeInstanceOf(ClaimEndedError);
+    expect(await runningItems(m)).toEqual([]);
+  });
+
+  it('nothing available: 204, and idle polling writes no receipt', async () => {
+    // Prepare: the one item is held by another agent
+    await newPool(m.deps, {}, ['a']);
+    await claimPoolItem(m.deps, 'p', { agentId: 'agent-b', kind: 'agent' });
+    const before = m.calls.length;
+    // Act
+    const empty = await claimPoolItem(m.deps, 'p', agent('agent-a', 'c-1'));
+    // Assess
+    expect(empty).toBeUndefined();
+    const receiptWrites = m.calls.slice(before).filter((call) => call.command !== 'GetCommand' && call.command !== 'QueryCommand');
+    expect(receiptWrites).toEqual([]);
+  });
+
+  it('a repeat while the first is in flight is told busy; a reservation abandoned by a crash is retaken after 30 s', async () => {
+    // Prepare: the first claim crashes after taking item a, before its receipt names it
+    await newPool(m.deps, {}, ['a', 'b']);
+    const crashing = { ...m.deps, pools: new CrashBeforeReceiptNamesItem(m.doc, m.tableName) };
+    await refusal(claimPoolItem(crashing, 'p', agent('agent-a', 'c-1')));
+    // Act
+    const inFlight = await refusal(claimPoolItem(m.deps, 'p', agent('agent-a', 'c-1')));
+    m.clock.set(m.clock.now() + 30_000);
+    const retaken = await claimPoolItem(m.deps, 'p', agent('agent-a', 'c-1'));
+    const again = await claimPoolItem(m.deps, 'p', agent('agent-a', 'c-1'));
+    // Assess: the crash's item stays running until its deadline (the one window left); the retry gets one item, once
+    expect(inFlight).toBeInstanceOf(ClaimInFlightError);
+    expect(retaken).toBeDefined();
+    expect(again).toEqual(retaken);
+    expect((await runningItems(m)).length).toBe(2);
+  });
+
+  it('property: any interleaving of repeated claims leaves one attempt per claimId, every answer for it the same', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom('c-1', 'c-2', 'c-3'), { minLength: 1, maxLength: 12 }),
+        fc.integer({ min: 1, max: 4 }),
+        async (claimIds, concurrency) => {
+          // Prepare: a fresh pool per run, with items enough for every claim
+          const poolId = `p-${Math.random().toString(36).slice(2)}`;
+          await newPool(m.deps, {}, ['a', 'b', 'c', 'd'], poolId);
+          // Act: the claims go out `concurrency` at a time; one told busy retries, as the SDK does
+          const answers = new Map<string, Set<string>>();
+          const send = async (claimId: string) => {
+            for (;;) {
+              try {
+                const view = await claimPoolItem(m.deps, poolId, agent('agent-a', claimId));
+                if (!view) throw new Error('nothing left to claim');
+                answers.set(claimId, (answers.get(claimId) ?? new Set()).add(`${view.itemId}#${view.attempt}#${view.token}`));
+                return;
+              } catch (error) {
+                if (!(error instanceof ClaimInFlightError)) throw error;
+              }
+            }
+          };
+          for (let start = 0; start < claimIds.length; start += concurrency) await Promise.all(claimIds.slice(start, start + concurrency).map(send));
+          // Assess
+          const running = (await m.deps.pools.itemsInState(poolId, 'running', 100)).items;
+          expect(running.length).toBe(new Set(claimIds).size);
+          for (const seen of answers.values()) expect(seen.size).toBe(1);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+});
