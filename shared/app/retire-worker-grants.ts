@@ -14,10 +14,21 @@ export async function retireWorkerGrantsEverywhere(deps: ManagerDeps, workerId: 
   let changed = 0;
   for (const { jobId, workerIndex } of (await deps.jobs.findWorkOfWorker(workerId)).grants) {
     const job = await deps.jobs.getJob(jobId);
-    if (job && (await retireGrantOnJob(deps, job, workerIndex, epochBefore))) changed++;
+    if (job && (await holdsGrantAt(deps, job, workerId, workerIndex)) && (await retireGrantOnJob(deps, job, workerIndex, epochBefore))) changed++;
     await deps.jobs.retireGrantRecord(jobId, workerId, job && job.status === 'RUNNING' ? epochBefore : Number.MAX_SAFE_INTEGER);
   }
   return changed;
+}
+
+/**
+ * The index lists grant records without their job's incarnation: a record left by an earlier job
+ * with this id names an index that, in the job now stored, may be another worker's. Only a record
+ * of this job's own incarnation says the index is this worker's.
+ */
+async function holdsGrantAt(deps: ManagerDeps, job: Job, workerId: string, workerIndex: number): Promise<boolean> {
+  if (job.status !== 'RUNNING') return false;
+  const records = await deps.jobs.findGrantRecords(job.jobId, job.incarnation);
+  return records.some((record) => record.workerId === workerId && record.workerIndex === workerIndex);
 }
 
 /** Retires the worker's grant on one job if it is older than `epochBefore`; says whether the job changed. */

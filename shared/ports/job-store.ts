@@ -70,7 +70,6 @@ export interface JobStore {
    * one worker's grants on a job always replace each other.
    */
   recordGrant(record: WorkerGrantRecord): Promise<number>;
-  /** Every grant record of this job. */
   /** The job's grant records; with `incarnation`, only that job's (not an earlier job's with this id). */
   findGrantRecords(jobId: string, incarnation?: string): Promise<WorkerGrantRecord[]>;
   /** Overdue wake-ups from the sparse timer index (the backstop sweep and restart recovery). */

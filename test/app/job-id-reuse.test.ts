@@ -4,6 +4,9 @@ import { cancelJob } from '../../shared/app/cancel-job.js';
 import { completeWorkflow } from '../../shared/app/complete-workflow.js';
 import { getJob } from '../../shared/app/get-job.js';
 import { reportProgress } from '../../shared/app/report-progress.js';
+import { requestExtension } from '../../shared/app/request-extension.js';
+import { retireWorkerGrantsEverywhere } from '../../shared/app/retire-worker-grants.js';
+import { effectiveDeadline } from '../../shared/domain/deadlines.js';
 import { InvalidTokenError, WorkflowNotFoundError } from '../../shared/domain/errors.js';
 import { VersionConflictError } from '../../shared/ports/job-store.js';
 import { at } from '../support/fixtures.js';
@@ -117,5 +120,26 @@ describe('a job id reused after the old job expired (dynalite)', () => {
     // Assess
     await expect(late).rejects.toBeInstanceOf(VersionConflictError);
     expect(await m.getJob('job-1')).toEqual(fresh);
+  });
+
+  it("a fresh budget of a worker of the old job never retires another worker's grant at the same index in the new job", async () => {
+    // Prepare: worker-a held a grant on the old job (index 0); the id is reused, worker-b's first grant there takes index 0
+    const old = await submit(m, { jobId: 'job-1', timeoutSeconds: 60, workflows: [{ workflowId: 'wf-old', workerId: 'worker-a' }] });
+    await requestExtension(m.deps, { workerId: 'worker-a', token: tokenOf(old, 'wf-old'), currentProgress: 0.1 });
+    await cancelJob(m.deps, 'job-1', 'done with it');
+    await expireJobItem(m, 'job-1');
+    m.clock.set(at(10));
+    const fresh = await submit(m, { jobId: 'job-1', timeoutSeconds: 600, workflows: [{ workflowId: 'wf-new', workerId: 'worker-b' }] });
+    const granted = await requestExtension(m.deps, { workerId: 'worker-b', token: tokenOf(fresh, 'wf-new'), currentProgress: 0.1 });
+    const before = await m.getJob('job-1');
+
+    // Act: worker-a gets a fresh budget (it failed and came back): its grants stop counting everywhere
+    await retireWorkerGrantsEverywhere(m.deps, 'worker-a', 1);
+
+    // Assess: worker-b's grant still moves the new job's deadline
+    expect(granted).toMatchObject({ granted: true });
+    const after = await m.getJob('job-1');
+    expect(after.tracking.workerGrants).toEqual(before.tracking.workerGrants);
+    expect(effectiveDeadline(after.tracking)).toBe(effectiveDeadline(before.tracking));
   });
 });
