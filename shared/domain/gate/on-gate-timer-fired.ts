@@ -3,7 +3,7 @@ import type { EpochMs } from '../time.js';
 import type { TimerRequest } from '../../ports/timers.js';
 import { broadcastDecision } from './broadcast-decision.js';
 import { declareGlobalTimeout } from './declare-global-timeout.js';
-import { allRegionsFinal, isDecided, type GateJob } from './gate-job.js';
+import { allRegionsFinal, isDecided, type DcStatus, type GateJob } from './gate-job.js';
 import type { GatePolicy } from './gate-policy.js';
 import { armGateTimer, disarmGateTimer } from './gate-timer.js';
 import { globalTimeoutDueAt } from './global-deadline.js';
@@ -35,7 +35,7 @@ export function onGateTimerFired(
   // the regions whose final status was lost while it was down, for the whole give-up span.
   const rebroadcasts = job.rebroadcasts ?? 0;
   if (rebroadcasts >= rebroadcastsBeforeGivingUp(policy)) {
-    const stopped = disarmGateTimer(job);
+    const stopped = disarmGateTimer(withNeverStartedSettled(job));
     return { state: stopped.job, effects: stopped.effects };
   }
   const resent = broadcastDecision(job, now, policy);
@@ -50,4 +50,16 @@ function checkGlobalDeadline(job: GateJob, now: EpochMs, policy: GatePolicy): De
   if (job.timerDueAt === due) return unchanged(job, 'not_due', armGateTimer(job, due).effects);
   const rearmed = armGateTimer(job, due);
   return { state: rearmed.job, effects: rearmed.effects };
+}
+
+/**
+ * A region still `submitting` when the re-sends give up never accepted the job (it was unreachable at
+ * submit and nobody resent it): nothing runs there to report an end. It ends as the decision says,
+ * so the gate's job can end too (its status, its row, its expiry) instead of showing RUNNING forever.
+ */
+function withNeverStartedSettled(job: GateJob): GateJob {
+  const ending: DcStatus = job.cancelRequested !== undefined ? 'cancelled' : 'timed_out';
+  const neverStarted = job.targetRegions.filter((region) => job.dcStatus[region] === 'submitting');
+  if (neverStarted.length === 0) return job;
+  return { ...job, dcStatus: { ...job.dcStatus, ...Object.fromEntries(neverStarted.map((region) => [region, ending])) } };
 }

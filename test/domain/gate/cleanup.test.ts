@@ -6,7 +6,8 @@ import { onGateTimerFired } from '../../../shared/domain/gate/on-gate-timer-fire
 import { onLeaderTransfer } from '../../../shared/domain/gate/on-leader-transfer.js';
 import { onProgressReport } from '../../../shared/domain/gate/on-progress-report.js';
 import { onTimeoutReport } from '../../../shared/domain/gate/on-timeout-report.js';
-import { markRegionSubmitFailed } from '../../../shared/domain/gate/region-submission.js';
+import { markRegionSubmitFailed, markRegionSubmitted } from '../../../shared/domain/gate/region-submission.js';
+import { startGateJob } from '../../../shared/domain/gate/start-gate-job.js';
 import {
   AP, EU, REGIONS, T0, US, finalStatus, globalTimeoutsByRegion, leaderTransfer, policy, progressReport, runningGateJob, seconds, timeoutReport,
 } from './gate-fixtures.js';
@@ -105,5 +106,26 @@ describe('cleanup once every region reported its final status (seed 001 §10.7.7
     expect(again.ignored).toBe('rebroadcast_stopped');
     expect(again.effects).toEqual([]);
     expect(globalTimeoutsByRegion(heard.effects)).toEqual({ [AP]: 1 });
+  });
+
+  it('a region that never accepted the job (unreachable at submit, never resent) ends as the decision says when the re-sends give up', () => {
+    // Prepare: AP never accepted the job; US and EU completed, their finals lost, so the gate declared at its deadline
+    const datacenters = Object.fromEntries(REGIONS.map((region) => [region, { workflows: [] }]));
+    let job = startGateJob({ jobId: 'job-1', timeoutSeconds: 300, datacenters }, 'digest', T0).state;
+    job = markRegionSubmitted(markRegionSubmitted(job, US, 1).state, EU, 1).state;
+    job = onGateTimerFired(job, { fenceToken: 0 }, T0 + seconds(300 + policy.extensionReportGraceSeconds), policy).state;
+    job = onFinalStatus(job, finalStatus(US, 'COMPLETED'), T0 + seconds(320), policy).state;
+    job = onFinalStatus(job, finalStatus(EU, 'COMPLETED'), T0 + seconds(320), policy).state;
+    const resendsDone = { ...job, rebroadcasts: policy.rebroadcastGiveUpSeconds / policy.rebroadcastSeconds };
+
+    // Act
+    const { state, effects } = onGateTimerFired(resendsDone, { fenceToken: job.timeoutFenceToken, dueAt: job.timerDueAt ?? 0 }, job.timerDueAt ?? 0, policy);
+
+    // Assess: the job did not complete in every region by its deadline; the gate's job ends
+    expect(job.dcStatus[AP]).toBe('submitting');
+    expect(state.dcStatus).toEqual({ [US]: 'completed', [EU]: 'completed', [AP]: 'timed_out' });
+    expect(gateJobStatus(state)).toBe('TIMED_OUT');
+    expect(state.timerDueAt).toBeUndefined();
+    expect(effects).toEqual([{ type: 'DisarmTimer', scope: 'gate', jobId: 'job-1' }]);
   });
 });
