@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { claimAnswer, commandStartAnswer, heartbeatAnswer, type Claim, type HeartbeatAnswer } from '../contract/pool-responses.js';
-import { VigilApiError } from './errors.js';
+import { backoffDelayMs, defaultRetryPolicy } from './backoff.js';
+import { VigilApiError, VigilUnreachableError } from './errors.js';
 import { VigilHttp, type VigilHttpOptions } from './vigil-http.js';
 
 export interface AgentOptions extends VigilHttpOptions {
@@ -40,13 +42,41 @@ export interface AttemptHandle {
 
 const epochMs = (iso: string | null | undefined): number | undefined => (iso ? Date.parse(iso) : undefined);
 
-/** Claims one item of `poolId`; undefined when none is available (204). */
-export async function claim(options: AgentOptions, poolId: string, agentId: string, kind: 'agent' | 'expert' = 'agent'): Promise<AttemptHandle | undefined> {
+/**
+ * How long one claim is repeated: past the 30 s after which Vigil takes over a claim whose first
+ * request never finished, so a repeat either gets that claim's item or takes the item in its stead.
+ */
+const CLAIM_PATIENCE_MS = 35_000;
+
+/**
+ * Claims one item of `poolId`; undefined when none is available (204). Every repeat carries the same
+ * `claimId` (a new one per call unless given), so a claim whose answer was lost (a 504, a timeout)
+ * gets the attempt it took back; while its first request is still being answered (503 `busy`) or
+ * Vigil does not answer, it is repeated for up to 35 s. A 409 `stale_attempt` says the attempt it
+ * took has ended: claim again (with a new id).
+ */
+export async function claim(
+  options: AgentOptions,
+  poolId: string,
+  agentId: string,
+  kind: 'agent' | 'expert' = 'agent',
+  claimId: string = randomUUID(),
+): Promise<AttemptHandle | undefined> {
   const http = new VigilHttp(options);
-  // Every repeat carries the same claimId: one whose answer was lost (a 504, a timeout) gets the same attempt back.
-  const answer = await http.call('POST', `/pools/${encodeURIComponent(poolId)}/claims`, { body: { agentId, kind, claimId: randomUUID() } });
-  if (answer.status === 204 || answer.body === undefined) return undefined;
-  return startAttempt(http, options, poolId, agentId, claimAnswer.parse(answer.body));
+  const body = { agentId, kind, claimId };
+  const started = Date.now();
+  for (let repeat = 0; ; repeat++) {
+    let answer;
+    try {
+      answer = await http.call('POST', `/pools/${encodeURIComponent(poolId)}/claims`, { body });
+    } catch (error) {
+      if (!(error instanceof VigilUnreachableError) || Date.now() - started >= CLAIM_PATIENCE_MS) throw error;
+      await sleep(backoffDelayMs(defaultRetryPolicy, repeat));
+      continue;
+    }
+    if (answer.status === 204 || answer.body === undefined) return undefined;
+    return startAttempt(http, options, poolId, agentId, claimAnswer.parse(answer.body));
+  }
 }
 
 function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, agentId: string, claimed: Claim): AttemptHandle {

@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { claim } from '../../sdk/agent.js';
-import { backoffDelayMs, defaultRetryPolicy } from '../../sdk/backoff.js';
-import { VigilApiError, VigilUnreachableError } from '../../sdk/errors.js';
+import { VigilApiError } from '../../sdk/errors.js';
 import { startWorkflow } from '../../sdk/workflow.js';
 import { VigilHttp } from '../../sdk/vigil-http.js';
 import { stopLiveGroupsOnSignals } from '../../runner/process-group.js';
@@ -14,8 +13,6 @@ import { endpointOptions } from '../endpoint.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 
 const FOLLOW_POLL_MS = 2_000;
-/** Claims in a row whose answers were lost before the run gives up (as the SDK's own retries would). */
-const LOST_CLAIMS_TOLERATED = defaultRetryPolicy.retries;
 
 const spec = {
   usage: 'vigil run --pool POOL --agent ID [--kind expert] [--once] [--follow] [-- CMD ARGS…]\n       vigil run --job JOB --workflow WF --worker ID --token T -- CMD ARGS…',
@@ -111,9 +108,15 @@ async function runPool(flags: RunFlags, childArgv: string[]): Promise<ExitCode> 
   for (;;) {
     let attempt;
     try {
-      attempt = await claimOnce(options, pool, agent, kind);
+      // One claimId per claim, kept across the SDK's repeats (35 s), so a claim whose answers were lost gets the item it took.
+      attempt = await claim(options, pool, agent, kind);
     } catch (error) {
       if (error instanceof VigilApiError && error.code === 'pool_finished') break;
+      // The attempt a lost claim took has ended before its answer came back: nothing is held; claim anew.
+      if (error instanceof VigilApiError && error.code === 'stale_attempt') {
+        log(`claim's attempt ended before its answer arrived (${error.message}); claiming again`);
+        continue;
+      }
       throw error;
     }
     if (!attempt) {
@@ -128,23 +131,6 @@ async function runPool(flags: RunFlags, childArgv: string[]): Promise<ExitCode> 
   if (outcomes.includes('failed')) return ExitCode.failed;
   if (outcomes.includes('terminated')) return ExitCode.timedOutOrCancelled;
   return ExitCode.ok;
-}
-
-/**
- * A claim whose answer was lost is not repeated by the SDK (it may have taken an item); the runner
- * claims again after a pause, a few times, and says so: an item the lost claim took times out on its own.
- */
-async function claimOnce(...args: Parameters<typeof claim>): ReturnType<typeof claim> {
-  for (let lost = 0; ; lost++) {
-    try {
-      return await claim(...args);
-    } catch (error) {
-      if (!(error instanceof VigilUnreachableError) || lost >= LOST_CLAIMS_TOLERATED) throw error;
-      const pauseMs = backoffDelayMs(defaultRetryPolicy, lost);
-      log(`claim's answer lost (${error.message}); claiming again in ${pauseMs} ms`);
-      await sleep(pauseMs);
-    }
-  }
 }
 
 async function poolTemplate(http: VigilHttp, poolId: string) {

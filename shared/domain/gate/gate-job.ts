@@ -67,6 +67,11 @@ export interface GateJob {
   withdrawnTimeout?: { reason?: string; decidedAt?: EpochMs };
   /** When the gate decided (global timeout or cancel). */
   decidedAt?: EpochMs;
+  /**
+   * Regions that never accepted the job and were ended as the decision says when the re-sends gave
+   * up (`on-gate-timer-fired.ts`): if one turns out to have it after all (a resent submit), it is told the decision.
+   */
+  dcSettledUnheard?: string[];
   /** Timed re-sends of the decision actually sent (absent before the first): the give-up counts these, not the clock. */
   rebroadcasts?: number;
   /** Present once the job was cancelled through the gate. */

@@ -61,5 +61,9 @@ function withNeverStartedSettled(job: GateJob): GateJob {
   const ending: DcStatus = job.cancelRequested !== undefined ? 'cancelled' : 'timed_out';
   const neverStarted = job.targetRegions.filter((region) => job.dcStatus[region] === 'submitting');
   if (neverStarted.length === 0) return job;
-  return { ...job, dcStatus: { ...job.dcStatus, ...Object.fromEntries(neverStarted.map((region) => [region, ending])) } };
+  return {
+    ...job,
+    dcStatus: { ...job.dcStatus, ...Object.fromEntries(neverStarted.map((region) => [region, ending])) },
+    dcSettledUnheard: neverStarted,
+  };
 }

@@ -4,11 +4,14 @@ import { getGateJob } from '../../../shared/app/gate/get-gate-job.js';
 import { submitGateJob } from '../../../shared/app/gate/submit-gate-job.js';
 import { sweepGateTimers } from '../../../shared/app/gate/sweep-gate-timers.js';
 import { completeWorkflow } from '../../../shared/app/complete-workflow.js';
+import type { TestRegions } from '../support/test-regions.js';
 import { defaultGatePolicy } from '../../../shared/domain/gate/gate-policy.js';
 import { at } from '../../support/fixtures.js';
 import { useGateWorld } from '../support/gate-world.js';
 
 const GRACE_SECONDS = defaultGatePolicy.extensionReportGraceSeconds;
+const US = 'us-east-1';
+const EU = 'eu-west-1';
 
 /**
  * Review findings: a gate back from a long outage gave up re-sending without asking once, and showed
@@ -113,5 +116,43 @@ describe('the gate after outages and late cancels (dynalite)', () => {
     expect(before.status).toBe('RUNNING');
     expect(after.status).toBe('COMPLETED');
     expect(JSON.stringify(cancel)).not.toContain('TIMED_OUT');
+  });
+});
+
+// Review finding: a region ended unheard at the give-up that then accepted the job (a resent submit) was never told the decision.
+describe('a region ended unheard when the re-sends give up (dynalite)', () => {
+  const w = useGateWorld();
+
+  it('a region that accepts the job after the give-up settled it still gets the decision (a cancel is never lost)', async () => {
+    // Prepare: EU does not answer the submit; the client is told to resend the same body later
+    const regions = w.gate.regions as TestRegions;
+    regions.unreachable.add(EU);
+    const body = {
+      jobId: 'late-region',
+      timeoutSeconds: 3600,
+      datacenters: {
+        [US]: { workflows: [{ workflowId: 'wf-us', workerId: 'worker-us' }] },
+        [EU]: { workflows: [{ workflowId: 'wf-eu', workerId: 'worker-eu' }] },
+      },
+    };
+    await submitGateJob(w.gate, body).catch(() => undefined);
+    await w.pump();
+    // The user cancels; US ends CANCELLED; the re-sends to EU run out (an hour's worth)
+    await cancelGateJob(w.gate, 'late-region', 'no longer needed');
+    await w.pump();
+    const decided = await w.gateJob('late-region');
+    const limit = Math.ceil(w.gate.policy.rebroadcastGiveUpSeconds / w.gate.policy.rebroadcastSeconds);
+    await w.gate.gates.save({ ...decided, rebroadcasts: limit }, decided.version);
+    await w.fireGate('late-region', decided.timerDueAt ?? w.clock.now());
+    expect((await w.gateJob('late-region')).dcStatus[EU]).toBe('cancelled');
+
+    // Act: EU is back; the client resends the same body, as the gate's 503 told it to; EU accepts the job
+    regions.unreachable.delete(EU);
+    await submitGateJob(w.gate, body).catch(() => undefined);
+    await w.pump();
+
+    // Assess: the gate says the job is cancelled everywhere, so EU must not run it on
+    expect((await getGateJob(w.gate, 'late-region')).status).toBe('CANCELLED');
+    expect((await w.manager(EU).getJob('late-region')).status).toBe('CANCELLED');
   });
 });
