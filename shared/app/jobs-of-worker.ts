@@ -1,11 +1,11 @@
-import { isTerminal, WorkflowMark, type Job } from '../domain/job.js';
+import { belongsTo, isTerminal, WorkflowMark, type Job } from '../domain/job.js';
 import type { ManagerDeps } from './manager-deps.js';
 
 /**
  * Runs `apply` once per RUNNING job where the worker has an active workflow, with the job as just
  * read and the worker's active workflow indexes in it; returns how many jobs it ran for. Workflows
  * the `byWorker` index still lists but that are over (an outcome whose index write was lost, a job
- * that finished) leave the index here, once: a worker's request costs O(its active jobs) (finding 4).
+ * that finished, an earlier job with the same id) leave the index here, once: a worker's request costs O(its active jobs) (finding 4).
  */
 export async function forEachJobOfWorker(
   deps: ManagerDeps,
@@ -21,11 +21,27 @@ export async function forEachJobOfWorker(
     // Absent: the workflow items exist but the job item was never written (a submit that crashed midway).
     const job = await deps.jobs.getJob(jobId);
     if (!job) continue;
-    const over = workflows.filter((w) => isTerminal(job.status) || job.workflowMarks[w.index] !== WorkflowMark.active);
+    const earlier = await leftByEarlierJob(deps, job, workflows);
+    const over = workflows.filter((w) => isTerminal(job.status) || job.workflowMarks[w.index] !== WorkflowMark.active || earlier.has(w.workflowId));
     if (over.length > 0) await deps.jobs.leaveWorkerIndex(over);
     if (over.length === workflows.length) continue;
     await apply(job, workflows.filter((w) => !over.includes(w)).map((w) => w.index));
     applied++;
   }
   return applied;
+}
+
+/**
+ * Workflows the index lists under this job id that belong to an earlier job with the same id (its
+ * item expired, the id was submitted again): the index does not carry the incarnation, so the
+ * workflow items say. Such a workflow is not the worker's work in the job now stored.
+ */
+async function leftByEarlierJob(deps: ManagerDeps, job: Job, workflows: ReadonlyArray<{ workflowId: string }>): Promise<Set<string>> {
+  if (isTerminal(job.status)) return new Set();
+  const items = await Promise.all(workflows.map((w) => deps.jobs.getWorkflow(job.jobId, w.workflowId)));
+  const stale = workflows.filter((_, i) => {
+    const item = items[i];
+    return item === undefined || !belongsTo(item, job);
+  });
+  return new Set(stale.map((w) => w.workflowId));
 }

@@ -142,4 +142,22 @@ describe('a job id reused after the old job expired (dynalite)', () => {
     expect(after.tracking.workerGrants).toEqual(before.tracking.workerGrants);
     expect(effectiveDeadline(after.tracking)).toBe(effectiveDeadline(before.tracking));
   });
+
+  it("a workflow of the old job, still in its worker's index, never lets that worker's extension move the new job's deadline", async () => {
+    // Prepare: job-1 (worker-a) is cancelled, so its workflow stays in worker-a's index; its item expires
+    await submit(m, { jobId: 'job-1', timeoutSeconds: 60, workflows: [{ workflowId: 'wf-old', workerId: 'worker-a' }] });
+    await cancelJob(m.deps, 'job-1', undefined);
+    await expireJobItem(m, 'job-1');
+    m.clock.set(at(10));
+    // job-1 again, with worker-b only, at the same workflow index; worker-a works on job-2
+    await submit(m, { jobId: 'job-1', timeoutSeconds: 600, workflows: [{ workflowId: 'wf-new', workerId: 'worker-b' }] });
+    const other = await submit(m, { jobId: 'job-2', timeoutSeconds: 600, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] });
+    m.clock.set(at(20));
+    // Act
+    const granted = await requestExtension(m.deps, { workerId: 'worker-a', token: tokenOf(other, 'wf-1'), currentProgress: 0.2 });
+    // Assess
+    expect(granted.granted).toBe(true);
+    expect((await m.getJob('job-2')).tracking.totalExtensionsGranted).toBe(30);
+    expect((await m.getJob('job-1')).tracking.totalExtensionsGranted).toBe(0);
+  });
 });

@@ -1,6 +1,10 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { VersionConflictError } from '../../ports/job-store.js';
+
+/** Each versioned write's own id, stored with it: how a write whose answer was lost is recognised. */
+const WRITE_ID = 'writeId';
 
 /**
  * Optimistic concurrency for a whole-item write: version 0 means "create", any other version must
@@ -18,11 +22,12 @@ export async function putVersioned<Item extends { version: number; incarnation?:
 ): Promise<Item> {
   const stored = { ...item, version: expectedVersion + 1 };
   const { incarnation } = item;
+  const writeId = randomUUID();
   try {
     await doc.send(
       new PutCommand({
         TableName: tableName,
-        Item: { ...stored, ...extraAttributes, ...key },
+        Item: { ...stored, ...extraAttributes, ...key, [WRITE_ID]: writeId },
         ...(expectedVersion === 0
           ? { ConditionExpression: 'attribute_not_exists(pk)' }
           : {
@@ -33,15 +38,35 @@ export async function putVersioned<Item extends { version: number; incarnation?:
       }),
     );
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) throw new VersionConflictError(`${key.pk}/${key.sk}`);
-    throw error;
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    if (expectedVersion !== 0 && (await landedAlready(doc, tableName, key, stored.version, writeId))) return stored;
+    throw new VersionConflictError(`${key.pk}/${key.sk}`);
   }
   return stored;
 }
 
+/**
+ * The SDK retries a write whose answer was lost (a timeout, a reset connection, a 500); if the first
+ * try was applied, the retry fails its own condition. The item then carries this write's id: the
+ * write happened, and deciding again on it would apply the decision twice (a takeover raising the
+ * fence by two, a cancel answering 409 for its own change).
+ */
+async function landedAlready(doc: DynamoDBDocumentClient, tableName: string, key: { pk: string; sk: string }, version: number, writeId: string): Promise<boolean> {
+  const { Item } = await doc.send(
+    new GetCommand({
+      TableName: tableName,
+      Key: key,
+      ConsistentRead: true,
+      ProjectionExpression: '#version, #writeId',
+      ExpressionAttributeNames: { '#version': 'version', '#writeId': WRITE_ID },
+    }),
+  );
+  return Item?.['version'] === version && Item[WRITE_ID] === writeId;
+}
+
 /** Drops the storage-only attributes from an item read back. */
 export function withoutStorageAttributes(item: Record<string, unknown>, extra: readonly string[] = []): Record<string, unknown> {
-  const { pk: _pk, sk: _sk, timerShard: _shard, timerFenceToken: _fence, expiresAt: _ttl, gsiWorkerId: _worker, ...rest } = item;
+  const { pk: _pk, sk: _sk, timerShard: _shard, timerFenceToken: _fence, expiresAt: _ttl, gsiWorkerId: _worker, [WRITE_ID]: _write, ...rest } = item;
   for (const name of extra) delete rest[name];
   return rest;
 }
