@@ -23,6 +23,14 @@ const EU = 'eu-west-1';
 describe('the gate after outages and late cancels (dynalite)', () => {
   const w = useGateWorld();
 
+  /** Each region's one workflow completes (its worker's call to its own region). */
+  async function completeInEveryRegion(jobId: string, token: (region: string) => string): Promise<void> {
+    for (const region of w.managers.keys()) {
+      const suffix = region === US ? 'us' : 'eu';
+      await completeWorkflow(w.manager(region).deps, { jobId, workflowId: `wf-${suffix}`, workerId: `worker-${suffix}`, outcome: 'completed', token: token(region) });
+    }
+  }
+
   async function submitTwoRegions(jobId: string, timeoutSeconds = 60) {
     const submitted = await submitGateJob(w.gate, {
       jobId,
@@ -70,12 +78,8 @@ describe('the gate after outages and late cancels (dynalite)', () => {
     const { token } = await submitTwoRegions('cancel-after-done');
     await w.pump();
     w.clock.set(at(5));
-    for (const region of w.managers.keys()) {
-      const workflowId = region === 'us-east-1' ? 'wf-us' : 'wf-eu';
-      const workerId = region === 'us-east-1' ? 'worker-us' : 'worker-eu';
-      await completeWorkflow(w.manager(region).deps, { jobId: 'cancel-after-done', workflowId, workerId, outcome: 'completed', token: token(region) });
-      expect((await w.manager(region).getJob('cancel-after-done')).status).toBe('COMPLETED');
-    }
+    await completeInEveryRegion('cancel-after-done', token);
+    for (const region of w.managers.keys()) expect((await w.manager(region).getJob('cancel-after-done')).status).toBe('COMPLETED');
 
     // Act: the user cancels through the gate before it heard; then the final statuses arrive, and the
     // cancel reaches the regions, which answer with how they ended.
@@ -95,11 +99,7 @@ describe('the gate after outages and late cancels (dynalite)', () => {
     const { token } = await submitTwoRegions('cancel-unconfirmed');
     await w.pump();
     w.clock.set(at(5));
-    for (const region of w.managers.keys()) {
-      const workflowId = region === 'us-east-1' ? 'wf-us' : 'wf-eu';
-      const workerId = region === 'us-east-1' ? 'worker-us' : 'worker-eu';
-      await completeWorkflow(w.manager(region).deps, { jobId: 'cancel-unconfirmed', workflowId, workerId, outcome: 'completed', token: token(region) });
-    }
+    await completeInEveryRegion('cancel-unconfirmed', token);
     await w.regionsToGate(true);
     await w.fireGate('cancel-unconfirmed', at(60 + GRACE_SECONDS));
     const before = await getGateJob(w.gate, 'cancel-unconfirmed');
