@@ -1,23 +1,25 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { cancelJob } from '../../shared/app/cancel-job.js';
+import { reportProgress } from '../../shared/app/report-progress.js';
+import { requestExtension } from '../../shared/app/request-extension.js';
 import { takeOverJob } from '../../shared/app/take-over-job.js';
-import { submit, useTestManager } from './support/test-manager.js';
+import { submit, tokenOf, useTestManager } from './support/test-manager.js';
 
-const LOSE_ANSWER = 'vigil-test-lose-next-job-write-answer';
+const LOSE_ANSWER = 'vigil-test-lose-next-write-answer';
 
 /**
- * The next PutItem of a job item is applied, then its answer is lost and the SDK sends it again, as
- * the DynamoDB client's own retry does after a timeout, a reset connection or a 500: the repeat
- * fails its condition (the first try already moved the version). Returns the undo.
+ * The next `command` on an item of sort key `sk` is applied, then its answer is lost and the SDK
+ * sends it again, as the DynamoDB client's own retry does after a timeout, a reset connection or a
+ * 500: the repeat fails its condition (the first try already moved the version). Returns the undo.
  */
-function loseNextJobWriteAnswer(doc: DynamoDBDocumentClient): () => void {
+function loseNextAnswer(doc: DynamoDBDocumentClient, command: 'PutItemCommand' | 'UpdateItemCommand', sk: string): () => void {
   let armed = true;
   doc.middlewareStack.add(
     (next, context) => async (args) => {
       const result = await next(args);
-      const item = (args.input as { Item?: { sk?: { S?: string } } }).Item;
-      if (!armed || context.commandName !== 'PutItemCommand' || item?.sk?.S !== 'JOB') return result;
+      const input = args.input as { Item?: { sk?: { S?: string } }; Key?: { sk?: { S?: string } } };
+      if (!armed || context.commandName !== command || (input.Item ?? input.Key)?.sk?.S !== sk) return result;
       armed = false;
       return next(args);
     },
@@ -25,10 +27,12 @@ function loseNextJobWriteAnswer(doc: DynamoDBDocumentClient): () => void {
   );
   return () => doc.middlewareStack.remove(LOSE_ANSWER);
 }
+const loseNextJobWriteAnswer = (doc: DynamoDBDocumentClient) => loseNextAnswer(doc, 'PutItemCommand', 'JOB');
 
 // Review findings: a decision whose write landed but whose answer was lost was taken for someone
 // else's write and decided again: a takeover raised the fence token by two and published two
-// transfers; a cancel answered 409 for the change it had made itself.
+// transfers; a cancel answered 409 for the change it had made itself; an extension was denied
+// ("no progress") for the grant it had just made.
 describe('a write whose answer was lost is not decided twice (dynalite, the SDK repeating the write)', () => {
   const m = useTestManager();
   const body = { jobId: 'job-1', timeoutSeconds: 60, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] };
@@ -53,5 +57,17 @@ describe('a write whose answer was lost is not decided twice (dynalite, the SDK 
     // Assess
     expect(answer).toEqual({ jobId: 'job-1', status: 'CANCELLED' });
     expect((await m.getJob('job-1')).status).toBe('CANCELLED');
+  });
+
+  it("an extension whose worker budget write was repeated answers granted, and the budget counts it once", async () => {
+    // Prepare: the worker's item exists (its first report)
+    const submitted = await submit(m, body);
+    await reportProgress(m.deps, { jobId: 'job-1', workflowId: 'wf-1', workerId: 'worker-a', progress: 0.1, token: tokenOf(submitted, 'wf-1') });
+    const undo = loseNextAnswer(m.doc, 'UpdateItemCommand', 'WORKER');
+    // Act
+    const answer = await requestExtension(m.deps, { workerId: 'worker-a', token: tokenOf(submitted, 'wf-1'), currentProgress: 0.2 }).finally(undo);
+    // Assess
+    expect(answer).toMatchObject({ granted: true, extensionSeconds: 30, remainingExtensions: 4 });
+    expect((await m.getJob('job-1')).tracking.totalExtensionsGranted).toBe(30);
   });
 });

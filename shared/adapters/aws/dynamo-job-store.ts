@@ -10,7 +10,7 @@ import { VersionConflictError, type JobStore } from '../../ports/job-store.js';
 import { batchGet, batchPut } from './batch-requests.js';
 import { queryDueTimers } from './due-timers-query.js';
 import { timerShardOf, TTL_ATTRIBUTE, WORKER_INDEX } from './jobs-table.js';
-import { createOrReturnExisting, putVersioned, withoutStorageAttributes } from './versioned-item.js';
+import { createOrReturnExisting, landedAlready, newWriteId, putVersioned, withoutStorageAttributes, WRITE_ID } from './versioned-item.js';
 
 /** Finished jobs stay readable this long, then DynamoDB TTL removes the job item. */
 const FINISHED_JOB_RETENTION_SECONDS = 30 * 24 * 3600;
@@ -321,25 +321,30 @@ export class DynamoJobStore implements JobStore {
     if (expectedVersion === 0) return putVersioned(this.doc, this.tableName, workerKey(worker.workerId), worker, 0);
     // Only the budget and the failure mark: `lastHealthAt` belongs to `touchWorkerHealth` (finding 13).
     const failed = worker.failedAt !== undefined;
+    const writeId = newWriteId();
     try {
       await this.doc.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: workerKey(worker.workerId),
-          UpdateExpression: `SET budget = :budget, #version = :next${failed ? ', failedAt = :failedAt' : ' REMOVE failedAt'}`,
+          UpdateExpression: `SET budget = :budget, #version = :next, #writeId = :writeId${failed ? ', failedAt = :failedAt' : ' REMOVE failedAt'}`,
           ConditionExpression: '#version = :expected',
-          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeNames: { '#version': 'version', '#writeId': WRITE_ID },
           ExpressionAttributeValues: {
             ':budget': worker.budget,
             ':next': expectedVersion + 1,
             ':expected': expectedVersion,
+            ':writeId': writeId,
             ...(failed ? { ':failedAt': worker.failedAt } : {}),
           },
         }),
       );
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) throw new VersionConflictError(`${workerKey(worker.workerId).pk}/WORKER`);
-      throw error;
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // A budget written by the first try of a write the SDK repeated: granted, not to be decided again.
+      if (!(await landedAlready(this.doc, this.tableName, workerKey(worker.workerId), expectedVersion + 1, writeId))) {
+        throw new VersionConflictError(`${workerKey(worker.workerId).pk}/WORKER`);
+      }
     }
     return { ...worker, version: expectedVersion + 1 };
   }

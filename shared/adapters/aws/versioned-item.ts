@@ -4,7 +4,9 @@ import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/li
 import { VersionConflictError } from '../../ports/job-store.js';
 
 /** Each versioned write's own id, stored with it: how a write whose answer was lost is recognised. */
-const WRITE_ID = 'writeId';
+export const WRITE_ID = 'writeId';
+
+export const newWriteId = (): string => randomUUID();
 
 /**
  * Optimistic concurrency for a whole-item write: version 0 means "create", any other version must
@@ -22,7 +24,7 @@ export async function putVersioned<Item extends { version: number; incarnation?:
 ): Promise<Item> {
   const stored = { ...item, version: expectedVersion + 1 };
   const { incarnation } = item;
-  const writeId = randomUUID();
+  const writeId = newWriteId();
   try {
     await doc.send(
       new PutCommand({
@@ -51,7 +53,7 @@ export async function putVersioned<Item extends { version: number; incarnation?:
  * write happened, and deciding again on it would apply the decision twice (a takeover raising the
  * fence by two, a cancel answering 409 for its own change).
  */
-async function landedAlready(doc: DynamoDBDocumentClient, tableName: string, key: { pk: string; sk: string }, version: number, writeId: string): Promise<boolean> {
+export async function landedAlready(doc: DynamoDBDocumentClient, tableName: string, key: { pk: string; sk: string }, version: number, writeId: string): Promise<boolean> {
   const { Item } = await doc.send(
     new GetCommand({
       TableName: tableName,
