@@ -58,4 +58,16 @@ describe('seeds the long sweep flagged', () => {
     // Assess
     expect(result.violations).toEqual([]);
   });
+
+  // A claim found nothing (the claim index still lagged the new pool) and the agent went to poll a
+  // minute later; the claim's redelivered invocation then took it-0, and its answer reached the agent,
+  // which held the attempt without a heartbeat until that poll: told to terminate at the pool's cancel,
+  // it learned only 31 s later. An answer that arrives after the claim moved on now starts the work.
+  it('seed 735466: an agent whose claim is answered late starts heartbeating at once, and learns to stop', async () => {
+    // Act
+    const plan = generatePlan(735_466, { jobs: 0, regions: 2, pools: 4, maxTimeoutSeconds: 600, faults: [...SWEEP_FAULTS, ...POOL_SWEEP_FAULTS, 'pool-cancel'] });
+    const result = await runPlan(plan);
+    // Assess
+    expect(result.violations).toEqual([]);
+  });
 });

@@ -116,6 +116,7 @@ export class SimAgent {
 
   private async claim(): Promise<void> {
     let found = false;
+    let movedOn = false;
     // As the SDK does: one claimId per claim, the same on every retry, so a retry gets the attempt the first try took.
     const claimId = `${this.spec.agentId}.${++this.claimsSent}`;
     await this.call('claim', CLIENT_RETRY, async () => {
@@ -126,6 +127,9 @@ export class SimAgent {
         // A claim answered twice (a redelivery) leaves the second item to its deadline: the agent holds one.
         if (this.held) return void this.world.log(`agent ${this.spec.agentId} drops a second claim (${claimed.itemId} attempt ${claimed.attempt})`);
         this.takeOn(claimed);
+        // A retry's or a redelivery's answer, after the claim below had moved on (to a poll a minute
+        // later): the agent starts on it now, heartbeating, instead of holding it silent until then.
+        if (movedOn) await this.beginWork();
       } catch (error) {
         if (error instanceof PoolFinishedError) this.stopped = true;
         // The attempt this claim took ended before its answer arrived: nothing is held; claim anew later.
@@ -133,14 +137,22 @@ export class SimAgent {
         throw error;
       }
     });
+    movedOn = true;
     if (this.stopped) return;
     if (this.held) {
-      await this.startCommand(this.held);
-      this.schedule(this.heartbeatMs);
+      await this.beginWork();
     } else if (!found && (await this.mayGetWork())) {
       this.schedule(CLAIM_POLL_MS);
     }
     // Otherwise idle until the human makes work available again (`wake`).
+  }
+
+  /** Starts on the held attempt: its first command, then heartbeats (any other pending tick is dropped). */
+  private async beginWork(): Promise<void> {
+    if (!this.held) return;
+    this.chain++;
+    await this.startCommand(this.held);
+    this.schedule(this.heartbeatMs);
   }
 
   /**
