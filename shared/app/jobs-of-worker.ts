@@ -23,7 +23,8 @@ export async function forEachJobOfWorker(
     if (!job) continue;
     const earlier = await leftByEarlierJob(deps, job, workflows);
     const over = workflows.filter((w) => isTerminal(job.status) || job.workflowMarks[w.index] !== WorkflowMark.active || earlier.has(w.workflowId));
-    if (over.length > 0) await deps.jobs.leaveWorkerIndex(over);
+    // An earlier job's item leaves only while it is still that job's: a resend may have just written the new one.
+    if (over.length > 0) await deps.jobs.leaveWorkerIndex(over.map((w) => ({ ...w, ...(earlier.get(w.workflowId) ?? {}) })));
     if (over.length === workflows.length) continue;
     await apply(job, workflows.filter((w) => !over.includes(w)).map((w) => w.index));
     applied++;
@@ -33,15 +34,17 @@ export async function forEachJobOfWorker(
 
 /**
  * Workflows the index lists under this job id that belong to an earlier job with the same id (its
- * item expired, the id was submitted again): the index does not carry the incarnation, so the
- * workflow items say. Such a workflow is not the worker's work in the job now stored.
+ * item expired, the id was submitted again), with that job's incarnation: the index does not carry
+ * it, so the workflow items say. Such a workflow is not the worker's work in the job now stored.
  */
-async function leftByEarlierJob(deps: ManagerDeps, job: Job, workflows: ReadonlyArray<{ workflowId: string }>): Promise<Set<string>> {
-  if (isTerminal(job.status)) return new Set();
+async function leftByEarlierJob(deps: ManagerDeps, job: Job, workflows: ReadonlyArray<{ workflowId: string }>): Promise<Map<string, { incarnation?: string }>> {
+  const earlier = new Map<string, { incarnation?: string }>();
+  if (isTerminal(job.status)) return earlier;
   const items = await Promise.all(workflows.map((w) => deps.jobs.getWorkflow(job.jobId, w.workflowId)));
-  const stale = workflows.filter((_, i) => {
+  workflows.forEach((w, i) => {
     const item = items[i];
-    return item === undefined || !belongsTo(item, job);
+    if (item === undefined) earlier.set(w.workflowId, {});
+    else if (!belongsTo(item, job)) earlier.set(w.workflowId, item.incarnation === undefined ? {} : { incarnation: item.incarnation });
   });
-  return new Set(stale.map((w) => w.workflowId));
+  return earlier;
 }

@@ -60,8 +60,9 @@ export interface JobStore {
   /**
    * Takes these workflows out of the `byWorker` index (they stay readable until they expire), each
    * first handing its last call to its worker's `lastHealthAt`, so the worker's health keeps it.
+   * One given with `incarnation` leaves only while its item is still of that job (not one submitted again since).
    */
-  leaveWorkerIndex(workflows: ReadonlyArray<{ jobId: string; workflowId: string }>): Promise<void>;
+  leaveWorkerIndex(workflows: ReadonlyArray<{ jobId: string; workflowId: string; incarnation?: string }>): Promise<void>;
   /** Takes the worker's grant record on this job out of the index, unless it holds a grant of budget `epochBefore` or later. */
   retireGrantRecord(jobId: string, workerId: string, epochBefore: number): Promise<void>;
   /**

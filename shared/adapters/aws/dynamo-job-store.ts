@@ -228,7 +228,7 @@ export class DynamoJobStore implements JobStore {
     return latest;
   }
 
-  async leaveWorkerIndex(workflows: ReadonlyArray<{ jobId: string; workflowId: string }>): Promise<void> {
+  async leaveWorkerIndex(workflows: ReadonlyArray<{ jobId: string; workflowId: string; incarnation?: string }>): Promise<void> {
     for (const w of workflows) {
       const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: workflowKey(w.jobId, w.workflowId), ConsistentRead: true }));
       const worker = Item?.['gsiWorkerId'];
@@ -238,7 +238,9 @@ export class DynamoJobStore implements JobStore {
       await this.updateIfStillBehind({
         Key: workflowKey(w.jobId, w.workflowId),
         UpdateExpression: 'REMOVE gsiWorkerId',
-        ConditionExpression: 'attribute_exists(gsiWorkerId)',
+        ...(w.incarnation === undefined
+          ? { ConditionExpression: 'attribute_exists(gsiWorkerId)' }
+          : { ConditionExpression: 'attribute_exists(gsiWorkerId) AND incarnation = :incarnation', ExpressionAttributeValues: { ':incarnation': w.incarnation } }),
       });
     }
   }

@@ -41,7 +41,7 @@ export async function putVersioned<Item extends { version: number; incarnation?:
     );
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    if (expectedVersion !== 0 && (await landedAlready(doc, tableName, key, stored.version, writeId))) return stored;
+    if (await landedAlready(doc, tableName, key, stored.version, writeId)) return stored;
     throw new VersionConflictError(`${key.pk}/${key.sk}`);
   }
   return stored;

@@ -1,9 +1,10 @@
 import { withFollowUpsDone } from '../../domain/pools/item-answers.js';
-import { completeIfDone, failPool, reopenPool } from '../../domain/pools/pool-decisions.js';
+import { failPool, reopenPool } from '../../domain/pools/pool-decisions.js';
 import { newPoolItem, type FollowUp, type PoolItem } from '../../domain/pools/pool-item.js';
 import type { Pool } from '../../domain/pools/pool.js';
 import { storedTenant } from '../../domain/tenant.js';
 import type { ManagerDeps } from '../manager-deps.js';
+import { completePoolIfDone } from './complete-pool-if-done.js';
 import { decideItem, decidePool } from './pool-state-stores.js';
 import { wakeRunningItems } from './wake-running-items.js';
 
@@ -19,8 +20,8 @@ async function runFollowUp(deps: ManagerDeps, item: PoolItem, pool: Pool, follow
     }
     case 'check_pool_finished': {
       if (await stillHasAvailableItems(deps, item.poolId)) return;
-      const counts = await deps.pools.countItems(item.poolId);
-      await decidePool(deps, item.poolId, (pool) => completeIfDone(pool, counts, deps.clock.now()));
+      const current = await deps.pools.getPool(item.poolId);
+      if (current) await completePoolIfDone(deps, current);
       return;
     }
     case 'index_escalation':

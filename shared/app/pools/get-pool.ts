@@ -1,8 +1,8 @@
-import { completeIfDone } from '../../domain/pools/pool-decisions.js';
 import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import type { ManagerDeps } from '../manager-deps.js';
 import { onOwnPool } from './own-pool.js';
-import { decidePool, loadItem, loadOwnPool } from './pool-state-stores.js';
+import { completePoolIfDone } from './complete-pool-if-done.js';
+import { loadItem, loadOwnPool } from './pool-state-stores.js';
 import { itemView, poolView } from './pool-views.js';
 
 /**
@@ -10,9 +10,7 @@ import { itemView, poolView } from './pool-views.js';
  * completed here too, which repairs a completion a crash interrupted.
  */
 export async function getPool(deps: ManagerDeps, poolId: string, tenant: string = DEFAULT_TENANT) {
-  let pool = await loadOwnPool(deps, poolId, tenant);
-  const counts = await deps.pools.countItems(poolId);
-  if (pool.status === 'RUNNING') pool = await decidePool(deps, poolId, onOwnPool(tenant, poolId, (current) => completeIfDone(current, counts, deps.clock.now())), pool);
+  const { pool, counts } = await completePoolIfDone(deps, await loadOwnPool(deps, poolId, tenant), (decide) => onOwnPool(tenant, poolId, decide));
   return poolView(pool, counts);
 }
 

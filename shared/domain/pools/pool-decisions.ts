@@ -66,7 +66,9 @@ export function assertReopenable(pool: Pool): void {
  * that failed or was cancelled since stays as it is (its end wins; the item is not claimed).
  */
 export function reopenPool(pool: Pool): Decision<Pool> {
+  const reopens = (pool.reopens ?? 0) + 1;
+  if (pool.status === 'RUNNING') return { state: { ...pool, reopens }, effects: [] };
   if (pool.status !== 'COMPLETED') return unchanged(pool, 'not_completed');
   const { finishedAt: _reopened, ...rest } = pool;
-  return { state: { ...rest, status: 'RUNNING' }, effects: [] };
+  return { state: { ...rest, status: 'RUNNING', reopens }, effects: [] };
 }

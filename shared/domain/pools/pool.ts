@@ -19,6 +19,12 @@ export interface Pool extends TenantOwned {
   itemCount: number;
   createdAt: EpochMs;
   finishedAt?: EpochMs;
+  /**
+   * Reopenings asked for (a redrive, an answer), counted even when the pool was still RUNNING: the
+   * write moves the pool's version, so a completion counted before the item came back loses its
+   * conditional write and counts again.
+   */
+  reopens?: number;
   /** Why the pool FAILED or was CANCELLED. */
   reason?: string;
   /** A digest of the submission and its tenant: the same poolId with another body is a conflict. */
