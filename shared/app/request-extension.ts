@@ -11,6 +11,7 @@ import { retireGrantsOnJobs } from './retire-worker-grants.js';
 import { JobNotFoundError } from '../domain/errors.js';
 import { assertIssuedFor } from './workflow-tokens.js';
 import { isTerminal } from '../domain/job.js';
+import { effectiveDeadline } from '../domain/deadlines.js';
 
 export interface ExtensionInput {
   workerId: string;
@@ -46,7 +47,12 @@ export async function requestExtension(deps: ManagerDeps, input: ExtensionInput)
       applied = undefined;
     }
     const suspect = workerStatus(worker, now, deps.policy) !== 'healthy';
-    const ask = { currentProgress: input.currentProgress, jobId: tokenJobId, jobEnded: isTerminal(tokenJob.status) };
+    const ask = {
+      currentProgress: input.currentProgress,
+      jobId: tokenJobId,
+      jobEnded: isTerminal(tokenJob.status),
+      jobPastDeadline: now >= effectiveDeadline(tokenJob.tracking),
+    };
     const outcome = decideExtension(worker.budget, ask, suspect, deps.policy.extensions);
     if (!outcome.granted) {
       await runEffects(deps, [metric('ExtensionDenied')]);

@@ -54,6 +54,8 @@ export interface ExtensionAsk {
   jobId: string;
   /** That job has ended: its progress cannot show the worker is still getting somewhere. */
   jobEnded?: boolean;
+  /** That job is past its effective deadline: it is owed its timeout, which no grant may undo. */
+  jobPastDeadline?: boolean;
 }
 
 export function requestExtension(
@@ -75,6 +77,9 @@ export function requestExtension(
   }
   if (ask.jobEnded) {
     return { granted: false, denialReason: `Job '${ask.jobId}' of this token has ended; ask with the token of a workflow of a running job.` };
+  }
+  if (ask.jobPastDeadline) {
+    return { granted: false, denialReason: `Job '${ask.jobId}' of this token is past its deadline and is being timed out; an extension must be asked for before the deadline.` };
   }
   if (budget.count > 0 && currentProgress <= previous) {
     return {

@@ -1,5 +1,5 @@
 import type { DecisionContext } from './decision-context.js';
-import { nextDueAt } from './deadlines.js';
+import { effectiveDeadline, nextDueAt } from './deadlines.js';
 import { unchanged, type Decision } from './effects.js';
 import { decodeGrants, encodeGrants, isNotNewer, type WorkerGrant } from './extension-ledger.js';
 import { isTerminal, WorkflowMark, type Job, type TimeoutTrackingState } from './job.js';
@@ -41,7 +41,9 @@ export const grantOf = (job: Job, workerIndex: number): WorkerGrant | undefined 
  * grant replaces the worker's previous one on this job (its seconds are the budget's total), so
  * applying it twice, or an older one late, changes nothing: a request retried after a crash
  * extends each job once. Seed 000 Part 8 item 3: a grant whose progress advanced is progress, so it
- * also resets the job's stuck clock.
+ * also resets the job's stuck clock. A job already past its effective deadline is owed its timeout,
+ * only waiting for its wake-up: a grant then would let a late wake-up decide whether it ends, so it
+ * is refused (its worker's other jobs still take it).
  */
 export function recordWorkerExtension(
   job: Job,
@@ -51,6 +53,7 @@ export function recordWorkerExtension(
   ctx: DecisionContext,
 ): Decision<Job> {
   if (isTerminal(job.status)) return unchanged(job, 'already_terminal');
+  if (ctx.now >= effectiveDeadline(job.tracking)) return unchanged(job, 'deadline_passed');
   if (!workerIndexes.some((index) => job.workflowMarks[index] === WorkflowMark.active)) {
     return unchanged(job, 'worker_has_no_active_workflow');
   }

@@ -153,3 +153,33 @@ describe('job id reuse: a grant record of the earlier job with this id does not 
     expect(job.tracking.totalExtensionsGranted).toBe(30);
   });
 });
+
+describe('a job past its effective deadline is owed its timeout: no grant undoes it (dynalite)', () => {
+  const m = useTestManager();
+
+  it('an extension asked after the deadline, before the wake-up fires, is denied and the wake-up times the job out', async () => {
+    // Prepare: a 60 s job whose wake-up is late (the timer is armed for 60 s; it fires at 61 s).
+    const job = await submit(m, { jobId: 'job-1', timeoutSeconds: 60, stuckThresholdSeconds: 100_000, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] });
+    m.clock.set(at(60.5));
+    // Act
+    const answer = await requestExtension(m.deps, { workerId: 'worker-a', token: tokenOf(job, 'wf-1'), currentProgress: 0.5 });
+    m.clock.set(at(61));
+    await fireJobTimer(m.deps, m.timers.expectArmed('job-1'));
+    // Assess
+    expect(answer).toMatchObject({ granted: false, denialReason: expect.stringContaining('past its deadline') });
+    expect(await m.getJob('job-1')).toMatchObject({ status: 'TIMED_OUT', tracking: { totalExtensionsGranted: 0 } });
+  });
+
+  it("a grant asked with another job's token extends the running job and leaves the one past its deadline to time out", async () => {
+    // Prepare: worker-a is on a job past its deadline (60 s) and on one due at 300 s.
+    await submit(m, { jobId: 'job-due', timeoutSeconds: 60, stuckThresholdSeconds: 100_000, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] });
+    const live = await submit(m, { jobId: 'job-live', timeoutSeconds: 300, stuckThresholdSeconds: 100_000, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] });
+    m.clock.set(at(60));
+    // Act
+    const answer = await requestExtension(m.deps, { workerId: 'worker-a', token: tokenOf(live, 'wf-1'), currentProgress: 0.5 });
+    // Assess
+    expect(answer).toMatchObject({ granted: true, extensionSeconds: 30 });
+    expect((await m.getJob('job-live')).tracking.totalExtensionsGranted).toBe(30);
+    expect((await m.getJob('job-due')).tracking.totalExtensionsGranted).toBe(0);
+  });
+});

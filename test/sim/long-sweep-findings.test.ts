@@ -70,4 +70,14 @@ describe('seeds the long sweep flagged', () => {
     // Assess
     expect(result.violations).toEqual([]);
   });
+  // A worker asked for an extension 6 s after its job's deadline had passed, before the job's wake-up
+  // fired, and the grant moved the deadline 30 s on: a late wake-up let the job escape a timeout it
+  // was already owed. A job past its deadline now refuses grants (`no-revival`).
+  it('seed 26: a grant made after the deadline passed does not move it', async () => {
+    // Act
+    const plan = generatePlan(26, { jobs: 4, regions: 2, pools: 0, maxTimeoutSeconds: 600, faults: [...SWEEP_FAULTS, ...POOL_SWEEP_FAULTS, 'pool-cancel'] });
+    const result = await runPlan(plan);
+    // Assess
+    expect(result.violations).toEqual([]);
+  });
 });

@@ -94,6 +94,10 @@ export class Invariants {
   }
 
   private checkTransition(spec: JobSpec, region: string, previous: Job, next: Job): void {
+    const passed = effectiveDeadline(previous.tracking);
+    if (previous.status === 'RUNNING' && this.world.now >= passed && effectiveDeadline(next.tracking) > passed) {
+      this.violate('no-revival', spec.jobId, `${region}: a grant moved a deadline that had passed (${new Date(passed).toISOString()}) to ${new Date(effectiveDeadline(next.tracking)).toISOString()}`);
+    }
     if (isTerminal(previous.status) && next.status !== previous.status) {
       this.violate('one-terminal-state', spec.jobId, `${region}: ${previous.status} became ${next.status}`);
     }
