@@ -8,6 +8,7 @@ import { RouteNotFoundError } from '../domain/errors.js';
 import { localContext } from './lambda-context.js';
 import { matchRoute, type Route } from './http-routes.js';
 import { buildOnce } from '../wiring/build-once.js';
+import { refusalOf } from '../console/same-machine.js';
 
 const MAX_HEADER_BYTES = 64 * 1024;
 
@@ -82,6 +83,13 @@ export async function startHttpListener(options: ListenerOptions): Promise<{ url
   // let it through to the schemas, which answer 400 naming the parameter.
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, async (request, response) => {
     try {
+      // Loopback only, with no credentials of its own: another site's page (or one DNS-rebound to
+      // this address) could otherwise drive the local cloud, its faults and its clock.
+      const refusal = refusalOf(request.headers, (server.address() as AddressInfo).port);
+      if (refusal !== undefined) {
+        send(response, 403, JSON.stringify({ error: { code: 'forbidden', message: refusal } }));
+        return;
+      }
       const url = new URL(request.url ?? '/', 'http://localhost');
       const method = request.method ?? 'GET';
       let body: string;

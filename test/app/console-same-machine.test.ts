@@ -1,27 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { request as httpRequest } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startConsoleServer } from '../../shared/console/console-server.js';
 import type { ForwardedRequest } from '../../shared/console/console-routes.js';
+import { rawRequest } from '../support/raw-request.js';
 
 /* ------------------------------------------------------------------------------------------------ */
 /* Finding 4: the console server forwards cross-site and DNS-rebound requests with the user's creds. */
 /* ------------------------------------------------------------------------------------------------ */
 
-/** A raw HTTP request, so the test can set Host and Origin as a browser on another site would. */
-function rawRequest(url: string, options: { method: string; headers: Record<string, string>; body?: string }): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: options.method, headers: options.headers }, (res) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    if (options.body !== undefined) req.write(options.body);
-    req.end();
-  });
-}
 
 describe('vigil console forwards (signed) only calls of its own page', () => {
   let consoleServer: Awaited<ReturnType<typeof startConsoleServer>>;

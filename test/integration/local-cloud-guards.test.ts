@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseFlags } from '../../shared/local/cli-flags.js';
 import { pollUntil } from '../support/poll.js';
 import { freeBasePort, VigilProcess } from '../support/vigil-process.js';
+import { rawRequest } from '../support/raw-request.js';
 
 /**
  * Guards found by a review of `npm start` (shared/local/*): flags, a second `npm start` on the same ports
@@ -136,6 +137,29 @@ describe('local control routes', () => {
     // Assess
     expect(answer.status).toBe(400);
     expect(body.error.code).toBe('invalid_request');
+  }, 120_000);
+
+  it("another site's page, or one DNS-rebound to the loopback address, is refused (403) and changes nothing", async () => {
+    // Prepare
+    const vigil = await VigilProcess.start({ regions: ['us-east-1'] });
+    vigils.push(vigil);
+    const region = vigil.endpoints.regions['us-east-1'] ?? '';
+    const regionHost = new URL(region).host;
+    const submit = JSON.stringify({ jobId: 'job-x', timeoutSeconds: 60, workflows: [{ workflowId: 'wf-1', workerId: 'w-1' }] });
+
+    // Act: a no-cors text/plain POST from a page of another origin, and one whose name resolved to 127.0.0.1
+    const crossSite = await rawRequest(`${region}/jobs`, { method: 'POST', headers: { host: regionHost, origin: 'https://evil.example', 'content-type': 'text/plain' }, body: submit });
+    const rebound = await rawRequest(`${vigil.endpoints.gate}/_local/faults`, {
+      method: 'POST',
+      headers: { host: `evil.example:${new URL(vigil.endpoints.gate).port}`, 'content-type': 'text/plain' },
+      body: '{"gateDown": true}',
+    });
+
+    // Assess
+    expect([crossSite.status, rebound.status]).toEqual([403, 403]);
+    expect(JSON.parse(crossSite.body)).toMatchObject({ error: { code: 'forbidden' } });
+    expect((await fetch(`${region}/jobs/job-x`)).status).toBe(404);
+    expect((await fetch(`${vigil.endpoints.gate}/health`)).status).toBe(200);
   }, 120_000);
 
   it('one 5 MiB request through the console proxy forwarded to itself does not crash the local cloud', async () => {
