@@ -49,7 +49,7 @@ export function advanceAttempt(item: PoolItem, pool: Pick<Pool, 'status' | 'conf
     if (!run) break;
     if (run.terminating) {
       if (now < run.terminating.terminateBy) break;
-      const resolved = resolveAttempt(current, pool.config, 'force', now);
+      const resolved = resolveAttempt(current, pool, 'force', now);
       current = resolved.item;
       effects.push(...resolved.effects);
       break;

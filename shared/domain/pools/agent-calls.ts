@@ -96,13 +96,13 @@ function onOverAttempt(item: PoolItem, attempt: number, call: AgentCall, now: Ep
   return refuse(item, attempt, call, now, new StaleAttemptError(item.itemId, attempt, item.attempt, true));
 }
 
-function onTerminatingAttempt(item: PoolItem, run: AttemptRun, pool: Pick<Pool, 'config'>, call: AgentCall, now: EpochMs): CallStep {
+function onTerminatingAttempt(item: PoolItem, run: AttemptRun, pool: Pick<Pool, 'status' | 'config'>, call: AgentCall, now: EpochMs): CallStep {
   const terminateBy = run.terminating?.terminateBy ?? now;
   switch (call.type) {
     case 'heartbeat':
       return { item, effects: [], reply: { action: 'terminate', deadlineAt: isoOrNull(run.agentDeadlineAt), terminateBy: toIso(terminateBy) } };
     case 'terminated': {
-      const resolved = resolveAttempt(item, pool.config, 'graceful', now, {
+      const resolved = resolveAttempt(item, pool, 'graceful', now, {
         cleanup: call.cleanup,
         ...(call.partialResult !== undefined ? { partialResult: call.partialResult } : {}),
       });

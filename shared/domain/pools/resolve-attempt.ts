@@ -6,6 +6,7 @@ import { msToSeconds, toIso, type EpochMs } from '../time.js';
 import { attemptEventFields } from './attempt-events.js';
 import { updateHistoryEntry, withExecution } from './item-history.js';
 import type { PoolConfig } from './pool-config.js';
+import { poolIsStopped, type Pool } from './pool.js';
 import { ESCALATION_OPTIONS, type FollowUp, type ItemState, type PoolItem, type Resolution, type TimeoutInfo } from './pool-item.js';
 
 export interface ItemStep {
@@ -20,17 +21,21 @@ export const withFollowUp = (item: PoolItem, followUp: FollowUp): PoolItem => ({
 
 /**
  * The attempt that was told to terminate is over: `graceful` when the agent said `terminated` in
- * time, `force` when the grace period ended. Only now does the item's fate apply (contract).
+ * time, `force` when the grace period ended. Only now does the item's fate apply (contract). In a
+ * pool stopped meanwhile, a fate that would go on (a retry, or a human asked whether to) waits in
+ * the pool instead: nobody runs it, and a human would be asked about work that was cancelled.
  */
 export function resolveAttempt(
   item: PoolItem,
-  config: PoolConfig,
+  pool: Pick<Pool, 'status' | 'config'>,
   resolution: Resolution,
   now: EpochMs,
   report: { cleanup?: 'completed' | 'failed'; partialResult?: unknown } = {},
 ): ItemStep {
   const run = item.run;
   if (!run?.terminating) return { item, effects: [] };
+  const { config } = pool;
+  const stopped = poolIsStopped(pool);
   const reason = run.terminating.reason;
   const outcome = reason.kind === 'timeout' ? 'timed_out' : reason.kind === 'stall' ? 'stalled' : 'cancelled';
   const { run: _over, ...rest } = item;
@@ -40,15 +45,15 @@ export function resolveAttempt(
   const effects: Effect[] = [];
 
   if (reason.kind === 'timeout') {
-    const fate = timeoutFate(next, config, reason.timeout, now);
+    const fate = timeoutFate(next, config, reason.timeout, now, stopped);
     next = fate.item;
     effects.push(...fate.effects);
   } else if (reason.kind === 'stall') {
-    const fate = stallFate(next, config, now);
+    const fate = stallFate(next, config, now, stopped);
     next = fate.item;
     effects.push(...fate.effects);
   } else {
-    next = { ...next, state: 'available', reason: 'pool_stopped' };
+    next = waitsInStoppedPool(next);
   }
   if (settles(next.state)) next = withFollowUp(next, { type: 'check_pool_finished' });
   effects.unshift(
@@ -71,16 +76,18 @@ export function resolveAttempt(
  * would never end; a stall is a checkpoint timeout, so its repeats escalate at `timeout_escalation`
  * as timeouts do (seed 002 escalate_repeated_timeout).
  */
-function stallFate(item: PoolItem, config: PoolConfig, now: EpochMs): ItemStep {
+function stallFate(item: PoolItem, config: PoolConfig, now: EpochMs, stopped: boolean): ItemStep {
   const stalled: PoolItem = { ...item, stallCount: (item.stallCount ?? 0) + 1 };
+  if (stopped) return { item: waitsInStoppedPool(stalled), effects: [] };
   if ((stalled.stallCount ?? 0) >= config.timeout_escalation) return escalate(stalled, now, 'stall');
   return { item: { ...stalled, state: 'available', reason: 'agent_stalled' }, effects: [] };
 }
 
-function timeoutFate(item: PoolItem, config: PoolConfig, timeout: TimeoutInfo, now: EpochMs): ItemStep {
+function timeoutFate(item: PoolItem, config: PoolConfig, timeout: TimeoutInfo, now: EpochMs, stopped: boolean): ItemStep {
   const action = config.timeout_config.timeout_action;
   if (action === 'fail') return { item: { ...item, state: 'failed' }, effects: [] };
   if (action === 'skip') return { item: { ...item, state: 'skipped' }, effects: [] };
+  if (stopped && (action === 'retry' || item.timeoutCount >= config.timeout_escalation)) return { item: waitsInStoppedPool(item), effects: [] };
   if (item.timeoutCount >= config.timeout_escalation) return escalate(item, now, 'timeout');
   if (action === 'retry') return { item: { ...item, state: 'available', reason: 'agent_timeout' }, effects: [] };
   // dlq and graceful_terminate: the DLQ keeps the history (every attempt and its timeout) and the partial result.
@@ -145,3 +152,5 @@ function escalate(item: PoolItem, now: EpochMs, repeated: 'timeout' | 'stall'): 
     ],
   };
 }
+
+const waitsInStoppedPool = (item: PoolItem): PoolItem => ({ ...item, state: 'available', reason: 'pool_stopped' });

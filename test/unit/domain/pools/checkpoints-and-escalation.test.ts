@@ -193,4 +193,24 @@ describe('the pool’s final state', () => {
     expect(told.reply).toEqual({ action: 'terminate', deadlineAt: new Date(at(900)).toISOString(), terminateBy: new Date(at(9)).toISOString() });
     expect(ended.history[0]).toMatchObject({ outcome: 'cancelled', resolution: 'force' });
   });
+  it('an attempt that timed out or stalled and is resolved after its pool was cancelled asks no human and retries nowhere: it waits in the pool', () => {
+    // Prepare: the second timeout (or stall) would escalate; each attempt is terminating when the pool is cancelled
+    const timeouts = poolWith({ agent_timeout_secs: 10, timeout_escalation: 2, timeout_config: { timeout_action: 'retry', cleanup_grace_period_secs: 5 } });
+    const stalls = poolWith({ agent_timeout_secs: 100_000, checkpoint_interval_secs: 10, checkpoint_timeout_secs: 2, stall_threshold: 1, timeout_escalation: 1, timeout_config: { cleanup_grace_period_secs: 5 } });
+    const once = wake(wake(claimed(timeouts), timeouts, 10).state, timeouts, 15).state;
+    const timingOut = wake(claimed(timeouts, once, 20), timeouts, 30).state;
+    const stalling = wake(claimed(stalls), stalls, 12).state;
+    // Act: the pool is cancelled during the grace period; the attempts then end, gracefully and by force
+    const graceful = call(timingOut, cancelPool(timeouts, 'stop', at(31)).state, 32, { type: 'terminated', cleanup: 'completed' });
+    const forced = wake(stalling, cancelPool(stalls, 'stop', at(13)).state, 17);
+    // Assess
+    expect(once.state).toBe('available');
+    expect(timingOut.run?.terminating?.reason.kind).toBe('timeout');
+    expect(stalling.run?.terminating?.reason.kind).toBe('stall');
+    for (const ended of [graceful, forced]) {
+      expect(ended.state).toMatchObject({ state: 'available', reason: 'pool_stopped' });
+      expect(ended.state.escalation).toBeUndefined();
+      expect(eventTypes(ended.effects)).not.toContain('TaskEscalated');
+    }
+  });
 });
