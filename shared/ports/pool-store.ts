@@ -31,16 +31,15 @@ export interface EscalationPointer extends TenantOwned {
 }
 
 /**
- * What a claim with a `claimId` took, so its retry gets the same attempt: reserved before the claim
- * (`itemId` absent while it is in flight), then naming the attempt.
+ * A claim with a `claimId`, reserved naming the item it is about to take: the attempt it takes carries
+ * the claim id, so a retry finds it there whenever the claim got that far, even if it crashed at once.
  */
 export interface ClaimReceipt {
   poolId: string;
   agentId: string;
   claimId: string;
   reservedAt: EpochMs;
-  itemId?: string;
-  attempt?: number;
+  itemId: string;
 }
 
 /** A page in key order; `more` when more may follow (pass the last id back to continue). */
@@ -95,8 +94,8 @@ export interface PoolStore {
    * (its claim was abandoned). False when another call reserved it first.
    */
   reserveClaim(receipt: ClaimReceipt, found?: ClaimReceipt): Promise<boolean>;
-  /** Names the attempt the reservation took; false when the reservation was retaken meanwhile. */
-  completeClaim(reserved: ClaimReceipt, itemId: string, attempt: number): Promise<boolean>;
+  /** Names the next item the reservation is about to take (another agent took the last); false when it was retaken meanwhile. */
+  moveClaim(reserved: ClaimReceipt, itemId: string): Promise<boolean>;
   /** Gives up the reservation of a claim that took nothing (it then reads as abandoned), so a retry claims afresh. */
   releaseClaim(reserved: ClaimReceipt): Promise<void>;
 }

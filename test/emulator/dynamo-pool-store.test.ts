@@ -110,20 +110,20 @@ describeWithEmulator('DynamoDB pool store: conditional writes, claims, the timer
     expect((await pools.listEscalationPointers({ tenant: 'default' }, 1)).pointers).toEqual([p4]);
   });
 
-  it('claim receipts: reserved once, retaken only as found, named once, released (to read as abandoned) only while unnamed; item queries never see them', async () => {
+  it('claim receipts: reserved once, retaken only as found, moved and released (to read as abandoned) only by their holder; item queries never see them', async () => {
     // Prepare
     const { pools } = await freshStores(emulator.clientConfig());
     await createPool(pools, poolOf('p5'));
-    const reserved = { poolId: 'p5', agentId: 'agent-a', claimId: 'c-1', reservedAt: T0 };
+    const reserved = { poolId: 'p5', agentId: 'agent-a', claimId: 'c-1', reservedAt: T0, itemId: 'a' };
     // Act
     const first = await pools.reserveClaim(reserved);
     const twice = await pools.reserveClaim({ ...reserved, reservedAt: T0 + 1 });
     const staleRetake = await pools.reserveClaim({ ...reserved, reservedAt: T0 + 2 }, { ...reserved, reservedAt: T0 - 1 });
     const retaken = { ...reserved, reservedAt: T0 + 40_000 };
     const retake = await pools.reserveClaim(retaken, reserved);
-    const lateName = await pools.completeClaim(reserved, 'a', 1);
-    const named = await pools.completeClaim(retaken, 'b', 1);
-    await pools.releaseClaim(retaken);
+    const lateMove = await pools.moveClaim(reserved, 'c');
+    const moved = await pools.moveClaim(retaken, 'b');
+    await pools.releaseClaim(reserved);
     const stored = await pools.getClaimReceipt('p5', 'agent-a', 'c-1');
     const released = { ...reserved, claimId: 'c-2' };
     await pools.reserveClaim(released);
@@ -131,8 +131,8 @@ describeWithEmulator('DynamoDB pool store: conditional writes, claims, the timer
     const afterRelease = await pools.getClaimReceipt('p5', 'agent-a', 'c-2');
     const retakenAfterRelease = afterRelease && (await pools.reserveClaim({ ...released, reservedAt: T0 + 1 }, afterRelease));
     // Assess
-    expect([first, twice, staleRetake, retake, lateName, named]).toEqual([true, false, false, true, false, true]);
-    expect(stored).toEqual({ ...retaken, itemId: 'b', attempt: 1 });
+    expect([first, twice, staleRetake, retake, lateMove, moved]).toEqual([true, false, false, true, false, true]);
+    expect(stored).toEqual({ ...retaken, itemId: 'b' });
     expect(afterRelease).toEqual({ ...released, reservedAt: 0 });
     expect(retakenAfterRelease).toBe(true);
     expect((await pools.itemsInState('p5', 'available', 10)).items.map((item) => item.itemId)).toEqual(['a', 'b', 'c']);

@@ -37,7 +37,7 @@ export class DynamoClaimReceipts {
           TableName: this.tableName,
           Item: { ...receiptKey(receipt), ...receipt, [TTL_ATTRIBUTE]: Math.floor(receipt.reservedAt / 1000) + RECEIPT_RETENTION_SECONDS },
           ...(found
-            ? { ConditionExpression: 'reservedAt = :found AND attribute_not_exists(itemId)', ExpressionAttributeValues: { ':found': found.reservedAt } }
+            ? { ConditionExpression: 'reservedAt = :found', ExpressionAttributeValues: { ':found': found.reservedAt } }
             : { ConditionExpression: 'attribute_not_exists(pk)' }),
         }),
       );
@@ -48,15 +48,15 @@ export class DynamoClaimReceipts {
     }
   }
 
-  async complete(reserved: ClaimReceipt, itemId: string, attempt: number): Promise<boolean> {
+  async move(reserved: ClaimReceipt, itemId: string): Promise<boolean> {
     try {
       await this.doc.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: receiptKey(reserved),
-          UpdateExpression: 'SET itemId = :item, attempt = :attempt',
-          ConditionExpression: 'reservedAt = :reserved AND attribute_not_exists(itemId)',
-          ExpressionAttributeValues: { ':item': itemId, ':attempt': attempt, ':reserved': reserved.reservedAt },
+          UpdateExpression: 'SET itemId = :item',
+          ConditionExpression: 'reservedAt = :reserved',
+          ExpressionAttributeValues: { ':item': itemId, ':reserved': reserved.reservedAt },
         }),
       );
       return true;
@@ -74,7 +74,7 @@ export class DynamoClaimReceipts {
           TableName: this.tableName,
           Key: receiptKey(reserved),
           UpdateExpression: 'SET reservedAt = :released',
-          ConditionExpression: 'reservedAt = :reserved AND attribute_not_exists(itemId)',
+          ConditionExpression: 'reservedAt = :reserved',
           ExpressionAttributeValues: { ':reserved': reserved.reservedAt, ':released': RELEASED_AT },
         }),
       );

@@ -112,8 +112,8 @@ export class DynamoPoolStore implements PoolStore {
     return this.receipts.reserve(receipt, found);
   }
 
-  completeClaim(reserved: ClaimReceipt, itemId: string, attempt: number) {
-    return this.receipts.complete(reserved, itemId, attempt);
+  moveClaim(reserved: ClaimReceipt, itemId: string) {
+    return this.receipts.move(reserved, itemId);
   }
 
   releaseClaim(reserved: ClaimReceipt) {

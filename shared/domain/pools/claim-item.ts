@@ -11,6 +11,15 @@ import type { PoolItem } from './pool-item.js';
 export interface ClaimInput {
   agentId: string;
   kind: AgentKind;
+  /** The caller's idempotency key, kept on the attempt it takes (`claimedAttempt`). */
+  claimId?: string;
+}
+
+/** Where the claim with this id stands on this item: its attempt still running, over, or not this item's. */
+export function claimedAttempt(item: PoolItem, claimId: string): { attempt: number; running: boolean } | undefined {
+  if (item.run?.claimId === claimId) return { attempt: item.run.attempt, running: true };
+  const ended = item.history.find((entry) => entry.claimId === claimId);
+  return ended ? { attempt: ended.attempt, running: false } : undefined;
 }
 
 /**
@@ -25,6 +34,7 @@ export function claimItem(item: PoolItem, pool: Pick<Pool, 'status' | 'config'>,
   const run = {
     attempt,
     agentId: claim.agentId,
+    ...(claim.claimId !== undefined ? { claimId: claim.claimId } : {}),
     kind: claim.kind,
     startedAt: now,
     agentDeadlineAt: limit === null ? null : now + secondsToMs(limit),
@@ -34,7 +44,7 @@ export function claimItem(item: PoolItem, pool: Pick<Pool, 'status' | 'config'>,
   };
   const { reason: _cleared, ...rest } = item;
   let next: PoolItem = { ...rest, state: 'running', attempt, run, stats: { ...item.stats, agentsStarted: item.stats.agentsStarted + 1 } };
-  next = withNewHistoryEntry(next, { attempt, agentId: claim.agentId, startedAt: now });
+  next = withNewHistoryEntry(next, { attempt, agentId: claim.agentId, ...(claim.claimId !== undefined ? { claimId: claim.claimId } : {}), startedAt: now });
   const timed = withWakeUp(item, next, pool.config, now);
   return {
     state: timed.item,

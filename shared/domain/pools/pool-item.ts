@@ -26,6 +26,7 @@ export interface LateResult {
 export interface HistoryEntry {
   attempt: number;
   agentId: string;
+  claimId?: string;
   startedAt: EpochMs;
   endedAt?: EpochMs;
   outcome?: AttemptOutcome;
@@ -52,6 +53,8 @@ export type TerminationReason =
 export interface AttemptRun {
   attempt: number;
   agentId: string;
+  /** The claim that took it, when it named one: its repeats get this attempt. */
+  claimId?: string;
   kind: AgentKind;
   startedAt: EpochMs;
   agentDeadlineAt: EpochMs | null;

@@ -9,10 +9,20 @@ import { newPool, refusal, send } from './pool-test-support.js';
 
 const agent = (agentId: string, claimId: string) => ({ agentId, kind: 'agent' as const, claimId });
 
-/** The real store, crashing (throwing) right after the claim took its item, before the receipt names it. */
-class CrashBeforeReceiptNamesItem extends DynamoPoolStore {
-  override async completeClaim(): Promise<boolean> {
-    throw new Error('crashed after the claim took its item');
+/** The real store, crashing (throwing) when a claim is about to take the item its receipt names. */
+class CrashBeforeTakingItem extends DynamoPoolStore {
+  override async saveItem(item: PoolItem, expectedVersion: number): Promise<PoolItem> {
+    if (item.state === 'running') throw new Error('crashed before taking the item');
+    return super.saveItem(item, expectedVersion);
+  }
+}
+
+/** The real store, crashing right after a claim took its item (the write landed; nothing after it ran). */
+class CrashAfterTakingItem extends DynamoPoolStore {
+  override async saveItem(item: PoolItem, expectedVersion: number): Promise<PoolItem> {
+    const saved = await super.saveItem(item, expectedVersion);
+    if (item.state === 'running') throw new Error('crashed after taking the item');
+    return saved;
   }
 }
 
@@ -73,20 +83,48 @@ describe('a claim with a claimId is idempotent', () => {
   });
 
   it('a repeat while the first is in flight is told busy; a reservation abandoned by a crash is retaken after 30 s', async () => {
-    // Prepare: the first claim crashes after taking item a, before its receipt names it
+    // Prepare: the first claim crashes after reserving its receipt, before taking the item it names
     await newPool(m.deps, {}, ['a', 'b']);
-    const crashing = { ...m.deps, pools: new CrashBeforeReceiptNamesItem(m.doc, m.tableName) };
+    const crashing = { ...m.deps, pools: new CrashBeforeTakingItem(m.doc, m.tableName) };
     await refusal(claimPoolItem(crashing, 'p', agent('agent-a', 'c-1')));
     // Act
     const inFlight = await refusal(claimPoolItem(m.deps, 'p', agent('agent-a', 'c-1')));
     m.clock.set(m.clock.now() + 30_000);
     const retaken = await claimPoolItem(m.deps, 'p', agent('agent-a', 'c-1'));
     const again = await claimPoolItem(m.deps, 'p', agent('agent-a', 'c-1'));
-    // Assess: the crash's item stays running until its deadline (the one window left); the retry gets one item, once
+    // Assess: the retry gets one item, once; nothing else runs
     expect(inFlight).toBeInstanceOf(ClaimInFlightError);
     expect(retaken).toBeDefined();
     expect(again).toEqual(retaken);
-    expect((await runningItems(m)).length).toBe(2);
+    expect((await runningItems(m)).map((item) => item.itemId)).toEqual([retaken?.itemId]);
+  });
+
+  it('a claim that crashed right after taking its item is answered that attempt on its repeat, at once: no item is stranded', async () => {
+    // Prepare: the write that took the item landed; the call never answered
+    await newPool(m.deps, {}, ['a', 'b']);
+    const crashing = { ...m.deps, pools: new CrashAfterTakingItem(m.doc, m.tableName) };
+    await refusal(claimPoolItem(crashing, 'p', agent('agent-a', 'c-1')));
+    // Act
+    const repeat = await claimPoolItem(m.deps, 'p', agent('agent-a', 'c-1'));
+    // Assess
+    const running = await runningItems(m);
+    expect(running.map((item) => [item.itemId, item.attempt])).toEqual([[repeat?.itemId, repeat?.attempt]]);
+  });
+
+  it('a receipt whose item another agent took is not that agent\'s attempt: the repeat is told busy, then claims another item', async () => {
+    // Prepare: the claim reserved item a and crashed; agent-b then took a
+    await newPool(m.deps, {}, ['a']);
+    const crashing = { ...m.deps, pools: new CrashBeforeTakingItem(m.doc, m.tableName) };
+    await refusal(claimPoolItem(crashing, 'p', agent('agent-a', 'c-1')));
+    const taken = await claimPoolItem(m.deps, 'p', { agentId: 'agent-b', kind: 'agent' });
+    // Act
+    const inFlight = await refusal(claimPoolItem(m.deps, 'p', agent('agent-a', 'c-1')));
+    m.clock.set(m.clock.now() + 30_000);
+    const afterAbandoned = await claimPoolItem(m.deps, 'p', agent('agent-a', 'c-1'));
+    // Assess: agent-b's attempt is never handed to agent-a; nothing else is available
+    expect(taken?.itemId).toBe('a');
+    expect(inFlight).toBeInstanceOf(ClaimInFlightError);
+    expect(afterAbandoned).toBeUndefined();
   });
 
   it('property: any interleaving of repeated claims leaves one attempt per claimId, every answer for it the same', async () => {

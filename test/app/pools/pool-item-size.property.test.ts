@@ -126,8 +126,10 @@ describe('no sequence of agent and human calls grows a pool item past 400 KB (on
         for (const [index, next] of steps.entries()) {
           try {
             if (next.kind === 'claim') {
-              const claimed = await claimPoolItem(m.deps, poolId, { agentId: `agent-${next.agent}`, kind: 'agent' });
-              if (claimed) claims.push({ itemId: claimed.itemId, attempt: claimed.attempt, token: claimed.token, agentId: `agent-${next.agent}` });
+              // The longest ids the API takes: every attempt keeps its agent's and its claim's.
+              const agentId = longId(`agent-${next.agent}`, 0);
+              const claimed = await claimPoolItem(m.deps, poolId, { agentId, kind: 'agent', claimId: longId(`claim-${index}`, 0) });
+              if (claimed) claims.push({ itemId: claimed.itemId, attempt: claimed.attempt, token: claimed.token, agentId });
             } else if (next.kind === 'call') {
               const claimed = claims[claims.length - 1 - (next.claimsBack % Math.max(claims.length, 1))]; // mostly the latest, sometimes an older (stale) one
               if (!claimed) continue;
