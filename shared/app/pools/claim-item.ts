@@ -75,6 +75,7 @@ async function claimOnce(deps: ManagerDeps, pool: Pool, claim: ClaimInput, claim
   assertClaimable(pool);
   let reserved: ClaimReceipt | undefined;
   const nameOnReceipt = async (itemId: string) => {
+    if (reserved?.itemId === itemId) return;
     const next = { poolId: pool.poolId, agentId: claim.agentId, claimId, reservedAt: reserved?.reservedAt ?? deps.clock.now(), itemId };
     const named = reserved ? await deps.pools.moveClaim(reserved, itemId) : await deps.pools.reserveClaim(next, found);
     if (!named) throw new ClaimInFlightError(claimId);
