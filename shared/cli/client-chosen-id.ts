@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { parseDocument } from 'yaml';
 import type { InputFile } from './input-file.js';
 
 /**
@@ -12,9 +13,9 @@ export function withClientChosenId(file: InputFile, key: 'jobId' | 'poolId'): In
   return { ...file, data: { [key]: id, ...data }, text: file.isYaml ? withYamlKey(file.text, key, id) : file.text };
 }
 
-/** The top-level key first in the document (after a leading `---`), where it cannot be read as part of anything else. */
+/** The key added to the document's top-level map, in whatever style it is written (block or `{…}`), comments kept. */
 function withYamlKey(text: string, key: string, id: string): string {
-  const start = /^---[^\n]*\n/.exec(text);
-  const at = start ? start[0].length : 0;
-  return `${text.slice(0, at)}${key}: ${id}\n${text.slice(at)}`;
+  const document = parseDocument(text);
+  document.set(key, id);
+  return document.toString();
 }

@@ -30,18 +30,20 @@ function killLiveGroupsAndExit(signal: NodeJS.Signals): never {
 
 /**
  * When the runner itself is told to stop, its children's groups go first: no orphans. The first
- * signal asks them (SIGTERM) and kills them after `graceMs`; a second one kills them at once.
+ * signal asks them (SIGTERM) and kills them after `graceMs`; a second one kills them at once. The
+ * signal returned is aborted at the first: the runner starts nothing new and reports what it stopped.
  */
-export function stopLiveGroupsOnSignals(graceMs: number): void {
-  let stopping = false;
+export function stopLiveGroupsOnSignals(graceMs: number): AbortSignal {
+  const stopping = new AbortController();
   const stop = (signal: NodeJS.Signals) => {
-    if (stopping) killLiveGroupsAndExit(signal);
-    stopping = true;
+    if (stopping.signal.aborted) killLiveGroupsAndExit(signal);
+    stopping.abort();
     signalLiveGroups('SIGTERM');
     setTimeout(() => killLiveGroupsAndExit(signal), graceMs).unref();
   };
   for (const signal of STOP_SIGNALS) process.on(signal, stop);
   process.once('exit', () => signalLiveGroups('SIGKILL'));
+  return stopping.signal;
 }
 
 /** Drops a group from `live` once none of its processes runs: its pgid may then belong to a stranger. */

@@ -20,6 +20,8 @@ export interface ItemRunContext {
   /** Used when Vigil cannot say `terminateBy` (the runner's own deadline fired): seed 003's default 30 s. */
   graceSeconds: number;
   log: (line: string) => void;
+  /** Aborted when the runner itself is told to stop: a child that then exits was stopped, not failed. */
+  stopping?: AbortSignal;
 }
 
 export type ItemOutcome = 'succeeded' | 'failed' | 'terminated';
@@ -36,6 +38,7 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
   const files = new ChildFiles();
   const { claim } = attempt;
   attempt.onCheckpointRequested(() => files.requestCheckpoint());
+  attempt.onCheckpointRequestClosed(() => files.clearCheckpointRequest());
   const forwardCheckpoint = async () => {
     const written = files.changed(files.checkpoint) as { state?: unknown; progress?: number } | undefined;
     if (written === undefined) return;
@@ -103,6 +106,11 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
         return reportTerminated(resolution === 'graceful' ? 'completed' : 'failed');
       }
       await forwardCheckpoint().catch(() => undefined);
+      if (context.stopping?.aborted) {
+        // The operator stopped the runner (its SIGTERM ended the child): the item goes back to the pool for another agent.
+        context.log(`item ${claim.itemId}: runner stopping; reporting terminated`);
+        return reportTerminated('completed');
+      }
       const outcome = end.code === 0 ? 'succeeded' : 'failed';
       if (command.reported) await attempt.finishCommand(command.index, outcome);
       if (outcome === 'failed') {

@@ -32,6 +32,8 @@ export interface AttemptHandle {
   checkpoint(state: unknown, progress?: number): Promise<void>;
   /** Called once per checkpoint request Vigil opens, until a checkpoint answers it. */
   onCheckpointRequested(callback: () => void): void;
+  /** Called when an open checkpoint request closes unanswered (a miss): Vigil no longer waits for it. */
+  onCheckpointRequestClosed(callback: () => void): void;
   startCommand(index: number, type: string): Promise<{ deadlineAtMs: number | undefined }>;
   finishCommand(index: number, outcome: 'succeeded' | 'failed'): Promise<void>;
   complete(outcome: 'succeeded' | 'failed', result?: unknown): Promise<void>;
@@ -88,6 +90,7 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
   let terminateByMs: number | undefined;
   let checkpointOpen = false;
   const checkpointCallbacks: Array<() => void> = [];
+  const closedCallbacks: Array<() => void> = [];
 
   const heartbeat = async (): Promise<HeartbeatAnswer> => {
     const answer = heartbeatAnswer.parse((await post('/heartbeat')).body);
@@ -98,9 +101,10 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
     } else if (answer.action === 'checkpoint' && !checkpointOpen) {
       checkpointOpen = true;
       for (const callback of checkpointCallbacks) callback();
-    } else if (answer.action === 'continue') {
+    } else if (answer.action === 'continue' && checkpointOpen) {
       // The request closed unanswered (a miss): the next one is news again.
       checkpointOpen = false;
+      for (const callback of closedCallbacks) callback();
     }
     return answer;
   };
@@ -133,6 +137,7 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
       checkpointOpen = false;
     },
     onCheckpointRequested: (callback) => void checkpointCallbacks.push(callback),
+    onCheckpointRequestClosed: (callback) => void closedCallbacks.push(callback),
     startCommand: async (index, type) => {
       const answer = commandStartAnswer.parse((await post(`/commands/${index}/start`, { type })).body ?? {});
       return { deadlineAtMs: epochMs(answer.deadlineAt) };

@@ -28,9 +28,13 @@ export interface Answer {
   body: unknown;
 }
 
+/** The longest `Retry-After` a throttled call waits for before its next try. */
+const MAX_RETRY_AFTER_MS = 30_000;
+
 /**
- * Calls Vigil. Retries network errors and 5xx with backoff and jitter (Vigil's writes are
- * idempotent or fenced, so a repeat is harmless); never retries a 4xx, which would fail again.
+ * Calls Vigil. Retries network errors, 5xx and 429 (API Gateway's throttling, waiting at least its
+ * `Retry-After`) with backoff and jitter (Vigil's writes are idempotent or fenced, so a repeat is
+ * harmless); never retries another 4xx, which would fail again.
  */
 export class VigilHttp {
   readonly endpoint: string;
@@ -43,8 +47,12 @@ export class VigilHttp {
 
   async call(method: 'GET' | 'POST', path: string, options: CallOptions = {}): Promise<Answer> {
     let lastFailure = 'no attempt made';
+    let retryAfterMs = 0;
     for (let attempt = 0; attempt <= this.retry.retries; attempt++) {
-      if (attempt > 0) await sleep(backoffDelayMs(this.retry, attempt - 1), undefined, options.signal ? { signal: options.signal } : {}).catch(() => undefined);
+      if (attempt > 0) {
+        const delayMs = Math.max(retryAfterMs, backoffDelayMs(this.retry, attempt - 1));
+        await sleep(delayMs, undefined, options.signal ? { signal: options.signal } : {}).catch(() => undefined);
+      }
       if (options.signal?.aborted) break;
       let response: Response;
       try {
@@ -60,8 +68,9 @@ export class VigilHttp {
       const error = parsed.success
         ? new VigilApiError(response.status, parsed.data.error.code, parsed.data.error.message, parsed.data.error.details)
         : new VigilApiError(response.status, 'http_error', `${method} ${path} answered ${response.status}: ${text.slice(0, 200)}`);
-      if (response.status < 500) throw error;
+      if (response.status < 500 && response.status !== 429) throw error;
       lastFailure = `${response.status} ${error.code}`;
+      retryAfterMs = Math.min(MAX_RETRY_AFTER_MS, retryAfterSeconds(response.headers.get('retry-after')) * 1000);
     }
     throw new VigilUnreachableError(`Vigil at ${this.endpoint} did not answer ${method} ${path} (${lastFailure}). Is it running?`);
   }
@@ -89,4 +98,10 @@ function parseJson(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+/** `Retry-After` in seconds (0 when absent or an HTTP date, which API Gateway does not send). */
+function retryAfterSeconds(header: string | null): number {
+  const seconds = Number(header ?? '');
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : 0;
 }

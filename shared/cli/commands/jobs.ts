@@ -10,12 +10,18 @@ import { withClientChosenId } from '../client-chosen-id.js';
 import { gateJobLines, jobLines } from '../job-display.js';
 import { print } from '../output.js';
 import { LiveView } from '../live-view.js';
+import { entriesFrom } from '../all-pages.js';
+import { secondsFlag } from '../seconds-flag.js';
 
 const jobPath = (jobId: string) => `/jobs/${encodeURIComponent(jobId)}`;
 
+/** The job with every workflow: a large job's answer is paged (`nextCursor`), and the pages are joined. */
 async function fetchJob(http: VigilHttp, gate: boolean | undefined, jobId: string): Promise<JobAnswer | GateJobAnswer> {
   const { body } = await http.call('GET', jobPath(jobId));
-  return gate ? gateJobAnswer.parse(body) : jobAnswer.parse(body);
+  if (gate) return gateJobAnswer.parse(body);
+  const { nextCursor, ...job } = jobAnswer.parse(body);
+  if (nextCursor === undefined) return job;
+  return jobAnswer.parse({ ...job, workflows: await entriesFrom(http, jobPath(jobId), 'workflows', body) });
 }
 
 const linesOf = (job: JobAnswer | GateJobAnswer, gate: boolean | undefined, nowMs: number) =>
@@ -36,10 +42,16 @@ export const submit = command(
       const job = gateSubmittedJobAnswer.parse(body);
       print(values.json, job, () => [
         `${status === 201 ? 'submitted' : 'already submitted'} ${job.jobId} (gate_coordinated)`,
-        ...Object.entries(job.datacenters).flatMap(([region, dc]) => dc.workflows.map((w) => `  ${region} ${w.workflowId} ${w.workerId} token ${w.token}`)),
+        ...Object.entries(job.datacenters).flatMap(([region, dc]) => [
+          ...dc.workflows.map((w) => `  ${region} ${w.workflowId} ${w.workerId} token ${w.token}`),
+          // The rest of a large region's tokens are that region's to give (its workers talk to it).
+          ...(typeof dc['nextCursor'] === 'string' ? [`  ${region}: more tokens at that region's GET ${jobPath(job.jobId)}/tokens?cursor=${encodeURIComponent(dc['nextCursor'])}`] : []),
+        ]),
       ]);
     } else {
-      const job = submittedJobAnswer.parse(body);
+      // A large job's answer holds the first page of tokens; the rest are fetched, so every worker's is shown.
+      const { nextCursor, ...first } = submittedJobAnswer.parse(body);
+      const job = nextCursor === undefined ? first : submittedJobAnswer.parse({ ...first, workflows: await entriesFrom(http, `${jobPath(first.jobId)}/tokens`, 'workflows', body) });
       print(values.json, job, () => [
         `${status === 201 ? 'submitted' : 'already submitted'} ${job.jobId} ${job.status} deadline ${job.deadlineAt}`,
         ...job.workflows.map((w) => `  ${w.workflowId} ${w.workerId} token ${w.token}`),
@@ -86,7 +98,7 @@ export const watch = command(
     positionals: ['JOB'],
   },
   async ({ values, positionals }) => {
-    const intervalMs = Math.max(100, Number(values.interval ?? '1') * 1000 || 1000);
+    const intervalMs = secondsFlag('interval', values.interval, 1, { above: 0 }) * 1000;
     const http = vigilHttp(values);
     const view = new LiveView(process.stdout, values.json === true);
     for (;;) {

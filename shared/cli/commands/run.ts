@@ -11,6 +11,7 @@ import type { Claim } from '../../contract/pool-responses.js';
 import { command, type Command, type Parsed } from '../command-line.js';
 import { endpointOptions } from '../endpoint.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
+import { secondsFlag } from '../seconds-flag.js';
 
 const FOLLOW_POLL_MS = 2_000;
 
@@ -50,23 +51,30 @@ type RunFlags = Parsed<typeof spec.options>['values'];
 
 const log = (line: string) => process.stderr.write(`vigil run: ${line}\n`);
 
-function seconds(flag: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed < 0) throw new UsageError(`--${flag} must be a number of seconds ≥ 0, not '${value}'.`);
-  return parsed;
-}
+const graceSeconds = (flags: RunFlags) => secondsFlag('grace', flags.grace, 30);
 
-const graceSeconds = (flags: RunFlags) => seconds('grace', flags.grace, 30);
+const POOL_FLAGS = ['pool', 'agent', 'kind', 'once', 'follow', 'claude-cmd', 'heartbeat'] as const;
+const JOB_FLAGS = ['job', 'workflow', 'worker', 'token'] as const;
+
+/** One mode per run: a flag of the other is a mistake, never silently ignored. */
+function assertOneMode(flags: RunFlags): void {
+  const given = (names: readonly (keyof RunFlags)[]) => names.filter((name) => flags[name] !== undefined).map((name) => `--${name}`);
+  const pool = given(POOL_FLAGS);
+  const job = given(JOB_FLAGS);
+  if (pool.length > 0 && job.length > 0) {
+    throw new UsageError(`${job.join(' ')} run${job.length === 1 ? 's' : ''} a job's workflow and ${pool.join(' ')} a pool's items: pass the flags of one of them.`);
+  }
+}
 
 /** `vigil run …`: the flags before `--`, the child's command after it. */
 export const run: Command = (argv) => {
   const dash = argv.indexOf('--');
   const childArgv = dash >= 0 ? argv.slice(dash + 1) : [];
   return command(spec, async ({ values }) => {
-    stopLiveGroupsOnSignals(graceSeconds(values) * 1000);
+    assertOneMode(values);
+    const stopping = stopLiveGroupsOnSignals(graceSeconds(values) * 1000);
     if (values.job !== undefined) return runJobWorkflow(values, childArgv);
-    if (values.pool !== undefined) return runPool(values, childArgv);
+    if (values.pool !== undefined) return runPool(values, childArgv, stopping);
     throw new UsageError('Pass --pool POOL --agent ID, or --job JOB --workflow WF --worker ID --token T -- CMD.');
   })(dash >= 0 ? argv.slice(0, dash) : argv);
 };
@@ -93,19 +101,20 @@ async function runJobWorkflow(flags: RunFlags, childArgv: string[]): Promise<Exi
   return ExitCode.timedOutOrCancelled;
 }
 
-async function runPool(flags: RunFlags, childArgv: string[]): Promise<ExitCode> {
+async function runPool(flags: RunFlags, childArgv: string[], stopping: AbortSignal): Promise<ExitCode> {
   const { pool, agent } = flags;
   if (!pool || !agent) throw new UsageError('vigil run --pool needs --agent ID.');
   const kind = flags.kind ?? 'agent';
   if (kind !== 'agent' && kind !== 'expert') throw new UsageError(`--kind is agent or expert, not '${kind}'.`);
   const options = {
     ...endpointOptions(flags),
-    heartbeatIntervalMs: seconds('heartbeat', flags.heartbeat, 5) * 1000,
+    heartbeatIntervalMs: secondsFlag('heartbeat', flags.heartbeat, 5, { above: 0 }) * 1000,
     onHeartbeatError: (error: unknown) => log(`heartbeat failed: ${String(error)}`),
   };
   const template = childArgv.length > 0 ? [] : await poolTemplate(new VigilHttp(options), pool);
   const outcomes: ItemOutcome[] = [];
-  for (;;) {
+  // Told to stop (Ctrl-C): no new item is claimed, so none is left claimed when the runner exits.
+  while (!stopping.aborted) {
     let attempt;
     try {
       // One claimId per claim, kept across the SDK's repeats (35 s), so a claim whose answers were lost gets the item it took.
@@ -121,11 +130,11 @@ async function runPool(flags: RunFlags, childArgv: string[]): Promise<ExitCode> 
     }
     if (!attempt) {
       if (!flags.follow) break;
-      await sleep(FOLLOW_POLL_MS);
+      await sleep(FOLLOW_POLL_MS, undefined, { signal: stopping }).catch(() => undefined);
       continue;
     }
     const commands = itemCommands(attempt.claim, childArgv, template, flags['claude-cmd'] ?? 'claude -p');
-    outcomes.push(await runPoolItem(attempt, commands, { endpoint: options.endpoint, graceSeconds: graceSeconds(flags), log }));
+    outcomes.push(await runPoolItem(attempt, commands, { endpoint: options.endpoint, graceSeconds: graceSeconds(flags), log, stopping }));
     if (flags.once) break;
   }
   if (outcomes.includes('failed')) return ExitCode.failed;

@@ -1,0 +1,79 @@
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { claimedReply, countCalls, errorReply, iso, useFakeVigil } from '../support/fake-vigil.js';
+import { runVigil } from '../support/vigil-cli.js';
+
+// Each case spawns the real command (tsx compiles on start) or waits on real processes.
+vi.setConfig({ testTimeout: 60_000 });
+
+describe('vigil run: one mode, checkpoint requests that lapse, a stop by the operator', () => {
+  const vigil = useFakeVigil();
+
+  it('vigil run given both --pool and --job exits 2 naming the conflict, and calls nothing', async () => {
+    // Prepare
+    const fake = await vigil.fakeVigil((method, path) => {
+      if (path.endsWith('/progress')) return { status: 200, body: { status: 'RUNNING', cancel: false, deadlineAt: iso(Date.now() + 60_000) } };
+      if (path.endsWith('/complete')) return { status: 200, body: { jobId: 'job-1', workflowId: 'wf-1', state: 'completed', jobStatus: 'COMPLETED' } };
+      if (path.endsWith('/claims')) return { status: 204 };
+      return errorReply(403, 'forbidden', 'client route');
+    });
+    // Act
+    const result = await runVigil(['run', '--pool', 'pool-1', '--agent', 'agent-a', '--job', 'job-1', '--workflow', 'wf-1', '--worker', 'w', '--token', 't', '--endpoint', fake.url, '--', 'true']);
+    // Assess: bad usage is exit 2 and changes nothing (here it completed a job's workflow instead)
+    expect(result.code, `${result.transcript}
+calls: ${fake.seen.map((s) => `${s.method} ${s.path}`).join(', ')}`).toBe(2);
+    expect(fake.seen.filter((s) => s.method === 'POST').length, result.transcript).toBe(0);
+  });
+
+  it('the checkpoint request file is gone once Vigil no longer waits for a checkpoint (the request lapsed)', async () => {
+    // Prepare: Vigil opens one checkpoint request, which lapses unanswered; afterwards every heartbeat says continue
+    let heartbeats = 0;
+    const fake = await vigil.fakeVigil((method, path, _body, seen) => {
+      if (path.endsWith('/claims')) return seen.filter((s) => s.path.endsWith('/claims')).length === 1 ? claimedReply('item-1', Date.now() + 60_000) : { status: 204 };
+      if (path.endsWith('/heartbeat')) {
+        heartbeats++;
+        return { status: 200, body: { action: heartbeats === 1 ? 'checkpoint' : 'continue', deadlineAt: iso(Date.now() + 60_000) } };
+      }
+      return { status: 200, body: {} };
+    });
+    // The child waits for the request, lets several `continue` heartbeats pass, then says whether the file is still there
+    const script = [
+      'i=0; while [ ! -f "$VIGIL_CHECKPOINT_REQUEST_FILE" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done',
+      '[ -f "$VIGIL_CHECKPOINT_REQUEST_FILE" ] || exit 3',
+      'sleep 2',
+      '[ -f "$VIGIL_CHECKPOINT_REQUEST_FILE" ] && exit 1',
+      'exit 0',
+    ].join('\n');
+    // Act
+    const result = await runVigil(['run', '--pool', 'pool-1', '--agent', 'agent-a', '--once', '--endpoint', fake.url, '--heartbeat', '0.2', '--', 'sh', '-c', script]);
+    // Assess: README "$VIGIL_CHECKPOINT_REQUEST_FILE — exists while Vigil waits for a checkpoint"
+    const completes = fake.seen.filter((s) => s.path.endsWith('/complete')).map((s) => JSON.stringify(s.body));
+    expect(heartbeats, result.transcript).toBeGreaterThan(3);
+    expect(completes, result.transcript).toEqual([expect.stringContaining('"outcome":"succeeded"')]);
+  });
+
+  it('vigil run --pool told to stop (Ctrl-C) stops its child and claims no further item', async () => {
+    // Prepare: a pool with items to spare; every claim gets a new item
+    const fake = await vigil.fakeVigil((method, path, _body, seen) => {
+      if (path.endsWith('/claims')) return claimedReply(`item-${seen.filter((s) => s.path.endsWith('/claims')).length}`, Date.now() + 120_000);
+      if (path.endsWith('/heartbeat')) return { status: 200, body: { action: 'continue', deadlineAt: iso(Date.now() + 120_000) } };
+      return { status: 200, body: {} };
+    });
+    const scratch = vigil.scratch();
+    const runner = vigil.startVigil([
+      'run', '--pool', 'pool-1', '--agent', 'agent-a', '--endpoint', fake.url, '--grace', '3', '--heartbeat', '0.5',
+      '--', 'sh', '-c', `echo $$ > ${scratch}/sigint-$VIGIL_ITEM.pid; sleep 30`,
+    ]);
+    await vigil.childPid(join(scratch, 'sigint-item-1.pid'));
+    // Act: the operator presses Ctrl-C once
+    runner.child.kill('SIGINT');
+    const result = await runner.done;
+    // Assess: the child exited on SIGTERM; the runner must not take another item it will then abandon
+    const claims = countCalls(fake, 'POST', '/claims');
+    const completes = fake.seen.filter((s) => s.path.endsWith('/complete')).map((s) => JSON.stringify(s.body));
+    expect(claims, `${result.transcript}\ncompletes: ${completes.join(', ')}`).toBe(1);
+    expect(completes, 'the stopped item goes back to the pool, it did not fail').toEqual([]);
+    expect(countCalls(fake, 'POST', '/terminated')).toBe(1);
+  });
+});
+
