@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -8,7 +8,10 @@ import { join } from 'node:path';
  * - the child writes JSON `{"state": …, "progress": 0.4}` to `VIGIL_CHECKPOINT_FILE` (write a temp
  *   file, then `mv`, so the runner never reads half a file): the runner sends it and removes the request;
  * - it may write its (partial) result as JSON to `VIGIL_RESULT_FILE`;
- * - a job's workflow writes a progress fraction, or `{"progress": 0.5, "step": "…"}`, to `VIGIL_PROGRESS_FILE`.
+ * - a job's workflow writes a progress fraction, or `{"progress": 0.5, "step": "…"}`, to `VIGIL_PROGRESS_FILE`;
+ * - and asks for a deadline extension (AD-26) by writing its progress, or `{"currentProgress": 0.5,
+ *   "reason": "gc_pause"}`, to `VIGIL_EXTENSION_REQUEST_FILE`: the runner asks Vigil and writes the
+ *   answer to `VIGIL_EXTENSION_ANSWER_FILE`.
  */
 export class ChildFiles {
   readonly dir = mkdtempSync(join(tmpdir(), 'vigil-run-'));
@@ -16,6 +19,8 @@ export class ChildFiles {
   readonly checkpoint = join(this.dir, 'checkpoint.json');
   readonly result = join(this.dir, 'result.json');
   readonly progress = join(this.dir, 'progress');
+  readonly extensionRequest = join(this.dir, 'extension-request.json');
+  readonly extensionAnswer = join(this.dir, 'extension-answer.json');
   private seen = new Map<string, number>();
 
   env(): Record<string, string> {
@@ -24,6 +29,8 @@ export class ChildFiles {
       VIGIL_CHECKPOINT_FILE: this.checkpoint,
       VIGIL_RESULT_FILE: this.result,
       VIGIL_PROGRESS_FILE: this.progress,
+      VIGIL_EXTENSION_REQUEST_FILE: this.extensionRequest,
+      VIGIL_EXTENSION_ANSWER_FILE: this.extensionAnswer,
     };
   }
 
@@ -47,6 +54,12 @@ export class ChildFiles {
     const value = this.read(file);
     if (value !== undefined) this.seen.set(file, mtimeMs);
     return value;
+  }
+
+  /** Written whole: to a temp file, then renamed into place, so the child never reads half of it. */
+  write(file: string, value: unknown): void {
+    writeFileSync(`${file}.tmp`, `${JSON.stringify(value)}\n`);
+    renameSync(`${file}.tmp`, file);
   }
 
   read(file: string): unknown {

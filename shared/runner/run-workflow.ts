@@ -1,5 +1,5 @@
 import { VigilApiError } from '../sdk/errors.js';
-import type { WorkflowHandle } from '../sdk/workflow.js';
+import type { ExtensionReason, WorkflowHandle } from '../sdk/workflow.js';
 import { ChildFiles } from './child-files.js';
 import { spawnGroup } from './process-group.js';
 import { stopGroup } from './stop-group.js';
@@ -40,12 +40,33 @@ export async function runWorkflow(handle: WorkflowHandle, argv: readonly string[
     if (typeof written === 'number') await handle.progress(written);
     else if (written !== null && typeof written === 'object') await handle.progress(written as { progress?: number; step?: string | number });
   };
+  // The child always gets an answer: Vigil's, or why none came (it may write the request again).
+  const forwardExtensionRequest = async () => {
+    const written = files.changed(files.extensionRequest);
+    if (written === undefined) return;
+    const asked = extensionAsked(written);
+    if (!asked) {
+      files.write(files.extensionAnswer, { error: { code: 'invalid_request', message: 'Write your progress (0–1), or {"currentProgress": 0.5, "reason": "long_workflow"}.' } });
+      return;
+    }
+    try {
+      const answer = await handle.requestExtension(asked.reason, asked.currentProgress);
+      files.write(files.extensionAnswer, answer);
+      context.log(`job ${context.jobId}: extension ${answer.granted ? `granted (${answer.extensionSeconds} s)` : `denied: ${answer.denialReason ?? ''}`}`);
+    } catch (error) {
+      const code = error instanceof VigilApiError ? error.code : 'unreachable';
+      files.write(files.extensionAnswer, { error: { code, message: error instanceof Error ? error.message : String(error) } });
+    }
+  };
   try {
     const group = spawnGroup(argv[0] ?? 'sh', argv.slice(1), env);
     const end = await superviseChild(group, {
       signal: handle.signal,
       deadlineMs: () => (handle.deadlineAtMs === undefined ? undefined : handle.deadlineAtMs + context.deadlineSlackSeconds * 1000),
-      onTick: forwardProgress,
+      onTick: async () => {
+        await forwardProgress();
+        await forwardExtensionRequest();
+      },
     });
     if (end.kind === 'stop') {
       context.log(`job ${context.jobId}: ${end.cause === 'vigil' ? 'Vigil said cancel' : 'deadline passed'}; SIGTERM to group ${group.pid}`);
@@ -71,4 +92,15 @@ async function complete(handle: WorkflowHandle, outcome: 'completed' | 'failed',
     context.log(`job ${context.jobId}: the child ${outcome}, but the job had ended first (${error.code})`);
     return { kind: 'stopped', resolution: 'graceful' };
   }
+}
+
+const REASONS: readonly ExtensionReason[] = ['long_workflow', 'gc_pause', 'resource_contention'];
+
+/** What the child wrote to ask for an extension: its progress, or `{"currentProgress", "reason"}`. */
+function extensionAsked(written: unknown): { currentProgress: number; reason: ExtensionReason } | undefined {
+  if (typeof written === 'number') return { currentProgress: written, reason: 'long_workflow' };
+  if (written === null || typeof written !== 'object') return undefined;
+  const { currentProgress, reason } = written as { currentProgress?: unknown; reason?: unknown };
+  if (typeof currentProgress !== 'number') return undefined;
+  return { currentProgress, reason: REASONS.find((known) => known === reason) ?? 'long_workflow' };
 }

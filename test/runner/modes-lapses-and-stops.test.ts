@@ -75,5 +75,26 @@ calls: ${fake.seen.map((s) => `${s.method} ${s.path}`).join(', ')}`).toBe(2);
     expect(completes, 'the stopped item goes back to the pool, it did not fail').toEqual([]);
     expect(countCalls(fake, 'POST', '/terminated')).toBe(1);
   });
+  it("a job's child asks for an extension through its file and reads Vigil's answer from the runner's", async () => {
+    // Prepare
+    const fake = await vigil.fakeVigil((method, path) => {
+      if (path.endsWith('/progress')) return { status: 200, body: { status: 'RUNNING', cancel: false, deadlineAt: iso(Date.now() + 60_000) } };
+      if (path.endsWith('/extensions')) return { status: 200, body: { granted: true, extensionSeconds: 30, newDeadline: iso(Date.now() + 90_000), remainingExtensions: 4 } };
+      if (path.endsWith('/complete')) return { status: 200, body: { jobId: 'job-1', workflowId: 'wf-1', state: 'completed', jobStatus: 'COMPLETED' } };
+      return errorReply(403, 'forbidden', 'client route');
+    });
+    const script = [
+      'echo \'{"currentProgress": 0.4, "reason": "gc_pause"}\' > "$VIGIL_EXTENSION_REQUEST_FILE.tmp"',
+      'mv "$VIGIL_EXTENSION_REQUEST_FILE.tmp" "$VIGIL_EXTENSION_REQUEST_FILE"',
+      'i=0; while [ ! -f "$VIGIL_EXTENSION_ANSWER_FILE" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done',
+      'grep -q \'"granted":true\' "$VIGIL_EXTENSION_ANSWER_FILE"',
+    ].join('\n');
+    // Act
+    const result = await runVigil(['run', '--job', 'job-1', '--workflow', 'wf-1', '--worker', 'w', '--token', 't', '--endpoint', fake.url, '--', 'sh', '-c', script]);
+    // Assess: the child saw the grant (exit 0 → completed), and Vigil was asked with what it wrote
+    expect(result.code, result.transcript).toBe(0);
+    const asked = fake.seen.filter((s) => s.path === '/workers/w/extensions').map((s) => s.body);
+    expect(asked).toEqual([{ reason: 'gc_pause', currentProgress: 0.4 }]);
+  });
 });
 
