@@ -100,7 +100,8 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
         }
         const terminateByMs = attempt.terminateByMs ?? end.atMs + context.graceSeconds * 1000;
         context.log(`item ${claim.itemId}: ${end.cause === 'vigil' ? 'Vigil said terminate' : 'deadline passed'}; SIGTERM to group ${group.pid}, SIGKILL at ${new Date(terminateByMs).toISOString()}`);
-        const resolution = await stopGroup(group, terminateByMs);
+        // The runner's own deadline already sent SIGTERM: a child's cleanup handler runs once.
+        const resolution = await stopGroup(group, terminateByMs, { alreadyTerminated: end.cause === 'deadline' });
         context.log(`item ${claim.itemId}: child group ${group.pid} gone (${resolution})`);
         await forwardCheckpoint().catch(() => undefined);
         return reportTerminated(resolution === 'graceful' ? 'completed' : 'failed');

@@ -6,11 +6,13 @@ export type Resolution = 'graceful' | 'force';
 const POLL_MS = 20;
 
 /**
- * SIGTERM to the whole group, then SIGKILL to what is left at `terminateByMs` (seed 003: cleanup
- * grace period). `graceful` when the group was gone by then. Returns once no process of it is alive.
+ * SIGTERM to the whole group (once: `alreadyTerminated` when the caller sent it), then SIGKILL to
+ * what is left at `terminateByMs` (seed 003: cleanup grace period). `graceful` when the group was
+ * gone by then. Returns once no process of it is alive.
  */
-export async function stopGroup(group: ChildGroup, terminateByMs: number, now: () => number = Date.now): Promise<Resolution> {
-  group.signal('SIGTERM');
+export async function stopGroup(group: ChildGroup, terminateByMs: number, options: { alreadyTerminated?: boolean; now?: () => number } = {}): Promise<Resolution> {
+  const now = options.now ?? Date.now;
+  if (!options.alreadyTerminated) group.signal('SIGTERM');
   while (group.alive() && now() < terminateByMs) await sleep(POLL_MS);
   if (!group.alive()) return 'graceful';
   group.signal('SIGKILL');

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { claimedReply, countCalls, errorReply, iso, useFakeVigil } from '../support/fake-vigil.js';
@@ -82,5 +83,20 @@ describe('vigil run: every agent learns to stop, and exits by the contract', () 
     expect(result, 'the runner did not exit').toBeDefined();
     await sleep(1_000);
     expect(processExists(pid), `child left running after the runner exited\n${result?.transcript}`).toBe(false);
+  });
+  it("a deadline the runner sees first sends the child's group SIGTERM once, not again when the grace period starts", async () => {
+    // Prepare: a 1 s agent deadline that Vigil never confirms (its heartbeats say continue)
+    let deadlineAt = 0;
+    const fake = await vigil.fakeVigil((method, path) => {
+      if (path.endsWith('/claims')) return claimedReply('item-1', (deadlineAt = Date.now() + 1_000));
+      if (path.endsWith('/heartbeat')) return { status: 200, body: { action: 'continue', deadlineAt: iso(deadlineAt) } };
+      return { status: 200, body: {} };
+    });
+    const scratch = vigil.scratch();
+    const terms = join(scratch, 'terms');
+    // Act: the child counts the SIGTERMs it gets, and ignores them
+    const result = await runVigil(['run', '--pool', 'pool-1', '--agent', 'agent-a', '--once', '--endpoint', fake.url, '--heartbeat', '0.2', '--grace', '2', '--', 'sh', '-c', `trap 'echo term >> ${terms}' TERM; while :; do sleep 0.1; done`], { timeoutMs: 45_000 });
+    // Assess
+    expect(readFileSync(terms, 'utf8').trim().split('\n'), result.transcript).toEqual(['term']);
   });
 });
