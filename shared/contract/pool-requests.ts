@@ -64,9 +64,7 @@ const timeoutConfig = z.strictObject({
   timeout_policy: z.optional(z.enum(TIMEOUT_POLICIES)),
   cleanup_grace_period_secs: z.optional(
     z.number().check(
-      z.gte(0, 'must be 0 or more'),
-      z.lte(3_600, 'must be at most 3600'),
-      z.refine((value) => value === 0 || value >= 0.001, { message: 'must be 0 or at least 0.001 (one millisecond)' }),
+      z.refine((value) => value === 0 || (value >= 0.001 && value <= 3_600), { message: 'must be 0, or from 0.001 (one millisecond) to 3600' }),
     ),
   ),
   timeout_action: z.optional(z.enum(TIMEOUT_ACTIONS)),
@@ -158,7 +156,7 @@ export const dlqQuery = z.object({ limit: z.optional(z.string().check(z.regex(/^
 export const collectionQuery = z.object({ cursor: z.optional(z.string().check(z.regex(/^\d{1,6}$/, 'must be the nextCursor of the previous answer'))) });
 export const escalationsQuery = z.object({
   poolId: z.optional(id),
-  cursor: z.optional(z.string().check(z.maxLength(300), z.regex(/^[A-Za-z0-9._:-]+~[A-Za-z0-9._:-]+~\d+$/, 'must be the nextCursor of the previous answer'))),
+  cursor: z.optional(z.string().check(z.maxLength(300), z.regex(/^[A-Za-z0-9._:-]+~[A-Za-z0-9._:-]+~s?\d+$/, 'must be the nextCursor of the previous answer'))),
 });
 
 export const answerBody = z

@@ -24,6 +24,7 @@ const statusByCode: Record<string, number> = {
   pool_finished: 409,
   stale_attempt: 409,
   attempt_terminating: 409,
+  command_out_of_order: 409,
   item_not_in_dlq: 409,
   escalation_answered: 409,
   item_exists: 409,

@@ -29,7 +29,7 @@ function claimView(deps: ManagerDeps, pool: Pool, item: PoolItem) {
       index,
       type: command.type,
       command: command.command,
-      limitSeconds: commandLimitSeconds(pool.config, command.type, index),
+      limitSeconds: commandLimitSeconds(pool.config, command.type, index, item.limitSeconds),
     })),
     checkpointIntervalSeconds: pool.config.checkpoint_interval_secs,
     lastCheckpoint: previousCheckpoint ? { ...previousCheckpoint, at: toIso(previousCheckpoint.at) } : null,

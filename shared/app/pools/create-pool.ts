@@ -13,8 +13,20 @@ import { openCreatedPool } from '../../domain/pools/pool-decisions.js';
 
 // The tenant is part of the digest (absent for the default one, so older pools keep theirs): another
 // tenant sending the same body is a 409, not this pool's view.
-const digest = (submission: PoolSubmission, tenant: string = DEFAULT_TENANT) =>
-  createHash('sha256').update(JSON.stringify({ items: submission.items, config: submission.config, ...storedTenant(tenant) })).digest('hex');
+// Keys in any order are the same body; pools created before keys were sorted keep the digest of the
+// body as it was sent, which a resend in the same order still matches.
+const digests = (submission: PoolSubmission, tenant: string = DEFAULT_TENANT) => {
+  const body = { items: submission.items, config: submission.config, ...storedTenant(tenant) };
+  const hash = (text: string) => createHash('sha256').update(text).digest('hex');
+  return { canonical: hash(JSON.stringify(withSortedKeys(body))), asSent: hash(JSON.stringify(body)) };
+};
+
+/** JSON objects with their keys in one order, at every depth; arrays keep theirs. */
+function withSortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withSortedKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, withSortedKeys((value as Record<string, unknown>)[key])]));
+}
 
 /**
  * `POST /pools`: idempotent on `poolId` like jobs; the same id with another body is a 409.
@@ -25,7 +37,7 @@ const digest = (submission: PoolSubmission, tenant: string = DEFAULT_TENANT) =>
  */
 export async function createPool(deps: ManagerDeps, submission: PoolSubmission, tenant: string = DEFAULT_TENANT) {
   const poolId = submission.poolId ?? randomUUID();
-  const submissionHash = digest(submission, tenant);
+  const { canonical: submissionHash, asSent } = digests(submission, tenant);
   const pool: Pool = {
     poolId,
     ...storedTenant(tenant),
@@ -38,7 +50,7 @@ export async function createPool(deps: ManagerDeps, submission: PoolSubmission, 
   };
   const put = await deps.pools.putNewPool(pool);
   const stored = put.created ? put.pool : put.existing;
-  if (stored.submissionHash !== submissionHash) throw new PoolConflictError(poolId);
+  if (stored.submissionHash !== submissionHash && stored.submissionHash !== asSent) throw new PoolConflictError(poolId);
   if (stored.status !== 'CREATING') return { created: false, view: poolView(stored) };
   await deps.pools.createItems(submission.items.map((item) => newPoolItem(poolId, item.itemId, item.input ?? null)));
   const open = await decidePool(deps, poolId, openCreatedPool, stored);

@@ -35,32 +35,36 @@ function nextDue(run: AttemptRun, config: PoolConfig): Due {
   return candidates.reduce((earliest, due) => (due.at < earliest.at ? due : earliest));
 }
 
+export type PoolForAttempts = Pick<Pool, 'status' | 'config' | 'finishedAt'>;
+
 /**
- * Applies every time-driven transition of the latest attempt that is due by `now`, in time order:
- * the pool stopping, agent and command deadlines, checkpoint windows and misses, the grace period's
- * end. Run on every wake-up and, lazily, before every agent call, so an answer never depends on
- * whether a timer was on time.
+ * Applies every time-driven transition of the latest attempt that is due by `now`, in time order and
+ * each at the moment it was due: the pool stopping, agent and command deadlines, checkpoint windows
+ * and misses, the grace period's end. Run on every wake-up and, lazily, before every agent call, so
+ * neither an answer nor an outcome depends on whether a timer was on time: a deadline that passed
+ * before the pool was cancelled is a timeout, and a grace period runs from the deadline.
  */
-export function advanceAttempt(item: PoolItem, pool: Pick<Pool, 'status' | 'config'>, now: EpochMs): ItemStep {
+export function advanceAttempt(item: PoolItem, pool: PoolForAttempts, now: EpochMs): ItemStep {
   let current = item;
   const effects: Effect[] = [];
+  const stoppedAt = poolIsStopped(pool) ? Math.min(pool.finishedAt ?? now, now) : undefined;
   for (let step = 0; step < MAX_STEPS; step++) {
     const run = current.run;
     if (!run) break;
     if (run.terminating) {
       if (now < run.terminating.terminateBy) break;
-      const resolved = resolveAttempt(current, pool, 'force', now);
+      const resolved = resolveAttempt(current, pool, 'force', run.terminating.terminateBy);
       current = resolved.item;
       effects.push(...resolved.effects);
       break;
     }
-    if (poolIsStopped(pool)) {
-      current = terminate(current, run, { kind: 'pool_stopped' }, pool.config, now);
+    const due = nextDue(run, pool.config);
+    if (stoppedAt !== undefined && stoppedAt < due.at) {
+      current = terminate(current, run, { kind: 'pool_stopped' }, pool.config, Math.max(stoppedAt, run.startedAt));
       continue;
     }
-    const due = nextDue(run, pool.config);
     if (due.at > now) break;
-    const next = applyDue(current, run, due, pool.config, now);
+    const next = applyDue(current, run, due, pool.config, due.at);
     current = next.item;
     effects.push(...next.effects);
   }
@@ -68,7 +72,7 @@ export function advanceAttempt(item: PoolItem, pool: Pick<Pool, 'status' | 'conf
 }
 
 /** An item's wake-up (timer or sweep): whatever is due by `now`, and the next wake-up. */
-export function onItemWakeUp(item: PoolItem, pool: Pick<Pool, 'status' | 'config'>, now: EpochMs): Decision<PoolItem> {
+export function onItemWakeUp(item: PoolItem, pool: PoolForAttempts, now: EpochMs): Decision<PoolItem> {
   const advanced = advanceAttempt(item, pool, now);
   return itemDecision(item, advanced.item, advanced.effects, pool.config, now);
 }

@@ -4,14 +4,14 @@ import { CommandStarted } from '../../events/pools/command-started.js';
 import { metric, publish, type Decision, type Effect } from '../effects.js';
 import type { VigilError } from '../errors.js';
 import { msToSeconds, secondsToMs, toIso, type EpochMs } from '../time.js';
-import { advanceAttempt } from './advance-attempt.js';
+import { advanceAttempt, type PoolForAttempts } from './advance-attempt.js';
 import { attemptEventFields } from './attempt-events.js';
 import { updateHistoryEntry, withExecution, withLateResult } from './item-history.js';
 import { itemDecision } from './item-wake-up.js';
-import { commandLimitSeconds, enforcesCommandDeadlines } from './pool-config.js';
-import { AttemptTerminatingError, StaleAttemptError } from './pool-errors.js';
+import { commandLimitSeconds, enforcesCommandDeadlines, templateCommands } from './pool-config.js';
+import { AttemptTerminatingError, CommandOutOfOrderError, StaleAttemptError } from './pool-errors.js';
 import type { Pool } from './pool.js';
-import type { AttemptRun, PoolItem } from './pool-item.js';
+import type { AttemptRun, PoolItem, RunningCommand } from './pool-item.js';
 import { resolveAttempt, settles, withFollowUp, type ItemStep } from './resolve-attempt.js';
 
 export type AgentCall =
@@ -51,7 +51,7 @@ function carriedResult(call: AgentCall): { carries: boolean; result?: unknown } 
  * completion racing a timeout exactly one wins. A call from an older attempt is refused with
  * `stale_attempt` and kept in that attempt's history, never applied.
  */
-export function decideAgentCall(item: PoolItem, pool: Pick<Pool, 'status' | 'config'>, attempt: number, call: AgentCall, now: EpochMs): AgentCallDecision {
+export function decideAgentCall(item: PoolItem, pool: PoolForAttempts, attempt: number, call: AgentCall, now: EpochMs): AgentCallDecision {
   const advanced = advanceAttempt(item, pool, now);
   const step = onCall(advanced.item, pool, attempt, call, now);
   return {
@@ -73,7 +73,7 @@ function refuse(item: PoolItem, attempt: number, call: AgentCall, now: EpochMs, 
   return { item: recorded, effects: [metric('StaleMessageRejected', { kind: 'pool_attempt' })], reply: undefined, refusal };
 }
 
-function onCall(item: PoolItem, pool: Pick<Pool, 'status' | 'config'>, attempt: number, call: AgentCall, now: EpochMs): CallStep {
+function onCall(item: PoolItem, pool: PoolForAttempts, attempt: number, call: AgentCall, now: EpochMs): CallStep {
   const run = item.run;
   if (attempt !== item.attempt) return refuse(item, attempt, call, now, new StaleAttemptError(item.itemId, attempt, item.attempt, false));
   if (!run) return onOverAttempt(item, attempt, call, now);
@@ -86,6 +86,8 @@ function onOverAttempt(item: PoolItem, attempt: number, call: AgentCall, now: Ep
   const entry = item.history.find((past) => past.attempt === attempt);
   const endedAt = entry?.endedAt ?? now;
   if (call.type === 'heartbeat') return { item, effects: [], reply: { action: 'terminate', deadlineAt: null, terminateBy: toIso(endedAt) } };
+  // A complete sent again (its answer was lost) after it ended the attempt: answered as the first was.
+  if (call.type === 'complete' && entry?.outcome === call.outcome && entry.resolution === undefined) return { item, effects: [], reply: { state: item.state } };
   if (call.type === 'terminated') {
     // Past the grace period (a runner's report after its SIGKILL): still answered, its partial result
     // kept as a late one. A repeat of a `terminated` that ended the attempt carried nothing new.
@@ -123,14 +125,23 @@ function onRunningAttempt(item: PoolItem, run: AttemptRun, pool: Pick<Pool, 'con
       return { item, effects: [], reply: { action: asked ? 'checkpoint' : 'continue', deadlineAt: isoOrNull(run.agentDeadlineAt) } };
     }
     case 'command_start': {
-      const limitSeconds = commandLimitSeconds(pool.config, call.commandType, call.index);
-      const command = { index: call.index, type: call.commandType, limitSeconds, startedAt: now };
       const enforced = enforcesCommandDeadlines(pool.config);
-      const deadlines = [run.agentDeadlineAt, enforced ? now + secondsToMs(limitSeconds) : null].filter((at): at is number => typeof at === 'number');
+      const deadlineOf = (command: RunningCommand) => {
+        const deadlines = [run.agentDeadlineAt, enforced ? command.startedAt + secondsToMs(command.limitSeconds) : null].filter((at): at is number => typeof at === 'number');
+        return { deadlineAt: deadlines.length > 0 ? toIso(Math.min(...deadlines)) : null };
+      };
+      // A repeat (its answer was lost) keeps the command's start: restarting it would move its deadline.
+      if (run.command?.index === call.index) return { item, effects: [], reply: deadlineOf(run.command) };
+      const next = run.nextCommandIndex ?? 0;
+      if (call.index < next) return refuse(item, run.attempt, call, now, new CommandOutOfOrderError(item.itemId, run.attempt, call.index, next));
+      // A template step's type is the pool's, whatever the agent calls it: its limit cannot be chosen by the agent.
+      const type = templateCommands(pool.config)[call.index]?.type ?? call.commandType;
+      const limitSeconds = commandLimitSeconds(pool.config, type, call.index, item.limitSeconds);
+      const command = { index: call.index, type, limitSeconds, startedAt: now };
       return {
-        item: { ...item, run: { ...run, command } },
-        effects: [publish(CommandStarted.build({ ...fields, commandIndex: call.index, commandType: call.commandType, timeoutSeconds: enforced ? limitSeconds : null }))],
-        reply: { deadlineAt: deadlines.length > 0 ? toIso(Math.min(...deadlines)) : null },
+        item: { ...item, run: { ...run, command, nextCommandIndex: call.index + 1 } },
+        effects: [publish(CommandStarted.build({ ...fields, commandIndex: call.index, commandType: type, timeoutSeconds: enforced ? limitSeconds : null }))],
+        reply: deadlineOf(command),
       };
     }
     case 'command_finish': {

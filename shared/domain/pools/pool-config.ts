@@ -52,10 +52,14 @@ const OTHER_COMMAND_LIMIT_SECS = 120;
 export const templateCommands = (config: Pick<PoolConfig, 'agent_template'>): TemplateCommand[] =>
   config.agent_template.flatMap((step) => Object.entries(step).map(([type, command]) => ({ type, command })));
 
-/** Seed 003's lookup order: `type_index` (`claude_0`), then the type, then the type's default. */
-export function commandLimitSeconds(config: Pick<PoolConfig, 'timeout_config'>, type: string, index: number): number {
+/**
+ * Seed 003's lookup order: `type_index` (`claude_0`), then the type, then the type's default. A limit
+ * a human gave the item (`increase_timeout`, a redrive) is the least any of its commands gets.
+ */
+export function commandLimitSeconds(config: Pick<PoolConfig, 'timeout_config'>, type: string, index: number, itemLimitSeconds?: number): number {
   const overrides = config.timeout_config.command_timeouts;
-  return overrides[`${type}_${index}`] ?? overrides[type] ?? DEFAULT_COMMAND_LIMIT_SECS[type] ?? OTHER_COMMAND_LIMIT_SECS;
+  const configured = overrides[`${type}_${index}`] ?? overrides[type] ?? DEFAULT_COMMAND_LIMIT_SECS[type] ?? OTHER_COMMAND_LIMIT_SECS;
+  return Math.max(configured, itemLimitSeconds ?? 0);
 }
 
 export function resolvePoolConfig(input: PoolConfigInput = {}): PoolConfig {

@@ -88,3 +88,12 @@ export class CollectionNotFoundError extends VigilError {
     super(`No checkpoint collection '${collectionId}' for this pool. Start one with POST …/checkpoints/collect.`);
   }
 }
+/** A command started again after a later one, or after it finished: each command starts once, in order. */
+export class CommandOutOfOrderError extends VigilError {
+  readonly code = 'command_out_of_order';
+  constructor(itemId: string, attempt: number, index: number, next: number) {
+    super(
+      `Command ${index} of attempt ${attempt} of item '${itemId}' was already started; each command starts once, in order (the next may be ${next} or later). A repeat of the running command's start is answered with its deadline.`,
+    );
+  }
+}

@@ -55,6 +55,8 @@ export interface AttemptRun {
   agentId: string;
   /** The claim that took it, when it named one: its repeats get this attempt. */
   claimId?: string;
+  /** The next command index this attempt may start: commands start once each, in order. */
+  nextCommandIndex?: number;
   kind: AgentKind;
   startedAt: EpochMs;
   agentDeadlineAt: EpochMs | null;

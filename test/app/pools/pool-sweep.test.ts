@@ -8,23 +8,37 @@ describe('the backstop sweep finds pool wake-ups (a lost timer, a crash)', () =>
   const m = useTestManager();
 
   it('fires an overdue attempt deadline that no timer delivered, and the grace end after it', async () => {
-    // Prepare: nothing fires the armed timers (RecordingTimers); only the sweep can
-    await newPool(m.deps, { agent_timeout_secs: 10, timeout_config: { cleanup_grace_period_secs: 5 } });
+    // Prepare: nothing fires the armed timers (RecordingTimers); only the sweep can. Grace 20 s, so
+    // the deadline's sweep comes within it
+    await newPool(m.deps, { agent_timeout_secs: 10, timeout_config: { cleanup_grace_period_secs: 20 } });
     await claim(m.deps, 'agent-a');
     // Act
     m.clock.set(at(10) + SWEEP_GRACE_MS);
     const first = await sweepJobTimers(m.deps);
-    // The grace period runs from when the timeout was decided (the sweep's time)
+    // The grace period runs from the deadline, however late the sweep found it
     const terminating = await m.deps.pools.getItem('p', 'i-1');
     m.clock.set((terminating?.timerDueAt ?? 0) + SWEEP_GRACE_MS);
     const second = await sweepJobTimers(m.deps);
     // Assess
     expect(first.fired).toBe(1);
-    expect(terminating?.timerDueAt).toBe(at(15) + SWEEP_GRACE_MS);
+    expect(terminating?.timerDueAt).toBe(at(30));
     expect(second.fired).toBe(1);
     const item = await m.deps.pools.getItem('p', 'i-1');
-    expect(item).toMatchObject({ state: 'dlq', history: [{ outcome: 'timed_out', resolution: 'force' }] });
+    expect(item).toMatchObject({ state: 'dlq', history: [{ outcome: 'timed_out', resolution: 'force', endedAt: at(30) }] });
     expect(item?.timerDueAt).toBeUndefined();
     expect((await m.deps.pools.getPool('p'))?.status).toBe('COMPLETED');
+  });
+
+  it('a sweep that finds a deadline and its grace period both passed settles the attempt in one pass, as if on time', async () => {
+    // Prepare: grace 5 s; the first sweep comes after deadline + grace
+    await newPool(m.deps, { agent_timeout_secs: 10, timeout_config: { cleanup_grace_period_secs: 5 } });
+    await claim(m.deps, 'agent-a');
+    // Act
+    m.clock.set(at(16) + SWEEP_GRACE_MS);
+    const swept = await sweepJobTimers(m.deps);
+    // Assess
+    expect(swept.fired).toBe(1);
+    const item = await m.deps.pools.getItem('p', 'i-1');
+    expect(item).toMatchObject({ state: 'dlq', history: [{ outcome: 'timed_out', resolution: 'force', endedAt: at(15), timeout: { elapsedSeconds: 10 } }] });
   });
 });

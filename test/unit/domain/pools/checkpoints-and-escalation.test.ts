@@ -190,7 +190,8 @@ describe('the pool’s final state', () => {
     expect(cancelPool(cancelled, 'again', at(4)).state).toBe(cancelled);
     expect(() => assertReopenable(failed)).toThrow(PoolFinishedError);
     expect(reopenPool(failed).state).toBe(failed);
-    expect(told.reply).toEqual({ action: 'terminate', deadlineAt: new Date(at(900)).toISOString(), terminateBy: new Date(at(9)).toISOString() });
+    // The grace period runs from the pool's end (3 s), not from when the agent heard of it
+    expect(told.reply).toEqual({ action: 'terminate', deadlineAt: new Date(at(900)).toISOString(), terminateBy: new Date(at(8)).toISOString() });
     expect(ended.history[0]).toMatchObject({ outcome: 'cancelled', resolution: 'force' });
   });
   it('an attempt that timed out or stalled and is resolved after its pool was cancelled asks no human and retries nowhere: it waits in the pool', () => {
