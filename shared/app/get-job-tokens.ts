@@ -17,10 +17,12 @@ export async function getJobTokens(
   cursor: string | undefined,
   tenant: string = DEFAULT_TENANT,
 ): Promise<{ jobId: string } & TokenPage> {
-  if (cursor !== undefined && !id.safeParse(cursor).success) {
-    throw new InvalidRequestError("The 'cursor' query parameter is not one this API issued. Pass the nextCursor of the previous answer, or omit it for the first page.");
-  }
+  const notIssued = () =>
+    new InvalidRequestError("The 'cursor' query parameter is not one this API issued. Pass the nextCursor of the previous answer, or omit it for the first page.");
+  if (cursor !== undefined && !id.safeParse(cursor).success) throw notIssued();
   const job = ownJob(await deps.jobs.getJob(jobId), tenant, jobId);
+  // A nextCursor names a workflow item of this job id (a leftover of an earlier job's included).
+  if (cursor !== undefined && !(await deps.jobs.getWorkflow(jobId, cursor))) throw notIssued();
   const { workflows, more } = await deps.jobs.getWorkflowsAfter(jobId, cursor, TOKEN_PAGE_SIZE);
   // Leftovers of an expired job with this id are skipped; the cursor still moves past them.
   const own = workflows.filter((w) => belongsTo(w, job));

@@ -27,6 +27,7 @@ const MIN_ROWS_PER_QUERY = 100;
 const historyPk = (jobId: string) => `HISTORY#${jobId}`;
 const listPk = (day: number) => `JOBLIST#${day}`;
 const listSk = (listing: JobListing) => `${String(listing.createdAt).padStart(15, '0')}#${listing.jobId}`;
+const LIST_SK = /^\d{15}#[A-Za-z0-9._:-]{1,128}$/;
 const dayOf = (at: EpochMs) => Math.floor(at / DAY_MS);
 const expiresAt = (at: EpochMs) => Math.floor((at + RETENTION_MS) / 1000);
 
@@ -38,9 +39,11 @@ interface Cursor {
 function parseCursor(cursor: string): Cursor {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (typeof parsed === 'object' && parsed !== null && 'day' in parsed && Number.isInteger(parsed.day)) {
-      const after = 'after' in parsed && typeof parsed.after === 'string' ? parsed.after : undefined;
-      return { day: Number(parsed.day), ...(after !== undefined ? { after } : {}) };
+    if (typeof parsed === 'object' && parsed !== null && 'day' in parsed && Number.isInteger(parsed.day) && Number(parsed.day) >= 0) {
+      const after = 'after' in parsed ? parsed.after : undefined;
+      // Only a row key this list issued: a submission time and a job id (`listSk`).
+      if (after === undefined) return { day: Number(parsed.day) };
+      if (typeof after === 'string' && LIST_SK.test(after)) return { day: Number(parsed.day), after };
     }
   } catch {
     // fall through to the error below

@@ -3,6 +3,7 @@ import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import { withWorkflowProgress } from '../../domain/record-progress.js';
 import { toIso } from '../../domain/time.js';
 import type { HistoryEntry } from '../../domain/history/history-entry.js';
+import { belongsTo, type Job } from '../../domain/job.js';
 import type { ManagerDeps } from '../manager-deps.js';
 import { ownJob } from '../own-job.js';
 import { readHistory, timedEntries } from './history-answer.js';
@@ -13,7 +14,7 @@ export async function getJobHistory(deps: ManagerDeps, jobId: string, tenant: st
   const owned = ownJob(stored, tenant, jobId);
   // Reports write only their workflow: the job's last progress is the latest of theirs (record-progress.ts).
   const job = withWorkflowProgress(owned, await deps.jobs.latestWorkflowProgressAt(jobId, owned.incarnation));
-  const recorded = { ...read, entries: await withWorkerIds(deps, jobId, read.entries) };
+  const recorded = { ...read, entries: await withWorkerIds(deps, owned, read.entries) };
   const t = job.tracking;
   return {
     jobId,
@@ -39,9 +40,11 @@ export async function getJobHistory(deps: ManagerDeps, jobId: string, tenant: st
 }
 
 /** Extension entries name the worker by its workflow's index in the job; the answer names it by id. */
-async function withWorkerIds(deps: ManagerDeps, jobId: string, entries: HistoryEntry[]): Promise<HistoryEntry[]> {
+async function withWorkerIds(deps: ManagerDeps, job: Job, entries: HistoryEntry[]): Promise<HistoryEntry[]> {
   if (!entries.some((entry) => entry.kind === 'extension' && entry.workerIndex !== undefined)) return entries;
-  const workerIdByIndex = new Map((await deps.jobs.getJobWithWorkflows(jobId))?.workflows.map((w) => [w.index, w.workerId]));
+  // Workflow items an earlier job with this id left behind are not this job's.
+  const workflows = (await deps.jobs.getJobWithWorkflows(job.jobId))?.workflows.filter((w) => belongsTo(w, job)) ?? [];
+  const workerIdByIndex = new Map(workflows.map((w) => [w.index, w.workerId]));
   return entries.map((entry) =>
     entry.kind === 'extension' && entry.workerIndex !== undefined && entry.workerId === undefined
       ? { ...entry, workerId: workerIdByIndex.get(entry.workerIndex) ?? `worker of workflow #${entry.workerIndex + 1}` }

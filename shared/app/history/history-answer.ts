@@ -11,6 +11,13 @@ export interface Timing {
   finishedAt?: EpochMs;
 }
 
+/**
+ * History items outlive their job's item by a day, so a job submitted again under an expired job's
+ * id (30 days after it finished, at the earliest) could read the earlier job's entries: only entries
+ * from its own lifetime are its own (an hour of slack for the clocks of the gate and the regions).
+ */
+const EARLIER_JOB_MARGIN_MS = 3_600_000;
+
 /** The recorded entries of a job, or none when this listener keeps no history. */
 export const readHistory = (history: HistoryStore | undefined, jobId: string) =>
   history ? history.read(jobId, HISTORY_READ_LIMIT) : Promise.resolve({ entries: [] as HistoryEntry[], truncated: false });
@@ -21,7 +28,8 @@ export const readHistory = (history: HistoryStore | undefined, jobId: string) =>
  */
 export function timedEntries(timing: Timing, recorded: { entries: HistoryEntry[]; truncated: boolean }, now: EpochMs) {
   const originalDeadline = timing.startedAt + secondsToMs(timing.timeoutSeconds);
-  const entries = sortedByTime([{ kind: 'submitted' as const, at: timing.startedAt, deadlineAt: originalDeadline }, ...recorded.entries]);
+  const own = recorded.entries.filter((entry) => entry.at >= timing.startedAt - EARLIER_JOB_MARGIN_MS);
+  const entries = sortedByTime([{ kind: 'submitted' as const, at: timing.startedAt, deadlineAt: originalDeadline }, ...own]);
   return {
     startedAt: toIso(timing.startedAt),
     timeoutSeconds: timing.timeoutSeconds,

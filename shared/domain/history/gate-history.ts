@@ -47,8 +47,10 @@ export function gateHistoryEntries(before: GateJob, after: GateJob, at: EpochMs)
       fenceToken: after.timeoutFenceToken,
     });
   }
+  // A cancel that reached every region only after they completed turns CANCELLED into COMPLETED:
+  // the final entry (one slot) follows the status whenever it changes.
   const status = gateJobStatus(after);
-  if (status !== 'RUNNING' && gateJobStatus(before) === 'RUNNING') {
+  if (status !== 'RUNNING' && status !== gateJobStatus(before)) {
     entries.push({ kind: 'final', at, status, ...(after.timeoutReason !== undefined ? { reason: after.timeoutReason } : {}) });
   }
   return entries;

@@ -15,8 +15,8 @@ import { requestExtension } from '../../shared/app/request-extension.js';
 import { submitJob } from '../../shared/app/submit-job.js';
 import { InvalidRequestError } from '../../shared/domain/errors.js';
 import { at, T0 } from '../support/fixtures.js';
-import { useGateWorld } from '../app/support/gate-world.js';
-import { submit, tokenOf, useTestManager, type TestManager } from '../app/support/test-manager.js';
+import { useGateWorld } from './support/gate-world.js';
+import { submit, tokenOf, useTestManager, type TestManager } from './support/test-manager.js';
 
 const DAY = 24 * 3600 * 1000;
 
@@ -24,7 +24,7 @@ const DAY = 24 * 3600 * 1000;
 const expireJobItem = (t: TestManager, jobId: string) =>
   t.dynamo.doc.send(new DeleteCommand({ TableName: t.tableName, Key: { pk: `JOB#${jobId}`, sk: 'JOB' } }));
 
-describe('review: the decision history of a reused job id (dynalite)', () => {
+describe('the decision history of a reused job id (dynalite)', () => {
   const m = useTestManager({ history: (real) => real });
 
   it("another tenant's new job under a reused id shows only its own history, never the old job's final status and cancel reason", async () => {
@@ -59,7 +59,7 @@ describe('review: the decision history of a reused job id (dynalite)', () => {
   });
 });
 
-describe('review: GET /jobs cursors (dynalite)', () => {
+describe('GET /jobs cursors (dynalite)', () => {
   const m = useTestManager({ history: (real) => real });
   const forged = (cursor: unknown) => Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url');
 
@@ -81,7 +81,7 @@ describe('review: GET /jobs cursors (dynalite)', () => {
   });
 });
 
-describe('review: job view and token cursors (dynalite)', () => {
+describe('job view and token cursors (dynalite)', () => {
   const m = useTestManager({ history: (real) => real });
   const settle = <T>(answer: Promise<T>) =>
     answer.then(
