@@ -124,6 +124,8 @@ export class GateStack extends Stack {
       [LambdaEnv.eventBusName]: this.bus.eventBusName,
       ...this.timers.environment,
       [LambdaEnv.gateStuckThresholdSeconds]: String(config.policy.gateStuckThresholdSeconds),
+      // The managers report this often: the gate waits one interval past a deadline for a lost extension report.
+      [LambdaEnv.gateReportIntervalSeconds]: String(config.policy.gateReportIntervalSeconds),
       [LambdaEnv.regions]: config.regions.join(','),
       [LambdaEnv.submitFromGateFunctionName]: PhysicalNames.submitFromGateFunction,
     };

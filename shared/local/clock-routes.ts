@@ -35,10 +35,17 @@ export function clockRoutes(clock: LocalClock) {
       }
       return { statusCode: 200, body: clockView(clock, await clock.advance(request)) };
     } catch (error) {
-      const mapped = errorResponse(error instanceof SyntaxError ? new InvalidRequestError('The body is not JSON: send {"ms": <milliseconds>} or {"to": <epoch ms>}.') : error);
+      const mapped = errorResponse(refusalOf(error));
       return { statusCode: mapped.statusCode, body: mapped.body };
     }
   };
 }
 
 const clockView = (clock: LocalClock, now: number) => ({ mode: clock.virtual ? 'virtual' : 'system', now, nowIso: new Date(now).toISOString() });
+
+/** A body that is not JSON, or a `to` another advance passed while this one waited its turn: the caller's mistake, a 400. */
+function refusalOf(error: unknown): unknown {
+  if (error instanceof SyntaxError) return new InvalidRequestError('The body is not JSON: send {"ms": <milliseconds>} or {"to": <epoch ms>}.');
+  if (error instanceof RangeError) return new InvalidRequestError(`${error.message}; the clock did not move. Read GET /_local/clock and ask again.`);
+  return error;
+}

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemScheduler } from '../adapters/local/system-scheduler.js';
 import { VirtualClock } from '../adapters/local/virtual-clock.js';
@@ -22,25 +22,26 @@ export interface LocalClock {
 }
 
 export function localClock(options: { dataDir: string; virtualClock?: boolean; clock?: Scheduler }): LocalClock {
-  if (options.clock instanceof VirtualClock) return virtualLocalClock(options.clock, () => undefined);
+  if (options.clock instanceof VirtualClock) return virtualLocalClock(options.clock);
   if (options.clock) return { scheduler: options.clock };
   if (!options.virtualClock) return { scheduler: systemScheduler() };
   const file = join(options.dataDir, VIRTUAL_CLOCK_FILE);
-  const clock = new VirtualClock(storedTime(file) ?? Date.now());
-  const save = () => writeFileSync(file, JSON.stringify({ now: clock.now() }));
-  save();
-  return virtualLocalClock(clock, save);
+  // Recorded at every step of an advance, before what falls due then runs (and writes its decisions):
+  // a kill -9 mid-advance restarts at a time no earlier than any decision stored. Whole or not at all.
+  const save = (now: number) => {
+    writeFileSync(`${file}.tmp`, JSON.stringify({ now }));
+    renameSync(`${file}.tmp`, file);
+  };
+  const start = storedTime(file) ?? Date.now();
+  save(start);
+  return virtualLocalClock(new VirtualClock(start, save));
 }
 
-function virtualLocalClock(clock: VirtualClock, save: () => void): LocalClock {
+function virtualLocalClock(clock: VirtualClock): LocalClock {
   return {
     scheduler: clock,
     virtual: clock,
-    advance: async (to) => {
-      const now = 'ms' in to ? await clock.advance(to.ms) : await clock.advanceTo(to.to);
-      save();
-      return now;
-    },
+    advance: (to) => ('ms' in to ? clock.advance(to.ms) : clock.advanceTo(to.to)),
   };
 }
 
@@ -51,7 +52,12 @@ function storedTime(file: string): number | undefined {
   } catch {
     return undefined;
   }
-  const now: unknown = (JSON.parse(text) as { now?: unknown }).now;
+  let now: unknown;
+  try {
+    now = (JSON.parse(text) as { now?: unknown } | null)?.now;
+  } catch {
+    now = undefined;
+  }
   if (typeof now !== 'number' || !Number.isFinite(now)) throw new Error(`${file} holds no virtual time ({"now": <epoch ms>}); delete it to start from the system time`);
   return now;
 }

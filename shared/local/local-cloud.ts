@@ -100,6 +100,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     network,
     metrics,
     gateStuckThresholdSeconds: options.gateStuckThresholdSeconds,
+    gateReportIntervalSeconds: options.gateReportIntervalSeconds ?? defaultTimeoutPolicy.gateReportIntervalSeconds,
     ...(options.rebroadcastSeconds !== undefined ? { rebroadcastSeconds: options.rebroadcastSeconds } : {}),
   });
 

@@ -7,7 +7,7 @@ import { GATE } from '../adapters/local/event-routes.js';
 import type { LocalEventNetwork } from '../adapters/local/local-event-network.js';
 import { LocalTimers } from '../adapters/local/local-timers.js';
 import type { GateDeps } from '../app/gate/gate-deps.js';
-import { defaultGatePolicy } from '../domain/gate/gate-policy.js';
+import { defaultGatePolicy, extensionReportGraceFor } from '../domain/gate/gate-policy.js';
 import type { Scheduler } from '../ports/scheduler.js';
 import type { TimerRequest } from '../ports/timers.js';
 import { PowertoolsTelemetry } from '../telemetry/powertools.js';
@@ -46,6 +46,8 @@ export interface LocalGateOptions {
   network: LocalEventNetwork;
   metrics: LocalMetrics;
   gateStuckThresholdSeconds: number;
+  /** How often the managers report (the gate waits one interval past a deadline for a lost extension report). */
+  gateReportIntervalSeconds: number;
   /** Re-send period of a decision; the policy default (10 s) when absent. */
   rebroadcastSeconds?: number;
 }
@@ -129,6 +131,7 @@ export async function startLocalGate(options: LocalGateOptions): Promise<LocalGa
     policy: {
       ...defaultGatePolicy,
       gateStuckThresholdSeconds: options.gateStuckThresholdSeconds,
+      extensionReportGraceSeconds: extensionReportGraceFor(options.gateReportIntervalSeconds),
       rebroadcastSeconds: options.rebroadcastSeconds ?? defaultGatePolicy.rebroadcastSeconds,
     },
     telemetry,

@@ -3,7 +3,8 @@ import { DynamoGateStore } from '../adapters/aws/dynamo-gate-store.js';
 import { DynamoHistoryStore } from '../adapters/aws/dynamo-history-store.js';
 import { LambdaRegionManagers } from '../adapters/aws/lambda-region-managers.js';
 import type { GateDeps } from '../app/gate/gate-deps.js';
-import { defaultGatePolicy } from '../domain/gate/gate-policy.js';
+import { defaultGatePolicy, extensionReportGraceFor } from '../domain/gate/gate-policy.js';
+import { defaultTimeoutPolicy } from '../domain/policy.js';
 import { LambdaEnv } from '../config/lambda-env.js';
 import { requiredEnv, secondsEnv } from '../config/read-env.js';
 import { systemClock } from '../ports/clock.js';
@@ -30,6 +31,7 @@ function build(): GateDeps {
     policy: {
       ...defaultGatePolicy,
       gateStuckThresholdSeconds: secondsEnv(LambdaEnv.gateStuckThresholdSeconds, defaultGatePolicy.gateStuckThresholdSeconds),
+      extensionReportGraceSeconds: extensionReportGraceFor(secondsEnv(LambdaEnv.gateReportIntervalSeconds, defaultTimeoutPolicy.gateReportIntervalSeconds)),
     },
     telemetry: new PowertoolsTelemetry({ region: gateRegion, role: 'gate' }),
   };

@@ -68,6 +68,7 @@ describe('gate stack', () => {
       LambdaEnv.schedulerRoleArn,
       LambdaEnv.schedulerDlqArn,
       LambdaEnv.gateStuckThresholdSeconds,
+      LambdaEnv.gateReportIntervalSeconds,
       LambdaEnv.regions,
       LambdaEnv.submitFromGateFunctionName,
     ];
@@ -85,6 +86,7 @@ describe('gate stack', () => {
       [LambdaEnv.regions]: 'us-east-1,eu-west-1,ap-southeast-2',
       [LambdaEnv.submitFromGateFunctionName]: 'vigil-submit-from-gate',
       [LambdaEnv.gateStuckThresholdSeconds]: '180',
+      [LambdaEnv.gateReportIntervalSeconds]: '10',
       [LambdaEnv.scheduleGroupName]: 'vigil-gate-timers',
     });
   });

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { claimedReply, countCalls, errorReply, iso, useFakeVigil } from '../support/fake-vigil.js';
+import { pollUntil } from '../support/poll.js';
 import { runVigil } from '../support/vigil-cli.js';
 
 // Each case spawns the real command (tsx compiles on start) or waits on real processes.
@@ -96,5 +97,23 @@ calls: ${fake.seen.map((s) => `${s.method} ${s.path}`).join(', ')}`).toBe(2);
     const asked = fake.seen.filter((s) => s.path === '/workers/w/extensions').map((s) => s.body);
     expect(asked).toEqual([{ reason: 'gc_pause', currentProgress: 0.4 }]);
   });
+  it('vigil run --follow outlasts an outage of Vigil longer than a claim waits (35 s), then claims again', async () => {
+    // Prepare: every claim for the first 38 s answers 503; afterwards the pool is empty
+    const outageUntil = Date.now() + 38_000;
+    const fake = await vigil.fakeVigil((method, path) => {
+      if (path.endsWith('/claims')) return Date.now() < outageUntil ? errorReply(503, 'upstream_unavailable', 'down') : { status: 204 };
+      return { status: 200, body: {} };
+    });
+    const runner = vigil.startVigil(['run', '--pool', 'pool-1', '--agent', 'agent-a', '--follow', '--endpoint', fake.url, '--', 'true']);
+    // Act: once it claims after the outage, the operator stops it
+    await pollUntil(async () => (fake.seen.some((s) => s.path.endsWith('/claims') && s.at >= outageUntil) ? true : undefined), {
+      what: () => 'a claim after the outage',
+      timeoutMs: 55_000,
+    });
+    runner.child.kill('SIGINT');
+    const result = await runner.done;
+    // Assess: it never gave up (exit 4); stopped with nothing claimed, it exits 0
+    expect(result.code, result.transcript).toBe(0);
+  }, 90_000);
 });
 

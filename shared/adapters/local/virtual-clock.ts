@@ -32,7 +32,11 @@ export class VirtualClock implements Scheduler {
   /** Advances run one after another: a second caller waits for the first to settle. */
   private advancing: Promise<unknown> = Promise.resolve();
 
-  constructor(start: EpochMs) {
+  /** `onMoved`: told each new time before anything due at it runs (a local cloud records it, so a restart never goes back). */
+  constructor(
+    start: EpochMs,
+    private readonly onMoved: (now: EpochMs) => void = () => undefined,
+  ) {
     if (!Number.isFinite(start)) throw new RangeError(`a virtual clock starts at an epoch time in ms, got ${start}`);
     this.current = start;
   }
@@ -94,11 +98,17 @@ export class VirtualClock implements Scheduler {
       await this.runDue(budget);
       const next = this.nextDueAt;
       if (next === undefined || next > target) break;
-      this.current = Math.max(this.current, next);
+      this.moveTo(next);
     }
-    this.current = target;
+    this.moveTo(target);
     await this.runDue(budget);
     return this.current;
+  }
+
+  private moveTo(at: EpochMs): void {
+    if (at <= this.current) return;
+    this.current = at;
+    this.onMoved(at);
   }
 
   /** Runs every callback due at the current time, one at a time, each to completion. */

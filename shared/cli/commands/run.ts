@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { claim } from '../../sdk/agent.js';
-import { VigilApiError } from '../../sdk/errors.js';
+import { VigilApiError, VigilUnreachableError } from '../../sdk/errors.js';
 import { startWorkflow } from '../../sdk/workflow.js';
 import { VigilHttp } from '../../sdk/vigil-http.js';
 import { stopLiveGroupsOnSignals } from '../../runner/process-group.js';
@@ -124,6 +124,12 @@ async function runPool(flags: RunFlags, childArgv: string[], stopping: AbortSign
       // The attempt a lost claim took has ended before its answer came back: nothing is held; claim anew.
       if (error instanceof VigilApiError && error.code === 'stale_attempt') {
         log(`claim's attempt ended before its answer arrived (${error.message}); claiming again`);
+        continue;
+      }
+      // A runner that follows a pool outlasts an outage of Vigil: it holds nothing while it waits.
+      if (error instanceof VigilUnreachableError && flags.follow) {
+        log(`${error.message}; claiming again in ${FOLLOW_POLL_MS / 1000} s`);
+        await sleep(FOLLOW_POLL_MS, undefined, { signal: stopping }).catch(() => undefined);
         continue;
       }
       throw error;

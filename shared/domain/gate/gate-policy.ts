@@ -13,16 +13,19 @@ export interface GatePolicy {
   /**
    * Condition 1 waits this long past the global deadline for extension reports in flight: a grant
    * just before the deadline, or one whose report was lost and is carried by the region's next
-   * periodic report (every 10 s), moves the deadline only once the gate hears of it. A region that
+   * periodic report (every `gateReportIntervalSeconds`), moves the deadline only once the gate hears of it. A region that
    * reaches its own deadline reports its timeout at once (condition 2), so this delays only the backstop.
    */
   extensionReportGraceSeconds: number;
 }
 
+/** The regions' periodic report interval plus delivery slack: a lost extension report is carried by the next one. */
+export const extensionReportGraceFor = (gateReportIntervalSeconds: number): number => gateReportIntervalSeconds + 5;
+
 export const defaultGatePolicy: GatePolicy = {
   gateStuckThresholdSeconds: 180,
   rebroadcastSeconds: 10,
   rebroadcastGiveUpSeconds: 3_600,
-  // One periodic report interval (10 s) plus delivery slack (5 s).
-  extensionReportGraceSeconds: 15,
+  // The managers' default report interval (10 s).
+  extensionReportGraceSeconds: extensionReportGraceFor(10),
 };

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultGatePolicy } from '../../../shared/domain/gate/gate-policy.js';
 import { ok, type JobView } from '../../support/vigil-client.js';
 import { countByType, eventsOf, inEveryRegion, passTime, regionViews, REGIONS, submitAcross, timedOutGlobally, useGateCloud, type Region } from './gate-cloud.js';
 
@@ -20,9 +19,10 @@ const REPORT_INTERVAL_MS = 1_000;
  * next periodic report (every 10 s), must reach the gate before it declares. A region that reaches its
  * own deadline still reports its local timeout at once (condition 2), which is not delayed.
  */
-const REPORT_GRACE_MS = defaultGatePolicy.extensionReportGraceSeconds * 1_000;
 
 const gc = useGateCloud({ gateFallbackSeconds: GATE_FALLBACK_SECONDS, extensionBaseSeconds: EXTENSION_SECONDS, virtualClock: true });
+/** The gate waits one of the managers' report intervals (1 s here) plus slack past a deadline for extension reports. */
+const reportGraceMs = () => gc.cloud.gate.deps.policy.extensionReportGraceSeconds * 1_000;
 const run = randomUUID().slice(0, 8);
 
 afterEach(async () => {
@@ -88,7 +88,7 @@ describe('the gate unreachable', () => {
     expect(countByType(eventsOf(gc.cloud, job.jobId))['JobGlobalTimeout']).toBeUndefined();
     // Back up, the gate learns how each region ended (at the latest when it decides its own deadline, plus
     // the report grace) and nothing changes in the regions.
-    await passTime(gc, timeoutSeconds * 1_000 + REPORT_GRACE_MS + 8_000, { everyMs: 500, until: gateSees(job.jobId, 'timed_out') });
+    await passTime(gc, timeoutSeconds * 1_000 + reportGraceMs() + 8_000, { everyMs: 500, until: gateSees(job.jobId, 'timed_out') });
     expect(ok(await gc.gate.getJob(job.jobId))).toMatchObject({ status: 'TIMED_OUT' });
     for (const region of REGIONS) expect(ok(await gc.region(region).getJob(job.jobId))).toMatchObject({ status: 'TIMED_OUT', timeoutReason: 'gate_fallback' });
   });
@@ -144,7 +144,7 @@ describe('global deadline with extensions', () => {
     const pastOriginalDeadline = ok(await gc.gate.getJob(job.jobId));
     await passTime(gc, submittedAt + (timeoutSeconds + EXTENSION_SECONDS) * 1_000 - gc.clock.now(), { reporting: [slow] });
     const atExtended = ok(await gc.gate.getJob(job.jobId));
-    await passTime(gc, submittedAt + (timeoutSeconds + EXTENSION_SECONDS) * 1_000 + REPORT_GRACE_MS - 1 - gc.clock.now(), { reporting: [slow] });
+    await passTime(gc, submittedAt + (timeoutSeconds + EXTENSION_SECONDS) * 1_000 + reportGraceMs() - 1 - gc.clock.now(), { reporting: [slow] });
     const justBeforeExtended = ok(await gc.gate.getJob(job.jobId));
     await gc.clock.advance(1);
     // Declared while us-east-1 is cut off; the gate reports TIMED_OUT once a region confirms it.
@@ -162,7 +162,7 @@ describe('global deadline with extensions', () => {
     expect(decided).toMatchObject({ status: 'RUNNING', globallyTimedOut: true, timeoutReason: 'timeout' });
     expect(confirmed).toMatchObject({ status: 'TIMED_OUT', globallyTimedOut: true });
     const decision = eventsOf(gc.cloud, job.jobId).find((e) => e.detailType === 'JobGlobalTimeout');
-    expect(Date.parse(String(decision?.detail['timedOutAt']))).toBe(submittedAt + (timeoutSeconds + EXTENSION_SECONDS) * 1_000 + REPORT_GRACE_MS);
+    expect(Date.parse(String(decision?.detail['timedOutAt']))).toBe(submittedAt + (timeoutSeconds + EXTENSION_SECONDS) * 1_000 + reportGraceMs());
     // us-east-1, cut off, reached its own (extended) deadline and fell back GATE_FALLBACK_SECONDS later,
     // before the gate decided: this file's fallback (4 s) is shorter than the report grace (in production
     // the 300 s fallback outlasts it), so the gate's decision finds that region already ended on its own.

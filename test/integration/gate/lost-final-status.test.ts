@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultGatePolicy } from '../../../shared/domain/gate/gate-policy.js';
 import { ok } from '../../support/vigil-client.js';
 import { eventsOf, REGIONS, submitAcross, useGateCloud } from './gate-cloud.js';
 
@@ -32,7 +31,7 @@ describe('a lost JobFinalStatus', () => {
     // The gate decides the global deadline only the report grace after it: an extension granted in a region
     // just before the deadline, or whose immediate report was lost and is carried by the region's next
     // periodic report (every 10 s), must reach the gate first. A region's own local timeout is not delayed.
-    const decidedAt = submittedAt + (timeoutSeconds + defaultGatePolicy.extensionReportGraceSeconds) * 1_000;
+    const decidedAt = submittedAt + (timeoutSeconds + gc.cloud.gate.deps.policy.extensionReportGraceSeconds) * 1_000;
 
     // Act: the link heals; nobody re-sends on their own before the gate decides
     ok(await gc.gate.setFaults({}));

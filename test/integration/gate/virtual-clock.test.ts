@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { progressCoalesceMs } from '../../../shared/domain/deadlines.js';
-import { defaultGatePolicy } from '../../../shared/domain/gate/gate-policy.js';
 import { RegionWorker } from '../../support/gate-client.js';
 import { pollUntil } from '../../support/poll.js';
 import { ok, type JobView } from '../../support/vigil-client.js';
@@ -231,9 +230,9 @@ describe('armed wake-ups cannot be withdrawn: they fire and the lazy checks drop
       // timeout fence); ap-southeast-2 is cut off, so the gate job stays open, re-sending its decision.
       const job = await submitAcross(gc, { jobId: `stale-${randomUUID().slice(0, 8)}`, timeoutSeconds: 5, stuckThresholdSeconds: 1.5 });
       // The wake-up is armed for the global deadline plus the report grace: an extension granted just before
-      // the deadline, or whose immediate report was lost and is carried by the region's next periodic report
-      // (every 10 s), must reach the gate before it declares. A region's own local timeout is not delayed.
-      const wakeUpAt = gc.clock.now() + (5 + defaultGatePolicy.extensionReportGraceSeconds) * 1_000;
+      // the deadline, or whose immediate report was lost and is carried by the region's next periodic report,
+      // must reach the gate before it declares. A region's own local timeout is not delayed.
+      const wakeUpAt = gc.clock.now() + (5 + gc.cloud.gate.deps.policy.extensionReportGraceSeconds) * 1_000;
       ok(await gc.gate.setFaults({ cutOff: ['ap-southeast-2'] }));
       await passTime(gc, 2_000, { reporting: [job.worker('eu-west-1'), job.worker('ap-southeast-2')] });
       expect(ok(await gc.gate.getJob(job.jobId))).toMatchObject({ globallyTimedOut: true });

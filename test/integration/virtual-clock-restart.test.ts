@@ -1,0 +1,98 @@
+import './gate/quiet-logs.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { pollUntil } from '../support/poll.js';
+import { VigilProcess } from '../support/vigil-process.js';
+import { startLocalCloud, type LocalCloud, type LocalCloudOptions } from '../../shared/local/local-cloud.js';
+
+const dirs: string[] = [];
+const clouds: LocalCloud[] = [];
+afterEach(async () => {
+  for (const cloud of clouds.splice(0)) await cloud.close().catch(() => undefined);
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'vigil-review-rc-'));
+  dirs.push(dir);
+  return dir;
+}
+
+async function start(dataDir: string, options: Partial<LocalCloudOptions> = {}): Promise<LocalCloud> {
+  const cloud = await startLocalCloud({
+    port: 0,
+    regions: ['us-east-1'],
+    dataDir,
+    stuckThresholdSeconds: 600,
+    gateFallbackSeconds: 60,
+    gateStuckThresholdSeconds: 900,
+    gateReportIntervalSeconds: 1,
+    rebroadcastSeconds: 1,
+    virtualClock: true,
+    ...options,
+  });
+  clouds.push(cloud);
+  return cloud;
+}
+
+async function call(url: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${url}${path}`, {
+    method,
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    headers: { 'content-type': 'application/json' },
+  });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* keep text */
+  }
+  return { status: response.status, body: parsed };
+}
+
+const now = async (cloud: LocalCloud) => (await call(cloud.endpoints.gate, 'GET', '/_local/clock')).body.now as number;
+
+describe('POST /_local/clock/advance with bad input', () => {
+  it('a "to" that is in the past by the time its turn comes (another advance ran first) is a 400, not a 500', async () => {
+    const cloud = await start(tempDir());
+    const before = await now(cloud);
+    const first = call(cloud.endpoints.gate, 'POST', '/_local/clock/advance', { ms: 3_600_000 });
+    const second = call(cloud.endpoints.gate, 'POST', '/_local/clock/advance', { to: before + 1_800_000 });
+    const [a, b] = await Promise.all([first, second]);
+    expect(a.status).toBe(200);
+    expect(`${b.status} ${b.body?.error?.code}`, JSON.stringify(b.body)).toBe('400 invalid_request');
+    expect(await now(cloud)).toBe(before + 3_600_000);
+  }, 60_000);
+});
+
+describe('kill -9 during an advance', () => {
+  it('a restart never takes the virtual time back before a time the clock already showed (and decided jobs at)', async () => {
+    const vigil = await VigilProcess.start({ regions: ['us-east-1'], virtualClock: true });
+    try {
+      const url = vigil.regionUrl();
+      const before = (await call(vigil.endpoints.gate, 'GET', '/_local/clock')).body.now as number;
+      await call(url, 'POST', '/jobs', { jobId: 'k-1', timeoutSeconds: 60, workflows: [{ workflowId: 'wf-1', workerId: 'w-1' }] });
+      const advancing = call(vigil.endpoints.gate, 'POST', '/_local/clock/advance', { ms: 3_600_000 }).catch(() => undefined);
+      const seen = await pollUntil(
+        async () => {
+          const t = (await call(vigil.endpoints.gate, 'GET', '/_local/clock')).body.now as number;
+          return t >= before + 600_000 ? t : undefined;
+        },
+        { what: 'the advance to pass 10 minutes', timeoutMs: 60_000, intervalMs: 5 },
+      );
+      const job = (await call(url, 'GET', '/jobs/k-1')).body;
+      expect(job.status).toBe('TIMED_OUT');
+      await vigil.kill('SIGKILL');
+      await advancing;
+      await vigil.restart();
+      const after = (await call(vigil.endpoints.gate, 'GET', '/_local/clock')).body.now as number;
+      const finishedAt = Date.parse((await call(url, 'GET', '/jobs/k-1')).body.finishedAt);
+      expect(after, `clock shown ${seen} before the kill, ${after} after the restart; job k-1 finishedAt ${finishedAt} is in the restarted clock's future`).toBeGreaterThanOrEqual(seen);
+    } finally {
+      await vigil.stop();
+    }
+  }, 180_000);
+});
