@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { pollUntil } from '../support/poll.js';
 import { VigilProcess } from '../support/vigil-process.js';
 import { startLocalCloud, type LocalCloud, type LocalCloudOptions } from '../../shared/local/local-cloud.js';
+import { rawRequest } from '../support/vigil-client.js';
 
 const dirs: string[] = [];
 const clouds: LocalCloud[] = [];
@@ -37,21 +38,9 @@ async function start(dataDir: string, options: Partial<LocalCloudOptions> = {}):
   return cloud;
 }
 
-async function call(url: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${url}${path}`, {
-    method,
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-    headers: { 'content-type': 'application/json' },
-  });
-  const text = await response.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    /* keep text */
-  }
-  return { status: response.status, body: parsed };
-}
+/** An advance of an hour can outlast the default 10 s request timeout. */
+const call = async (url: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> =>
+  rawRequest(url, method, path, body === undefined ? undefined : JSON.stringify(body), {}, 120_000);
 
 const now = async (cloud: LocalCloud) => (await call(cloud.endpoints.gate, 'GET', '/_local/clock')).body.now as number;
 
