@@ -27,7 +27,7 @@ export const withFollowUp = (item: PoolItem, followUp: FollowUp): PoolItem => ({
  */
 export function resolveAttempt(
   item: PoolItem,
-  pool: Pick<Pool, 'status' | 'config'>,
+  pool: Pick<Pool, 'status' | 'config' | 'finishedAt'>,
   resolution: Resolution,
   now: EpochMs,
   report: { cleanup?: 'completed' | 'failed'; partialResult?: unknown } = {},
@@ -35,7 +35,8 @@ export function resolveAttempt(
   const run = item.run;
   if (!run?.terminating) return { item, effects: [] };
   const { config } = pool;
-  const stopped = poolIsStopped(pool);
+  // Stopped by the moment of the resolution (a late wake-up resolves an attempt at its grace end).
+  const stopped = poolIsStopped(pool) && (pool.finishedAt === undefined || pool.finishedAt <= now);
   const reason = run.terminating.reason;
   const outcome = reason.kind === 'timeout' ? 'timed_out' : reason.kind === 'stall' ? 'stalled' : 'cancelled';
   const { run: _over, ...rest } = item;

@@ -194,6 +194,17 @@ describe('the pool’s final state', () => {
     expect(told.reply).toEqual({ action: 'terminate', deadlineAt: new Date(at(900)).toISOString(), terminateBy: new Date(at(8)).toISOString() });
     expect(ended.history[0]).toMatchObject({ outcome: 'cancelled', resolution: 'force' });
   });
+  it('an attempt whose grace period ended before its pool was cancelled takes its fate as of then, however late the wake-up', () => {
+    // Prepare: timeout at 10 s, grace until 15 s; the pool is cancelled at 20 s and no timer fired before 21 s
+    const pool = poolWith({ agent_timeout_secs: 10, timeout_escalation: 1, timeout_config: { timeout_action: 'retry', cleanup_grace_period_secs: 5 } });
+    const cancelled = cancelPool(pool, 'stop', at(20)).state;
+    // Act
+    const { state } = wake(claimed(pool), cancelled, 21);
+    // Assess: the first timeout escalates (timeout_escalation 1), resolved by force at 15 s
+    expect(state).toMatchObject({ state: 'escalated', timeoutCount: 1 });
+    expect(state.history[0]).toMatchObject({ outcome: 'timed_out', resolution: 'force', endedAt: at(15) });
+  });
+
   it('an attempt that timed out or stalled and is resolved after its pool was cancelled asks no human and retries nowhere: it waits in the pool', () => {
     // Prepare: the second timeout (or stall) would escalate; each attempt is terminating when the pool is cancelled
     const timeouts = poolWith({ agent_timeout_secs: 10, timeout_escalation: 2, timeout_config: { timeout_action: 'retry', cleanup_grace_period_secs: 5 } });
