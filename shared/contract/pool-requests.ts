@@ -156,7 +156,7 @@ export const dlqQuery = z.object({ limit: z.optional(z.string().check(z.regex(/^
 export const collectionQuery = z.object({ cursor: z.optional(z.string().check(z.regex(/^\d{1,6}$/, 'must be the nextCursor of the previous answer'))) });
 export const escalationsQuery = z.object({
   poolId: z.optional(id),
-  cursor: z.optional(z.string().check(z.maxLength(300), z.regex(/^[A-Za-z0-9._:-]+~[A-Za-z0-9._:-]+~s?\d+$/, 'must be the nextCursor of the previous answer'))),
+  cursor: z.optional(z.string().check(z.maxLength(300), z.regex(/^[A-Za-z0-9._:-]+~[A-Za-z0-9._:-]+~[sr]?\d+$/, 'must be the nextCursor of the previous answer'))),
 });
 
 export const answerBody = z

@@ -31,6 +31,7 @@ export const itemView = (item: PoolItem) => ({
   attempt: item.attempt,
   timeoutCount: item.timeoutCount,
   ...(item.stallCount ? { stallCount: item.stallCount } : {}),
+  ...(item.returnCount ? { returnCount: item.returnCount } : {}),
   input: item.input,
   ...(item.reason ? { reason: item.reason } : {}),
   ...(item.limitSeconds !== undefined ? { limitSeconds: item.limitSeconds } : {}),

@@ -12,7 +12,7 @@ import { commandLimitSeconds, enforcesCommandDeadlines, templateCommands } from 
 import { AttemptTerminatingError, CommandOutOfOrderError, StaleAttemptError } from './pool-errors.js';
 import type { Pool } from './pool.js';
 import type { AttemptRun, PoolItem, RunningCommand } from './pool-item.js';
-import { resolveAttempt, settles, withFollowUp, type ItemStep } from './resolve-attempt.js';
+import { givenBackFate, resolveAttempt, settles, withFollowUp, type ItemStep } from './resolve-attempt.js';
 
 export type AgentCall =
   | { type: 'heartbeat' }
@@ -168,7 +168,7 @@ function onRunningAttempt(item: PoolItem, run: AttemptRun, pool: Pick<Pool, 'con
     case 'complete':
       return complete(item, run, call, now);
     case 'terminated':
-      return stoppedUnasked(item, run, call, now);
+      return stoppedUnasked(item, run, pool, call, now);
   }
 }
 
@@ -180,13 +180,14 @@ function withCheckpoint(item: PoolItem, run: AttemptRun, state: unknown, progres
 
 function endRun(item: PoolItem, run: AttemptRun, outcome: 'succeeded' | 'failed' | 'cancelled', now: EpochMs): PoolItem {
   const { run: _over, ...rest } = item;
-  const ended = updateHistoryEntry(rest, run.attempt, (entry) => ({ ...entry, endedAt: now, outcome }));
-  return { ...ended, stats: withExecution(ended.stats, now, msToSeconds(now - run.startedAt)) };
+  return updateHistoryEntry(rest, run.attempt, (entry) => ({ ...entry, endedAt: now, outcome }));
 }
 
+/** Seed 003 §3 samples the execution time on completion only: a timed-out or given-back attempt does not pull the average toward the limit. */
 function complete(item: PoolItem, run: AttemptRun, call: Extract<AgentCall, { type: 'complete' }>, now: EpochMs): CallStep {
   let next: PoolItem = endRun(item, run, call.outcome, now);
-  next = { ...next, state: call.outcome, stats: { ...next.stats, agentsCompleted: next.stats.agentsCompleted + 1 } };
+  const stats = withExecution(next.stats, now, msToSeconds(now - run.startedAt));
+  next = { ...next, state: call.outcome, stats: { ...stats, agentsCompleted: stats.agentsCompleted + 1 } };
   if (call.result !== undefined) next = { ...next, result: call.result };
   if (settles(next.state)) next = withFollowUp(next, { type: 'check_pool_finished' });
   const effects: Effect[] = [
@@ -198,10 +199,11 @@ function complete(item: PoolItem, run: AttemptRun, call: Extract<AgentCall, { ty
   return { item: next, effects, reply: { state: next.state } };
 }
 
-/** The agent stopped on its own (crash handler, operator): the item goes back to the pool for another attempt. */
-function stoppedUnasked(item: PoolItem, run: AttemptRun, call: Extract<AgentCall, { type: 'terminated' }>, now: EpochMs): CallStep {
+/** The agent stopped on its own (crash handler, operator): the item goes back to the pool for another attempt, or to a human (givenBackFate). */
+function stoppedUnasked(item: PoolItem, run: AttemptRun, pool: Pick<Pool, 'config'>, call: Extract<AgentCall, { type: 'terminated' }>, now: EpochMs): CallStep {
   let next = endRun(item, run, 'cancelled', now);
   next = updateHistoryEntry(next, run.attempt, (entry) => ({ ...entry, resolution: 'graceful' }));
-  next = { ...next, state: 'available', reason: 'agent_terminated', ...(call.partialResult !== undefined ? { partialResult: call.partialResult } : {}) };
-  return { item: next, effects: [], reply: { state: next.state } };
+  if (call.partialResult !== undefined) next = { ...next, partialResult: call.partialResult };
+  const fate = givenBackFate(next, pool.config, now);
+  return { item: fate.item, effects: fate.effects, reply: { state: fate.item.state } };
 }

@@ -4,6 +4,7 @@ import { secondsToMs, type EpochMs } from '../time.js';
 import { attemptEventFields } from './attempt-events.js';
 import { withNewHistoryEntry } from './item-history.js';
 import { withWakeUp } from './item-wake-up.js';
+import { monitored } from './monitoring.js';
 import { agentLimitSeconds, type AgentKind } from './pool-config.js';
 import type { Pool } from './pool.js';
 import type { PoolItem } from './pool-item.js';
@@ -48,10 +49,10 @@ export function claimItem(item: PoolItem, pool: Pick<Pool, 'status' | 'config'>,
   const timed = withWakeUp(item, next, pool.config, now);
   return {
     state: timed.item,
-    effects: [
+    effects: monitored(pool.config, [
       ...timed.effects,
       publish(AgentStarted.build({ ...attemptEventFields(item, run, now), kind: claim.kind, timeoutSeconds: limit })),
       metric('AgentStarted'),
-    ],
+    ]),
   };
 }

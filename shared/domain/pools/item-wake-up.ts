@@ -1,6 +1,7 @@
 import type { Decision, Effect } from '../effects.js';
 import { secondsToMs, type EpochMs } from '../time.js';
 import { enforcesCommandDeadlines, type PoolConfig } from './pool-config.js';
+import { monitored } from './monitoring.js';
 import { itemTimerId, type AttemptRun, type PoolItem } from './pool-item.js';
 
 /** A crash between an item's write and its follow-ups is repaired this soon by its wake-up. */
@@ -46,7 +47,7 @@ export function withWakeUp(before: PoolItem, after: PoolItem, config: PoolConfig
 export function itemDecision(before: PoolItem, after: PoolItem, effects: Effect[], config: PoolConfig, now: EpochMs): Decision<PoolItem> {
   const timed = withWakeUp(before, after, config, now);
   if (timed.item === before || JSON.stringify(timed.item) === JSON.stringify(before)) return { state: before, effects: [] };
-  return { state: timed.item, effects: [...effects, ...timed.effects] };
+  return { state: timed.item, effects: monitored(config, [...effects, ...timed.effects]) };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { PoolFinished } from '../../events/pools/pool-finished.js';
 import { metric, publish, unchanged, type Decision } from '../effects.js';
 import { toIso, type EpochMs } from '../time.js';
+import { monitored } from './monitoring.js';
 import { PoolFinishedError } from './pool-errors.js';
 import type { Pool, PoolStatus } from './pool.js';
 
@@ -19,10 +20,10 @@ export interface PoolCounts {
 function finish(pool: Pool, status: Exclude<PoolStatus, 'RUNNING' | 'CREATING'>, now: EpochMs, reason?: string): Decision<Pool> {
   return {
     state: { ...pool, status, finishedAt: now, ...(reason ? { reason } : {}) },
-    effects: [
+    effects: monitored(pool.config, [
       publish(PoolFinished.build({ poolId: pool.poolId, status, ...(reason ? { reason } : {}), finishedAt: toIso(now) })),
       metric('PoolFinished'),
-    ],
+    ]),
   };
 }
 

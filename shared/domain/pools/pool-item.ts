@@ -117,6 +117,8 @@ export interface PoolItem {
   timeoutCount: number;
   /** Attempts that stalled (missed `stall_threshold` checkpoints in a row); absent on items from before it was kept. */
   stallCount?: number;
+  /** Attempts whose agent gave the item back unasked (`terminated` before any terminate); absent on items from before it was kept. */
+  returnCount?: number;
   /** The item's own agent limit, set by a redrive or an `increase_timeout` answer. */
   limitSeconds?: number;
   /** Why the item is available again (`agent_stalled`, `agent_timeout`, …). */

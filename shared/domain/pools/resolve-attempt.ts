@@ -2,9 +2,9 @@ import { metric, publish, type Effect } from '../effects.js';
 import { ItemDeadLettered } from '../../events/pools/item-dead-lettered.js';
 import { TaskEscalated } from '../../events/pools/task-escalated.js';
 import { TimeoutResolved } from '../../events/pools/timeout-resolved.js';
-import { msToSeconds, toIso, type EpochMs } from '../time.js';
+import { toIso, type EpochMs } from '../time.js';
 import { attemptEventFields } from './attempt-events.js';
-import { updateHistoryEntry, withExecution } from './item-history.js';
+import { updateHistoryEntry } from './item-history.js';
 import type { PoolConfig } from './pool-config.js';
 import { poolIsStopped, type Pool } from './pool.js';
 import { ESCALATION_OPTIONS, type FollowUp, type ItemState, type PoolItem, type Resolution, type TimeoutInfo } from './pool-item.js';
@@ -41,7 +41,6 @@ export function resolveAttempt(
   const outcome = reason.kind === 'timeout' ? 'timed_out' : reason.kind === 'stall' ? 'stalled' : 'cancelled';
   const { run: _over, ...rest } = item;
   let next: PoolItem = updateHistoryEntry(rest, run.attempt, (entry) => ({ ...entry, endedAt: now, outcome, resolution }));
-  next = { ...next, stats: withExecution(next.stats, now, msToSeconds(now - run.startedAt)) };
   if (report.partialResult !== undefined) next = { ...next, partialResult: report.partialResult };
   const effects: Effect[] = [];
 
@@ -84,6 +83,18 @@ function stallFate(item: PoolItem, config: PoolConfig, now: EpochMs, stopped: bo
   return { item: { ...stalled, state: 'available', reason: 'agent_stalled' }, effects: [] };
 }
 
+/**
+ * An agent gave the item back unasked (`terminated` while nobody told it to stop: a crash handler,
+ * an operator's Ctrl-C). The seeds return such an item to the pool; but an agent that gives it back
+ * just before each deadline would keep it from ever ending with no timeout counted, so give-backs
+ * are counted apart and escalate at `timeout_escalation` as stalls do.
+ */
+export function givenBackFate(item: PoolItem, config: PoolConfig, now: EpochMs): ItemStep {
+  const givenBack: PoolItem = { ...item, returnCount: (item.returnCount ?? 0) + 1 };
+  if ((givenBack.returnCount ?? 0) >= config.timeout_escalation) return escalate(givenBack, now, 'return');
+  return { item: { ...givenBack, state: 'available', reason: 'agent_terminated' }, effects: [] };
+}
+
 function timeoutFate(item: PoolItem, config: PoolConfig, timeout: TimeoutInfo, now: EpochMs, stopped: boolean): ItemStep {
   const action = config.timeout_config.timeout_action;
   if (action === 'fail') return { item: { ...item, state: 'failed' }, effects: [] };
@@ -118,9 +129,10 @@ function timeoutFate(item: PoolItem, config: PoolConfig, timeout: TimeoutInfo, n
 
 /**
  * Seed 002 escalate_repeated_timeout: the id names the pool, the item and the count, so it is stable;
- * an escalation for stalls counts them with an `s` (`pool~item~s3`), so the two never share an id.
+ * an escalation for stalls counts them with an `s` (`pool~item~s3`), one for give-backs with an `r`
+ * (`pool~item~r3`), so no two share an id.
  */
-export const escalationIdOf = (poolId: string, itemId: string, count: number | `s${number}`): string => `${poolId}~${itemId}~${count}`;
+export const escalationIdOf = (poolId: string, itemId: string, count: number | `${'s' | 'r'}${number}`): string => `${poolId}~${itemId}~${count}`;
 
 export function parseEscalationId(escalationId: string): { poolId: string; itemId: string } | undefined {
   const [poolId, itemId, count, ...extra] = escalationId.split('~');
@@ -128,10 +140,21 @@ export function parseEscalationId(escalationId: string): { poolId: string; itemI
   return { poolId, itemId };
 }
 
-function escalate(item: PoolItem, now: EpochMs, repeated: 'timeout' | 'stall'): ItemStep {
-  const stalls = item.stallCount ?? 0;
-  const escalationId = escalationIdOf(item.poolId, item.itemId, repeated === 'stall' ? `s${stalls}` : item.timeoutCount);
-  const what = repeated === 'stall' ? `has stalled ${stalls} times (its agents stopped answering checkpoints)` : `has timed out ${item.timeoutCount} times`;
+const REPEATS = {
+  timeout: { idCount: (item: PoolItem) => item.timeoutCount, what: (item: PoolItem) => `has timed out ${item.timeoutCount} times` },
+  stall: {
+    idCount: (item: PoolItem) => `s${item.stallCount ?? 0}` as const,
+    what: (item: PoolItem) => `has stalled ${item.stallCount ?? 0} times (its agents stopped answering checkpoints)`,
+  },
+  return: {
+    idCount: (item: PoolItem) => `r${item.returnCount ?? 0}` as const,
+    what: (item: PoolItem) => `was given back unfinished ${item.returnCount ?? 0} times (its agents stopped on their own)`,
+  },
+};
+
+function escalate(item: PoolItem, now: EpochMs, repeated: keyof typeof REPEATS): ItemStep {
+  const escalationId = escalationIdOf(item.poolId, item.itemId, REPEATS[repeated].idCount(item));
+  const what = REPEATS[repeated].what(item);
   const question = `Task ${item.itemId} ${what}. Possible causes: task too large, unclear requirements, or infrastructure issue. How should we proceed?`;
   const escalated: PoolItem = { ...item, state: 'escalated', escalation: { escalationId, question, askedAt: now, status: 'pending' } };
   return {
@@ -143,7 +166,8 @@ function escalate(item: PoolItem, now: EpochMs, repeated: 'timeout' | 'stall'): 
           itemId: item.itemId,
           escalationId,
           timeoutCount: item.timeoutCount,
-          ...(repeated === 'stall' ? { stallCount: stalls } : {}),
+          ...(repeated === 'stall' ? { stallCount: item.stallCount ?? 0 } : {}),
+          ...(repeated === 'return' ? { returnCount: item.returnCount ?? 0 } : {}),
           question,
           options: [...ESCALATION_OPTIONS],
           askedAt: toIso(now),

@@ -10,6 +10,8 @@ export const TaskEscalated = defineEvent('TaskEscalated', 1, {
   timeoutCount: count(),
   /** Present when repeated stalls (missed checkpoints), not timeouts, escalated the item. */
   stallCount: z.optional(count()),
+  /** Present when repeated give-backs (agents that stopped on their own, unasked) escalated the item. */
+  returnCount: z.optional(count()),
   question: z.string(),
   options: z.array(z.string()),
   askedAt: isoTime,

@@ -125,15 +125,15 @@ describe('pool limits the agent cannot choose, transitions at their due time, re
     expect((await getItem(m.deps, 'p', 'i-1')).history[0]?.lateResults).toBeUndefined();
   });
 
-  it('the nextCursor of an escalation page that ends on a stall escalation is accepted by GET /escalations', async () => {
-    // Prepare: 51 escalations; the 50th (the first page's last) is a stall escalation (`~s3`)
+  it.each(['s3', 'r3'] as const)('the nextCursor of an escalation page that ends on a `~%s` escalation (stalls, give-backs) is accepted by GET /escalations', async (count) => {
+    // Prepare: 51 escalations; the 50th (the first page's last) is one counted apart from timeouts
     const ids = Array.from({ length: 51 }, (_, i) => `i-${String(i).padStart(2, '0')}`);
     await newPool(m.deps, {}, ids);
     for (const [i, itemId] of ids.entries()) {
-      await m.deps.pools.putEscalationPointer({ escalationId: escalationIdOf('p', itemId, i === 49 ? 's3' : 3), poolId: 'p', itemId, askedAt: T0 });
+      await m.deps.pools.putEscalationPointer({ escalationId: escalationIdOf('p', itemId, i === 49 ? count : 3), poolId: 'p', itemId, askedAt: T0 });
     }
     const page = await listEscalations(m.deps, 'p');
-    expect(page.nextCursor).toBe('p~i-49~s3');
+    expect(page.nextCursor).toBe(`p~i-49~${count}`);
     // Act
     const answer = await invoke(listEscalationsHandler, { method: 'GET', route: '/escalations', query: { poolId: 'p', cursor: page.nextCursor! } });
     // Assess
