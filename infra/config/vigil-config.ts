@@ -45,13 +45,29 @@ export function readVigilConfig(node: Node, env: NodeJS.ProcessEnv = process.env
     gateRegion,
     account: readAccount(node.tryGetContext('account') ?? env['CDK_DEFAULT_ACCOUNT']),
     deletionProtection: readBoolean('deletionProtection', node.tryGetContext('deletionProtection'), true),
-    policy: {
-      defaultStuckThresholdSeconds: readSeconds(node, 'defaultStuckThresholdSeconds'),
-      gateFallbackSeconds: readSeconds(node, 'gateFallbackSeconds'),
-      gateReportIntervalSeconds: readSeconds(node, 'gateReportIntervalSeconds'),
-      gateStuckThresholdSeconds: readSeconds(node, 'gateStuckThresholdSeconds'),
-    },
+    policy: readPolicy(node),
   };
+}
+
+/**
+ * The gate learns of a region's progress only from its reports: with reports rarer than the gate's
+ * stuck threshold, the stuck rule would wait a whole interval past the threshold (late, never early).
+ */
+function readPolicy(node: Node): PolicySeconds {
+  const policy: PolicySeconds = {
+    defaultStuckThresholdSeconds: readSeconds(node, 'defaultStuckThresholdSeconds'),
+    gateFallbackSeconds: readSeconds(node, 'gateFallbackSeconds'),
+    gateReportIntervalSeconds: readSeconds(node, 'gateReportIntervalSeconds'),
+    gateStuckThresholdSeconds: readSeconds(node, 'gateStuckThresholdSeconds'),
+  };
+  if (policy.gateReportIntervalSeconds >= policy.gateStuckThresholdSeconds) {
+    throw new VigilConfigError(
+      'gateReportIntervalSeconds',
+      `is ${policy.gateReportIntervalSeconds}, not below gateStuckThresholdSeconds (${policy.gateStuckThresholdSeconds}): the gate would hear of progress too rarely to judge a region stuck on time`,
+      'lower gateReportIntervalSeconds or raise gateStuckThresholdSeconds',
+    );
+  }
+  return policy;
 }
 
 function readRegions(raw: unknown): string[] {

@@ -49,6 +49,7 @@ describe('CDK context', () => {
     [{ account: '1234' }, /not a 12-digit AWS account id/],
     [{ deletionProtection: 'maybe' }, /deletionProtection' has 'maybe'; use true or false/],
     [{ gateStuckThresholdSeconds: '-5' }, /use a positive number of seconds/],
+    [{ gateReportIntervalSeconds: '60', gateStuckThresholdSeconds: '60' }, /not below gateStuckThresholdSeconds \(60\).*; lower gateReportIntervalSeconds or raise gateStuckThresholdSeconds/],
   ])('rejects %j with a message that says how to fix it', (context, message) => {
     expect(() => configFrom(context)).toThrow(VigilConfigError);
     expect(() => configFrom(context)).toThrow(message);
