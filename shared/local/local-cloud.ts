@@ -12,6 +12,7 @@ import type { LocalCloudFlags } from './cli-flags.js';
 import { consoleRoutes, plainForwarder } from '../console/console-routes.js';
 import { startHttpListener } from './http-listener.js';
 import { localClock, type LocalClock } from './local-clock.js';
+import { localGateReportIntervalSeconds } from './gate-report-interval.js';
 import { localControlRoutes } from './local-control-routes.js';
 import { LocalMetrics } from './local-metrics.js';
 import { startLocalRegion, type LocalRegion } from './local-region.js';
@@ -73,11 +74,12 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
   const clock = time.scheduler;
   const network = new LocalEventNetwork(Math.random, { scheduler: clock });
   const metrics = new LocalMetrics();
+  const gateReportIntervalSeconds = localGateReportIntervalSeconds(options.gateStuckThresholdSeconds, options.gateReportIntervalSeconds);
   const policy = {
     ...defaultTimeoutPolicy,
     defaultStuckThresholdSeconds: options.stuckThresholdSeconds,
     gateFallbackSeconds: options.gateFallbackSeconds,
-    gateReportIntervalSeconds: options.gateReportIntervalSeconds ?? defaultTimeoutPolicy.gateReportIntervalSeconds,
+    gateReportIntervalSeconds,
     extensions: { ...defaultTimeoutPolicy.extensions, baseSeconds: options.extensionBaseSeconds ?? defaultTimeoutPolicy.extensions.baseSeconds },
   };
 
@@ -100,7 +102,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     network,
     metrics,
     gateStuckThresholdSeconds: options.gateStuckThresholdSeconds,
-    gateReportIntervalSeconds: options.gateReportIntervalSeconds ?? defaultTimeoutPolicy.gateReportIntervalSeconds,
+    gateReportIntervalSeconds,
     ...(options.rebroadcastSeconds !== undefined ? { rebroadcastSeconds: options.rebroadcastSeconds } : {}),
   });
 
