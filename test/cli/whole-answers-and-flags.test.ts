@@ -100,3 +100,24 @@ describe('vigil submit shows every token', () => {
   });
 });
 
+
+describe('vigil escalations answer', () => {
+  const vigil = useFakeVigil();
+
+  it('split --subtasks FILE sends the subtasks from a YAML list; a bad --timeout exits 2 naming the flag and calls nothing', async () => {
+    // Prepare
+    const fake = await vigil.fakeVigil(() => ({ status: 200, body: { escalationId: 'p~i~3', state: 'split' } }));
+    const file = join(vigil.scratch(), 'subtasks.yaml');
+    writeFileSync(file, '- itemId: i-a\n  input: { part: 1 }\n- itemId: i-b\n');
+    // Act
+    const split = await runVigil(['escalations', 'answer', 'p~i~3', 'split', '--subtasks', file, '--endpoint', fake.url]);
+    const badTimeout = await runVigil(['escalations', 'answer', 'p~i~3', 'increase_timeout', '--timeout', 'long', '--endpoint', fake.url]);
+    // Assess
+    expect(split.code, split.transcript).toBe(0);
+    expect(fake.seen.map(({ method, path, body }) => ({ method, path, body }))).toEqual([
+      { method: 'POST', path: '/escalations/p~i~3/answer', body: { option: 'split', subtasks: [{ itemId: 'i-a', input: { part: 1 } }, { itemId: 'i-b' }] } },
+    ]);
+    expect(badTimeout.code, badTimeout.transcript).toBe(2);
+    expect(badTimeout.stderr).toContain('--timeout');
+  });
+});

@@ -2,9 +2,10 @@ import { allPages } from '../all-pages.js';
 import { withClientChosenId } from '../client-chosen-id.js';
 import { command } from '../command-line.js';
 import { vigilHttp } from '../endpoint.js';
-import { ExitCode } from '../exit-codes.js';
+import { ExitCode, UsageError } from '../exit-codes.js';
 import { readInputFile } from '../input-file.js';
 import { print } from '../output.js';
+import { secondsFlag } from '../seconds-flag.js';
 
 // The agent-fleet routes answer shapes another part of Vigil defines; these commands show the
 // answer as it comes (pretty JSON) and only pick out what their exit code needs.
@@ -90,20 +91,33 @@ export const escalationsList = command(
 
 export const escalationsAnswer = command(
   {
-    usage: 'vigil escalations answer ID OPTION [--timeout S] [--clarification TEXT]',
+    usage: 'vigil escalations answer ID OPTION [--timeout S] [--clarification TEXT] [--subtasks FILE]',
     summary: 'Answer an escalation: split, clarify, increase_timeout or skip.',
-    optionHelp: ['--timeout S          the new limit for increase_timeout', '--clarification TEXT the text for clarify'],
-    options: { timeout: { type: 'string' }, clarification: { type: 'string' } },
+    optionHelp: [
+      '--timeout S          the new limit for increase_timeout',
+      '--clarification TEXT the text for clarify',
+      '--subtasks FILE      for split: a JSON or YAML list of { itemId, input } (or { subtasks: [...] })',
+    ],
+    options: { timeout: { type: 'string' }, clarification: { type: 'string' }, subtasks: { type: 'string' } },
     positionals: ['ID', 'OPTION'],
   },
   async ({ values, positionals }) => {
     const answer = {
       option: positionals[1],
-      ...(values.timeout !== undefined ? { timeoutSeconds: Number(values.timeout) } : {}),
+      ...(values.timeout !== undefined ? { timeoutSeconds: secondsFlag('timeout', values.timeout, 0, { above: 0 }) } : {}),
       ...(values.clarification !== undefined ? { clarification: values.clarification } : {}),
+      ...(values.subtasks !== undefined ? { subtasks: subtasksIn(values.subtasks) } : {}),
     };
     const { body } = await vigilHttp(values).call('POST', `/escalations/${enc(positionals[0] ?? '')}/answer`, { body: answer });
     print(values.json, body, pretty(body));
     return ExitCode.ok;
   },
 );
+
+/** The subtasks of a split, as a list or under `subtasks:`; the API checks each entry. */
+function subtasksIn(path: string): unknown {
+  const { data } = readInputFile(path);
+  const list = data !== null && typeof data === 'object' && !Array.isArray(data) && 'subtasks' in data ? data.subtasks : data;
+  if (!Array.isArray(list)) throw new UsageError(`${path} holds no list of subtasks: write a list of { itemId, input }, or { subtasks: [...] }.`);
+  return list;
+}
