@@ -1,5 +1,5 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DynamoHistoryStore } from '../../shared/adapters/aws/dynamo-history-store.js';
 import { cancelJob } from '../../shared/app/cancel-job.js';
 import { completeWorkflow } from '../../shared/app/complete-workflow.js';
@@ -56,6 +56,20 @@ describe('the decision history of a reused job id (dynalite)', () => {
     // Assess
     const extension = history.entries.find((e) => e['kind'] === 'extension');
     expect(extension?.['workerId']).toBe('bob-worker');
+  });
+
+  it("names a granted worker from the job's grant records, without reading the job's many workflows", async () => {
+    // Prepare: 300 workflows, two of them one worker's, who is granted an extension
+    const workflows = Array.from({ length: 300 }, (_, i) => ({ workflowId: `wf-${i}`, workerId: i === 250 || i === 7 ? 'granted-worker' : `w-${i}` }));
+    const submitted = await submit(m, { jobId: 'job-big', timeoutSeconds: 600, workflows });
+    const granted = await requestExtension(m.deps, { workerId: 'granted-worker', token: tokenOf(submitted, 'wf-250'), currentProgress: 0.2 });
+    expect(granted.granted).toBe(true);
+    const workflowReads = vi.spyOn(m.deps.jobs, 'getJobWithWorkflows');
+    // Act
+    const history = await getJobHistory(m.deps, 'job-big');
+    // Assess
+    expect(history.entries.filter((e) => e['kind'] === 'extension').map((e) => e['workerId'])).toEqual(['granted-worker']);
+    expect(workflowReads).not.toHaveBeenCalled();
   });
 });
 

@@ -1,5 +1,5 @@
 import { effectiveDeadline } from '../../domain/deadlines.js';
-import { DEFAULT_TENANT } from '../../domain/tenant.js';
+import { DEFAULT_TENANT, plainWorkerId } from '../../domain/tenant.js';
 import { withWorkflowProgress } from '../../domain/record-progress.js';
 import { toIso } from '../../domain/time.js';
 import type { HistoryEntry } from '../../domain/history/history-entry.js';
@@ -39,12 +39,22 @@ export async function getJobHistory(deps: ManagerDeps, jobId: string, tenant: st
   };
 }
 
-/** Extension entries name the worker by its workflow's index in the job; the answer names it by id. */
+/**
+ * Extension entries name the worker by its index in the job; the answer names it by id, from the
+ * job's grant records (one per worker that was granted, beside the job item), not from its
+ * workflows, which may be thousands. Only an index no record names (data from before the records)
+ * costs the read of the workflows.
+ */
 async function withWorkerIds(deps: ManagerDeps, job: Job, entries: HistoryEntry[]): Promise<HistoryEntry[]> {
-  if (!entries.some((entry) => entry.kind === 'extension' && entry.workerIndex !== undefined)) return entries;
-  // Workflow items an earlier job with this id left behind are not this job's.
-  const workflows = (await deps.jobs.getJobWithWorkflows(job.jobId))?.workflows.filter((w) => belongsTo(w, job)) ?? [];
-  const workerIdByIndex = new Map(workflows.map((w) => [w.index, w.workerId]));
+  const wanted = new Set(entries.flatMap((entry) => (entry.kind === 'extension' && entry.workerIndex !== undefined && entry.workerId === undefined ? [entry.workerIndex] : [])));
+  if (wanted.size === 0) return entries;
+  const records = await deps.jobs.findGrantRecords(job.jobId, job.incarnation);
+  const workerIdByIndex = new Map(records.map((record) => [record.workerIndex, plainWorkerId(record.workerId)]));
+  if ([...wanted].some((index) => !workerIdByIndex.has(index))) {
+    // Workflow items an earlier job with this id left behind are not this job's.
+    const workflows = (await deps.jobs.getJobWithWorkflows(job.jobId))?.workflows.filter((w) => belongsTo(w, job)) ?? [];
+    for (const w of workflows) if (!workerIdByIndex.has(w.index)) workerIdByIndex.set(w.index, w.workerId);
+  }
   return entries.map((entry) =>
     entry.kind === 'extension' && entry.workerIndex !== undefined && entry.workerId === undefined
       ? { ...entry, workerId: workerIdByIndex.get(entry.workerIndex) ?? `worker of workflow #${entry.workerIndex + 1}` }
