@@ -1,4 +1,5 @@
 import { poolAgentRoutes, poolClientRoutes } from '../../functions/pools/routes.js';
+import { ABANDONED_AFTER_MS } from '../../shared/app/pools/claim-item.js';
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RegionalStack } from '../../infra/stacks/regional-stack.js';
@@ -158,6 +159,12 @@ describe('regional stack: Lambda handlers', () => {
       });
       expect(resourceOf(template(), fn.logGroup).Properties?.['RetentionInDays']).toBe(30);
     }
+  });
+
+  it('a claim ends (Lambda timeout) before its receipt counts as abandoned, so no repeat retakes a reservation whose call may still take an item', () => {
+    const timeoutSeconds = resourceOf(template(), usEast1.functions.PoolClientApi.handler).Properties?.['Timeout'];
+    expect(typeof timeoutSeconds).toBe('number');
+    expect((timeoutSeconds as number) * 1_000).toBeLessThan(ABANDONED_AFTER_MS);
   });
 
   it('the gate calls submit-from-gate by its fixed name', () => {

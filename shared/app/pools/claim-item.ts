@@ -36,8 +36,12 @@ function claimView(deps: ManagerDeps, pool: Pool, item: PoolItem) {
   };
 }
 
-/** A reservation this old belongs to a claim that crashed or whose caller gave up (API Gateway answers within 29 s). */
-const ABANDONED_AFTER_MS = 30_000;
+/**
+ * A reservation this old belongs to a claim that crashed or whose caller gave up: on AWS the claim's
+ * Lambda is stopped at 29 s (its timeout, pinned below this by the infra test), so a call that is
+ * still going can no longer take an item once its reservation is retaken.
+ */
+export const ABANDONED_AFTER_MS = 30_000;
 
 /**
  * `POST /pools/{poolId}/claims`: a conditional write `available → running, attempt + 1`. Of two
