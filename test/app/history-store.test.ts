@@ -145,6 +145,25 @@ describe('the history store on DynamoDB (dynalite)', () => {
     expect(pages.length).toBeLessThanOrEqual(3);
   });
 
+  it('a page that spends its query budget on a day boundary still names a cursor, so older jobs are not hidden', async () => {
+    // Prepare: 450 rows of another tenant today; the caller's only job is 10 days old. The page's
+    // budget runs out just as a day is finished.
+    const store = new DynamoHistoryStore(doc, await dynamo.table(false), () => NOW);
+    const others = Array.from({ length: 450 }, (_, i) => listing(`other-${i}`, NOW - 1_000 - i, 'COMPLETED', 'team-u'));
+    await Promise.all([...others, listing('mine', NOW - 10 * DAY, 'COMPLETED', 'team-t')].map((row) => store.putListing(row)));
+    // Act
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let pages = 0; pages < 50; pages++) {
+      const page = await store.listJobs({ tenant: 'team-t', limit: 10, ...(cursor ? { cursor } : {}) });
+      seen.push(...page.jobs.map((job) => job.jobId));
+      cursor = page.nextCursor;
+      if (!cursor) break;
+    }
+    // Assess
+    expect(seen).toEqual(['mine']);
+  }, 60_000);
+
   it('a cursor it did not issue is a 400 that says what to do', async () => {
     const store = new DynamoHistoryStore(doc, await dynamo.table(false), () => NOW);
     await expect(store.listJobs({ tenant: DEFAULT_TENANT, limit: 5, cursor: 'not-a-cursor' })).rejects.toThrow(InvalidRequestError);
@@ -180,5 +199,28 @@ describe('the history store on DynamoDB (dynalite)', () => {
     // Assess
     const { jobs } = await store.listJobs({ tenant: DEFAULT_TENANT, limit: 10 });
     expect(Object.fromEntries(jobs.map((row) => [row.jobId, row.status]))).toMatchObject({ 'job-5': 'CANCELLED', 'job-6': 'TIMED_OUT' });
+  });
+
+  it("a gate job's provisional CANCELLED (its regions still ending) never replaces the row of how they ended, and replaces a running row", async () => {
+    // Prepare
+    const store = new DynamoHistoryStore(doc, await dynamo.table(false), () => NOW);
+    const gateRow = (jobId: string, status: JobListing['status'], provisional: boolean): JobListing => ({
+      ...listing(jobId, NOW - 60_000, status),
+      strategy: 'gate_coordinated',
+      regions: ['us-east-1', 'eu-west-1'],
+      ...(provisional ? { provisional: true as const } : {}),
+    });
+    // Act: the cancel's view is held up and lands after the row of the last region's final status
+    await store.putListing(gateRow('gate-1', 'COMPLETED', false));
+    await store.putListing(gateRow('gate-1', 'CANCELLED', true));
+    await store.putListing(gateRow('gate-2', 'RUNNING', false));
+    await store.putListing(gateRow('gate-2', 'CANCELLED', true));
+    await store.putListing(gateRow('gate-2', 'RUNNING', false));
+    await store.putListing(gateRow('gate-3', 'CANCELLED', true));
+    await store.append('gate-3', [], { startedAt: NOW, timeoutSeconds: 60 }, gateRow('gate-3', 'CANCELLED', false));
+    // Assess
+    const { jobs } = await store.listJobs({ tenant: DEFAULT_TENANT, limit: 10 });
+    const rows = Object.fromEntries(jobs.map((row) => [row.jobId, [row.status, row.provisional ?? false]]));
+    expect(rows).toMatchObject({ 'gate-1': ['COMPLETED', false], 'gate-2': ['CANCELLED', true], 'gate-3': ['CANCELLED', false] });
   });
 });

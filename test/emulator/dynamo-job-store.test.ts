@@ -171,6 +171,19 @@ describeWithEmulator('DynamoDB job store: conditional writes and fencing', (emul
     expect(await store.getWorkflow('job-advance', 'wf-missing')).toBeUndefined();
   });
 
+  it('a report that raised progress and changed step keeps its progress when a concurrent report took the same step first', async () => {
+    // Prepare: both reports were judged against { progress 0.5, step a }
+    const store = await freshStore(emulator.clientConfig());
+    const { job, workflows } = submitted('job-race');
+    await store.createJob(job, workflows);
+    await store.recordWorkflowAdvance('job-race', 'wf-a', T0 + 500, { progress: 0.5, step: 'a' });
+    // Act: the step-only report lands first
+    await store.recordWorkflowAdvance('job-race', 'wf-a', T0 + 1_000, { step: 'b' });
+    await store.recordWorkflowAdvance('job-race', 'wf-a', T0 + 1_001, { progress: 0.9, step: 'b' });
+    // Assess
+    expect(await store.getWorkflow('job-race', 'wf-a')).toMatchObject({ progress: 0.9, step: 'b', lastProgressAt: T0 + 1_001 });
+  });
+
   it('a worker is created once: a second create on version 0 is a conflict', async () => {
     // Prepare
     const store = await freshStore(emulator.clientConfig());

@@ -55,6 +55,9 @@ const cursorNotIssued = () => new InvalidRequestError("The 'cursor' is not one t
 
 const encodeCursor = (cursor: Cursor) => Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url');
 
+/** A row a later one may replace: written only over no row or another such row (putReplaceableRow). */
+const isReplaceable = (listing: JobListing): boolean => listing.status === 'RUNNING' || listing.provisional === true;
+
 const listingItem = (listing: JobListing) => ({
   ...listing,
   pk: listPk(dayOf(listing.createdAt)),
@@ -100,9 +103,9 @@ export class DynamoHistoryStore implements HistoryStore {
       const sk = historySlot(entry, window);
       if (sk !== undefined) bySlot.set(sk, { ...entry, pk: historyPk(jobId), sk, [TTL_ATTRIBUTE]: expiresAt(entry.at) });
     }
-    const running = listing?.status === 'RUNNING';
-    const items = [...bySlot.values(), ...(listing && !running ? [listingItem(listing)] : [])];
-    await Promise.all([items.length > 0 ? this.puts.put(items) : undefined, running && listing ? this.putRunningRow(listing) : undefined]);
+    const replaceable = listing !== undefined && isReplaceable(listing);
+    const items = [...bySlot.values(), ...(listing && !replaceable ? [listingItem(listing)] : [])];
+    await Promise.all([items.length > 0 ? this.puts.put(items) : undefined, replaceable ? this.putReplaceableRow(listing) : undefined]);
   }
 
   async read(jobId: string, limit: number) {
@@ -120,24 +123,26 @@ export class DynamoHistoryStore implements HistoryStore {
   }
 
   async putListing(listing: JobListing): Promise<void> {
-    if (listing.status === 'RUNNING') await this.putRunningRow(listing);
+    if (isReplaceable(listing)) await this.putReplaceableRow(listing);
     else await this.puts.put([listingItem(listing)]);
   }
 
   /**
-   * A running job's row never replaces its finished one: a slower writer (a submit still running its
+   * A running job's row never replaces a later one: a slower writer (a submit still running its
    * effects, a decision whose view was held up) may land after the decision that ended the job, and
-   * its row would list it RUNNING for good. Finished rows are final and share batched requests.
+   * its row would list it RUNNING for good. Likewise a gate job's provisional CANCELLED never replaces
+   * the row of how its regions ended. Final rows are final and share batched requests.
    */
-  private async putRunningRow(listing: JobListing): Promise<void> {
+  private async putReplaceableRow(listing: JobListing): Promise<void> {
+    const replaces = listing.provisional ? 'attribute_not_exists(#status) OR #status = :running OR #provisional = :yes' : 'attribute_not_exists(#status) OR #status = :running';
     try {
       await this.doc.send(
         new PutCommand({
           TableName: this.tableName,
           Item: listingItem(listing),
-          ConditionExpression: 'attribute_not_exists(#status) OR #status = :running',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':running': 'RUNNING' },
+          ConditionExpression: replaces,
+          ExpressionAttributeNames: { '#status': 'status', ...(listing.provisional ? { '#provisional': 'provisional' } : {}) },
+          ExpressionAttributeValues: { ':running': 'RUNNING', ...(listing.provisional ? { ':yes': true } : {}) },
         }),
       );
     } catch (error) {
@@ -152,7 +157,8 @@ export class DynamoHistoryStore implements HistoryStore {
     // Issued cursors name today or an earlier day (one past the list's end simply ends it).
     if (day > today) throw cursorNotIssued();
     const jobs: JobListing[] = [];
-    for (let queries = 0; day >= oldest && queries < MAX_QUERIES_PER_PAGE; ) {
+    let queries = 0;
+    for (; day >= oldest && queries < MAX_QUERIES_PER_PAGE; ) {
       // A few days at once: most days of a quiet table are empty, and one round trip per day adds up.
       const days = Array.from({ length: Math.min(DAYS_PER_ROUND, day - oldest + 1) }, (_, i) => day - i);
       queries += days.length;
@@ -177,7 +183,8 @@ export class DynamoHistoryStore implements HistoryStore {
       }
       if (jobs.length >= query.limit) break;
     }
-    const more = day >= oldest && (jobs.length >= query.limit || after !== undefined);
+    // A page that spent its query budget ends with a cursor even when empty: older days are still unread.
+    const more = day >= oldest && (jobs.length >= query.limit || after !== undefined || queries >= MAX_QUERIES_PER_PAGE);
     return more ? { jobs, nextCursor: encodeCursor({ day, ...(after ? { after } : {}) }) } : { jobs };
   }
 

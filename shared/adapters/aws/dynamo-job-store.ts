@@ -159,6 +159,16 @@ export class DynamoJobStore implements JobStore {
   }
 
   async recordWorkflowAdvance(jobId: string, workflowId: string, at: EpochMs, advance: WorkflowAdvance): Promise<void> {
+    if (await this.writeAdvance(jobId, workflowId, at, advance)) return;
+    // A concurrent report took one part first (the same step, or a higher progress): the other part
+    // still advances on its own, and must not be lost with it.
+    const { progress, step } = advance;
+    if (progress === undefined || step === undefined) return;
+    await Promise.all([this.writeAdvance(jobId, workflowId, at, { progress }), this.writeAdvance(jobId, workflowId, at, { step })]);
+  }
+
+  /** One conditional write of an advance, with its clock; false when a concurrent report made it no longer an advance. */
+  private async writeAdvance(jobId: string, workflowId: string, at: EpochMs, advance: WorkflowAdvance): Promise<boolean> {
     const sets = ['lastProgressAt = :at', 'lastHeartbeatAt = :at'];
     const conditions = ['attribute_exists(pk)', '(attribute_not_exists(lastProgressAt) OR lastProgressAt <= :at)'];
     const values: Record<string, unknown> = { ':at': at };
@@ -175,7 +185,7 @@ export class DynamoJobStore implements JobStore {
       names['#step'] = 'step';
       values[':step'] = advance.step;
     }
-    await this.updateIfStillBehind({
+    return this.updateIfStillBehind({
       Key: workflowKey(jobId, workflowId),
       UpdateExpression: `SET ${sets.join(', ')}`,
       ConditionExpression: conditions.join(' AND '),
@@ -373,11 +383,14 @@ export class DynamoJobStore implements JobStore {
   }
 
   /** A monotonic "move forward" update: when the stored value is already newer, there is nothing to do. */
-  private async updateIfStillBehind(input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName'>) {
+  /** False when the condition found the item already as far along (or gone). */
+  private async updateIfStillBehind(input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName'>): Promise<boolean> {
     try {
       await this.doc.send(new UpdateCommand({ TableName: this.tableName, ...input }));
+      return true;
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      return false;
     }
   }
 }

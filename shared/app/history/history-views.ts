@@ -17,7 +17,7 @@ export function historyEntryView(entry: HistoryEntry | { kind: 'submitted'; at: 
 export const sortedByTime = <Entry extends { at: EpochMs }>(entries: Entry[]): Entry[] => [...entries].sort((a, b) => a.at - b.at);
 
 /** The caller's own tenant needs no saying: a list shows only its jobs. */
-export const listingView = ({ tenant: _tenant, ...listing }: JobListing) => ({
+export const listingView = ({ tenant: _tenant, provisional: _provisional, ...listing }: JobListing) => ({
   ...listing,
   createdAt: toIso(listing.createdAt),
   deadlineAt: toIso(listing.deadlineAt),

@@ -1,6 +1,6 @@
 import { effectiveDeadline } from '../deadlines.js';
 import { gateJobStatus } from '../gate/gate-job-status.js';
-import type { GateJob } from '../gate/gate-job.js';
+import { allRegionsFinal, type GateJob } from '../gate/gate-job.js';
 import { globalDeadline } from '../gate/global-deadline.js';
 import type { Job, JobStatus, TimeoutStrategyType } from '../job.js';
 import { storedTenant } from '../tenant.js';
@@ -19,6 +19,11 @@ export interface JobListing {
   finishedAt?: EpochMs;
   /** Gate listings: the regions the job runs in. */
   regions?: string[];
+  /**
+   * A gate job's CANCELLED while its regions are still ending: how they end is the truth
+   * (`gateJobStatus`), so the row that says it replaces this one, never the other way round.
+   */
+  provisional?: true;
 }
 
 export const jobListing = (job: Job): JobListing => ({
@@ -33,19 +38,24 @@ export const jobListing = (job: Job): JobListing => ({
 });
 
 export function gateJobListing(job: GateJob): JobListing {
+  const status = gateJobStatus(job);
   return {
     jobId: job.jobId,
     ...storedTenant(job.tenant),
-    status: gateJobStatus(job),
+    status,
     strategy: 'gate_coordinated',
     createdAt: job.submittedAt,
     deadlineAt: globalDeadline(job),
     ...(job.timeoutReason !== undefined ? { timeoutReason: job.timeoutReason } : {}),
     ...(job.decidedAt !== undefined ? { finishedAt: job.decidedAt } : {}),
     regions: job.targetRegions,
+    ...(status === 'CANCELLED' && !allRegionsFinal(job) ? { provisional: true as const } : {}),
   };
 }
 
 /** The listing changed in a way the list shows. */
 export const listingChanged = (before: JobListing, after: JobListing): boolean =>
-  before.status !== after.status || before.deadlineAt !== after.deadlineAt || before.timeoutReason !== after.timeoutReason;
+  before.status !== after.status ||
+  before.deadlineAt !== after.deadlineAt ||
+  before.timeoutReason !== after.timeoutReason ||
+  before.provisional !== after.provisional;

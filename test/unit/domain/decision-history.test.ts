@@ -94,6 +94,21 @@ describe('decision history read off each saved decision', () => {
     expect(listingChanged(gateJobListing(before), gateJobListing(after))).toBe(true);
   });
 
+  it("a gate job's CANCELLED row is provisional while its regions are still ending, final once they all have", () => {
+    // Prepare
+    const cancelling: GateJob = { ...runningGateJob, cancelRequested: {}, dcStatus: { 'eu-west-1': 'cancelled', 'us-east-1': 'running' } };
+    const ended: GateJob = { ...cancelling, dcStatus: { 'eu-west-1': 'cancelled', 'us-east-1': 'cancelled' } };
+    // Act
+    const rows = [runningGateJob, cancelling, ended].map(gateJobListing);
+    // Assess
+    expect(rows.map((row) => [row.status, row.provisional])).toEqual([
+      ['RUNNING', undefined],
+      ['CANCELLED', true],
+      ['CANCELLED', undefined],
+    ]);
+    expect(listingChanged(rows[1]!, rows[2]!)).toBe(true);
+  });
+
   it("a region samples its reports to the gate: only the first one in a sample bucket is recorded", () => {
     // 60 s job: 1 s buckets
     const job = gateCoordinatedJob({ timeoutSeconds: 60 });
