@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { RegionRefusedError, SubmissionConflictError, UnknownRegionError, UpstreamUnavailableError } from '../../domain/errors.js';
-import { markRegionSubmitFailed, markRegionSubmitted } from '../../domain/gate/region-submission.js';
+import { cancelAfterRefusal, markRegionSubmitFailed, markRegionSubmitted } from '../../domain/gate/region-submission.js';
 import { startGateJob } from '../../domain/gate/start-gate-job.js';
 import { DEFAULT_TENANT, storedTenant } from '../../domain/tenant.js';
 import type { GateSubmitJobBody } from '../../contract/gate-requests.js';
@@ -70,8 +70,10 @@ export async function submitGateJob(deps: GateDeps, body: GateSubmitJobBody, ten
   }
   const refused = answers.filter(([, answer]) => answer.outcome === 'refused');
   if (refused.length > 0) {
+    const refusedRegions = refused.map(([region]) => region);
+    await decideGateJob(deps, jobId, (job) => cancelAfterRefusal(job, refusedRegions, deps.clock.now(), deps.policy));
     throw new RegionRefusedError(
-      `Region(s) ${refused.map(([region]) => region).join(', ')} refused the job; see details for each region's answer.`,
+      `Region(s) ${refusedRegions.join(', ')} refused the job; see details for each region's answer. It is cancelled in the regions that accepted it: fix what the details name and submit it under a new jobId.`,
       Object.fromEntries(refused),
     );
   }

@@ -43,9 +43,11 @@ function withoutMootTimeout(job: GateJob): GateJob {
 export function onFinalStatus(job: GateJob, final: FinalStatusInput, now: EpochMs, policy: GatePolicy): Decision<GateJob> {
   const { region } = final;
   if (!isTargetRegion(job, region)) return unchanged(job, 'unknown_region');
-  if (isRegionFinal(job, region)) return unchanged(job, 'region_final');
+  // A region settled unheard when the re-sends gave up was only presumed ended: its own word replaces that.
+  const presumed = job.dcSettledUnheard?.includes(region) === true && final.fenceToken >= (job.dcFenceToken[region] ?? 0);
+  if (isRegionFinal(job, region) && !presumed) return unchanged(job, 'region_final');
   const ended: GateJob = {
-    ...job,
+    ...withoutPresumedEnd(job, region),
     dcStatus: { ...job.dcStatus, [region]: dcStatusOf[final.status] },
     dcFenceToken: { ...job.dcFenceToken, [region]: Math.max(final.fenceToken, job.dcFenceToken[region] ?? 0) },
   };
@@ -53,4 +55,11 @@ export function onFinalStatus(job: GateJob, final: FinalStatusInput, now: EpochM
   const localReason = final.timeoutReason ?? 'timeout';
   const reported: GateJob = { ...ended, dcTimeoutReported: { ...ended.dcTimeoutReported, [region]: localReason } };
   return declareGlobalTimeout(reported, { kind: 'dc_timeout', region, localReason }, now, policy);
+}
+
+function withoutPresumedEnd(job: GateJob, region: string): GateJob {
+  if (!job.dcSettledUnheard?.includes(region)) return job;
+  const { dcSettledUnheard, ...rest } = job;
+  const others = dcSettledUnheard.filter((settled) => settled !== region);
+  return others.length > 0 ? { ...rest, dcSettledUnheard: others } : rest;
 }

@@ -1,5 +1,7 @@
 import { unchanged, type Decision } from '../effects.js';
 import type { EpochMs } from '../time.js';
+import { cancelGateJob } from './cancel-gate-job.js';
+import { gateJobStatus } from './gate-job-status.js';
 import { isDecided, isRegionFinal, isTargetRegion, type GateJob } from './gate-job.js';
 import type { GatePolicy } from './gate-policy.js';
 import { heardFromRegion, ignoredRegionMessage } from './region-message-guard.js';
@@ -27,4 +29,14 @@ export function markRegionSubmitFailed(job: GateJob, region: string, now: EpochM
   if (!isTargetRegion(job, region)) return unchanged(job, 'unknown_region');
   if (isRegionFinal(job, region)) return unchanged(job, 'region_final');
   return settleAfterReport({ ...job, dcStatus: { ...job.dcStatus, [region]: 'failed' } }, now, policy);
+}
+
+/**
+ * Some regions refused the job, so the submit answers 409 and the caller gets no tokens: the job must
+ * not run on, unworked, where it was accepted ("nothing is changed by a request that fails"). It is
+ * cancelled there, with the gate's re-sends; one already decided or ended everywhere is left as it is.
+ */
+export function cancelAfterRefusal(job: GateJob, refusedRegions: readonly string[], now: EpochMs, policy: GatePolicy): Decision<GateJob> {
+  if (isDecided(job) || gateJobStatus(job) !== 'RUNNING') return unchanged(job, 'already_decided');
+  return cancelGateJob(job, `region_refused: ${refusedRegions.join(', ')}`, now, policy);
 }

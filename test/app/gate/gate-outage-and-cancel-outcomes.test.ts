@@ -4,6 +4,7 @@ import { getGateJob } from '../../../shared/app/gate/get-gate-job.js';
 import { submitGateJob } from '../../../shared/app/gate/submit-gate-job.js';
 import { sweepGateTimers } from '../../../shared/app/gate/sweep-gate-timers.js';
 import { completeWorkflow } from '../../../shared/app/complete-workflow.js';
+import { RegionRefusedError } from '../../../shared/domain/errors.js';
 import type { TestRegions } from '../support/test-regions.js';
 import { defaultGatePolicy } from '../../../shared/domain/gate/gate-policy.js';
 import { at } from '../../support/fixtures.js';
@@ -154,5 +155,26 @@ describe('a region ended unheard when the re-sends give up (dynalite)', () => {
     // Assess: the gate says the job is cancelled everywhere, so EU must not run it on
     expect((await getGateJob(w.gate, 'late-region')).status).toBe('CANCELLED');
     expect((await w.manager(EU).getJob('late-region')).status).toBe('CANCELLED');
+  });
+
+  it('a gate submit answered 409 region_refused cancels the job in the regions that accepted it: a failed request leaves nothing running', async () => {
+    // Prepare
+    (w.gate.regions as TestRegions).refusing.add(EU);
+
+    // Act
+    const answer = submitGateJob(w.gate, {
+      jobId: 'refused-1',
+      timeoutSeconds: 600,
+      datacenters: {
+        [US]: { workflows: [{ workflowId: 'wf-us', workerId: 'worker-us' }] },
+        [EU]: { workflows: [{ workflowId: 'wf-eu', workerId: 'worker-eu' }] },
+      },
+    });
+    await expect(answer).rejects.toBeInstanceOf(RegionRefusedError);
+    await w.pump();
+
+    // Assess: contract "Nothing is changed by a request that fails": the caller got no tokens, so US must not run it on
+    expect((await w.manager(US).getJob('refused-1')).status).toBe('CANCELLED');
+    expect((await getGateJob(w.gate, 'refused-1')).status).toBe('FAILED');
   });
 });

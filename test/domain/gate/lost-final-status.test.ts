@@ -3,6 +3,9 @@ import type { GateJob } from '../../../shared/domain/gate/gate-job.js';
 import { gateJobStatus } from '../../../shared/domain/gate/gate-job-status.js';
 import { onFinalStatus } from '../../../shared/domain/gate/on-final-status.js';
 import { onGateTimerFired } from '../../../shared/domain/gate/on-gate-timer-fired.js';
+import { markRegionSubmitted } from '../../../shared/domain/gate/region-submission.js';
+import { startGateJob } from '../../../shared/domain/gate/start-gate-job.js';
+import type { GatePolicy } from '../../../shared/domain/gate/gate-policy.js';
 import { AP, EU, T0, US, finalStatus, globalTimeoutsByRegion, policy, runningGateJob, seconds } from './gate-fixtures.js';
 
 /**
@@ -11,6 +14,9 @@ import { AP, EU, T0, US, finalStatus, globalTimeoutsByRegion, policy, runningGat
  * answers with its final status. When every region turns out to have ended on its own (none timed
  * out), the gate's timeout changed nothing and its view ends with the regions' outcome.
  */
+const fire = (job: GateJob, now: number, p: GatePolicy) =>
+  onGateTimerFired(job, { fenceToken: job.timeoutFenceToken, ...(job.timerDueAt !== undefined ? { dueAt: job.timerDueAt } : {}) }, now, p);
+
 describe('a final status lost on the way to the gate', () => {
   // The gate decides the 300 s global deadline only the report grace after it: an extension granted in a
   // region just before the deadline, or whose immediate report to the gate was lost and is carried by the
@@ -91,5 +97,32 @@ describe('a final status lost on the way to the gate', () => {
     expect(job.timerDueAt).toBeUndefined();
     expect(asks).toBe(policy.rebroadcastGiveUpSeconds / policy.rebroadcastSeconds);
     expect(job.rebroadcasts).toBe(asks);
+  });
+
+  it('a region settled timed_out unheard at the give-up that turns out to have completed (a resent submit) ends the job COMPLETED, not TIMED_OUT', () => {
+    const quick: GatePolicy = { ...policy, rebroadcastSeconds: 10, rebroadcastGiveUpSeconds: 20 };
+    // Prepare: EU accepted the job but its submit answer was lost (still `submitting` at the gate) and
+    // its messages to the gate are partitioned; US accepted and completed.
+    let job = startGateJob({ jobId: 'job-1', timeoutSeconds: 60, datacenters: { [US]: {}, [EU]: {} } }, 'd', T0, quick).state;
+    job = markRegionSubmitted(job, US, 1).state;
+    job = onFinalStatus(job, finalStatus(US, 'COMPLETED'), T0 + seconds(30), quick).state;
+    // The global deadline passes without a word from EU: the gate declares, re-sends, gives up and
+    // settles EU, never heard from, as `timed_out`.
+    let now = job.timerDueAt ?? 0;
+    job = fire(job, now, quick).state;
+    for (let i = 0; i < 5 && job.timerDueAt !== undefined; i++) {
+      now = job.timerDueAt;
+      job = fire(job, now, quick).state;
+    }
+    expect(job.dcSettledUnheard).toEqual([EU]);
+
+    // Act: the partition heals and the user resends the submit (as the 503 told them): EU answers, the
+    // gate replies with its decision, and EU, whose job had COMPLETED, answers with its final status.
+    const resent = markRegionSubmitted(job, EU, 1);
+    expect(globalTimeoutsByRegion(resent.effects)).toEqual({ [EU]: 1 });
+    const after = onFinalStatus(resent.state, finalStatus(EU, 'COMPLETED'), now + seconds(60), quick).state;
+
+    // Assess: the job completed in every region; the gate must not report it TIMED_OUT.
+    expect(gateJobStatus(after)).toBe('COMPLETED');
   });
 });
