@@ -28,10 +28,14 @@ function killLiveGroupsAndExit(signal: NodeJS.Signals): never {
   process.exit(128 + constants.signals[signal]);
 }
 
+/** How long past the grace period a runner stopping on its own may take to report what it stopped. */
+const REPORT_SLACK_MS = 15_000;
+
 /**
  * When the runner itself is told to stop, its children's groups go first: no orphans. The first
- * signal asks them (SIGTERM) and kills them after `graceMs`; a second one kills them at once. The
- * signal returned is aborted at the first: the runner starts nothing new and reports what it stopped.
+ * signal asks them (SIGTERM); the signal returned is aborted at once, so the runner starts nothing
+ * new, kills what is left at the grace period's end and reports what it stopped. Should it not get
+ * there, everything is killed a little later; a second signal kills them at once.
  */
 export function stopLiveGroupsOnSignals(graceMs: number): AbortSignal {
   const stopping = new AbortController();
@@ -39,7 +43,7 @@ export function stopLiveGroupsOnSignals(graceMs: number): AbortSignal {
     if (stopping.signal.aborted) killLiveGroupsAndExit(signal);
     stopping.abort();
     signalLiveGroups('SIGTERM');
-    setTimeout(() => killLiveGroupsAndExit(signal), graceMs).unref();
+    setTimeout(() => killLiveGroupsAndExit(signal), graceMs + REPORT_SLACK_MS).unref();
   };
   for (const signal of STOP_SIGNALS) process.on(signal, stop);
   process.once('exit', () => signalLiveGroups('SIGKILL'));

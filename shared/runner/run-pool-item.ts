@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AttemptHandle } from '../sdk/agent.js';
-import { VigilApiError } from '../sdk/errors.js';
+import { VigilApiError, VigilUnreachableError } from '../sdk/errors.js';
 import { ChildFiles } from './child-files.js';
 import { spawnGroup } from './process-group.js';
 import { stopGroup } from './stop-group.js';
@@ -63,7 +63,14 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
     return 'terminated';
   };
   const reportTerminated = (cleanup: 'completed' | 'failed'): Promise<ItemOutcome> =>
-    attempt.terminated(cleanup, files.read(files.result)).then((): ItemOutcome => 'terminated', attemptOver);
+    untilAnswered(() => attempt.terminated(cleanup, files.read(files.result)), reportDeadline(attempt), context.log).then((): ItemOutcome => 'terminated', attemptOver);
+  const reportComplete = (outcome: 'succeeded' | 'failed'): Promise<void> =>
+    untilAnswered(() => attempt.complete(outcome, files.read(files.result)), reportDeadline(attempt), context.log);
+  /** The runner was told to stop (Ctrl-C): the item goes back to the pool for another agent. */
+  const runnerStopped = (cleanup: 'completed' | 'failed'): Promise<ItemOutcome> => {
+    context.log(`item ${claim.itemId}: runner stopping; reporting terminated`);
+    return reportTerminated(cleanup);
+  };
   /** Vigil ended the attempt between two calls (a timeout while no child ran): say so and stop. */
   const endedByVigil = async (): Promise<ItemOutcome> => {
     context.log(`item ${claim.itemId}: Vigil ended attempt ${claim.attempt}; reporting terminated`);
@@ -82,6 +89,8 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
 
   async function runCommands(): Promise<ItemOutcome> {
     for (const command of commands) {
+      // Told to stop before this command (even while the claim was in flight): nothing more starts.
+      if (context.stopping?.aborted) return runnerStopped('completed');
       const started = command.reported ? await attempt.startCommand(command.index, command.type) : { deadlineAtMs: undefined };
       const startedAt = Date.now();
       const ownCommandDeadline = started.deadlineAtMs ?? (command.limitSeconds ? startedAt + command.limitSeconds * 1000 : undefined);
@@ -89,10 +98,16 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
       const group = spawnGroup(command.argv[0] ?? 'sh', command.argv.slice(1), env);
       const end = await superviseChild(group, {
         signal: attempt.signal,
+        ...(context.stopping ? { stopping: context.stopping } : {}),
         deadlineMs: () => earliest(ownCommandDeadline, attempt.deadlineAtMs),
         onTick: forwardCheckpoint,
       });
       if (end.kind === 'stop') {
+        if (end.cause === 'operator') {
+          // The runner's own stop sent the group SIGTERM: what is left at the grace period's end is killed.
+          const resolution = await stopGroup(group, end.atMs + context.graceSeconds * 1000, { alreadyTerminated: true });
+          return runnerStopped(resolution === 'graceful' ? 'completed' : 'failed');
+        }
         if (end.cause === 'deadline') {
           // The runner's clock saw it first: SIGTERM now, and learn Vigil's terminateBy while the child cleans up.
           group.signal('SIGTERM');
@@ -107,19 +122,16 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
         return reportTerminated(resolution === 'graceful' ? 'completed' : 'failed');
       }
       await forwardCheckpoint().catch(() => undefined);
-      if (context.stopping?.aborted) {
-        // The operator stopped the runner (its SIGTERM ended the child): the item goes back to the pool for another agent.
-        context.log(`item ${claim.itemId}: runner stopping; reporting terminated`);
-        return reportTerminated('completed');
-      }
+      // The runner's SIGTERM ended the child.
+      if (context.stopping?.aborted) return runnerStopped('completed');
       const outcome = end.code === 0 ? 'succeeded' : 'failed';
       if (command.reported) await attempt.finishCommand(command.index, outcome);
       if (outcome === 'failed') {
-        await attempt.complete('failed', files.read(files.result));
+        await reportComplete('failed');
         return 'failed';
       }
     }
-    await attempt.complete('succeeded', files.read(files.result));
+    await reportComplete('succeeded');
     return 'succeeded';
   }
 }
@@ -130,6 +142,29 @@ const earliest = (...times: Array<number | undefined>): number | undefined => {
 };
 
 const isRefusal = (error: unknown, code: string): error is VigilApiError => error instanceof VigilApiError && error.code === code;
+
+/** Without a deadline from Vigil (`per_command` has no agent deadline), an outcome is offered this long. */
+const REPORT_WITHOUT_DEADLINE_MS = 5 * 60_000;
+const REPORT_RETRY_MS = 2_000;
+
+/** Until when an outcome is worth offering: past the attempt's end Vigil has decided it without one. */
+const reportDeadline = (attempt: AttemptHandle): number => attempt.terminateByMs ?? attempt.deadlineAtMs ?? Date.now() + REPORT_WITHOUT_DEADLINE_MS;
+
+/**
+ * An outcome (a result, a give-back) is sent again through an outage of Vigil until `untilMs`: it is
+ * the one thing of the attempt that must not be lost. A refusal is an answer and ends it at once.
+ */
+async function untilAnswered(send: () => Promise<void>, untilMs: number, log: (line: string) => void): Promise<void> {
+  for (;;) {
+    try {
+      return await send();
+    } catch (error) {
+      if (!(error instanceof VigilUnreachableError) || Date.now() >= untilMs) throw error;
+      log(`${error.message}; sending the outcome again`);
+      await sleep(Math.max(0, Math.min(REPORT_RETRY_MS, untilMs - Date.now())));
+    }
+  }
+}
 
 /**
  * Heartbeats until Vigil says `terminate` too, or until `untilMs` (at most CONFIRM_MS): it may be

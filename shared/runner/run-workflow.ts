@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { VigilApiError } from '../sdk/errors.js';
 import type { ExtensionReason, WorkflowHandle } from '../sdk/workflow.js';
 import { ChildFiles } from './child-files.js';
@@ -16,6 +17,8 @@ export interface WorkflowRunContext {
   /** How long past the deadline the runner waits for Vigil's own verdict before stopping the child itself. */
   deadlineSlackSeconds: number;
   log: (line: string) => void;
+  /** Aborted when the runner itself is told to stop (Ctrl-C). */
+  stopping?: AbortSignal;
 }
 
 export type WorkflowRunOutcome = { kind: 'completed' | 'failed' } | { kind: 'stopped'; resolution: 'graceful' | 'force' };
@@ -58,20 +61,31 @@ export async function runWorkflow(handle: WorkflowHandle, argv: readonly string[
       files.write(files.extensionAnswer, { error: { code, message: error instanceof Error ? error.message : String(error) } });
     }
   };
+  const stopAtMs = () => (handle.deadlineAtMs === undefined ? undefined : handle.deadlineAtMs + context.deadlineSlackSeconds * 1000);
   try {
     const group = spawnGroup(argv[0] ?? 'sh', argv.slice(1), env);
-    const end = await superviseChild(group, {
-      signal: handle.signal,
-      deadlineMs: () => (handle.deadlineAtMs === undefined ? undefined : handle.deadlineAtMs + context.deadlineSlackSeconds * 1000),
-      onTick: async () => {
-        await forwardProgress();
-        await forwardExtensionRequest();
-      },
-    });
+    let end;
+    do {
+      end = await superviseChild(group, {
+        signal: handle.signal,
+        ...(context.stopping ? { stopping: context.stopping } : {}),
+        deadlineMs: stopAtMs,
+        onTick: async () => {
+          await forwardProgress();
+          await forwardExtensionRequest();
+        },
+      });
+      // The deadline passed on the runner's clock: Vigil, when it answers, knows better (an extension
+      // granted through another of this worker's workflows moves this job's deadline too).
+    } while (end.kind === 'stop' && end.cause === 'deadline' && (await deadlineMovedOn(handle, stopAtMs)));
     if (end.kind === 'stop') {
-      context.log(`job ${context.jobId}: ${end.cause === 'vigil' ? 'Vigil said cancel' : 'deadline passed'}; SIGTERM to group ${group.pid}`);
-      const resolution = await stopGroup(group, end.atMs + context.graceSeconds * 1000);
+      const why = { vigil: 'Vigil said cancel', deadline: 'deadline passed', operator: 'runner stopping' }[end.cause];
+      context.log(`job ${context.jobId}: ${why}; SIGTERM to group ${group.pid}`);
+      // The runner's own stop sent the group SIGTERM already.
+      const resolution = await stopGroup(group, end.atMs + context.graceSeconds * 1000, { alreadyTerminated: end.cause === 'operator' });
       context.log(`job ${context.jobId}: child group ${group.pid} gone (${resolution})`);
+      // An operator's stop ends the work unfinished: the workflow failed, as when its child exits on that SIGTERM.
+      if (end.cause === 'operator') return await complete(handle, 'failed', context);
       return { kind: 'stopped', resolution };
     }
     await forwardProgress().catch(() => undefined);
@@ -80,6 +94,18 @@ export async function runWorkflow(handle: WorkflowHandle, argv: readonly string[
     handle.stop();
     files.remove();
   }
+}
+
+/** How long the runner waits for Vigil's word on a deadline its own clock saw pass. */
+const CONFIRM_MS = 10_000;
+
+/** Asks Vigil (a heartbeat) whether the deadline still stands; false when it does, when Vigil said stop, or when it did not answer in time. */
+async function deadlineMovedOn(handle: WorkflowHandle, stopAtMs: () => number | undefined): Promise<boolean> {
+  const timeUp = new AbortController();
+  await Promise.race([handle.progress({}), sleep(CONFIRM_MS, undefined, { signal: timeUp.signal })]).catch(() => undefined);
+  timeUp.abort();
+  const stopAt = stopAtMs();
+  return !handle.signal.aborted && stopAt !== undefined && Date.now() < stopAt;
 }
 
 /** Records the child's outcome; a job that ended as the child finished makes it a stopped run. */

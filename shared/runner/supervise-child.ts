@@ -2,11 +2,13 @@ import type { ChildGroup } from './process-group.js';
 
 export type SupervisionEnd =
   | { kind: 'exited'; code: number | null; signal: NodeJS.Signals | null }
-  | { kind: 'stop'; cause: 'vigil' | 'deadline'; atMs: number };
+  | { kind: 'stop'; cause: 'vigil' | 'deadline' | 'operator'; atMs: number };
 
 export interface SuperviseOptions {
   /** Vigil said stop (terminate, cancel). */
   signal: AbortSignal;
+  /** The runner itself was told to stop (Ctrl-C): its children got SIGTERM already. */
+  stopping?: AbortSignal;
   /** The earliest deadline the runner knows, read again on every tick (Vigil may move it). */
   deadlineMs: () => number | undefined;
   /** Work done every tick while the child runs (forwarding its checkpoints and progress). */
@@ -16,8 +18,8 @@ export interface SuperviseOptions {
 }
 
 /**
- * Waits for whichever comes first: the child exits, Vigil says stop, or a known deadline passes on
- * the runner's own clock — the last keeps the bound when Vigil is unreachable.
+ * Waits for whichever comes first: the child exits, Vigil says stop, the runner is told to stop, or a
+ * known deadline passes on the runner's own clock — the last keeps the bound when Vigil is unreachable.
  */
 export async function superviseChild(group: ChildGroup, options: SuperviseOptions): Promise<SupervisionEnd> {
   const now = options.now ?? Date.now;
@@ -32,6 +34,7 @@ export async function superviseChild(group: ChildGroup, options: SuperviseOption
       return { kind: 'exited', ...exit };
     }
     if (options.signal.aborted) return { kind: 'stop', cause: 'vigil', atMs: now() };
+    if (options.stopping?.aborted) return { kind: 'stop', cause: 'operator', atMs: now() };
     const deadline = options.deadlineMs();
     if (deadline !== undefined && now() >= deadline) return { kind: 'stop', cause: 'deadline', atMs: now() };
     if (options.onTick && !ticking) {

@@ -1,5 +1,11 @@
 /** Vigil answered with an error: `code` is the contract's machine-readable code. */
 export class VigilApiError extends Error {
+  /**
+   * The refusal answered a repeat of a call whose earlier try may have been applied (its answer was
+   * lost: a timeout, a reset, a 5xx): a `job_finished` may then be this call's own doing.
+   */
+  afterUnansweredTry = false;
+
   constructor(
     readonly status: number,
     readonly code: string,

@@ -48,6 +48,8 @@ export class VigilHttp {
   async call(method: 'GET' | 'POST', path: string, options: CallOptions = {}): Promise<Answer> {
     let lastFailure = 'no attempt made';
     let retryAfterMs = 0;
+    // A try that failed without a refusal (network, timeout, 5xx) may still have been applied; a 429 was not.
+    let unanswered = false;
     for (let attempt = 0; attempt <= this.retry.retries; attempt++) {
       if (attempt > 0) {
         const delayMs = Math.max(retryAfterMs, backoffDelayMs(this.retry, attempt - 1));
@@ -59,6 +61,7 @@ export class VigilHttp {
         response = await this.send(method, path, options);
       } catch (error) {
         lastFailure = error instanceof Error ? error.message : String(error);
+        unanswered = true;
         continue;
       }
       const text = await response.text();
@@ -68,8 +71,12 @@ export class VigilHttp {
       const error = parsed.success
         ? new VigilApiError(response.status, parsed.data.error.code, parsed.data.error.message, parsed.data.error.details)
         : new VigilApiError(response.status, 'http_error', `${method} ${path} answered ${response.status}: ${text.slice(0, 200)}`);
-      if (response.status < 500 && response.status !== 429) throw error;
+      if (response.status < 500 && response.status !== 429) {
+        error.afterUnansweredTry = unanswered;
+        throw error;
+      }
       lastFailure = `${response.status} ${error.code}`;
+      if (response.status !== 429) unanswered = true;
       retryAfterMs = Math.min(MAX_RETRY_AFTER_MS, retryAfterSeconds(response.headers.get('retry-after')) * 1000);
     }
     throw new VigilUnreachableError(`Vigil at ${this.endpoint} did not answer ${method} ${path} (${lastFailure}). Is it running?`);

@@ -111,7 +111,9 @@ export async function startWorkflow(options: WorkflowOptions): Promise<WorkflowH
     requestExtension: async (reason, currentProgress) => {
       const answer = await http.call('POST', `/workers/${encodeURIComponent(workerId)}/extensions`, { body: { reason, currentProgress }, token });
       const parsed = extensionAnswer.parse(answer.body);
-      if (parsed.granted && deadlineAtMs !== undefined) deadlineAtMs += parsed.extensionSeconds * 1000;
+      // A grant moves each of the worker's jobs by what its per-job budget allows, maybe less than
+      // `extensionSeconds`: the job's own deadline is asked for. Unanswered, the older (earlier) one stands.
+      if (parsed.granted) await report({ workerId }).catch(() => undefined);
       return parsed;
     },
     complete: async (outcome) => {

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { parsePoolSubmission } from '../../shared/contract/parse-pool-submission.js';
-import { errorReply, iso, useFakeVigil } from '../support/fake-vigil.js';
+import { countCalls, errorReply, iso, useFakeVigil } from '../support/fake-vigil.js';
 import { runVigil } from '../support/vigil-cli.js';
 
 // Each case spawns the real command (tsx compiles on start) or waits on real processes.
@@ -101,7 +101,7 @@ describe('vigil submit shows every token', () => {
 });
 
 
-describe('vigil escalations answer', () => {
+describe('vigil escalations answer and vigil cancel', () => {
   const vigil = useFakeVigil();
 
   it('split --subtasks FILE sends the subtasks from a YAML list; a bad --timeout exits 2 naming the flag and calls nothing', async () => {
@@ -119,5 +119,32 @@ describe('vigil escalations answer', () => {
     ]);
     expect(badTimeout.code, badTimeout.transcript).toBe(2);
     expect(badTimeout.stderr).toContain('--timeout');
+  });
+
+  it('vigil cancel whose answer was lost (504) and whose repeat meets 409 job_finished exits 0: the job is CANCELLED by its own first try', async () => {
+    // Prepare: the first cancel is applied but API Gateway times out; the SDK's retry finds the job CANCELLED
+    const fake = await vigil.fakeVigil((method, path, _body, seen) => {
+      if (method === 'POST' && path.endsWith('/cancel')) {
+        return seen.filter((s) => s.path.endsWith('/cancel')).length === 1
+          ? { status: 504, text: '{"message": "Endpoint request timed out"}' }
+          : errorReply(409, 'job_finished', "Job 'job-1' is already CANCELLED; a finished job cannot change. Submit a new job instead.");
+      }
+      if (method === 'GET' && path === '/jobs/job-1') {
+        return {
+          status: 200,
+          body: {
+            jobId: 'job-1', status: 'CANCELLED', strategy: 'local_authority', fenceToken: 1, timeoutReason: undefined,
+            timeoutTracking: { startedAt: iso(Date.now() - 5_000), lastProgressAt: iso(Date.now() - 5_000), timeoutSeconds: 300, stuckThresholdSeconds: 120, totalExtensionsGranted: 0, effectiveDeadlineAt: iso(Date.now() + 295_000), locallyTimedOut: false, globallyTimedOut: false },
+            workflows: [{ workflowId: 'wf-1', workerId: 'w', state: 'cancelled', lastProgressAt: iso(Date.now() - 5_000) }],
+          },
+        };
+      }
+      return errorReply(404, 'route_not_found', 'no');
+    });
+    // Act
+    const result = await runVigil(['cancel', 'job-1', '--endpoint', fake.url]);
+    // Assess: the cancel this command sent is what ended the job: success, not "bad usage"
+    expect(countCalls(fake, 'POST', '/cancel'), result.transcript).toBe(2);
+    expect(result.code, result.transcript).toBe(0);
   });
 });

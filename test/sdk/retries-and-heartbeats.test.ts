@@ -106,4 +106,24 @@ describe('the worker SDK hears every request and leaves nothing running', () => 
     const after = fake.seen.filter((s) => s.path.endsWith('/progress') && s.at > refusedAt).length;
     expect(after, 'progress calls sent after startWorkflow rejected').toBe(0);
   });
+
+  it("after a granted extension the handle's deadline is the job's as Vigil moved it, not the old one plus the grant", async () => {
+    // Prepare: the grant is 30 s, but this job's extension budget let its deadline move by 10 s only
+    const before = Date.now() + 60_000;
+    let granted = false;
+    const fake = await vigil.fakeVigil((method, path) => {
+      if (path.endsWith('/extensions')) {
+        granted = true;
+        return { status: 200, body: { granted: true, extensionSeconds: 30, newDeadline: iso(before + 30_000), remainingExtensions: 4 } };
+      }
+      if (path.endsWith('/progress')) return { status: 200, body: { status: 'RUNNING', cancel: false, deadlineAt: iso(granted ? before + 10_000 : before) } };
+      return errorReply(404, 'route_not_found', 'no');
+    });
+    const handle = await startWorkflow({ endpoint: fake.url, jobId: 'job-1', workflowId: 'wf-1', workerId: 'w', token: 't', stuckThresholdSeconds: 600 });
+    // Act
+    await handle.requestExtension('long_workflow', 0.5);
+    handle.stop();
+    // Assess
+    expect(handle.deadlineAtMs).toBe(Date.parse(iso(before + 10_000)));
+  });
 });

@@ -21,7 +21,8 @@ export interface Seen {
   body: unknown;
   at: number;
 }
-export type Reply = { status: number; body?: unknown; text?: string } | 'hang';
+/** An answer, sent `delayMs` late when given; or none at all. */
+export type Reply = { status: number; body?: unknown; text?: string; delayMs?: number } | 'hang';
 export type Route = (method: string, path: string, body: unknown, seen: Seen[]) => Reply;
 
 export interface FakeVigil {
@@ -111,6 +112,7 @@ async function serve(route: Route): Promise<FakeVigil> {
       hanging.push(response);
       return;
     }
+    if (reply.delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
     response.statusCode = reply.status;
     if (reply.text !== undefined) response.end(reply.text);
     else if (reply.body === undefined) response.end();

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gateJobAnswer, gateSubmittedJobAnswer, type GateJobAnswer } from '../../contract/gate-responses.js';
 import { cancelAnswer, jobAnswer, submittedJobAnswer, type JobAnswer } from '../../contract/manager-responses.js';
+import { VigilApiError } from '../../sdk/errors.js';
 import type { VigilHttp } from '../../sdk/vigil-http.js';
 import { command } from '../command-line.js';
 import { vigilHttp } from '../endpoint.js';
@@ -83,8 +84,11 @@ export const cancel = command(
   },
   async ({ values, positionals }) => {
     const jobId = positionals[0] ?? '';
-    const { body } = await vigilHttp(values).call('POST', `${jobPath(jobId)}/cancel`, { body: values.reason ? { reason: values.reason } : {} });
-    const answer = cancelAnswer.parse(body);
+    const http = vigilHttp(values);
+    const answer = await http
+      .call('POST', `${jobPath(jobId)}/cancel`, { body: values.reason ? { reason: values.reason } : {} })
+      .then(({ body }) => cancelAnswer.parse(body))
+      .catch((error: unknown) => cancelledByLostTry(http, jobId, error));
     print(values.json, answer, () => [`${answer.jobId} ${answer.status}`]);
     return ExitCode.ok;
   });
@@ -108,3 +112,15 @@ export const watch = command(
       await sleep(intervalMs);
     }
   });
+
+/**
+ * A cancel whose first try was applied but whose answer was lost (API Gateway's 504) is refused on
+ * its repeat as `job_finished`: the job CANCELLED is then this command's own doing, not an error.
+ */
+async function cancelledByLostTry(http: VigilHttp, jobId: string, error: unknown): Promise<{ jobId: string; status: string }> {
+  if (!(error instanceof VigilApiError && error.code === 'job_finished' && error.afterUnansweredTry)) throw error;
+  const { body } = await http.call('GET', jobPath(jobId));
+  const status = (body as { status?: unknown } | undefined)?.status;
+  if (status !== 'CANCELLED') throw error;
+  return { jobId, status };
+}

@@ -73,13 +73,13 @@ export const run: Command = (argv) => {
   return command(spec, async ({ values }) => {
     assertOneMode(values);
     const stopping = stopLiveGroupsOnSignals(graceSeconds(values) * 1000);
-    if (values.job !== undefined) return runJobWorkflow(values, childArgv);
+    if (values.job !== undefined) return runJobWorkflow(values, childArgv, stopping);
     if (values.pool !== undefined) return runPool(values, childArgv, stopping);
     throw new UsageError('Pass --pool POOL --agent ID, or --job JOB --workflow WF --worker ID --token T -- CMD.');
   })(dash >= 0 ? argv.slice(0, dash) : argv);
 };
 
-async function runJobWorkflow(flags: RunFlags, childArgv: string[]): Promise<ExitCode> {
+async function runJobWorkflow(flags: RunFlags, childArgv: string[], stopping: AbortSignal): Promise<ExitCode> {
   const { job, workflow, worker, token } = flags;
   if (!job || !workflow || !worker || !token || childArgv.length === 0) {
     throw new UsageError('vigil run --job needs --workflow WF --worker ID --token T and a command after --.');
@@ -95,6 +95,7 @@ async function runJobWorkflow(flags: RunFlags, childArgv: string[]): Promise<Exi
     graceSeconds: graceSeconds(flags),
     deadlineSlackSeconds: 5,
     log,
+    stopping,
   });
   if (outcome.kind === 'completed') return ExitCode.ok;
   if (outcome.kind === 'failed') return ExitCode.failed;
