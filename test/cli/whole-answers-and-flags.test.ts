@@ -121,6 +121,17 @@ describe('vigil escalations answer and vigil cancel', () => {
     expect(badTimeout.stderr).toContain('--timeout');
   });
 
+  it('vigil dlq retry with a bad --agent-timeout exits 2 naming the flag, and calls nothing', async () => {
+    // Prepare
+    const fake = await vigil.fakeVigil(() => ({ status: 200, body: {} }));
+    // Act
+    const result = await runVigil(['dlq', 'retry', 'pool-1', 'item-1', '--agent-timeout', 'abc', '--endpoint', fake.url]);
+    // Assess
+    expect(result.code, result.transcript).toBe(2);
+    expect(result.stderr).toContain('--agent-timeout');
+    expect(fake.seen).toEqual([]);
+  });
+
   it('vigil cancel whose answer was lost (504) and whose repeat meets 409 job_finished exits 0: the job is CANCELLED by its own first try', async () => {
     // Prepare: the first cancel is applied but API Gateway times out; the SDK's retry finds the job CANCELLED
     const fake = await vigil.fakeVigil((method, path, _body, seen) => {

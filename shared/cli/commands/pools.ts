@@ -65,7 +65,7 @@ export const dlqRetry = command(
     positionals: ['POOL', 'ITEM'],
   },
   async ({ values, positionals }) => {
-    const seconds = values['agent-timeout'] === undefined ? undefined : Number(values['agent-timeout']);
+    const seconds = values['agent-timeout'] === undefined ? undefined : secondsFlag('agent-timeout', values['agent-timeout'], 0, { above: 0 });
     const { body } = await vigilHttp(values).call('POST', `/pools/${enc(positionals[0] ?? '')}/dlq/${enc(positionals[1] ?? '')}/retry`, {
       body: seconds === undefined ? {} : { agentTimeoutSecs: seconds },
     });
