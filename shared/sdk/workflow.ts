@@ -40,6 +40,8 @@ export interface WorkflowHandle {
 }
 
 const DEFAULT_STUCK_THRESHOLD_SECONDS = 120;
+/** Refusals after which no report of this workflow can ever be accepted again. */
+const WORK_IS_OVER = new Set(['workflow_finished', 'job_not_found', 'invalid_token']);
 /** Beats per stuck threshold: a lost beat or two still leaves the worker visibly alive. */
 const BEATS_PER_THRESHOLD = 4;
 
@@ -76,8 +78,9 @@ export async function startWorkflow(options: WorkflowOptions): Promise<WorkflowH
       const answer = await http.call('POST', `${base}/workflows/${encodeURIComponent(workflowId)}/progress`, { body, token });
       return learn(progressAnswer.parse(answer.body));
     } catch (error) {
-      // A finished workflow, or one Vigil no longer knows, has nothing left to do.
-      if (error instanceof VigilApiError && (error.code === 'workflow_finished' || error.code === 'job_not_found')) controller.abort(error);
+      // A finished workflow, one Vigil no longer knows, or one whose token no longer holds (its job
+      // expired and the id was submitted again) has nothing left to do.
+      if (error instanceof VigilApiError && WORK_IS_OVER.has(error.code)) controller.abort(error);
       // AD-34: the deadline binds even when Vigil cannot say so.
       if (deadlineAtMs !== undefined && now() >= deadlineAtMs) controller.abort(error);
       throw error;

@@ -126,4 +126,23 @@ describe('the worker SDK hears every request and leaves nothing running', () => 
     // Assess
     expect(handle.deadlineAtMs).toBe(Date.parse(iso(before + 10_000)));
   });
+
+  it('a heartbeat refused with invalid_token (the job expired and its id was reused) tells the worker to stop', async () => {
+    // Prepare: the first report is accepted; every later one is refused
+    const fake = await vigil.fakeVigil((method, path, _body, seen) => {
+      if (!path.endsWith('/progress')) return errorReply(404, 'route_not_found', 'no');
+      return seen.length === 1
+        ? { status: 200, body: { status: 'RUNNING', cancel: false, deadlineAt: iso(Date.now() + 60_000) } }
+        : errorReply(403, 'invalid_token', 'This token was issued for an earlier job with this id.');
+    });
+    const handle = await startWorkflow({ endpoint: fake.url, jobId: 'job-1', workflowId: 'wf-1', workerId: 'w', token: 't', stuckThresholdSeconds: 1 });
+    // Act: the next heartbeat (every 250 ms) is refused
+    const stopped = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), 5_000);
+      handle.signal.addEventListener('abort', () => (clearTimeout(timer), resolve(true)), { once: true });
+    });
+    handle.stop();
+    // Assess
+    expect(stopped).toBe(true);
+  });
 });
