@@ -145,4 +145,23 @@ describe('the worker SDK hears every request and leaves nothing running', () => 
     // Assess
     expect(stopped).toBe(true);
   });
+
+  it('a worker whose deadline passes while Vigil hangs is told to stop within seconds, not at its next heartbeat', async () => {
+    // Prepare: the deadline is a second away; then Vigil stops answering
+    const deadline = Date.now() + 1_000;
+    const fake = await vigil.fakeVigil((method, path, _body, seen) =>
+      seen.length === 1 ? { status: 200, body: { status: 'RUNNING', cancel: false, deadlineAt: iso(deadline) } } : 'hang',
+    );
+    // Heartbeats every 150 s: only the deadline watch can tell the worker in time
+    const handle = await startWorkflow({ endpoint: fake.url, jobId: 'job-1', workflowId: 'wf-1', workerId: 'w', token: 't', stuckThresholdSeconds: 600 });
+    // Act
+    const stoppedAt = await new Promise<number | undefined>((resolve) => {
+      const timer = setTimeout(() => resolve(undefined), 15_000);
+      handle.signal.addEventListener('abort', () => (clearTimeout(timer), resolve(Date.now())), { once: true });
+    });
+    handle.stop();
+    // Assess: asked at the deadline, 5 s to answer
+    expect(stoppedAt).toBeDefined();
+    expect((stoppedAt ?? 0) - deadline).toBeLessThan(8_000);
+  });
 });
