@@ -62,7 +62,7 @@ export function consoleRoutes(options: ConsoleRouteOptions) {
     const match = /^\/console\/api\/([^/]+)(\/.*)$/.exec(path);
     if (!match) return undefined;
     const [, rawTarget = '', rest = '/'] = match;
-    const target = decodeURIComponent(rawTarget);
+    const target = decodedOrSelf(rawTarget);
     const targets = options.targets();
     const base = target === 'gate' ? targets.gate : Object.hasOwn(targets.regions, target) ? targets.regions[target] : undefined;
     if (base === undefined) {

@@ -34,7 +34,12 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
         return;
       }
       const url = new URL(request.url ?? '/', 'http://localhost');
-      const body = await readRequestBody(request);
+      const body = await readRequestBody(request).catch(() => undefined);
+      if (body === undefined) {
+        response.writeHead(413, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ error: { code: 'payload_too_large', message: 'The body exceeds 6 MiB, the most API Gateway takes; send less per request.' } }));
+        return;
+      }
       const reply = await routes(request.method ?? 'GET', url, body, request.headers['content-type']);
       const answer = reply ?? {
         statusCode: 404,
@@ -44,8 +49,10 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       response.writeHead(answer.statusCode, { 'content-type': answer.contentType });
       response.end(answer.body);
     } catch (error) {
+      // The cause goes to this terminal, not to whoever sent the request.
+      process.stderr.write(`vigil console: ${String(error)}\n`);
       response.writeHead(500, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ error: { code: 'internal_error', message: `The console server failed: ${String(error)}` } }));
+      response.end(JSON.stringify({ error: { code: 'internal_error', message: 'The console server failed on this request; its terminal says why.' } }));
     }
   });
   await new Promise<void>((resolve, reject) => {

@@ -50,6 +50,9 @@ export const submitFromGateBody = z.extend(submitJobBody, {
 export type SubmitFromGateBody = z.infer<typeof submitFromGateBody>;
 
 export const jobPath = z.object({ jobId: id });
+
+/** A route that takes no body: none, or `{}`; malformed JSON or a field is refused like any bad body. */
+export const emptyBody = z.strictObject({});
 /** `GET /jobs/{jobId}/tokens?cursor=`: the cursor is the previous page's `nextCursor`. */
 export const tokensQuery = z.object({ cursor: z.optional(z.string()) });
 /** `GET /jobs/{jobId}?cursor=`: the previous answer's `nextCursor`, the position of the last workflow it listed. */

@@ -45,6 +45,9 @@ export const boundedJson = () =>
     z.refine((value) => !hasUnsafeInteger(value), {
       message: 'holds an integer beyond ±2^53, which JSON cannot carry exactly; send it as a string',
     }),
+    z.refine((value) => !someNumber(value, (n) => !Number.isFinite(n)), {
+      message: 'holds NaN or an infinity (YAML .nan, .inf), which JSON cannot carry; send it as a string',
+    }),
     z.refine((value) => !someNumber(value, outsideDynamoRange), {
       message: 'holds a number DynamoDB cannot store (non-zero magnitudes must be between 1e-130 and 1e125); send it as a string',
     }),

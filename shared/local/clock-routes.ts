@@ -11,8 +11,9 @@ class VirtualClockOffError extends VigilError {
 }
 
 const advanceBody = z.union([
-  z.strictObject({ ms: z.number().check(z.gte(0, 'ms must be ≥ 0'), z.lte(MAX_ADVANCE_MS, `advance at most ${MAX_ADVANCE_MS} ms (1 h) per call; call again`)) }),
-  z.strictObject({ to: z.number().check(z.gte(0, 'to is an epoch time in ms')) }),
+  // Whole milliseconds: stored times (and the cursors made of them) are whole milliseconds, as Date.now() is.
+  z.strictObject({ ms: z.int().check(z.gte(0, 'ms must be ≥ 0'), z.lte(MAX_ADVANCE_MS, `advance at most ${MAX_ADVANCE_MS} ms (1 h) per call; call again`)) }),
+  z.strictObject({ to: z.int().check(z.gte(0, 'to is an epoch time in ms')) }),
 ]);
 
 /**

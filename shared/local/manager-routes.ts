@@ -1,6 +1,7 @@
 import {
   cancelBody,
   completeBody,
+  emptyBody,
   extensionBody,
   jobPath,
   progressBody,
@@ -121,6 +122,7 @@ export const managerRoutes: Route[] = [
       summary: 'Leadership transfer: bump the fence token',
       auth: 'iam',
       path: jobPath,
+      body: emptyBody,
       answers: { 200: { description: 'The new fence token', schema: takeoverAnswer } },
       errors: [409, 503],
     },
@@ -145,6 +147,7 @@ export const managerRoutes: Route[] = [
       summary: 'Report a worker as failed',
       auth: 'iam',
       path: workerPath,
+      body: emptyBody,
       answers: { 200: { description: 'The jobs updated', schema: workerFailureAnswer } },
     },
     handler: async () => (await import('../../functions/api/report-worker-failure.js')).handler,

@@ -70,14 +70,15 @@ export class VirtualClock implements Scheduler {
   /** Moves time forward by `ms` (see the class comment); answers the new time once settled. */
   advance(ms: number): Promise<EpochMs> {
     if (!Number.isFinite(ms) || ms < 0) return Promise.reject(new RangeError(`advance by a number of ms ≥ 0, got ${ms}`));
-    return this.serially(() => this.runUntil(this.current + ms));
+    // Time stays in whole milliseconds, as Date.now() is: stored times and the cursors made of them expect it.
+    return this.serially(() => this.runUntil(this.current + Math.round(ms)));
   }
 
   /** Moves time forward to `at` (not before now); answers once settled. */
   advanceTo(at: EpochMs): Promise<EpochMs> {
     return this.serially(() => {
-      if (!Number.isFinite(at) || at < this.current) throw new RangeError(`time never goes back: now is ${this.current}, asked for ${at}`);
-      return this.runUntil(at);
+      if (!Number.isFinite(at) || Math.round(at) < this.current) throw new RangeError(`time never goes back: now is ${this.current}, asked for ${at}`);
+      return this.runUntil(Math.round(at));
     });
   }
 
