@@ -5,6 +5,7 @@ import { grantOf, recordWorkerExtension } from '../domain/worker-extensions.js';
 import { decideJob } from './job-state-store.js';
 import { forEachJobOfWorker } from './jobs-of-worker.js';
 import { decisionContext, type ManagerDeps } from './manager-deps.js';
+import { retiredGrantsOf } from './retired-grants.js';
 
 export interface GrantToApply extends Omit<WorkerGrant, 'workerIndex'> {
   workerId: string;
@@ -42,6 +43,8 @@ export async function applyGrantToJobs(deps: ManagerDeps, grant: GrantToApply): 
       retainUntil: latestEndAt(job, job.workflowMarks.length, deps.policy),
     });
     applied.push({ jobId: job.jobId, workerIndex });
+    // Another worker's grant that no longer counts (it failed) must not make a job past its real deadline look alive.
+    const retired = await retiredGrantsOf(deps, job);
     await decideJob(deps, job.jobId, (current) => {
       // Read again on a retry: the report it sends must not be dated before a write that overtook it.
       const ctx = decisionContext(deps);
@@ -50,7 +53,7 @@ export async function applyGrantToJobs(deps: ManagerDeps, grant: GrantToApply): 
       const onThisJob = previous !== undefined && previous.epoch === epoch ? previous.seconds : 0;
       const ledgerEntry = { workerIndex, epoch, count, seconds: Math.min(seconds, onThisJob + addedSeconds) };
       const advanced = progressAdvanced && job.jobId === progressJobId;
-      return withExtensionReport(recordWorkerExtension(current, indexes, ledgerEntry, advanced, ctx), ctx);
+      return withExtensionReport(recordWorkerExtension(current, indexes, ledgerEntry, advanced, ctx, retired), ctx);
     }, job);
   });
   return applied;

@@ -2,12 +2,11 @@ import { isTerminal, type Job } from '../domain/job.js';
 import { sweptWakeUp } from '../domain/job-timer.js';
 import { withWorkflowProgress } from '../domain/record-progress.js';
 import { dependsOnProgress, onTimerFired } from '../domain/timer-fired.js';
-import { workerStatus } from '../domain/worker-health.js';
 import type { TimerRequest } from '../ports/timers.js';
-import { currentWorkerHealth } from './current-worker-health.js';
 import { flushOutbox } from './decide-and-save.js';
 import { decideJob, managerJobStateStore } from './job-state-store.js';
 import { decisionContext, type ManagerDeps } from './manager-deps.js';
+import { retiredGrantsOf } from './retired-grants.js';
 
 /**
  * A job's wake-up arrived (SQS, the local scheduler or the sweep). Lets the domain drop, re-arm or
@@ -54,23 +53,3 @@ export async function fireJobTimer(deps: ManagerDeps, arrived: TimerRequest, fro
 
 /** A wake-up the lazy checks threw away (an armed delay message cannot be withdrawn); `not_due` only re-arms. */
 export const isDropped = (ignored: string | undefined): ignored is string => ignored !== undefined && ignored !== 'not_due';
-
-/**
- * Seed 001 §10.7.9 and AD-26 `reset`: grants whose worker has failed since, or has a fresh budget
- * since, must not keep the job alive, even where the retiring walk never got (a crash). A worker with
- * no item is not failed: its first grant was applied before its item's first write (finding 7).
- */
-async function retiredGrantsOf(deps: ManagerDeps, job: Job): Promise<Array<{ workerIndex: number; epochBefore: number }>> {
-  if (job.tracking.workersWithExtensions === 0) return [];
-  const now = deps.clock.now();
-  const records = await deps.jobs.findGrantRecords(job.jobId, job.incarnation);
-  // Each worker's health with its workflows folded in: a worker whose reports write only its workflows is not failed.
-  const healths = await Promise.all(records.map((record) => currentWorkerHealth(deps, record.workerId)));
-  const workers = new Map(healths.flatMap((w) => (w ? [[w.workerId, w] as const] : [])));
-  return records.flatMap((record) => {
-    const worker = workers.get(record.workerId);
-    if (!worker) return [];
-    const failed = workerStatus(worker, now, deps.policy) === 'failed';
-    return [{ workerIndex: record.workerIndex, epochBefore: failed ? Number.MAX_SAFE_INTEGER : worker.budget.epoch }];
-  });
-}

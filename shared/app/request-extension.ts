@@ -11,7 +11,8 @@ import { retireGrantsOnJobs } from './retire-worker-grants.js';
 import { JobNotFoundError } from '../domain/errors.js';
 import { assertIssuedFor } from './workflow-tokens.js';
 import { isTerminal } from '../domain/job.js';
-import { effectiveDeadline } from '../domain/deadlines.js';
+import { liveEffectiveDeadline } from '../domain/worker-extensions.js';
+import { retiredGrantsOf } from './retired-grants.js';
 
 export interface ExtensionInput {
   workerId: string;
@@ -34,6 +35,8 @@ export async function requestExtension(deps: ManagerDeps, input: ExtensionInput)
   const tokenJob = await deps.jobs.getJob(tokenJobId);
   if (!tokenJob) throw new JobNotFoundError(tokenJobId);
   assertIssuedFor(claim, tokenJob);
+  // Past its deadline as it really stands: a failed worker's grant, not yet dropped by the job's wake-up, does not count.
+  const tokenJobDeadline = liveEffectiveDeadline(tokenJob, await retiredGrantsOf(deps, tokenJob));
   /** The grants this request applied, while a retry may find their budget replaced. */
   let applied: { epoch: number; jobs: Array<{ jobId: string; workerIndex: number }> } | undefined;
   for (let attempt = 1; ; attempt++) {
@@ -51,7 +54,7 @@ export async function requestExtension(deps: ManagerDeps, input: ExtensionInput)
       currentProgress: input.currentProgress,
       jobId: tokenJobId,
       jobEnded: isTerminal(tokenJob.status),
-      jobPastDeadline: now >= effectiveDeadline(tokenJob.tracking),
+      jobPastDeadline: now >= tokenJobDeadline,
     };
     const outcome = decideExtension(worker.budget, ask, suspect, deps.policy.extensions);
     if (!outcome.granted) {

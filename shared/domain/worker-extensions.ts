@@ -51,9 +51,11 @@ export function recordWorkerExtension(
   grant: WorkerGrant,
   progressAdvanced: boolean,
   ctx: DecisionContext,
+  /** Grants that no longer count (their worker failed, or has a fresh budget) though the job's wake-up has not yet dropped them. */
+  retiredGrants: ReadonlyArray<{ workerIndex: number; epochBefore: number }> = [],
 ): Decision<Job> {
   if (isTerminal(job.status)) return unchanged(job, 'already_terminal');
-  if (ctx.now >= effectiveDeadline(job.tracking)) return unchanged(job, 'deadline_passed');
+  if (ctx.now >= liveEffectiveDeadline(job, retiredGrants)) return unchanged(job, 'deadline_passed');
   if (!workerIndexes.some((index) => job.workflowMarks[index] === WorkflowMark.active)) {
     return unchanged(job, 'worker_has_no_active_workflow');
   }
@@ -67,6 +69,10 @@ export function recordWorkerExtension(
   };
   return withTracking(job, tracking, ctx);
 }
+
+/** The job's effective deadline counting only the grants that still count (a failed worker's do not). */
+export const liveEffectiveDeadline = (job: Job, retiredGrants: ReadonlyArray<{ workerIndex: number; epochBefore: number }>): number =>
+  effectiveDeadline(withoutGrants(job, retiredGrants).tracking);
 
 /**
  * The grants of these workers from budgets before `epochBefore` stop counting (seed 001 §10.4.9

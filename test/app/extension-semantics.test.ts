@@ -183,3 +183,37 @@ describe('a job past its effective deadline is owed its timeout: no grant undoes
     expect((await m.getJob('job-due')).tracking.totalExtensionsGranted).toBe(0);
   });
 });
+
+// Review finding: a failed worker's grant counted until the job's wake-up dropped it, so a job past its
+// real effective deadline still took another worker's grants, which then kept it alive.
+describe('a job past its effective deadline takes no grant, counting only grants that still count (dynalite)', () => {
+  const m = useTestManager();
+
+  it('a silently failed worker\'s grant, not yet dropped by the job\'s wake-up, does not let another worker extend a job past its real deadline', async () => {
+    // job: 100 s timeout, worker-a and worker-b
+    const submitted = await submit(m, {
+      jobId: 'job-1',
+      timeoutSeconds: 100,
+      stuckThresholdSeconds: 100_000,
+      workflows: [
+        { workflowId: 'wf-1', workerId: 'worker-a' },
+        { workflowId: 'wf-2', workerId: 'worker-b' },
+      ],
+    });
+    // worker-b takes one grant at 0 s, then falls silent: health deadline 0+1+30+30 = 61 s, failed after 91 s.
+    m.clock.set(at(0));
+    expect(await requestExtension(m.deps, { workerId: 'worker-b', token: tokenOf(submitted, 'wf-2'), currentProgress: 0.1 })).toMatchObject({ granted: true });
+    // At 105 s worker-b is failed: its grant no longer counts, so the job's effective deadline is 100 s, passed.
+    // worker-a (healthy, a fresh worker) asks now, twice with progress.
+    m.clock.set(at(105));
+    const first = await requestExtension(m.deps, { workerId: 'worker-a', token: tokenOf(submitted, 'wf-1'), currentProgress: 0.1 });
+    m.clock.set(at(106));
+    await requestExtension(m.deps, { workerId: 'worker-a', token: tokenOf(submitted, 'wf-1'), currentProgress: 0.2 });
+    // The job's wake-up (armed for the stored 130 s) fires.
+    m.clock.set(at(130));
+    await fireJobTimer(m.deps, m.timers.expectArmed('job-1'));
+    const job = await m.getJob('job-1');
+    // A job past its effective deadline takes no grant: worker-a must have been refused, and the job timed out.
+    expect({ granted: first.granted, status: job.status, total: job.tracking.totalExtensionsGranted }).toEqual({ granted: false, status: 'TIMED_OUT', total: 0 });
+  });
+});
