@@ -2,7 +2,8 @@ import { claimedAttempt, claimItem, type ClaimInput } from '../../domain/pools/c
 import { templateCommands, commandLimitSeconds } from '../../domain/pools/pool-config.js';
 import { ClaimEndedError, ClaimInFlightError, PoolFinishedError } from '../../domain/pools/pool-errors.js';
 import type { PoolItem } from '../../domain/pools/pool-item.js';
-import type { Pool } from '../../domain/pools/pool.js';
+import { poolIsStopped, type Pool } from '../../domain/pools/pool.js';
+import { wakeForStoppedPool } from '../../domain/pools/item-wake-up.js';
 import type { ClaimReceipt } from '../../ports/pool-store.js';
 import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import { toIso } from '../../domain/time.js';
@@ -101,9 +102,22 @@ async function takeAnItem(deps: ManagerDeps, pool: Pool, claim: ClaimInput, befo
     const now = deps.clock.now();
     const { item, decision } = await decideItem(deps, pool.poolId, candidate, (current) => claimItem(current, pool, claim, now));
     if (decision.ignored === undefined) {
+      await assertPoolStillRunning(deps, pool, item.itemId);
       deps.telemetry.info('item claimed', { poolId: pool.poolId, itemId: item.itemId, attempt: item.attempt, agentId: claim.agentId, region: deps.region });
       return claimView(deps, pool, item);
     }
   }
   return undefined;
+}
+
+/**
+ * The pool was read RUNNING before the take; a cancel (or a failure) may have landed in between and
+ * woken the running items without this one. Its attempt is then woken at once (told to terminate,
+ * so the item returns to the stopped pool) and the claim answered as on a stopped pool.
+ */
+async function assertPoolStillRunning(deps: ManagerDeps, pool: Pool, itemId: string): Promise<void> {
+  const now = await deps.pools.getPool(pool.poolId);
+  if (!now || !poolIsStopped(now)) return;
+  await decideItem(deps, pool.poolId, itemId, (current) => wakeForStoppedPool(current, deps.clock.now()));
+  throw new PoolFinishedError(pool.poolId, now.status);
 }

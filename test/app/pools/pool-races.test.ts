@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { cancelPool } from '../../../shared/app/pools/cancel-pool.js';
 import { claimPoolItem } from '../../../shared/app/pools/claim-item.js';
 import { firePoolTimer } from '../../../shared/app/pools/fire-pool-timer.js';
 import { getItem } from '../../../shared/app/pools/get-pool.js';
-import { InvalidTokenError } from '../../../shared/domain/errors.js';
+import { InvalidTokenError, type VigilError } from '../../../shared/domain/errors.js';
 import { AttemptTerminatingError, StaleAttemptError } from '../../../shared/domain/pools/pool-errors.js';
 import { itemTimerId } from '../../../shared/domain/pools/pool-item.js';
 import { at } from '../../support/fixtures.js';
@@ -123,5 +124,26 @@ describe('pools on dynalite: claims, attempts, races', () => {
     await firePoolTimer(m.deps, timerOf(1, at(10)));
     // Assess
     expect(await m.snapshot()).toEqual(before);
+  });
+});
+
+// Review finding: a claim that read the pool RUNNING took an item after a cancel had woken the running
+// items, and answered 200 with a token in a CANCELLED pool.
+describe('a claim racing a cancel (dynalite)', () => {
+  const m = useTestManager();
+
+  it('a claim that read the pool RUNNING and took an item after the cancel landed is answered 409 pool_finished, and that attempt is told to terminate at once', async () => {
+    await newPool(m.deps, { agent_timeout_secs: 600 }, ['i-1']);
+    const { deps, store } = withInterleaving(m);
+    // The claim has read the pool as RUNNING; before its item write, the pool is cancelled (and its running items woken: none)
+    store.beforeNextSave(() => cancelPool(m.deps, 'p', 'stop'));
+    const outcome = await claimPoolItem(deps, 'p', { agentId: 'agent-a', kind: 'agent' }).catch((e: unknown) => e);
+    expect((await m.deps.pools.getPool('p'))?.status).toBe('CANCELLED');
+    // Assess: no agent holds an item of a cancelled pool; the attempt the claim took is woken at once and told to terminate
+    expect((outcome as VigilError).code).toBe('pool_finished');
+    const taken = await m.deps.pools.getItem('p', 'i-1');
+    expect(taken?.timerDueAt).toBeLessThanOrEqual(m.clock.now());
+    await firePoolTimer(m.deps, { scope: 'pool', jobId: itemTimerId('p', 'i-1'), fenceToken: taken?.attempt ?? 0, dueAt: taken?.timerDueAt ?? 0 });
+    expect((await m.deps.pools.getItem('p', 'i-1'))?.run?.terminating).toBeDefined();
   });
 });
