@@ -69,6 +69,14 @@ export interface PoolStore {
   saveItem(item: PoolItem, expectedVersion: number): Promise<PoolItem>;
   /** Creates each item unless one with its id exists (a split's subtasks, idempotently). */
   createItems(items: readonly PoolItem[]): Promise<void>;
+  /**
+   * Reserves these item ids for one split (`owner`, its escalation), so no other split can name them
+   * while this one's subtasks are not yet created. Answers the ids another split holds; then none of
+   * this one's stays reserved. Reserving again for the same owner is answered as the first time.
+   */
+  reserveSubtaskIds(poolId: string, itemIds: readonly string[], owner: string): Promise<string[]>;
+  /** Gives up `owner`'s reservations of these ids (its answer was refused after all). */
+  releaseSubtaskIds(poolId: string, itemIds: readonly string[], owner: string): Promise<void>;
   /** Up to `limit` ids of available items, read without their bodies (a claim's candidates). */
   availableItemIds(poolId: string, limit: number): Promise<string[]>;
   /** Up to `limit` items in that state, in item-id order after `afterItemId` (the DLQ page, running items). */

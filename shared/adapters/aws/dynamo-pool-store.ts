@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { PoolCounts } from '../../domain/pools/pool-decisions.js';
 import type { Pool } from '../../domain/pools/pool.js';
 import { itemTimerId, type ItemState, type PoolItem } from '../../domain/pools/pool-item.js';
@@ -15,6 +15,7 @@ const ITEM_PREFIX = 'ITEM#';
 const poolPk = (poolId: string) => `${POOL_KEY_PREFIX}${poolId}`;
 const poolKey = (poolId: string) => ({ pk: poolPk(poolId), sk: 'POOL' });
 const itemKey = (poolId: string, itemId: string) => ({ pk: poolPk(poolId), sk: `${ITEM_PREFIX}${itemId}` });
+const subtaskKey = (poolId: string, itemId: string) => ({ pk: poolPk(poolId), sk: `SUBTASK#${itemId}` });
 const collectionKey = (poolId: string, collectionId: string) => ({ pk: poolPk(poolId), sk: `COLL#${collectionId}` });
 const collectionPartKey = (poolId: string, collectionId: string, part: number) => ({ pk: poolPk(poolId), sk: `COLL#${collectionId}#${part}` });
 /** Asked agents per stored part: 500 of at most ~300 bytes each keep a part far below 400 KB. */
@@ -149,6 +150,51 @@ export class DynamoPoolStore implements PoolStore {
   async createItems(items: readonly PoolItem[]): Promise<void> {
     for (let start = 0; start < items.length; start += CREATE_CONCURRENCY) {
       await Promise.all(items.slice(start, start + CREATE_CONCURRENCY).map((item) => this.createItem(item)));
+    }
+  }
+
+  async reserveSubtaskIds(poolId: string, itemIds: readonly string[], owner: string): Promise<string[]> {
+    const held = await Promise.all(itemIds.map(async (itemId) => ((await this.reserveSubtaskId(poolId, itemId, owner)) ? undefined : itemId)));
+    const taken = held.filter((itemId): itemId is string => itemId !== undefined);
+    if (taken.length > 0) await this.releaseSubtaskIds(poolId, itemIds.filter((itemId) => !taken.includes(itemId)), owner);
+    return taken;
+  }
+
+  async releaseSubtaskIds(poolId: string, itemIds: readonly string[], owner: string): Promise<void> {
+    await Promise.all(itemIds.map((itemId) => this.releaseSubtaskId(poolId, itemId, owner)));
+  }
+
+  private async reserveSubtaskId(poolId: string, itemId: string, owner: string): Promise<boolean> {
+    try {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...subtaskKey(poolId, itemId), owner },
+          ConditionExpression: 'attribute_not_exists(pk) OR #owner = :owner',
+          ExpressionAttributeNames: { '#owner': 'owner' },
+          ExpressionAttributeValues: { ':owner': owner },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      return false;
+    }
+  }
+
+  private async releaseSubtaskId(poolId: string, itemId: string, owner: string): Promise<void> {
+    try {
+      await this.doc.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: subtaskKey(poolId, itemId),
+          ConditionExpression: '#owner = :owner',
+          ExpressionAttributeNames: { '#owner': 'owner' },
+          ExpressionAttributeValues: { ':owner': owner },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
   }
 

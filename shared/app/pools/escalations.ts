@@ -1,7 +1,7 @@
 import { InvalidRequestError } from '../../domain/errors.js';
 import { answerEscalation as decideAnswer, type EscalationAnswer } from '../../domain/pools/item-answers.js';
 import { assertReopenable } from '../../domain/pools/pool-decisions.js';
-import { EscalationNotFoundError, SubtaskExistsError } from '../../domain/pools/pool-errors.js';
+import { EscalationAnsweredError, EscalationNotFoundError, SubtaskExistsError } from '../../domain/pools/pool-errors.js';
 import { ESCALATION_OPTIONS } from '../../domain/pools/pool-item.js';
 import { parseEscalationId } from '../../domain/pools/resolve-attempt.js';
 import { DEFAULT_TENANT } from '../../domain/tenant.js';
@@ -62,20 +62,38 @@ export async function answerEscalation(deps: ManagerDeps, escalationId: string, 
   const now = deps.clock.now();
   decideAnswer(item, escalationId, answer, pool.config, now); // refuses a second answer before anything is written
   if (answer.option !== 'skip') assertReopenable(pool);
-  if (answer.option === 'split') await assertSubtasksAreNew(deps, ids.poolId, answer.subtasks ?? []);
+  if (answer.option === 'split') await assertSubtasksAreNew(deps, ids.poolId, answer.subtasks ?? [], escalationId);
   // One write decides the answer, the split's subtasks and the pool's reopening included (as the
   // item's follow-ups, carried out after it and repeated after a crash): a refused answer changes nothing.
-  const { item: answered } = await decideItem(deps, ids.poolId, ids.itemId, (current) => decideAnswer(current, escalationId, answer, pool.config, now), item);
+  const subtaskIds = answer.option === 'split' ? (answer.subtasks ?? []).map((task) => task.itemId) : [];
+  const { item: answered } = await decideItem(deps, ids.poolId, ids.itemId, (current) => decideAnswer(current, escalationId, answer, pool.config, now), item).catch(
+    async (error: unknown) => {
+      // A refused answer changes nothing: the ids it reserved are free again, but for those the answer that won split into.
+      if (error instanceof EscalationAnsweredError && subtaskIds.length > 0) {
+        const winner = (await deps.pools.getItem(ids.poolId, ids.itemId))?.escalation?.answer?.subtasks ?? [];
+        await deps.pools.releaseSubtaskIds(ids.poolId, subtaskIds.filter((itemId) => !winner.includes(itemId)), escalationId);
+      }
+      throw error;
+    },
+  );
   await runFollowUps(deps, answered, pool);
   deps.telemetry.info('escalation answered', { poolId: ids.poolId, itemId: ids.itemId, escalationId, option: answer.option });
   return { escalationId, status: 'answered', option: answer.option, itemState: answered.state };
 }
 
-/** A subtask is a new item: an id the pool already has would be skipped by the create-only write, and its work lost. */
-async function assertSubtasksAreNew(deps: ManagerDeps, poolId: string, subtasks: ReadonlyArray<{ itemId: string }>): Promise<void> {
-  if (new Set(subtasks.map((task) => task.itemId)).size !== subtasks.length) {
+/**
+ * A subtask is a new item: an id the pool already has, or one another split named whose subtasks are
+ * not yet created (a racing answer, or one whose creation a crash postponed), would be skipped by the
+ * create-only write, and its work lost. The ids are reserved for this split first, so of two splits
+ * naming one id exactly one gets it.
+ */
+async function assertSubtasksAreNew(deps: ManagerDeps, poolId: string, subtasks: ReadonlyArray<{ itemId: string }>, escalationId: string): Promise<void> {
+  const itemIds = subtasks.map((task) => task.itemId);
+  if (new Set(itemIds).size !== itemIds.length) {
     throw new InvalidRequestError('Each subtask needs its own itemId; two have the same one. Give every subtask a distinct id.');
   }
-  const existing = await deps.pools.getItems(subtasks.map((task) => ({ poolId, itemId: task.itemId })));
+  const existing = await deps.pools.getItems(itemIds.map((itemId) => ({ poolId, itemId })));
   if (existing.length > 0) throw new SubtaskExistsError(poolId, existing.map((item) => item.itemId));
+  const heldByAnotherSplit = await deps.pools.reserveSubtaskIds(poolId, itemIds, escalationId);
+  if (heldByAnotherSplit.length > 0) throw new SubtaskExistsError(poolId, heldByAnotherSplit);
 }

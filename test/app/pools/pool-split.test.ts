@@ -5,6 +5,7 @@ import { answerEscalation } from '../../../shared/app/pools/escalations.js';
 import { firePoolTimer } from '../../../shared/app/pools/fire-pool-timer.js';
 import { getPool } from '../../../shared/app/pools/get-pool.js';
 import { itemTimerId, type PoolItem } from '../../../shared/domain/pools/pool-item.js';
+import type { TestManager } from '../support/test-manager.js';
 import { at } from '../../support/fixtures.js';
 import { useTestManager } from '../support/test-manager.js';
 import { claim, newPool, refusal, send, withInterleaving } from './pool-test-support.js';
@@ -87,5 +88,64 @@ describe('pools on dynalite: a split answer refused', () => {
     expect((await m.deps.pools.getItem('p', 'i-1'))?.state).toBe('skipped');
     expect(await m.deps.pools.getItems([{ poolId: 'p', itemId: 's-1' }, { poolId: 'p', itemId: 's-2' }])).toEqual([]);
     expect((await getPool(m.deps, 'p')).status).toBe('COMPLETED');
+  });
+});
+
+// Review findings: a split's subtask ids were checked but not reserved, so a racing split, or one
+// after a crash postponed the first's subtasks, took an id, and one split's work was lost.
+
+/** Two items, each timed out once and escalated (timeout_escalation 1, no grace). */
+async function twoEscalatedItems(m: TestManager): Promise<{ x: string; y: string }> {
+  await newPool(m.deps, { agent_timeout_secs: 10, timeout_config: { cleanup_grace_period_secs: 0 }, timeout_escalation: 1 }, ['x', 'y']);
+  const a = await claim(m.deps, 'agent-a');
+  const b = await claim(m.deps, 'agent-b');
+  m.clock.set(at(10));
+  for (const c of [a, b]) await firePoolTimer(m.deps, { scope: 'pool', jobId: itemTimerId('p', c.itemId), fenceToken: c.attempt, dueAt: at(10) });
+  const x = (await m.deps.pools.getItem('p', 'x'))?.escalation?.escalationId ?? '';
+  const y = (await m.deps.pools.getItem('p', 'y'))?.escalation?.escalationId ?? '';
+  expect(x).not.toBe('');
+  expect(y).not.toBe('');
+  return { x, y };
+}
+
+/** Every accepted split's subtask exists with the input its answer gave it. */
+async function inputsOfSubtasks(m: TestManager, ids: string[]): Promise<unknown[]> {
+  return Promise.all(ids.map(async (id) => (await m.deps.pools.getItem('p', id))?.input));
+}
+
+describe('split subtask ids are reserved by the answer (dynalite)', () => {
+  const m = useTestManager();
+
+  it('a split whose subtasks are still pending (a crash) keeps their ids: a second split naming one is refused item_exists, and the first split’s subtask is created as given', async () => {
+    const { x, y } = await twoEscalatedItems(m);
+    // x's split is written but its invocation dies before creating the subtask
+    await refusal(answerEscalation({ ...m.deps, pools: new CrashBeforeSubtasks(m.doc, m.tableName) }, x, { option: 'split', subtasks: [{ itemId: 's-1', input: 'from-x' }] }));
+    expect((await m.deps.pools.getItem('p', 'x'))?.state).toBe('split');
+    // Act: y's split names the same subtask id
+    const second = await answerEscalation(m.deps, y, { option: 'split', subtasks: [{ itemId: 's-1', input: 'from-y' }] }).catch((e: VigilError) => e);
+    // x's wake-up finishes its follow-up
+    const split = await m.deps.pools.getItem('p', 'x');
+    m.clock.set(split?.timerDueAt ?? at(60));
+    await firePoolTimer(m.deps, { scope: 'pool', jobId: itemTimerId('p', 'x'), fenceToken: split?.attempt ?? 1, dueAt: split?.timerDueAt ?? at(60) });
+    // Assess
+    expect((second as VigilError).code).toBe('item_exists');
+    expect(await inputsOfSubtasks(m, ['s-1'])).toEqual(['from-x']);
+    expect((await m.deps.pools.getItem('p', 'y'))?.state).toBe('escalated');
+  });
+
+  it('of two splits racing with one subtask id exactly one is accepted, so no split’s subtask holds another’s input', async () => {
+    const { x, y } = await twoEscalatedItems(m);
+    const { deps, store } = withInterleaving(m);
+    let yAnswer: unknown;
+    // x's answer has checked s-1 is new; before its write, y's answer (also naming s-1) runs to completion
+    store.beforeNextSave(async () => {
+      yAnswer = await answerEscalation(m.deps, y, { option: 'split', subtasks: [{ itemId: 's-1', input: 'from-y' }] }).catch((e: unknown) => e);
+    });
+    const xAnswer = await answerEscalation(deps, x, { option: 'split', subtasks: [{ itemId: 's-1', input: 'from-x' }] }).catch((e: unknown) => e);
+    const accepted = [xAnswer, yAnswer].filter((a) => !(a instanceof Error)).length;
+    const splitItems = [(await m.deps.pools.getItem('p', 'x'))?.state, (await m.deps.pools.getItem('p', 'y'))?.state].filter((s) => s === 'split').length;
+    // Assess: at most one split may own s-1; an item split into a subtask that holds another split's input lost its work
+    expect(accepted).toBe(1);
+    expect(splitItems).toBe(1);
   });
 });
