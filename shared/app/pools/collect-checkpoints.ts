@@ -55,7 +55,8 @@ export async function collectionStatus(deps: ManagerDeps, poolId: string, collec
     const items = await deps.pools.getItems(asked.map((agent) => ({ poolId, itemId: agent.itemId })));
     const byId = new Map(items.map((item) => [item.itemId, item]));
     for (const agent of asked) {
-      const state = answeredState(collection, agent, byId.get(agent.itemId)?.lastCheckpoint);
+      const item = byId.get(agent.itemId);
+      const state = answeredState(collection, agent, item?.lastCheckpoint) ?? answeredState(collection, agent, item?.collectionAnswer);
       const entry = state === undefined ? agent.agentId : { agentId: agent.agentId, itemId: agent.itemId, state: state.value };
       usedBytes += Buffer.byteLength(JSON.stringify(entry), 'utf8') + 1;
       if (usedBytes > ANSWER_BUDGET_BYTES && collected.length + missing.length > 0) break pages;

@@ -175,7 +175,11 @@ function onRunningAttempt(item: PoolItem, run: AttemptRun, pool: Pick<Pool, 'con
 function withCheckpoint(item: PoolItem, run: AttemptRun, state: unknown, progress: number | undefined, now: EpochMs): PoolItem {
   const { checkpointOpenUntil: _answered, collectUntil: _collected, ...rest } = run;
   const lastCheckpoint = { state, at: now, attempt: run.attempt, ...(progress !== undefined ? { progress } : {}) };
-  return { ...item, lastCheckpoint, run: rest };
+  const { collectionAnswer: keptAnswer, ...others } = item;
+  if (run.collectUntil !== undefined && now <= run.collectUntil) return { ...others, lastCheckpoint, collectionAnswerAt: now, run: rest };
+  // A later checkpoint must not erase a collection's answer: it moves aside, where the collection's status reads it.
+  const replaced = item.lastCheckpoint !== undefined && item.lastCheckpoint.at === item.collectionAnswerAt ? item.lastCheckpoint : keptAnswer;
+  return { ...others, lastCheckpoint, ...(replaced ? { collectionAnswer: replaced } : {}), run: rest };
 }
 
 function endRun(item: PoolItem, run: AttemptRun, outcome: 'succeeded' | 'failed' | 'cancelled', now: EpochMs): PoolItem {

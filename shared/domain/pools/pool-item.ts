@@ -125,6 +125,10 @@ export interface PoolItem {
   reason?: string;
   run?: AttemptRun;
   lastCheckpoint?: Checkpoint;
+  /** When the latest checkpoint that answered a collection was given (it is `lastCheckpoint` until a later one replaces it). */
+  collectionAnswerAt?: EpochMs;
+  /** That answer, kept here once a later checkpoint replaced it as `lastCheckpoint`: the collection's status still reads it. */
+  collectionAnswer?: Checkpoint;
   result?: unknown;
   partialResult?: unknown;
   escalation?: Escalation;

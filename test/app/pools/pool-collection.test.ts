@@ -72,3 +72,28 @@ describe('pools on dynalite: a checkpoint collection', () => {
     expect(await collectionStatus(m.deps, 'p', collectionId)).toMatchObject({ status: 'done', missing: [] });
   });
 });
+
+// Review finding: the collection's status read only the item's last checkpoint, so a checkpoint sent
+// after the window replaced the answer and the agent was reported missing.
+describe('a collection keeps the answers it got (dynalite)', () => {
+  const m = useTestManager();
+
+  it('an agent that answered within the window stays collected after it checkpoints again later', async () => {
+    // Prepare
+    await newPool(m.deps, { agent_timeout_secs: 3_600, checkpoint_interval_secs: 300, checkpoint_timeout_secs: 30 }, ['i-1']);
+    const agent = await claim(m.deps, 'agent-a');
+    const { collectionId } = await startCollection(m.deps, 'p');
+    m.clock.set(at(1));
+    await send(m.deps, agent, { type: 'checkpoint', state: { step: 'answered-the-collection' } });
+    expect((await collectionStatus(m.deps, 'p', collectionId)).collected.map((c) => c.agentId)).toEqual(['agent-a']);
+    // Act: the window closes; the agent keeps working and sends an unasked checkpoint (kept, per the contract)
+    m.clock.set(at(60));
+    await send(m.deps, agent, { type: 'checkpoint', state: { step: 'later' } });
+    const after = await collectionStatus(m.deps, 'p', collectionId);
+    // Assess
+    expect(after.status).toBe('done');
+    expect(after.missing).toEqual([]);
+    expect(after.collected).toEqual([{ agentId: 'agent-a', itemId: 'i-1', state: { step: 'answered-the-collection' } }]);
+    expect((await m.deps.pools.getItem('p', 'i-1'))?.lastCheckpoint?.state).toEqual({ step: 'later' });
+  });
+});

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { claimItem } from '../../../../shared/domain/pools/claim-item.js';
+import { askForCheckpoint } from '../../../../shared/domain/pools/item-answers.js';
 import type { AgentCall } from '../../../../shared/domain/pools/agent-calls.js';
 import { ITEM_BOUNDS, type PoolItem } from '../../../../shared/domain/pools/pool-item.js';
 import { at, call, freshItem, poolWith, wake } from './pool-fixtures.js';
@@ -11,6 +12,8 @@ const maxPayload = { blob: 'x'.repeat(ITEM_BOUNDS.payloadBytes - 20) };
 
 const step = fc.oneof(
   fc.record({ kind: fc.constant('claim' as const) }),
+  // A checkpoint collection asks the running attempt: its answer is kept beside later checkpoints.
+  fc.record({ kind: fc.constant('collect' as const) }),
   fc.record({ kind: fc.constant('wake' as const) }),
   fc.record({
     kind: fc.constant('call' as const),
@@ -38,6 +41,7 @@ describe('an item stays within DynamoDB limits whatever agents send', () => {
           seconds += 0.7;
           if (next.kind === 'claim') item = claimItem(item, pool, { agentId: 'a', kind: 'agent' }, at(seconds)).state;
           else if (next.kind === 'wake') item = wake(item, pool, seconds).state;
+          else if (next.kind === 'collect') item = askForCheckpoint(item, item.attempt, at(seconds + 5)).state;
           else item = call(item, pool, seconds, next.call, Math.max(1, item.attempt - next.staleBy)).state;
         }
         // Assess
