@@ -1,4 +1,4 @@
-import { latestEndAt } from '../domain/deadlines.js';
+import { latestEndAt, ownTimeoutAt } from '../domain/deadlines.js';
 import type { WorkerGrant } from '../domain/extension-ledger.js';
 import { withExtensionReport } from '../domain/gate-reports.js';
 import { grantOf, recordWorkerExtension } from '../domain/worker-extensions.js';
@@ -44,7 +44,9 @@ export async function applyGrantToJobs(deps: ManagerDeps, grant: GrantToApply): 
     });
     applied.push({ jobId: job.jobId, workerIndex });
     // Another worker's grant that no longer counts (it failed) must not make a job past its real deadline look alive.
-    const retired = await retiredGrantsOf(deps, job);
+    // Only past its own timeout can another worker's grant be what keeps it alive.
+    const othersGrantsMatter = grantedAt >= ownTimeoutAt(job.tracking) && !(job.tracking.workersWithExtensions === 1 && grantOf(job, workerIndex) !== undefined);
+    const retired = othersGrantsMatter ? await retiredGrantsOf(deps, job) : [];
     await decideJob(deps, job.jobId, (current) => {
       // Read again on a retry: the report it sends must not be dated before a write that overtook it.
       const ctx = decisionContext(deps);

@@ -6,7 +6,7 @@ import type { TimerRequest } from '../ports/timers.js';
 import { flushOutbox } from './decide-and-save.js';
 import { decideJob, managerJobStateStore } from './job-state-store.js';
 import { decisionContext, type ManagerDeps } from './manager-deps.js';
-import { retiredGrantsOf } from './retired-grants.js';
+import { grantsInForce } from './retired-grants.js';
 
 /**
  * A job's wake-up arrived (SQS, the local scheduler or the sweep). Lets the domain drop, re-arm or
@@ -22,7 +22,7 @@ export async function fireJobTimer(deps: ManagerDeps, arrived: TimerRequest, fro
     await flushOutbox(managerJobStateStore(deps), deps, job, deps.clock.now());
     return;
   }
-  const retiredGrants = await retiredGrantsOf(deps, job);
+  const { retired: retiredGrants, lapseAt } = await grantsInForce(deps, job);
   const ctx = decisionContext(deps);
   // Reports write only their workflow: a decision on the stuck clock first folds in the workflows'
   // advances (record-progress.ts), and a reload after a conflict always does.
@@ -31,8 +31,8 @@ export async function fireJobTimer(deps: ManagerDeps, arrived: TimerRequest, fro
     deps,
     job.jobId,
     // The clock is read again on a retry, so what it reports is never dated before the write it lost to.
-    (current) => onTimerFired(current, timer, decisionContext(deps), retiredGrants),
-    dependsOnProgress(job, timer, ctx, retiredGrants) ? await withProgress(job) : job,
+    (current) => onTimerFired(current, timer, decisionContext(deps), retiredGrants, lapseAt),
+    dependsOnProgress(job, timer, ctx, retiredGrants, lapseAt) ? await withProgress(job) : job,
     async (jobId) => {
       const current = await deps.jobs.getJob(jobId);
       return current && withProgress(current);

@@ -11,6 +11,7 @@ import { retireGrantsOnJobs } from './retire-worker-grants.js';
 import { JobNotFoundError } from '../domain/errors.js';
 import { assertIssuedFor } from './workflow-tokens.js';
 import { isTerminal } from '../domain/job.js';
+import { ownTimeoutAt } from '../domain/deadlines.js';
 import { liveEffectiveDeadline } from '../domain/worker-extensions.js';
 import { retiredGrantsOf } from './retired-grants.js';
 
@@ -35,8 +36,6 @@ export async function requestExtension(deps: ManagerDeps, input: ExtensionInput)
   const tokenJob = await deps.jobs.getJob(tokenJobId);
   if (!tokenJob) throw new JobNotFoundError(tokenJobId);
   assertIssuedFor(claim, tokenJob);
-  // Past its deadline as it really stands: a failed worker's grant, not yet dropped by the job's wake-up, does not count.
-  const tokenJobDeadline = liveEffectiveDeadline(tokenJob, await retiredGrantsOf(deps, tokenJob));
   /** The grants this request applied, while a retry may find their budget replaced. */
   let applied: { epoch: number; jobs: Array<{ jobId: string; workerIndex: number }> } | undefined;
   for (let attempt = 1; ; attempt++) {
@@ -50,6 +49,8 @@ export async function requestExtension(deps: ManagerDeps, input: ExtensionInput)
       applied = undefined;
     }
     const suspect = workerStatus(worker, now, deps.policy) !== 'healthy';
+    // Past its deadline as it really stands: a failed worker's grant, not yet dropped by the job's wake-up, does not count.
+    const tokenJobDeadline = now < ownTimeoutAt(tokenJob.tracking) ? Infinity : liveEffectiveDeadline(tokenJob, await retiredGrantsOf(deps, tokenJob, new Map([[workerId, worker]])));
     const ask = {
       currentProgress: input.currentProgress,
       jobId: tokenJobId,

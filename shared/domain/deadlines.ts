@@ -38,6 +38,21 @@ export function nextDueAt(job: Job, policy: TimeoutPolicy): EpochMs {
   return Math.min(effectiveDeadline(t), stuckDeadline(t), nextGateReportAt(t, policy));
 }
 
+/** The job's own timeout, without any grant: no grant retired can move its deadline before this. */
+export const ownTimeoutAt = (tracking: TimeoutTrackingState): EpochMs => tracking.startedAt + secondsToMs(tracking.timeoutSeconds);
+
+/**
+ * A job kept alive past its own timeout by grants looks again when one of their workers, silent,
+ * would be failed (`lapseAt`): its grant stops counting then (seed 001 §10.7.9), and the job's
+ * deadline with it. Without this a silently failed worker's grant would keep the job to the deadline
+ * it made, past the detection bound.
+ */
+export function grantLapseCheckAt(job: Job, lapseAt: EpochMs | undefined): EpochMs {
+  const t = job.tracking;
+  if (lapseAt === undefined || t.totalExtensionsGranted === 0) return Infinity;
+  return Math.max(ownTimeoutAt(t), lapseAt);
+}
+
 /**
  * No job is RUNNING after this: its deadline is at most every worker's full budget past the timeout
  * (one budget per worker per job, see `extension-ledger.ts`), and a gate-coordinated job falls back

@@ -1,5 +1,5 @@
 import type { DecisionContext } from './decision-context.js';
-import { effectiveDeadline, gateFallbackAt, nextDueAt, stuckDeadline } from './deadlines.js';
+import { effectiveDeadline, gateFallbackAt, grantLapseCheckAt, nextDueAt, stuckDeadline } from './deadlines.js';
 import { metric, publishResent, unchanged, type Decision } from './effects.js';
 import { finishJob, timeOutJob } from './finish-job.js';
 import { progressReport, timeoutReport } from './gate-reports.js';
@@ -25,6 +25,8 @@ export function onTimerFired(
   timer: TimerFired,
   ctx: DecisionContext,
   retiredGrants: ReadonlyArray<{ workerIndex: number; epochBefore: number }> = [],
+  /** The earliest moment a worker whose grant still counts would be failed if silent (grantLapseCheckAt). */
+  grantsLapseAt?: number,
 ): Decision<Job> {
   if (timer.fenceToken !== job.tracking.fenceToken) return unchanged(job, 'stale_timer', [metric('StaleMessageRejected', { kind: 'timer' })]);
   if (isTerminal(job.status)) return unchanged(job, 'already_terminal');
@@ -38,7 +40,7 @@ export function onTimerFired(
     return finishJob(job, workflowCounts(job).failed > 0 ? 'FAILED' : 'COMPLETED', ctx);
   }
   const current = withoutGrants(job, retiredGrants);
-  const due = nextDueAt(current, ctx.policy);
+  const due = Math.min(nextDueAt(current, ctx.policy), grantLapseCheckAt(current, grantsLapseAt));
   if (ctx.now < due) {
     if (current === job && job.timerDueAt === due) return unchanged(job, 'not_due', armJobTimer(job, due).effects);
     const rearmed = armJobTimer(current, due);
@@ -61,11 +63,12 @@ export function dependsOnProgress(
   timer: TimerFired,
   ctx: DecisionContext,
   retiredGrants: ReadonlyArray<{ workerIndex: number; epochBefore: number }> = [],
+  grantsLapseAt?: number,
 ): boolean {
   if (timer.fenceToken !== job.tracking.fenceToken || isTerminal(job.status) || workflowCounts(job).active === 0) return false;
   if (superseded(job, timer, ctx.now)) return false;
   const current = withoutGrants(job, retiredGrants);
-  if (ctx.now < nextDueAt(current, ctx.policy)) return false;
+  if (ctx.now < Math.min(nextDueAt(current, ctx.policy), grantLapseCheckAt(current, grantsLapseAt))) return false;
   return !(current.tracking.strategy === 'local_authority' && ctx.now >= effectiveDeadline(current.tracking));
 }
 

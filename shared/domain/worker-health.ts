@@ -42,6 +42,10 @@ export const healthDeadline = (worker: WorkerHealth, policy: TimeoutPolicy): Epo
   HEALTH_WRITE_INTERVAL_MS +
   secondsToMs(policy.extensions.baseSeconds + worker.budget.totalSeconds);
 
+/** The first moment a worker heard of no more is `failed` (workerStatus). */
+export const failsAt = (worker: WorkerHealth, policy: TimeoutPolicy): EpochMs =>
+  worker.failedAt ?? healthDeadline(worker, policy) + secondsToMs(policy.workerSuspicionSeconds) + 1;
+
 export function workerStatus(worker: WorkerHealth, now: EpochMs, policy: TimeoutPolicy): WorkerStatus {
   if (worker.failedAt !== undefined) return 'failed';
   const deadline = healthDeadline(worker, policy);

@@ -2,7 +2,9 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { cancelJob } from '../../shared/app/cancel-job.js';
 import { fireJobTimer } from '../../shared/app/fire-job-timer.js';
+import { reportProgress } from '../../shared/app/report-progress.js';
 import { requestExtension } from '../../shared/app/request-extension.js';
+import { failsAt } from '../../shared/domain/worker-health.js';
 import { InvalidTokenError } from '../../shared/domain/errors.js';
 import { at } from '../support/fixtures.js';
 import { extensionsOf, submit, tokenOf, useTestManager, type TestManager } from './support/test-manager.js';
@@ -215,5 +217,34 @@ describe('a job past its effective deadline takes no grant, counting only grants
     const job = await m.getJob('job-1');
     // A job past its effective deadline takes no grant: worker-a must have been refused, and the job timed out.
     expect({ granted: first.granted, status: job.status, total: job.tracking.totalExtensionsGranted }).toEqual({ granted: false, status: 'TIMED_OUT', total: 0 });
+  });
+});
+
+// Review finding: a silently failed worker's grant counted until the job's wake-up at the deadline it
+// made, so the job outlived its real deadline (the moment the worker failed) by up to that grant.
+describe("a granted worker that falls silent stops keeping its job alive when it fails, not at the deadline its grant made (dynalite)", () => {
+  const m = useTestManager();
+
+  it('a job past its own timeout on a grant looks again when that grant\'s worker would fail, and times out then', async () => {
+    // Prepare: 100 s timeout; worker-b takes a 30 s grant at 0 s (deadline 130 s), is last heard at 20 s
+    const submitted = await submit(m, { jobId: 'job-1', timeoutSeconds: 100, stuckThresholdSeconds: 100_000, workflows: [{ workflowId: 'wf-1', workerId: 'worker-b' }] });
+    m.clock.set(at(0));
+    expect(await requestExtension(m.deps, { workerId: 'worker-b', token: tokenOf(submitted, 'wf-1'), currentProgress: 0.1 })).toMatchObject({ granted: true });
+    m.clock.set(at(20));
+    await reportProgress(m.deps, { jobId: 'job-1', workflowId: 'wf-1', workerId: 'worker-b', token: tokenOf(submitted, 'wf-1') });
+    const worker = await m.deps.jobs.getWorker('worker-b');
+    if (!worker) throw new Error('no worker item');
+    const failedAt = failsAt(worker, m.deps.policy);
+    expect(failedAt).toBeGreaterThan(at(100));
+    expect(failedAt).toBeLessThan(at(130));
+    // Act: the wake-up at the job's own timeout finds the worker alive; the next comes when it would fail
+    m.clock.set(at(100));
+    await fireJobTimer(m.deps, m.timers.expectArmed('job-1'));
+    const rearmed = await m.getJob('job-1');
+    m.clock.set(rearmed.timerDueAt ?? at(130));
+    await fireJobTimer(m.deps, m.timers.expectArmed('job-1'));
+    // Assess
+    expect(rearmed).toMatchObject({ status: 'RUNNING', timerDueAt: failedAt });
+    expect(await m.getJob('job-1')).toMatchObject({ status: 'TIMED_OUT', finishedAt: failedAt });
   });
 });
