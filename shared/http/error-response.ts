@@ -25,6 +25,7 @@ const statusByCode: Record<string, number> = {
   stale_attempt: 409,
   attempt_terminating: 409,
   command_out_of_order: 409,
+  command_not_started: 409,
   item_not_in_dlq: 409,
   escalation_answered: 409,
   item_exists: 409,

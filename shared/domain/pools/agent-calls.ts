@@ -9,7 +9,7 @@ import { attemptEventFields } from './attempt-events.js';
 import { updateHistoryEntry, withExecution, withLateResult } from './item-history.js';
 import { itemDecision } from './item-wake-up.js';
 import { commandLimitSeconds, enforcesCommandDeadlines, templateCommands } from './pool-config.js';
-import { AttemptTerminatingError, CommandOutOfOrderError, StaleAttemptError } from './pool-errors.js';
+import { AttemptTerminatingError, CommandNotStartedError, CommandOutOfOrderError, StaleAttemptError } from './pool-errors.js';
 import type { Pool } from './pool.js';
 import type { AttemptRun, PoolItem, RunningCommand } from './pool-item.js';
 import { givenBackFate, resolveAttempt, settles, withFollowUp, type ItemStep } from './resolve-attempt.js';
@@ -145,7 +145,11 @@ function onRunningAttempt(item: PoolItem, run: AttemptRun, pool: Pick<Pool, 'con
       };
     }
     case 'command_finish': {
-      if (run.command?.index !== call.index) return { item, effects: [], reply: { state: item.state } };
+      if (run.command?.index !== call.index) {
+        // A repeat of a finished command's finish (its answer was lost) is answered alike; one never started is refused.
+        if (call.index < (run.nextCommandIndex ?? 0)) return { item, effects: [], reply: { state: item.state } };
+        return refuse(item, run.attempt, call, now, new CommandNotStartedError(item.itemId, run.attempt, call.index));
+      }
       const { command: finished, ...rest } = run;
       return {
         item: { ...item, run: rest },

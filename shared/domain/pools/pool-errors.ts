@@ -89,6 +89,12 @@ export class CollectionNotFoundError extends VigilError {
   }
 }
 /** A command started again after a later one, or after it finished: each command starts once, in order. */
+export class CommandNotStartedError extends VigilError {
+  readonly code = 'command_not_started';
+  constructor(itemId: string, attempt: number, index: number) {
+    super(`Command ${index} of attempt ${attempt} of item '${itemId}' was never started: start it (POST …/commands/${index}/start) before finishing it.`);
+  }
+}
 export class CommandOutOfOrderError extends VigilError {
   readonly code = 'command_out_of_order';
   constructor(itemId: string, attempt: number, index: number, next: number) {

@@ -60,6 +60,20 @@ describe('pool limits the agent cannot choose, transitions at their due time, re
     expect(await send(m.deps, agent, { type: 'heartbeat' })).toMatchObject({ action: 'terminate' });
   });
 
+  it('a finish of a command never started is refused (command_not_started); a repeat of a finish is answered alike', async () => {
+    // Prepare
+    await newPool(m.deps, { agent_template: [{ shell: 'a' }, { shell: 'b' }] });
+    const agent = await claim(m.deps, 'a');
+    await send(m.deps, agent, { type: 'command_start', index: 0, commandType: 'shell' });
+    await send(m.deps, agent, { type: 'command_finish', index: 0, outcome: 'succeeded' });
+    // Act
+    const repeated = await send(m.deps, agent, { type: 'command_finish', index: 0, outcome: 'succeeded' });
+    const neverStarted = await refusal(send(m.deps, agent, { type: 'command_finish', index: 1, outcome: 'succeeded' }));
+    // Assess
+    expect(repeated).toMatchObject({ state: 'running' });
+    expect(neverStarted).toMatchObject({ code: 'command_not_started' });
+  });
+
   it('an increase_timeout answer to repeated command timeouts lets the next attempt run that command past its old limit', async () => {
     // Prepare: the shell command (60 s) times out; escalated at the first timeout
     await newPool(m.deps, {
