@@ -49,6 +49,8 @@ const epochMs = (iso: string | null | undefined): number | undefined => (iso ? D
  * request never finished, so a repeat either gets that claim's item or takes the item in its stead.
  */
 const CLAIM_PATIENCE_MS = 35_000;
+/** How long after a checkpoint request opens the agent asks about it. */
+const REQUEST_OPENING_SLACK_MS = 250;
 
 /**
  * Claims one item of `poolId`; undefined when none is available (204). Every repeat carries the same
@@ -111,14 +113,34 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
 
   const checkpointMs = (claimed.checkpointIntervalSeconds ?? 300) * 1000;
   const intervalMs = Math.max(100, Math.min(options.heartbeatIntervalMs ?? 5_000, checkpointMs / 2));
-  const loop = setInterval(() => {
+  const beat = () => {
     heartbeat().catch((error: unknown) => {
       // A stale attempt is over: nothing it does counts any more.
       if (error instanceof VigilApiError && error.status === 409) controller.abort(new TerminateRequest(undefined));
       options.onHeartbeatError?.(error);
     });
-  }, intervalMs);
+  };
+  const loop = setInterval(beat, intervalMs);
   loop.unref();
+  // A checkpoint request opens every interval from the claim and stays open only
+  // `checkpoint_timeout_secs`, which may be shorter than the heartbeat: one beat just after each
+  // opening learns of it in time, whatever the heartbeat interval. Measured from this answer, which
+  // comes after Vigil's claim, so the beat is never before the opening.
+  const claimedAt = Date.now();
+  let requestBeat: NodeJS.Timeout | undefined;
+  const beatAtRequest = (n: number) => {
+    requestBeat = setTimeout(() => {
+      beat();
+      beatAtRequest(n + 1);
+    }, Math.max(0, claimedAt + n * checkpointMs + REQUEST_OPENING_SLACK_MS - Date.now()));
+    requestBeat.unref();
+  };
+  beatAtRequest(1);
+  const stopBeats = () => {
+    clearInterval(loop);
+    clearTimeout(requestBeat);
+  };
+  controller.signal.addEventListener('abort', () => clearTimeout(requestBeat), { once: true });
 
   return {
     claim: claimed,
@@ -144,13 +166,13 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
     },
     finishCommand: async (index, outcome) => void (await post(`/commands/${index}/finish`, { outcome })),
     complete: async (outcome, result) => {
-      clearInterval(loop);
+      stopBeats();
       await post('/complete', { outcome, ...(result !== undefined ? { result } : {}) });
     },
     terminated: async (cleanup, partialResult) => {
-      clearInterval(loop);
+      stopBeats();
       await post('/terminated', { cleanup, ...(partialResult !== undefined ? { partialResult } : {}) });
     },
-    stop: () => clearInterval(loop),
+    stop: stopBeats,
   };
 }

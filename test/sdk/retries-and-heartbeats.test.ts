@@ -164,4 +164,28 @@ describe('the worker SDK hears every request and leaves nothing running', () => 
     expect(stoppedAt).toBeDefined();
     expect((stoppedAt ?? 0) - deadline).toBeLessThan(8_000);
   });
+
+  it('an agent learns of a checkpoint request whose window falls between two heartbeats', async () => {
+    // Prepare: requests open every 8 s from the claim and close 2 s later; heartbeats every 3.5 s (at 3.5, 7, 10.5 s: none inside 8–10 s)
+    let claimedAt = 0;
+    const fake = await vigil.fakeVigil((method, path) => {
+      if (path.endsWith('/claims')) {
+        claimedAt = Date.now();
+        return { status: 200, body: { ...claimedReply('item-1', Date.now() + 60_000).body, checkpointIntervalSeconds: 8 } };
+      }
+      const sinceClaim = Date.now() - claimedAt;
+      const open = sinceClaim >= 8_000 && sinceClaim % 8_000 < 2_000;
+      return { status: 200, body: { action: open ? 'checkpoint' : 'continue', deadlineAt: iso(Date.now() + 60_000) } };
+    });
+    const attempt = await claim({ endpoint: fake.url, heartbeatIntervalMs: 3_500 }, 'pool-1', 'agent-a');
+    if (!attempt) throw new Error('nothing claimed');
+    // Act: wait until the first window has closed
+    const asked = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), 10_200);
+      attempt.onCheckpointRequested(() => (clearTimeout(timer), resolve(true)));
+    });
+    attempt.stop();
+    // Assess
+    expect(asked).toBe(true);
+  });
 });
