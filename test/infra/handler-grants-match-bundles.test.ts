@@ -2,6 +2,7 @@ import { build } from 'esbuild';
 import type { Stack } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../infra/config/repo-paths.js';
+import type { HandlerSpec } from '../../infra/constructs/handler-access.js';
 import type { VigilFunction } from '../../infra/constructs/vigil-function.js';
 import { gateHandlers } from '../../infra/stacks/gate-handlers.js';
 import { regionalHandlers } from '../../infra/stacks/regional-handlers.js';
@@ -42,6 +43,18 @@ async function modulesRunBy(entry: string): Promise<string[]> {
     .map(([path]) => path);
 }
 
+/** The DynamoDB calls a bundle's code makes, as the IAM actions they need (lib-dynamodb and client-dynamodb command names). */
+async function dynamoActionsRunBy(entry: string): Promise<string[]> {
+  const result = await build({ absWorkingDir: repoRoot, entryPoints: [entry], bundle: true, write: false, platform: 'node', format: 'esm', target: 'node22', packages: 'external', outdir: 'review-out', logLevel: 'silent' });
+  const text = result.outputFiles.map((file) => file.text).join('\n');
+  const commands = new Set([...text.matchAll(/new (Get|Put|Update|Delete|Query|Scan|BatchGet|BatchWrite|TransactGet|TransactWrite)(?:Item)?Command\(/g)].map((match) => match[1] ?? ''));
+  const action: Record<string, string> = {
+    Get: 'GetItem', Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', Query: 'Query', Scan: 'Scan',
+    BatchGet: 'BatchGetItem', BatchWrite: 'BatchWriteItem', TransactGet: 'TransactGetItems', TransactWrite: 'TransactWriteItems',
+  };
+  return [...commands].map((command) => `dynamodb:${action[command] ?? command}`);
+}
+
 /** The decision-effect runner: ArmTimer (SQS SendMessage / Scheduler CreateSchedule+PassRole) and Publish (PutEvents). */
 const EFFECT_RUNNER = 'shared/app/effect-runner.ts';
 const ARM_AND_PUBLISH = ['sqs:SendMessage', 'scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'iam:PassRole', 'events:PutEvents'];
@@ -76,6 +89,34 @@ describe('grants match what each bundle runs', () => {
       expect(broken).toEqual({});
     },
     120_000,
+  );
+});
+
+describe('table grants match the DynamoDB calls each bundle makes', () => {
+  it(
+    'every DynamoDB command in a writing handler\'s bundle is granted to its role (a split\'s reservation release once used DeleteItem, which no role has)',
+    async () => {
+      const [regional] = vigil.regional;
+      if (!regional) throw new Error('no regional stack');
+      const checks: [Stack, Record<string, VigilFunction>, Record<string, HandlerSpec>][] = [
+        [regional, regional.functions, regionalHandlers],
+        [vigil.gate, vigil.gate.functions, gateHandlers],
+      ];
+      const missing: Record<string, string[]> = {};
+      for (const [stack, functions, specs] of checks) {
+        for (const [name, fn] of Object.entries(functions)) {
+          const spec = specs[name];
+          if (!spec) throw new Error(`no spec for ${name}`);
+          // A read-only handler's bundle holds its stores' write methods, which it never calls (tree-shaking keeps class methods).
+          if (spec.access?.table !== 'readWrite') continue;
+          const granted = statementsOfRole(vigil.template(stack), logicalId(fn.role)).flatMap(actionsOf);
+          const lacking = (await dynamoActionsRunBy(spec.entry)).filter((action) => !granted.includes(action));
+          if (lacking.length > 0) missing[`${stack.stackName}/${name}`] = lacking;
+        }
+      }
+      expect(missing).toEqual({});
+    },
+    180_000,
   );
 });
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { PoolCounts } from '../../domain/pools/pool-decisions.js';
 import type { Pool } from '../../domain/pools/pool.js';
 import { itemTimerId, type ItemState, type PoolItem } from '../../domain/pools/pool-item.js';
@@ -170,7 +170,7 @@ export class DynamoPoolStore implements PoolStore {
         new PutCommand({
           TableName: this.tableName,
           Item: { ...subtaskKey(poolId, itemId), owner },
-          ConditionExpression: 'attribute_not_exists(pk) OR #owner = :owner',
+          ConditionExpression: 'attribute_not_exists(#owner) OR #owner = :owner',
           ExpressionAttributeNames: { '#owner': 'owner' },
           ExpressionAttributeValues: { ':owner': owner },
         }),
@@ -182,12 +182,14 @@ export class DynamoPoolStore implements PoolStore {
     }
   }
 
+  /** Drops the owner rather than the item: the handlers' grants hold no DeleteItem (infra/constructs/handler-access.ts). */
   private async releaseSubtaskId(poolId: string, itemId: string, owner: string): Promise<void> {
     try {
       await this.doc.send(
-        new DeleteCommand({
+        new UpdateCommand({
           TableName: this.tableName,
           Key: subtaskKey(poolId, itemId),
+          UpdateExpression: 'REMOVE #owner',
           ConditionExpression: '#owner = :owner',
           ExpressionAttributeNames: { '#owner': 'owner' },
           ExpressionAttributeValues: { ':owner': owner },

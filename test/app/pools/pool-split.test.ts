@@ -133,6 +133,22 @@ describe('split subtask ids are reserved by the answer (dynalite)', () => {
     expect((await m.deps.pools.getItem('p', 'y'))?.state).toBe('escalated');
   });
 
+  it('a split answer refused because another answer won first frees the subtask ids it reserved', async () => {
+    // Prepare: x's split (naming s-1) is overtaken by a skip answer to the same escalation
+    const { x, y } = await twoEscalatedItems(m);
+    const { deps, store } = withInterleaving(m);
+    store.beforeNextSave(async () => {
+      await answerEscalation(m.deps, x, { option: 'skip' });
+    });
+    const refused = await answerEscalation(deps, x, { option: 'split', subtasks: [{ itemId: 's-1', input: 'from-x' }] }).catch((e: unknown) => e);
+    // Act: y's split names the same id
+    const accepted = await answerEscalation(m.deps, y, { option: 'split', subtasks: [{ itemId: 's-1', input: 'from-y' }] });
+    // Assess
+    expect((refused as VigilError).code).toBe('escalation_answered');
+    expect(accepted).toMatchObject({ option: 'split', itemState: 'split' });
+    expect(await inputsOfSubtasks(m, ['s-1'])).toEqual(['from-y']);
+  });
+
   it('of two splits racing with one subtask id exactly one is accepted, so no split’s subtask holds another’s input', async () => {
     const { x, y } = await twoEscalatedItems(m);
     const { deps, store } = withInterleaving(m);
