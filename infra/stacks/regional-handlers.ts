@@ -6,6 +6,12 @@ const withTokens = (access: HandlerAccess): HandlerAccess => ({ ...access, token
 
 // Submissions may carry up to 10,000 workflows; HTTP APIs cut integrations off at 30 s.
 const SUBMIT_TIMEOUT = Duration.seconds(29);
+/**
+ * The gate's submit (29 s, its own API's limit) waits on this in every region, and stops waiting a
+ * little after it (`GATE_SUBMIT_WAIT_MS`): a region slower than this answers as unreachable (503,
+ * resend) while the gate still runs to record every other region's answer.
+ */
+export const SUBMIT_FROM_GATE_TIMEOUT = Duration.seconds(22);
 export const TIMER_CONSUMER_TIMEOUT = Duration.seconds(30);
 
 /** The region manager's handlers (ARCHITECTURE "Layers": one use case each) and what each may touch. */
@@ -50,7 +56,7 @@ export const regionalHandlers = {
     entry: 'functions/internal/submit-from-gate.ts',
     description: "The gate's per-region submission (direct invoke)",
     access: withTokens(decider),
-    timeout: SUBMIT_TIMEOUT,
+    timeout: SUBMIT_FROM_GATE_TIMEOUT,
     functionName: PhysicalNames.submitFromGateFunction,
   },
   FireJobTimer: { entry: 'functions/timers/fire-job-timer.ts', description: 'Timer queue consumer', access: decider, timeout: TIMER_CONSUMER_TIMEOUT },

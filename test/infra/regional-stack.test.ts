@@ -1,5 +1,7 @@
 import { poolAgentRoutes, poolClientRoutes } from '../../functions/pools/routes.js';
 import { ABANDONED_AFTER_MS } from '../../shared/app/pools/claim-item.js';
+import { GATE_SUBMIT_WAIT_MS } from '../../shared/adapters/aws/lambda-region-managers.js';
+import { gateHandlers } from '../../infra/stacks/gate-handlers.js';
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RegionalStack } from '../../infra/stacks/regional-stack.js';
@@ -165,6 +167,13 @@ describe('regional stack: Lambda handlers', () => {
     const timeoutSeconds = resourceOf(template(), usEast1.functions.PoolClientApi.handler).Properties?.['Timeout'];
     expect(typeof timeoutSeconds).toBe('number');
     expect((timeoutSeconds as number) * 1_000).toBeLessThan(ABANDONED_AFTER_MS);
+  });
+
+  it("the gate's submit outlives its wait on each region's submit-from-gate, which outlives that function: a slow region is answered as unreachable, never cuts the gate off", () => {
+    const regionSeconds = resourceOf(template(), usEast1.functions.SubmitFromGate.handler).Properties?.['Timeout'] as number;
+    const gateSeconds = gateHandlers.SubmitJob.timeout.toSeconds();
+    expect(regionSeconds * 1_000).toBeLessThan(GATE_SUBMIT_WAIT_MS);
+    expect(GATE_SUBMIT_WAIT_MS).toBeLessThan(gateSeconds * 1_000 - 3_000);
   });
 
   it('the gate calls submit-from-gate by its fixed name', () => {

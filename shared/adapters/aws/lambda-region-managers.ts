@@ -3,6 +3,12 @@ import type { SubmitFromGateBody } from '../../contract/manager-requests.js';
 import type { RegionManagers, RegionSubmitResult } from '../../ports/region-managers.js';
 
 /**
+ * How long the gate waits for a region's `submit-from-gate` (which Lambda stops at 22 s) before
+ * calling it unreachable: well inside the gate's own 29 s, so it still records the other answers.
+ */
+export const GATE_SUBMIT_WAIT_MS = 24_000;
+
+/**
  * The gate reaches each region's manager by invoking its `submit-from-gate` function (same name
  * in every region) with a Lambda client for that region, created once per region.
  */
@@ -23,6 +29,7 @@ export class LambdaRegionManagers implements RegionManagers {
     try {
       const answer = await client.send(
         new InvokeCommand({ FunctionName: this.functionName, Payload: Buffer.from(JSON.stringify({ region, submission })) }),
+        { abortSignal: AbortSignal.timeout(GATE_SUBMIT_WAIT_MS) },
       );
       if (answer.FunctionError) return { outcome: 'unreachable', message: `submit-from-gate failed in ${region}: ${answer.FunctionError}` };
       return parseAnswer(JSON.parse(Buffer.from(answer.Payload ?? []).toString('utf8')));
