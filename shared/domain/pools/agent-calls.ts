@@ -148,7 +148,8 @@ function onRunningAttempt(item: PoolItem, run: AttemptRun, pool: Pick<Pool, 'con
       if (run.command?.index !== call.index) {
         // A repeat of a finished command's finish (its answer was lost) is answered alike; one never started is refused.
         if (call.index < (run.nextCommandIndex ?? 0)) return { item, effects: [], reply: { state: item.state } };
-        return refuse(item, run.attempt, call, now, new CommandNotStartedError(item.itemId, run.attempt, call.index));
+        // Not a late result of anything: refused, not kept.
+        return { item, effects: [], reply: undefined, refusal: new CommandNotStartedError(item.itemId, run.attempt, call.index) };
       }
       const { command: finished, ...rest } = run;
       return {
