@@ -18,35 +18,42 @@ beforeAll(() => {
   vigil = synthesizeVigil();
 });
 
+/** A handler's bundle as esbuild builds it for Lambda (tree-shaken, packages external). */
+const bundle = (entry: string) =>
+  build({ absWorkingDir: repoRoot, entryPoints: [entry], bundle: true, write: false, metafile: true, platform: 'node', format: 'esm', target: 'node22', packages: 'external', outdir: 'review-out', logLevel: 'silent' });
+
 /**
  * The repository modules esbuild keeps in a handler's bundle (tree-shaken), relative to the repo
  * root: what the deployed function can actually run, not what its spec says it does.
  */
 async function modulesRunBy(entry: string): Promise<string[]> {
-  const result = await build({
-    absWorkingDir: repoRoot,
-    entryPoints: [entry],
-    bundle: true,
-    write: false,
-    metafile: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    packages: 'external',
-    outdir: 'review-out',
-    logLevel: 'silent',
-  });
-  const output = Object.values(result.metafile.outputs)[0];
+  const output = Object.values((await bundle(entry)).metafile.outputs)[0];
   if (!output) throw new Error(`esbuild produced nothing for ${entry}`);
   return Object.entries(output.inputs)
     .filter(([, input]) => input.bytesInOutput > 0)
     .map(([path]) => path);
 }
 
+/** Every deployed handler: its stack, name, function and spec. */
+function* deployedHandlers(): Generator<{ stack: Stack; name: string; fn: VigilFunction; spec: HandlerSpec }> {
+  const [regional] = vigil.regional;
+  if (!regional) throw new Error('no regional stack');
+  const checks: [Stack, Record<string, VigilFunction>, Record<string, HandlerSpec>][] = [
+    [regional, regional.functions, regionalHandlers],
+    [vigil.gate, vigil.gate.functions, gateHandlers],
+  ];
+  for (const [stack, functions, specs] of checks) {
+    for (const [name, fn] of Object.entries(functions)) {
+      const spec = specs[name];
+      if (!spec) throw new Error(`no spec for ${name}`);
+      yield { stack, name, fn, spec };
+    }
+  }
+}
+
 /** The DynamoDB calls a bundle's code makes, as the IAM actions they need (lib-dynamodb and client-dynamodb command names). */
 async function dynamoActionsRunBy(entry: string): Promise<string[]> {
-  const result = await build({ absWorkingDir: repoRoot, entryPoints: [entry], bundle: true, write: false, platform: 'node', format: 'esm', target: 'node22', packages: 'external', outdir: 'review-out', logLevel: 'silent' });
-  const text = result.outputFiles.map((file) => file.text).join('\n');
+  const text = (await bundle(entry)).outputFiles.map((file) => file.text).join('\n');
   const commands = new Set([...text.matchAll(/new (Get|Put|Update|Delete|Query|Scan|BatchGet|BatchWrite|TransactGet|TransactWrite)(?:Item)?Command\(/g)].map((match) => match[1] ?? ''));
   const action: Record<string, string> = {
     Get: 'GetItem', Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', Query: 'Query', Scan: 'Scan',
@@ -68,21 +75,11 @@ describe('grants match what each bundle runs', () => {
   it(
     'every handler whose bundle runs decision effects (ArmTimer/Publish) may arm timers and publish, including report-progress (worker recovery retires grants and re-arms)',
     async () => {
-      const [regional] = vigil.regional;
-      if (!regional) throw new Error('no regional stack');
-      const checks: [Stack, Record<string, VigilFunction>, Record<string, { entry: string }>][] = [
-        [regional, regional.functions, regionalHandlers],
-        [vigil.gate, vigil.gate.functions, gateHandlers],
-      ];
       const broken: Record<string, string[]> = {};
-      for (const [stack, functions, specs] of checks) {
-        for (const [name, fn] of Object.entries(functions)) {
-          const spec = specs[name];
-          if (!spec) throw new Error(`no spec for ${name}`);
-          if (!(await modulesRunBy(spec.entry)).includes(EFFECT_RUNNER)) continue;
-          const missing = missingEffectGrants(stack, fn);
-          if (missing.length > 0) broken[`${stack.stackName}/${name}`] = missing;
-        }
+      for (const { stack, name, fn, spec } of deployedHandlers()) {
+        if (!(await modulesRunBy(spec.entry)).includes(EFFECT_RUNNER)) continue;
+        const missing = missingEffectGrants(stack, fn);
+        if (missing.length > 0) broken[`${stack.stackName}/${name}`] = missing;
       }
       // report-progress -> recordHealthcheck -> (failed worker is back) retireWorkerGrantsEverywhere
       // -> decideJob -> runEffects: timers.arm() throws AccessDenied, the progress call answers 500.
@@ -96,23 +93,13 @@ describe('table grants match the DynamoDB calls each bundle makes', () => {
   it(
     'every DynamoDB command in a writing handler\'s bundle is granted to its role (a split\'s reservation release once used DeleteItem, which no role has)',
     async () => {
-      const [regional] = vigil.regional;
-      if (!regional) throw new Error('no regional stack');
-      const checks: [Stack, Record<string, VigilFunction>, Record<string, HandlerSpec>][] = [
-        [regional, regional.functions, regionalHandlers],
-        [vigil.gate, vigil.gate.functions, gateHandlers],
-      ];
       const missing: Record<string, string[]> = {};
-      for (const [stack, functions, specs] of checks) {
-        for (const [name, fn] of Object.entries(functions)) {
-          const spec = specs[name];
-          if (!spec) throw new Error(`no spec for ${name}`);
-          // A read-only handler's bundle holds its stores' write methods, which it never calls (tree-shaking keeps class methods).
-          if (spec.access?.table !== 'readWrite') continue;
-          const granted = statementsOfRole(vigil.template(stack), logicalId(fn.role)).flatMap(actionsOf);
-          const lacking = (await dynamoActionsRunBy(spec.entry)).filter((action) => !granted.includes(action));
-          if (lacking.length > 0) missing[`${stack.stackName}/${name}`] = lacking;
-        }
+      for (const { stack, name, fn, spec } of deployedHandlers()) {
+        // A read-only handler's bundle holds its stores' write methods, which it never calls (tree-shaking keeps class methods).
+        if (spec.access?.table !== 'readWrite') continue;
+        const granted = statementsOfRole(vigil.template(stack), logicalId(fn.role)).flatMap(actionsOf);
+        const lacking = (await dynamoActionsRunBy(spec.entry)).filter((action) => !granted.includes(action));
+        if (lacking.length > 0) missing[`${stack.stackName}/${name}`] = lacking;
       }
       expect(missing).toEqual({});
     },
