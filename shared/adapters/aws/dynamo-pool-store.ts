@@ -298,7 +298,7 @@ export class DynamoPoolStore implements PoolStore {
   }
 
   async countItems(poolId: string): Promise<PoolCounts> {
-    const counts = { available: 0, running: 0, succeeded: 0, failed: 0, skipped: 0, dlq: 0, escalated: 0, splitsPending: 0 };
+    const counts = { available: 0, running: 0, succeeded: 0, failed: 0, skipped: 0, dlq: 0, escalated: 0, split: 0, splitsPending: 0 };
     const states = await this.queryAll({
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :items)',
       ProjectionExpression: '#state, #splitPending',

@@ -3,14 +3,17 @@ import type { Pool } from '../../domain/pools/pool.js';
 import type { HistoryEntry, PoolItem } from '../../domain/pools/pool-item.js';
 import { toIso } from '../../domain/time.js';
 
-const shownCounts = ({ splitsPending: _internal, ...counts }: PoolCounts) => counts;
+const shownCounts = ({ splitsPending: _pending, split: _split, ...counts }: PoolCounts) => counts;
+
+/** Every item the pool holds, a split's subtasks and the split item itself included. */
+const allItems = (counts: PoolCounts) => Object.entries(counts).reduce((sum, [state, count]) => (state === 'splitsPending' ? sum : sum + (count ?? 0)), 0);
 
 export const poolView = (pool: Pool, counts?: PoolCounts) => ({
   poolId: pool.poolId,
   status: pool.status,
   ...(pool.reason ? { reason: pool.reason } : {}),
   ...(counts ? { counts: shownCounts(counts) } : {}),
-  items: pool.itemCount,
+  items: counts ? allItems(counts) : pool.itemCount,
   createdAt: toIso(pool.createdAt),
   ...(pool.finishedAt !== undefined ? { finishedAt: toIso(pool.finishedAt) } : {}),
   config: pool.config,

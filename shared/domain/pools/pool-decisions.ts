@@ -15,6 +15,8 @@ export interface PoolCounts {
   escalated: number;
   /** Split items whose subtasks are not yet created (their follow-up pending): they hold the pool open too. Not shown. */
   splitsPending?: number;
+  /** Items replaced by their subtasks: they settle nothing but are still the pool's items. Not shown. */
+  split?: number;
 }
 
 function finish(pool: Pool, status: Exclude<PoolStatus, 'RUNNING' | 'CREATING'>, now: EpochMs, reason?: string): Decision<Pool> {

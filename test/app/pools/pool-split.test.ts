@@ -48,6 +48,27 @@ describe('pools on dynalite: a split answer', () => {
   });
 });
 
+describe('pools on dynalite: the size of a split pool', () => {
+  const m = useTestManager();
+
+  // Noticed last session: `items` stayed the count at creation, so a pool's items and its counts
+  // disagreed once a split added subtasks.
+  it("a split's subtasks are counted among the pool's items", async () => {
+    // Prepare: i-1 escalated after one timeout, i-2 still available
+    await newPool(m.deps, { agent_timeout_secs: 10, timeout_config: { cleanup_grace_period_secs: 0 }, timeout_escalation: 1 }, ['i-1', 'i-2']);
+    const agent = await claim(m.deps, 'agent-a');
+    m.clock.set(at(10));
+    await firePoolTimer(m.deps, { scope: 'pool', jobId: itemTimerId('p', agent.itemId), fenceToken: agent.attempt, dueAt: at(10) });
+    const escalationId = (await m.deps.pools.getItem('p', agent.itemId))?.escalation?.escalationId ?? '';
+    // Act
+    await answerEscalation(m.deps, escalationId, { option: 'split', subtasks: [{ itemId: 's-1' }, { itemId: 's-2' }, { itemId: 's-3' }] });
+    const pool = await getPool(m.deps, 'p');
+    // Assess: two items at creation, three subtasks added; the split item itself is still one of them
+    expect(pool.items).toBe(5);
+    expect(pool.counts?.available).toBe(4);
+  });
+});
+
 describe('pools on dynalite: a split answer refused', () => {
   const m = useTestManager();
 
