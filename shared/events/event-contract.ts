@@ -16,9 +16,10 @@ type Detail<S extends Shape> = z.infer<z.ZodMiniObject<S>>;
  * One event type: its EventBridge `detail-type`, its schema version and the schema of its detail.
  *
  * Versions only add: a newer version of a detail-type keeps every field of the older ones, with
- * the same meaning, and may add fields (a change old readers cannot take is a new detail-type). So
- * a reader accepts its own version and any newer one, dropping fields it does not know. Regions
- * are deployed one after another: an upgraded gate's cancel must still stop an older region's job.
+ * the same meaning, and may add optional fields (a change old readers cannot take is a new
+ * detail-type). So a reader accepts every version, older and newer, dropping fields it does not
+ * know. Regions are deployed one after another: an upgraded gate must still stop an older region's
+ * job, and still hear an older region's reports.
  */
 export interface EventContract<S extends Shape> {
   detailType: string;
@@ -26,12 +27,12 @@ export interface EventContract<S extends Shape> {
   schema: z.ZodMiniObject<S & { version: z.ZodMiniNumber<number> }>;
   /** Builds a bus event, stamping the version. */
   build(detail: Omit<Detail<S>, 'version'>): BusEvent;
-  /** Parses a received detail of this version or a newer one; throws a ZodError naming each bad field. */
+  /** Parses a received detail of any version; throws a ZodError naming each bad field. */
   parse(detail: unknown): Detail<S>;
 }
 
 export function defineEvent<S extends Shape>(detailType: string, version: number, shape: S): EventContract<S> {
-  const schema = z.object({ ...shape, version: z.int().check(z.gte(version, `version must be ${version} or newer (this reader knows version ${version})`)) });
+  const schema = z.object({ ...shape, version: z.int().check(z.gte(1, 'version must be a whole number from 1')) });
   return {
     detailType,
     version,

@@ -53,8 +53,9 @@ describe('event versions', () => {
     expect(parsed.detail).toMatchObject({ jobId: 'job-1', status: 'COMPLETED', fenceToken: 1 });
   });
 
-  it('an older version than the reader knows is refused, naming the version', () => {
+  it('a version that is not a whole number from 1 is refused, naming the field', () => {
     const event = JobGlobalCancel.build({ jobId: 'job-1', region: REGION });
-    expect(() => JobGlobalCancel.parse({ ...event.detail, version: 0 })).toThrow(/version must be 1 or newer/);
+    expect(() => JobGlobalCancel.parse({ ...event.detail, version: 0 })).toThrow(/version must be a whole number from 1/);
+    expect(() => JobGlobalCancel.parse({ ...event.detail, version: '2' })).toThrow(/version/);
   });
 });
