@@ -230,4 +230,27 @@ describeWithEmulator('DynamoDB job store: conditional writes and fencing', (emul
     expect(await store.findWorkOfWorker('worker-1')).toEqual({ workflows: [], grants: [] });
     expect(await store.findGrantRecords('job:index')).toMatchObject([{ workerId: 'worker-1', workerIndex: 0, count: 2, seconds: 45 }]);
   });
+
+  // Noticed last session: the record was set whole by every apply, so a retry of an older grant that
+  // landed after the next one put the older epoch back.
+  it('a grant recorded late never replaces the newer one the record holds, and answers its index', async () => {
+    // Prepare
+    const store = await freshStore(emulator.clientConfig());
+    const { job, workflows } = submitted('job:late');
+    await store.createJob(job, workflows);
+    const grant = { jobId: 'job:late', incarnation: job.incarnation, workerId: 'worker-1', workerIndex: 0, grantedAt: T0 };
+    await store.recordGrant({ ...grant, epoch: 1, count: 1, seconds: 30 });
+    await store.recordGrant({ ...grant, epoch: 2, count: 1, seconds: 20, grantedAt: T0 + 60_000 });
+    // Act: the epoch-1 grant's apply again, and a second grant of epoch 1 that lost its race
+    const lateIndexes = [
+      await store.recordGrant({ ...grant, epoch: 1, count: 1, seconds: 30, workerIndex: 3 }),
+      await store.recordGrant({ ...grant, epoch: 1, count: 2, seconds: 45, workerIndex: 3 }),
+    ];
+    const afterLate = await store.findGrantRecords('job:late', job.incarnation);
+    await store.recordGrant({ ...grant, epoch: 2, count: 2, seconds: 40, grantedAt: T0 + 90_000 });
+    // Assess: the late ones changed nothing; the next grant of the newer budget still lands
+    expect(lateIndexes).toEqual([0, 0]);
+    expect(afterLate).toMatchObject([{ epoch: 2, count: 1, seconds: 20, grantedAt: T0 + 60_000, workerIndex: 0 }]);
+    expect(await store.findGrantRecords('job:late', job.incarnation)).toMatchObject([{ epoch: 2, count: 2, seconds: 40, workerIndex: 0 }]);
+  });
 });

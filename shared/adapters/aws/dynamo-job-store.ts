@@ -267,12 +267,18 @@ export class DynamoJobStore implements JobStore {
           // `index` (= workerIndex) and `gsiWorkerId` put the record in the `byWorker` index: a fresh
           // budget finds every job where the worker holds a grant, active there or not.
           UpdateExpression: `SET workerIndex = if_not_exists(workerIndex, :workerIndex), #index = if_not_exists(#index, :workerIndex), gsiWorkerId = :worker, ${names.map((_, i) => `#f${i} = :f${i}`).join(', ')}`,
-          // The worker's index is fixed by this job's first grant, not by an earlier job with this id.
-          ...(record.incarnation !== undefined ? { ConditionExpression: 'attribute_not_exists(incarnation) OR incarnation = :incarnation' } : {}),
-          ExpressionAttributeNames: { '#index': 'index', ...Object.fromEntries(names.map((name, i) => [`#f${i}`, name])) },
+          // The worker's index is fixed by this job's first grant, not by an earlier job with this id;
+          // and a grant applied late (a retry overtaken by the next grant) never replaces a newer one.
+          ConditionExpression: [
+            ...(record.incarnation !== undefined ? ['(attribute_not_exists(incarnation) OR incarnation = :incarnation)'] : []),
+            '(attribute_not_exists(epoch) OR epoch < :epoch OR (epoch = :epoch AND #count <= :count))',
+          ].join(' AND '),
+          ExpressionAttributeNames: { '#index': 'index', '#count': 'count', ...Object.fromEntries(names.map((name, i) => [`#f${i}`, name])) },
           ExpressionAttributeValues: {
             ':workerIndex': workerIndex,
             ':worker': record.workerId,
+            ':epoch': record.epoch,
+            ':count': record.count,
             ...(record.incarnation !== undefined ? { ':incarnation': record.incarnation } : {}),
             ...Object.fromEntries(names.map((name, i) => [`:f${i}`, fields[name]])),
           },
@@ -282,6 +288,9 @@ export class DynamoJobStore implements JobStore {
       return Number(Attributes?.['workerIndex'] ?? workerIndex);
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      const { Item: stored } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: grantKey(record.jobId, record.workerId), ConsistentRead: true }));
+      // This job's record already holds a newer grant: it stays, and so does the worker's index.
+      if (stored && ofIncarnation(asGrant(stored), record.incarnation)) return Number(stored['workerIndex'] ?? workerIndex);
       // A record of an earlier job with this id: replaced whole.
       await this.doc.send(
         new PutCommand({
