@@ -15,6 +15,16 @@ const POOL_SWEEP_FAULTS: FaultKind[] = [
 ];
 
 describe('seeds the long sweep flagged', () => {
+  // Caught when the grant-lapse fix (a silently failed worker's grant stops counting at its failure)
+  // is taken out: two workers die holding grants ~100 s before the deadline, and the job ran on to the
+  // deadline their grants made, 80 s past the bound from their failure.
+  it('seed 25: grants of workers that died stop counting once they are failed', async () => {
+    // Act
+    const result = await runPlan(generatePlan(25, { jobs: 4, regions: 1, pools: 0, maxTimeoutSeconds: 600, faults: ['worker-extends-then-dies'] }));
+    // Assess
+    expect(result.violations).toEqual([]);
+  });
+
   // Both: a worker finished its part of a job and got a fresh budget, so its grant stopped counting and
   // the job's deadline moved 72 s into the past at that moment (205722: and the wake-up re-armed for it
   // was lost). The job then timed out within the bound of that moment, not of the retroactive deadline.

@@ -1,5 +1,6 @@
 import { grantSeconds } from '../../domain/extension-budget.js';
 import type { TimeoutPolicy } from '../../domain/policy.js';
+import { HEALTH_WRITE_INTERVAL_MS } from '../../domain/worker-health.js';
 
 /** The stated detection bound is the project's own (shared/app/detection-bound.ts): the simulator checks exactly it. */
 export { detectionBoundMs } from '../../app/detection-bound.js';
@@ -10,3 +11,11 @@ export function extensionCapSeconds(policy: TimeoutPolicy): number {
   for (let count = 0; count < policy.extensions.maxExtensions; count++) total += grantSeconds(count, policy.extensions);
   return total;
 }
+
+/**
+ * Seed 001 §10.4.9 with AD-26: a worker heard of last at `s` is failed by `s` plus its health window
+ * (the base plus its budget's grants, at most the cap, plus the write lag) plus the suspicion window.
+ * From then on its grants no longer count (§10.7.9).
+ */
+export const latestFailureMs = (policy: TimeoutPolicy): number =>
+  HEALTH_WRITE_INTERVAL_MS + (policy.extensions.baseSeconds + extensionCapSeconds(policy) + policy.workerSuspicionSeconds) * 1000 + 1;

@@ -14,6 +14,18 @@ export interface PlanOptions {
 
 export const DEFAULT_PLAN_OPTIONS: PlanOptions = { jobs: 4, regions: 2, pools: 0, faults: FAULT_KINDS };
 
+/**
+ * When a worker's fault starts. An `extends-then-dies` worker's falls 118–158 s before its job's
+ * deadline (the same draw, folded in; no extra draw), so it dies 77–117 s before it holding grants:
+ * it is failed (about two minutes after its last call) after the job's own timeout and before the
+ * deadline its grants made, the corner where a grant could outlive its worker.
+ */
+const faultAfterSeconds = (behaviour: WorkerBehaviour, drawn: number, timeoutSeconds: number): number =>
+  behaviour === 'extends-then-dies' ? Math.max(0, timeoutSeconds - 118 - (drawn % 41)) : drawn;
+
+/** A stuck threshold (1 h) no drawn job reaches before its deadline. */
+const STUCK_DETECTION_OUT_OF_THE_WAY = 3_600;
+
 export const REGION_NAMES = ['us-east-1', 'eu-west-1', 'ap-south-1', 'us-west-2', 'sa-east-1'];
 
 /** A seed's world: jobs, workers, pools, agents and faults, all drawn from the seed (its own stream, so runs replay). */
@@ -29,6 +41,7 @@ export function generatePlan(seed: number, options: PlanOptions): Plan {
     ...(on('extension-no-progress') ? (['extension-no-progress'] as const) : []),
     ...(on('worker-recovers') ? (['recovers'] as const) : []),
     ...(on('worker-bursts') ? (['bursts'] as const) : []),
+    ...(on('worker-extends-then-dies') ? (['extends-then-dies'] as const) : []),
   ];
 
   const jobs: JobSpec[] = [];
@@ -37,7 +50,10 @@ export function generatePlan(seed: number, options: PlanOptions): Plan {
     const viaGate = regions.length > 1 && rng.chance(0.6);
     const jobRegions = viaGate ? regions : [rng.pick(regions)];
     const timeoutSeconds = rng.int(60, maxTimeout);
-    const stuckThresholdSeconds = rng.int(30, 180);
+    // A job whose stuck threshold is past its deadline leaves a dead worker's grants to the deadline
+    // alone: only there can they outlive the worker (drawn only with that kind, so older plans stay).
+    // Local authority only: the gate's own stuck threshold (contract) would end a gate-coordinated one first.
+    const stuckThresholdSeconds = !viaGate && on('worker-extends-then-dies') && rng.chance(0.5) ? STUCK_DETECTION_OUT_OF_THE_WAY : rng.int(30, 180);
     const workers: WorkerSpec[] = [];
     for (const region of jobRegions) {
       for (let w = 0; w < rng.int(1, 2); w++) {
@@ -47,9 +63,9 @@ export function generatePlan(seed: number, options: PlanOptions): Plan {
           workflowId: `wf-${region}-${w}`,
           region,
           behaviour,
-          // Half finish well inside the deadline, half would overrun it.
-          durationMs: rng.int(10, Math.round(timeoutSeconds * 1.6)) * 1000,
-          faultAfterMs: rng.int(0, timeoutSeconds) * 1000,
+          // Half finish well inside the deadline, half would overrun it (one that dies holding grants, always).
+          durationMs: (rng.int(10, Math.round(timeoutSeconds * 1.6)) + (behaviour === 'extends-then-dies' ? timeoutSeconds : 0)) * 1000,
+          faultAfterMs: faultAfterSeconds(behaviour, rng.int(0, timeoutSeconds), timeoutSeconds) * 1000,
         });
       }
     }

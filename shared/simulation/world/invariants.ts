@@ -7,7 +7,8 @@ import { globalDeadline } from '../../domain/gate/global-deadline.js';
 import { gateJobListing, jobListing, type JobListing } from '../../domain/history/job-listing.js';
 import { isTerminal, type Job } from '../../domain/job.js';
 import { DEFAULT_TENANT } from '../../domain/tenant.js';
-import { detectionBoundMs, extensionCapSeconds } from './detection-bound.js';
+import { withoutGrants } from '../../domain/worker-extensions.js';
+import { detectionBoundMs, extensionCapSeconds, latestFailureMs } from './detection-bound.js';
 import type { SimStore } from '../dynamo/sim-store.js';
 import { GATE_TABLE, JOBS_TABLE, type SimNodes } from './nodes.js';
 import type { JobSpec } from './plan.js';
@@ -143,7 +144,7 @@ export class Invariants {
       if (job) this.checkExtensions(spec, region, job, cap);
       if (!job || job.status !== 'RUNNING') continue;
       const bound = detectionBoundMs(job.tracking.strategy, this.policy());
-      const deadline = Math.max(effectiveDeadline(job.tracking), this.shortenedAt.get(`${spec.jobId}/${region}`) ?? -Infinity);
+      const deadline = Math.max(this.deadlineInForce(spec, region, job), this.shortenedAt.get(`${spec.jobId}/${region}`) ?? -Infinity);
       if (now > deadline + bound) {
         this.violate('no-leak', spec.jobId, `${region}: still RUNNING ${Math.round((now - deadline) / 1000)} s past its effective deadline, or the moment it was moved earlier (bound ${bound / 1000} s)`);
       }
@@ -157,6 +158,28 @@ export class Invariants {
         `every region COMPLETED before the global deadline ${globalDeadline(gateJob)} (${finished}), the gate reports TIMED_OUT (${gateJob.timeoutReason}, decided at ${gateJob.decidedAt})`,
       );
     }
+  }
+
+  /**
+   * The deadline the job really has: the stored one, less the grants of workers that died and have
+   * been silent long enough to be failed (seed 001 §10.7.9). Such a lapse is detected from the moment
+   * the worker is failed at the latest, not retroactively, like any deadline moved earlier.
+   */
+  private deadlineInForce(spec: JobSpec, region: string, job: Job): number {
+    const now = this.world.now;
+    const lapsed: Array<{ workerIndex: number; epochBefore: number }> = [];
+    let lapsedAt = -Infinity;
+    spec.workers
+      .filter((w) => w.region === region)
+      .forEach((worker, workerIndex) => {
+        const silentSince = this.log.silentSince(worker.workerId);
+        const failedBy = silentSince === undefined ? Infinity : silentSince + latestFailureMs(this.policy());
+        if (now < failedBy) return;
+        lapsed.push({ workerIndex, epochBefore: Number.MAX_SAFE_INTEGER });
+        lapsedAt = Math.max(lapsedAt, failedBy);
+      });
+    const inForce = withoutGrants(job, lapsed);
+    return inForce === job ? effectiveDeadline(job.tracking) : Math.max(effectiveDeadline(inForce.tracking), lapsedAt);
   }
 
   /**

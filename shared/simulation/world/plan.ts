@@ -25,11 +25,15 @@ export const FAULT_KINDS = [
   'agent-late-result',
   'worker-bursts',
   'pool-cancel',
+  'worker-extends-then-dies',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
-/** `bursts`: reports every 0.1–1.5 s (most within the coalescing window), half of them rises, half its last value again; from its fault on it falls silent or sends only its last value. */
-export type WorkerBehaviour = 'normal' | 'dies' | 'hangs' | 'extension-no-progress' | 'recovers' | 'bursts';
+/**
+ * `bursts`: reports every 0.1–1.5 s (most within the coalescing window), half of them rises, half its last value again; from its fault on it falls silent or sends only its last value.
+ * `extends-then-dies`: from its fault on, asks for an extension after each report (with progress, so it is granted), then a few reports later falls silent for good.
+ */
+export type WorkerBehaviour = 'normal' | 'dies' | 'hangs' | 'extension-no-progress' | 'recovers' | 'bursts' | 'extends-then-dies';
 
 export interface WorkerSpec {
   workerId: string;

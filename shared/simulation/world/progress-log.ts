@@ -6,6 +6,8 @@ export class ProgressLog {
   private readonly lastProgress = new Map<string, number>();
   private readonly jobStarted = new Map<string, number>();
   private readonly finished = new Set<string>();
+  private readonly died = new Map<string, number>();
+  private readonly lastHeard = new Map<string, number>();
 
   /** The job appeared in a region's store: its workflows' "no progress since" starts here. */
   jobSeen(jobId: string, region: string, at: number): void {
@@ -15,6 +17,21 @@ export class ProgressLog {
 
   progressed(workerId: string, at: number): void {
     this.lastProgress.set(workerId, Math.max(at, this.lastProgress.get(workerId) ?? 0));
+  }
+
+  /** A call of the worker was handled (its first try, a retry or a redelivery). */
+  workerHeard(workerId: string, at: number): void {
+    this.lastHeard.set(workerId, Math.max(at, this.lastHeard.get(workerId) ?? 0));
+  }
+
+  workerDied(workerId: string, at: number): void {
+    this.died.set(workerId, at);
+  }
+
+  /** For a worker that died: the last moment anything was heard from it (a delivery may land after its death). */
+  silentSince(workerId: string): number | undefined {
+    const died = this.died.get(workerId);
+    return died === undefined ? undefined : Math.max(died, this.lastHeard.get(workerId) ?? died);
   }
 
   workflowFinished(workerId: string): void {

@@ -8,6 +8,9 @@ import type { WorkerSpec } from './plan.js';
 import type { ProgressLog } from './progress-log.js';
 import type { World } from './world.js';
 
+/** Reports an `extends-then-dies` worker makes (each followed by an extension request) before it falls silent. */
+const EXTENDING_REPORTS = 4;
+
 /**
  * One worker running one workflow through the worker routes, behaving as its spec says: it works
  * and completes, or dies, hangs while its heartbeat stays alive, asks for extensions without
@@ -49,8 +52,9 @@ export class SimWorker {
     const { behaviour } = this.spec;
     // A bursty worker's fault is silence (as `dies`) or its last value again and again, drawn once.
     if (behaviour === 'bursts' && this.faulty()) this.burstEnd ??= this.world.rng.chance(0.5) ? 'silence' : 'repeats';
-    if ((behaviour === 'dies' || this.burstEnd === 'silence') && this.faulty()) {
+    if (((behaviour === 'dies' || this.burstEnd === 'silence') && this.faulty()) || this.diesNowAfterExtending()) {
       this.world.log(`worker ${this.spec.workerId} dies`);
+      this.log.workerDied(this.spec.workerId, this.world.now);
       this.stopped = true;
       return;
     }
@@ -80,8 +84,13 @@ export class SimWorker {
         this.stopped = true;
       }
     });
-    if (!this.stopped && this.faulty() && (behaviour === 'extension-no-progress' || behaviour === 'recovers')) await this.askForExtension(token);
+    if (!this.stopped && this.faulty() && (behaviour === 'extension-no-progress' || behaviour === 'recovers' || behaviour === 'extends-then-dies')) await this.askForExtension(token);
     if (!this.stopped) this.schedule(token, behaviour === 'bursts' ? this.world.rng.int(100, 1_500) : this.world.plan.progressEveryMs + this.world.rng.int(0, 500));
+  }
+
+  /** `extends-then-dies`: a few reports (and grants) after its fault, it falls silent holding them. */
+  private diesNowAfterExtending(): boolean {
+    return this.spec.behaviour === 'extends-then-dies' && this.world.now - this.startedAt >= this.spec.faultAfterMs + EXTENDING_REPORTS * this.world.plan.progressEveryMs;
   }
 
   private async askForExtension(token: string): Promise<void> {
@@ -112,6 +121,11 @@ export class SimWorker {
 
   private async call(route: string, retry: typeof NO_RETRY, run: () => Promise<void>): Promise<void> {
     this.world.calls.httpRequests.worker++;
-    await this.world.invoke(`${this.spec.region}:${route}`, run, retry);
+    // Handled when it runs: a call redelivered after the worker died is still heard from it then.
+    const heard = async () => {
+      this.log.workerHeard(this.spec.workerId, this.world.now);
+      await run();
+    };
+    await this.world.invoke(`${this.spec.region}:${route}`, heard, retry);
   }
 }
