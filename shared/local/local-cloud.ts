@@ -105,6 +105,8 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     gateReportIntervalSeconds,
     ...(options.rebroadcastSeconds !== undefined ? { rebroadcastSeconds: options.rebroadcastSeconds } : {}),
   });
+  // Only now that every node hears its events may a wake-up from the previous run fire.
+  for (const node of [...regions.values(), gate]) await node.resume();
 
   const control = localControlRoutes(network, metrics, time);
   const servers: Server[] = [];

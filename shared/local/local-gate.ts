@@ -142,8 +142,6 @@ export async function startLocalGate(options: LocalGateOptions): Promise<LocalGa
     await (await onManagerReportHandler())(event, localContext('vigil-on-manager-report', options.gateRegion));
   });
 
-  await rearmStoredWakeUps(deps.gates, timers);
-
   return {
     deps,
     timers,
@@ -152,6 +150,7 @@ export async function startLocalGate(options: LocalGateOptions): Promise<LocalGa
       if (network.faults.gateDown) return;
       await (await sweepGateTimersHandler())(scheduledEvent(options.gateRegion), localContext('vigil-sweep-gate-timers', options.gateRegion));
     },
+    resume: async () => void (await rearmStoredWakeUps(deps.gates, timers)),
     close: async () => {
       timers.stop();
       await dynamo.close();

@@ -7,5 +7,11 @@ export interface LocalNode<Deps> {
   timers: LocalTimers;
   dynamo: LocalDynamo;
   sweep(): Promise<void>;
+  /**
+   * Re-arms every wake-up stored from a previous run. Called once every node hears its events: an
+   * overdue wake-up fires at once and publishes its leftover outbox, which a node not yet listening
+   * would never receive.
+   */
+  resume(): Promise<void>;
   close(): Promise<void>;
 }

@@ -78,8 +78,6 @@ export async function startLocalRegion(options: LocalRegionOptions): Promise<Loc
     await (await onGateDecisionHandler())(event, localContext('vigil-on-gate-decision', region));
   });
 
-  await rearmStoredWakeUps(deps.jobs, timers);
-
   const sweep = async () => {
     await (await sweepJobTimersHandler())(scheduledEvent(region), localContext('vigil-sweep-job-timers', region));
   };
@@ -88,6 +86,7 @@ export async function startLocalRegion(options: LocalRegionOptions): Promise<Loc
     timers,
     dynamo,
     sweep,
+    resume: async () => void (await rearmStoredWakeUps(deps.jobs, timers)),
     close: async () => {
       timers.stop();
       await dynamo.close();

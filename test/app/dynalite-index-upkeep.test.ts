@@ -115,34 +115,55 @@ describe('the local DynamoDB keeps its indexes as DynamoDB does, writing only th
   });
 });
 
-/** dynalite's own index upkeep, as the local DynamoDB calls it on each write (after the install). */
+/** dynalite's own index upkeep and key, as the local DynamoDB calls them on each write (after the install). */
 type UpdateIndexes = (store: unknown, table: TableDescription, before: unknown, after: unknown, done: (error?: Error) => void) => void;
-const dynaliteDb = (): { updateIndexes: UpdateIndexes } => {
+type CreateKey = (item: unknown, table: TableDescription) => string;
+const dynaliteDb = (): { updateIndexes: UpdateIndexes; createKey: CreateKey } => {
   const localRequire = createRequire(import.meta.url);
-  return localRequire(join(dirname(localRequire.resolve('dynalite')), 'db')) as { updateIndexes: UpdateIndexes };
+  return localRequire(join(dirname(localRequire.resolve('dynalite')), 'db')) as { updateIndexes: UpdateIndexes; createKey: CreateKey };
 };
 
+type LevelWrite = { type: 'put' | 'del'; key: string };
+type Done = (error?: Error) => void;
+
+/**
+ * One item write as dynalite makes it: its index upkeep, then the item's own write, on a store that
+ * records every LevelDB write. Answers each LevelDB write as the sub-databases it touches.
+ */
+async function levelWrites(before: Record<string, unknown> | undefined, after: Record<string, unknown> | undefined): Promise<string[][]> {
+  const { Table } = await dynamo.client.send(new DescribeTableCommand({ TableName: TABLE }));
+  const table = Table as TableDescription;
+  const writes: string[][] = [];
+  const named = (write: LevelWrite) => `${write.type === 'put' ? 'put' : 'delete'} ${write.key.startsWith('index-') ? write.key.split('~')[2] : 'item'}`;
+  const itemDb = {
+    put: (key: string, _item: unknown, done: Done) => (writes.push([named({ type: 'put', key: `item-${TABLE}~${key}` })]), done()),
+    del: (key: string, done: Done) => (writes.push([named({ type: 'del', key: `item-${TABLE}~${key}` })]), done()),
+  };
+  const store = { getItemDb: () => itemDb, db: { batch: (batch: LevelWrite[], done: Done) => (writes.push(batch.map(named)), done()) } };
+  await new Promise<void>((resolve, reject) => dynaliteDb().updateIndexes(store, table, before, after, (error) => (error ? reject(error) : resolve())));
+  const key = dynaliteDb().createKey(after ?? before, table);
+  await new Promise<void>((resolve) => (after ? itemDb.put(key, after, () => resolve()) : itemDb.del(key, () => resolve())));
+  return writes;
+}
+
 describe('a write that leaves an index entry as it was', () => {
-  async function indexWrites(before: Record<string, unknown>, after: Record<string, unknown>): Promise<string[]> {
-    const { Table } = await dynamo.client.send(new DescribeTableCommand({ TableName: TABLE }));
-    const written: string[] = [];
-    const store = {
-      getIndexDb: (_type: string, _table: string, indexName: string) => ({
-        put: (_key: string, _item: unknown, done: () => void) => (written.push(`put ${indexName}`), done()),
-        del: (_key: string, done: () => void) => (written.push(`delete ${indexName}`), done()),
-      }),
-    };
-    await new Promise<void>((resolve, reject) => dynaliteDb().updateIndexes(store, Table as TableDescription, before, after, (error) => (error ? reject(error) : resolve())));
-    return written.sort();
-  }
   const workflow = { pk: { S: 'JOB#a' }, sk: { S: 'WF#1' }, gsiWorkerId: { S: 'w1' }, index: { N: '0' }, step: { S: 's1' } };
 
   it('writes no index entry (a progress report on a workflow item), and one that changes it writes that index only', async () => {
-    expect(await indexWrites(workflow, { ...workflow, step: { S: 's2' }, lastProgressAt: { N: '5' } })).toEqual([]);
-    expect(await indexWrites(workflow, { ...workflow, index: { N: '1' } })).toEqual([`put ${WORKER_INDEX}`]);
-    expect(await indexWrites(workflow, { ...workflow, gsiWorkerId: { S: 'w2' } })).toEqual([`delete ${WORKER_INDEX}`, `put ${WORKER_INDEX}`]);
+    expect(await levelWrites(workflow, { ...workflow, step: { S: 's2' }, lastProgressAt: { N: '5' } })).toEqual([['put item']]);
+    expect(await levelWrites(workflow, { ...workflow, index: { N: '1' } })).toEqual([[`put ${WORKER_INDEX}`, 'put item']]);
+    expect(await levelWrites(workflow, { ...workflow, gsiWorkerId: { S: 'w2' } })).toEqual([[`delete ${WORKER_INDEX}`, `put ${WORKER_INDEX}`, 'put item']]);
     const { gsiWorkerId: _left, ...unlisted } = workflow;
-    expect(await indexWrites(workflow, unlisted)).toEqual([`delete ${WORKER_INDEX}`]);
-    expect(await indexWrites(unlisted, { ...unlisted, timerShard: { S: '1' }, timerDueAt: { N: '9' } })).toEqual([`put ${TIMER_INDEX}`]);
+    expect(await levelWrites(workflow, unlisted)).toEqual([[`delete ${WORKER_INDEX}`, 'put item']]);
+    expect(await levelWrites(unlisted, { ...unlisted, timerShard: { S: '1' }, timerDueAt: { N: '9' } })).toEqual([[`put ${TIMER_INDEX}`, 'put item']]);
+  });
+
+  // Restart review: dynalite wrote the old index entry's delete, the new entry and the item as three
+  // LevelDB writes; a process killed between them kept a RUNNING job with no `timers` entry, which no
+  // restart re-arm and no sweep could find again. LevelDB applies one batch whole or not at all.
+  it("writes an item and its index changes in one LevelDB batch, a delete's too", async () => {
+    const job = { pk: { S: 'JOB#a' }, sk: { S: 'JOB' }, timerShard: { S: '0' }, timerDueAt: { N: '5' } };
+    expect(await levelWrites(job, { ...job, timerDueAt: { N: '9' } })).toEqual([[`delete ${TIMER_INDEX}`, `put ${TIMER_INDEX}`, 'put item']]);
+    expect(await levelWrites(job, undefined)).toEqual([[`delete ${TIMER_INDEX}`, 'delete item']]);
   });
 });
