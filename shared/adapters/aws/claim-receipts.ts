@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ClaimReceipt } from '../../ports/pool-store.js';
 import { POOL_KEY_PREFIX, TTL_ATTRIBUTE } from './jobs-table.js';
+import { newWriteId, WRITE_ID } from './versioned-item.js';
 
 /** A retry comes within seconds; a day covers any client's patience, then DynamoDB drops the receipt. */
 const RECEIPT_RETENTION_SECONDS = 86_400;
@@ -26,16 +27,22 @@ export class DynamoClaimReceipts {
   async get(poolId: string, agentId: string, claimId: string): Promise<ClaimReceipt | undefined> {
     const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: receiptKey({ poolId, agentId, claimId }), ConsistentRead: true }));
     if (!Item) return undefined;
-    const { pk: _pk, sk: _sk, [TTL_ATTRIBUTE]: _ttl, ...receipt } = Item;
+    const { pk: _pk, sk: _sk, [TTL_ATTRIBUTE]: _ttl, [WRITE_ID]: _write, ...receipt } = Item;
     return receipt as ClaimReceipt;
   }
 
+  /**
+   * False when another call reserved the claim id first. A reservation whose answer was lost, repeated
+   * by the SDK, fails its own condition: the receipt then carries this call's write id, and it is
+   * this call's (review finding: it answered 503 busy to itself, locking its claim id out for 30 s).
+   */
   async reserve(receipt: ClaimReceipt, found?: ClaimReceipt): Promise<boolean> {
+    const writeId = newWriteId();
     try {
       await this.doc.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: { ...receiptKey(receipt), ...receipt, [TTL_ATTRIBUTE]: Math.floor(receipt.reservedAt / 1000) + RECEIPT_RETENTION_SECONDS },
+          Item: { ...receiptKey(receipt), ...receipt, [WRITE_ID]: writeId, [TTL_ATTRIBUTE]: Math.floor(receipt.reservedAt / 1000) + RECEIPT_RETENTION_SECONDS },
           ...(found
             ? { ConditionExpression: 'reservedAt = :found', ExpressionAttributeValues: { ':found': found.reservedAt } }
             : { ConditionExpression: 'attribute_not_exists(pk)' }),
@@ -43,9 +50,22 @@ export class DynamoClaimReceipts {
       );
       return true;
     } catch (error) {
-      if (lostRace(error)) return false;
-      throw error;
+      if (!lostRace(error)) throw error;
+      return this.writtenBy(receipt, writeId);
     }
+  }
+
+  private async writtenBy(receipt: ClaimReceipt, writeId: string): Promise<boolean> {
+    const { Item } = await this.doc.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: receiptKey(receipt),
+        ConsistentRead: true,
+        ProjectionExpression: '#writeId',
+        ExpressionAttributeNames: { '#writeId': WRITE_ID },
+      }),
+    );
+    return Item?.[WRITE_ID] === writeId;
   }
 
   async move(reserved: ClaimReceipt, itemId: string): Promise<boolean> {

@@ -6,6 +6,7 @@ import {
   type SchedulerClient,
 } from '@aws-sdk/client-scheduler';
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../../ports/clock.js';
 import type { TimerRequest, Timers } from '../../ports/timers.js';
 import { isAwsError } from './aws-error.js';
@@ -19,7 +20,14 @@ const SQS_DELAY_HORIZON_MS = SQS_MAX_DELAY_SECONDS * 1000;
 /** Scheduler fires within about a minute of its time; landing early keeps the SQS hop in front of the due time. */
 export const SCHEDULE_LEAD_MS = 3 * 60_000;
 
-const UPSERT_ATTEMPTS = 2;
+/**
+ * Scheduler answers ConflictException to an update or delete while another call changes the same
+ * schedule (two invocations re-arming one job), and the SDK does not retry it: the adapter does, a
+ * few times, after a short pause that grows.
+ */
+const SCHEDULE_ATTEMPTS = 4;
+const CONFLICT_PAUSE_MS = 100;
+const pauseAfterConflict = (attempt: number) => sleep(CONFLICT_PAUSE_MS * attempt * (1 + Math.random()));
 
 export interface SqsSchedulerTimersConfig {
   timerQueueUrl: string;
@@ -84,8 +92,11 @@ export function createSqsSchedulerTimers({ sqs, scheduler, clock, config }: SqsS
         await scheduler.send(new UpdateScheduleCommand(input));
         return;
       } catch (error) {
-        // The old schedule can fire and delete itself between our Create and Update: create again, once.
-        if (!isAwsError(error, 'ResourceNotFoundException') || attempt >= UPSERT_ATTEMPTS) throw error;
+        // The old schedule can fire and delete itself between our Create and Update: create again.
+        const gone = isAwsError(error, 'ResourceNotFoundException');
+        const busy = isAwsError(error, 'ConflictException');
+        if (!(gone || busy) || attempt >= SCHEDULE_ATTEMPTS) throw error;
+        if (busy) await pauseAfterConflict(attempt);
       }
     }
   }
@@ -99,12 +110,15 @@ export function createSqsSchedulerTimers({ sqs, scheduler, clock, config }: SqsS
 
     async disarm(scope, jobId) {
       // Only the schedule can be withdrawn: a delayed SQS message cannot, and is dropped by the lazy check.
-      try {
-        await scheduler.send(
-          new DeleteScheduleCommand({ Name: scheduleNameFor(scope, jobId), GroupName: config.scheduleGroupName }),
-        );
-      } catch (error) {
-        if (!isAwsError(error, 'ResourceNotFoundException')) throw error;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await scheduler.send(new DeleteScheduleCommand({ Name: scheduleNameFor(scope, jobId), GroupName: config.scheduleGroupName }));
+          return;
+        } catch (error) {
+          if (isAwsError(error, 'ResourceNotFoundException')) return;
+          if (!isAwsError(error, 'ConflictException') || attempt >= SCHEDULE_ATTEMPTS) throw error;
+          await pauseAfterConflict(attempt);
+        }
       }
     },
   };

@@ -4,6 +4,7 @@ import { DynamoPoolStore } from '../../../shared/adapters/aws/dynamo-pool-store.
 import { claimPoolItem } from '../../../shared/app/pools/claim-item.js';
 import { ClaimEndedError, ClaimInFlightError } from '../../../shared/domain/pools/pool-errors.js';
 import type { PoolItem } from '../../../shared/domain/pools/pool-item.js';
+import { loseNextAnswer } from '../support/lose-write-answer.js';
 import { useTestManager } from '../support/test-manager.js';
 import { newPool, refusal, send } from './pool-test-support.js';
 
@@ -125,6 +126,20 @@ describe('a claim with a claimId is idempotent', () => {
     expect(taken?.itemId).toBe('a');
     expect(inFlight).toBeInstanceOf(ClaimInFlightError);
     expect(afterAbandoned).toBeUndefined();
+  });
+
+  // AWS adapters review: the receipt's write landed but its answer was lost; the SDK's repeat failed its
+  // own condition and the claim answered 503 busy to itself, locking its claimId out for 30 s.
+  it('a claim whose receipt write answer was lost (the SDK repeats it) still takes its item; its repeat answers the same attempt', async () => {
+    // Prepare
+    await newPool(m.deps, {}, ['a', 'b']);
+    const undo = loseNextAnswer(m.doc, 'PutItemCommand', 'CLAIM#agent-a#c-1');
+    // Act
+    const first = await claimPoolItem(m.deps, 'p', agent('agent-a', 'c-1')).finally(undo);
+    const repeat = await claimPoolItem(m.deps, 'p', agent('agent-a', 'c-1'));
+    // Assess
+    expect(repeat).toEqual(first);
+    expect(await runningItems(m)).toHaveLength(1);
   });
 
   it('property: any interleaving of repeated claims leaves one attempt per claimId, every answer for it the same', async () => {

@@ -117,6 +117,32 @@ describe('SQS + Scheduler timers (error paths and exact requests, against a mock
     expect(scheduler.commandCalls(UpdateScheduleCommand)).toHaveLength(1);
   });
 
+  // AWS adapters review: Scheduler answers ConflictException to an update or delete racing another
+  // change of the same schedule, and the SDK does not retry it; the decision whose state had landed
+  // then answered 500.
+  const busy = () => new ConflictException(awsError('Updating or deleting the resource can cause an inconsistent state.'));
+
+  it('arm tries an update that raced another change of the schedule again', async () => {
+    // Prepare
+    scheduler.on(CreateScheduleCommand).rejects(new ConflictException(awsError('exists')));
+    scheduler.on(UpdateScheduleCommand).rejectsOnce(busy()).resolves({ ScheduleArn: 'arn' });
+    // Act + Assess
+    await expect(timers.arm(farTimer)).resolves.toBeUndefined();
+    expect(scheduler.commandCalls(UpdateScheduleCommand)).toHaveLength(2);
+  });
+
+  it('disarm tries a delete that raced another change of the schedule again, a few times, then gives up', async () => {
+    // Prepare
+    scheduler.on(DeleteScheduleCommand).rejectsOnce(busy()).resolves({});
+    // Act + Assess
+    await expect(timers.disarm('job', 'job-1')).resolves.toBeUndefined();
+    expect(scheduler.commandCalls(DeleteScheduleCommand)).toHaveLength(2);
+    scheduler.reset();
+    scheduler.on(DeleteScheduleCommand).rejects(busy());
+    await expect(timers.disarm('job', 'job-1')).rejects.toMatchObject({ name: 'ConflictException' });
+    expect(scheduler.commandCalls(DeleteScheduleCommand)).toHaveLength(4);
+  });
+
   it('passes any other Scheduler error to the caller', async () => {
     // Prepare
     scheduler.on(CreateScheduleCommand).rejects(new ValidationException(awsError('bad role')));
