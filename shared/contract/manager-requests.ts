@@ -21,12 +21,16 @@ export const workflowsSchema = z
     }),
   );
 
-// Vigil's clock counts milliseconds, and DynamoDB cannot store a magnitude below 1e-130 (Schemathesis
-// found 5e-324 s answered 500): a duration is at least one millisecond.
+// Any duration above 0 is accepted (contract). Vigil's clock counts milliseconds, and DynamoDB cannot
+// store a magnitude below 1e-130 (Schemathesis found 5e-324 s answered 500): one shorter than a
+// millisecond is kept as one millisecond.
 const MIN_DURATION_SECONDS = 0.001;
 
 export const durationSeconds = () =>
-  z.number().check(z.gte(MIN_DURATION_SECONDS, `must be at least ${MIN_DURATION_SECONDS} (one millisecond)`), z.lte(MAX_TIMEOUT_SECONDS, `must be at most ${MAX_TIMEOUT_SECONDS} (one year)`));
+  z.pipe(
+    z.number().check(z.gt(0, 'must be more than 0'), z.lte(MAX_TIMEOUT_SECONDS, `must be at most ${MAX_TIMEOUT_SECONDS} (one year)`)),
+    z.transform((seconds: number) => Math.max(seconds, MIN_DURATION_SECONDS)),
+  );
 
 export const timeoutSecondsSchema = durationSeconds();
 

@@ -42,7 +42,7 @@ export const jobAnswer = z.looseObject({
     z.looseObject({
       workflowId: z.string(),
       workerId: z.string(),
-      state: z.enum(['pending', 'running', 'completed', 'failed', 'cancelled']),
+      state: z.enum(['running', 'completed', 'failed', 'cancelled']),
       lastProgressAt: z.optional(isoTime),
       lastHeartbeatAt: z.optional(isoTime),
       progress: z.optional(z.number()),

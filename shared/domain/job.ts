@@ -91,7 +91,7 @@ export interface Workflow {
   retainUntil?: EpochMs;
 }
 
-export type WorkflowState = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
+export type WorkflowState = 'running' | 'completed' | 'failed' | 'cancelled';
 
 /** A workflow item left over from an earlier job with the same id is none of this job's. */
 export const belongsTo = (workflow: Workflow, job: Job): boolean => workflow.incarnation === job.incarnation;
@@ -103,7 +103,8 @@ export function workflowState(job: Job, workflow: Workflow): WorkflowState {
   if (mark === WorkflowMark.completed) return 'completed';
   if (mark === WorkflowMark.failed) return 'failed';
   if (isTerminal(job.status)) return 'cancelled';
-  return workflow.lastProgressAt === undefined && workflow.lastHeartbeatAt === undefined ? 'pending' : 'running';
+  // One that has not reported yet is running too (the contract's states): its stuck clock runs from the job's start.
+  return 'running';
 }
 
 export function workflowCounts(job: Job): { total: number; completed: number; failed: number; active: number } {

@@ -12,6 +12,6 @@ export function stuckWorkflows(job: Job, workflows: readonly Workflow[], now: Ep
   const quietMs = secondsToMs(stuckThresholdSeconds) + progressCoalesceMs(stuckThresholdSeconds);
   return workflows.filter((w) => {
     const state = workflowState(job, w);
-    return (state === 'pending' || state === 'running') && now - (w.lastProgressAt ?? job.tracking.startedAt) >= quietMs;
+    return state === 'running' && now - (w.lastProgressAt ?? job.tracking.startedAt) >= quietMs;
   });
 }

@@ -105,6 +105,15 @@ describe('a heartbeat keeps the worker healthy but does not reset the stuck cloc
     expect(heartbeat).toMatchObject({ status: 'RUNNING', cancel: false, progressed: false, stuckAt: new Date(at(12.5)).toISOString() });
   });
 
+  // Contract review: the contract's workflow states are running|completed|failed|cancelled, each with
+  // its lastProgressAt; one that had not reported yet was "pending", with none.
+  it('a workflow that has not reported yet is running, its lastProgressAt the job\'s start', async () => {
+    // Act
+    const view = await getJob(m.deps, 'job-1');
+    // Assess
+    expect(view.workflows).toEqual([expect.objectContaining({ workflowId: 'wf-1', state: 'running', lastProgressAt: view.timeoutTracking.startedAt, stuck: false })]);
+  });
+
   it('a workflow that only heartbeats is running, and listed as stuck once past the threshold and its window', async () => {
     // Prepare
     await report(1);
@@ -115,7 +124,8 @@ describe('a heartbeat keeps the worker healthy but does not reset the stuck cloc
     expect(view.workflows).toEqual([
       expect.objectContaining({ workflowId: 'wf-1', state: 'running', stuck: true, lastHeartbeatAt: new Date(at(10.6)).toISOString() }),
     ]);
-    expect(view.workflows[0]).not.toHaveProperty('lastProgressAt');
+    // Never progressed: its stuck clock runs from the job's start, which is what it shows.
+    expect(view.workflows[0]?.lastProgressAt).toBe(view.timeoutTracking.startedAt);
   });
 });
 

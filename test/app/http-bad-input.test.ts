@@ -35,6 +35,21 @@ describe('HTTP handlers refuse bad input with the contract\'s errors and change 
     expect(await m.snapshot()).toEqual([]);
   });
 
+  // Contract review: "timeoutSeconds > 0", but anything under a millisecond was refused.
+  it('any timeoutSeconds above 0 is accepted; under a millisecond (down to 5e-324) it is kept as one millisecond', async () => {
+    // Act
+    const answers = await Promise.all(
+      [0.0005, 5e-324].map((timeoutSeconds, i) => invoke(submitJob, { method: 'POST', route: '/jobs', body: { ...validBody, jobId: `job-${i}`, timeoutSeconds } })),
+    );
+    const zero = await invoke(submitJob, { method: 'POST', route: '/jobs', body: { ...validBody, jobId: 'job-zero', timeoutSeconds: 0 } });
+    // Assess
+    expect(answers.map((answer) => answer.statusCode)).toEqual([201, 201]);
+    expect((await m.getJob('job-0')).tracking.timeoutSeconds).toBe(0.001);
+    expect((await m.getJob('job-1')).tracking.timeoutSeconds).toBe(0.001);
+    expect(zero.statusCode).toBe(400);
+    expect(errorOf(zero).message).toMatch(/timeoutSeconds: must be more than 0/);
+  });
+
   it('every bad field is named in details, an unknown one included', async () => {
     // Prepare
     const body = { timeoutSeconds: 0, workflows: [], surprise: true };
