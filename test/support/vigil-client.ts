@@ -48,7 +48,7 @@ export const jobSchema = z.object({
     z.object({
       workflowId: z.string(),
       workerId: z.string(),
-      state: z.enum(['pending', 'running', 'completed', 'failed', 'cancelled']),
+      state: z.enum(['running', 'completed', 'failed', 'cancelled']),
       lastProgressAt: isoTime.optional(),
       lastHeartbeatAt: isoTime.optional(),
       progress: z.number().optional(),
