@@ -32,7 +32,7 @@ describe('the simulator', () => {
     const rates = plans[0]?.rates;
     expect([...scheduled].sort()).toEqual(['bus-outage', 'gate-down', 'pool-cancel', 'region-cut', 'takeover']);
     expect([...behaviours].sort()).toEqual(['bursts', 'dies', 'extends-then-dies', 'extension-no-progress', 'hangs', 'normal', 'recovers']);
-    expect([...agents].sort()).toEqual(['dies', 'ignores-terminate', 'late-result', 'normal', 'slow', 'stops-checkpointing']);
+    expect([...agents].sort()).toEqual(['dies', 'gives-back', 'ignores-terminate', 'late-result', 'normal', 'slow', 'stops-checkpointing']);
     expect(Object.entries(rates ?? {}).filter(([, value]) => value === 0)).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import { attemptWakeUpAt } from '../../domain/pools/item-wake-up.js';
 import { poolIsStopped, type Pool } from '../../domain/pools/pool.js';
-import type { ItemState, PoolItem } from '../../domain/pools/pool-item.js';
+import { ITEM_BOUNDS, type ItemState, type PoolItem } from '../../domain/pools/pool-item.js';
 import { detectionBoundMs } from '../world/detection-bound.js';
 import type { SimNodes } from '../world/nodes.js';
 import type { PoolSpec } from '../world/plan.js';
@@ -88,8 +88,29 @@ export class PoolInvariants {
       if (before && FINAL.has(before.state) && item.state !== before.state) {
         this.report('pool-item-final', `${spec.poolId}/${item.itemId}`, `${before.state} became ${item.state}`);
       }
+      this.checkBounds(spec, item);
       known.set(item.itemId, item);
     }
+  }
+
+  /**
+   * The bounds that keep an item far below 400 KB whatever agents send (`ITEM_BOUNDS`): a bounded
+   * history, a few late results per attempt each kept whole only when small, payloads of 32 KB.
+   * Checked on every item read, so a bound that slips is seen long before a write is refused.
+   */
+  private checkBounds(spec: PoolSpec, item: PoolItem): void {
+    const bytes = (value: unknown) => (value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value), 'utf8'));
+    const broken: string[] = [];
+    if (item.history.length > ITEM_BOUNDS.history) broken.push(`${item.history.length} history entries`);
+    for (const entry of item.history) {
+      const late = entry.lateResults ?? [];
+      if (late.length > ITEM_BOUNDS.lateResultsPerAttempt) broken.push(`${late.length} late results on attempt ${entry.attempt}`);
+      for (const result of late) if (bytes(result.result) > ITEM_BOUNDS.lateResultBytes) broken.push(`a ${bytes(result.result)} B late result kept whole`);
+    }
+    for (const [name, value] of Object.entries({ input: item.input, result: item.result, partialResult: item.partialResult, checkpoint: item.lastCheckpoint?.state })) {
+      if (bytes(value) > ITEM_BOUNDS.payloadBytes) broken.push(`a ${bytes(value)} B ${name}`);
+    }
+    if (broken.length > 0) this.report('item-bounds', `${spec.poolId}/${item.itemId}`, `past ITEM_BOUNDS: ${broken.join(', ')}`);
   }
 
   /** The plan's items and every subtask a split created so far. */

@@ -16,8 +16,10 @@ import { isStaleFor, withStaleAttemptCheck } from './stale-attempt-guard.js';
 const CLAIM_POLL_MS = 60_000;
 /** Work of a split's subtask, whose size the plan does not know. */
 const SUBTASK_WORK_MS = 30_000;
-/** A late result big enough to be kept as its size only (a late result over 1 KB). */
-const LATE_RESULT = { summary: 'x'.repeat(30_000) };
+/** A late result as big as a result may be (32 KB), so an item that kept late results whole would grow fast. */
+const LATE_RESULT = { summary: 'x'.repeat(32_000) };
+/** A late agent sends its result this many times (its retries, its restarts), past the item's cap on late results. */
+const LATE_RESULT_SENDS = 5;
 
 interface Held {
   itemId: string;
@@ -191,6 +193,7 @@ export class SimAgent {
     }
     if (elapsed >= held.workMs) return this.finish(held);
     if (held.told) return; // ignoring terminate: works on without a word
+    if (this.faulty('gives-back')) return this.giveBack(held);
     const reply = (await this.converse(held, { type: 'heartbeat' }, NO_RETRY)) as HeartbeatReply | undefined;
     if (reply?.action === 'terminate') await this.onTerminate(held);
     else if (reply?.action === 'checkpoint' && !this.faulty('stops-checkpointing')) {
@@ -211,6 +214,13 @@ export class SimAgent {
     await this.send(held, { type: 'complete', outcome, result: { itemId: held.itemId, by: this.spec.agentId } }, CLIENT_RETRY);
   }
 
+  /** Hands the item back unasked (`terminated` while its attempt runs), then claims again. */
+  private async giveBack(held: Held): Promise<void> {
+    this.held = undefined;
+    this.world.log(`agent ${this.spec.agentId} gives back ${held.itemId} attempt ${held.attempt}`);
+    await this.send(held, { type: 'terminated', cleanup: 'completed', partialResult: { step: held.done } }, CLIENT_RETRY);
+  }
+
   /** Told to stop (a heartbeat's `terminate`, or a call refused as terminating): each behaviour as it would. */
   private async onTerminate(held: Held): Promise<void> {
     if (this.held !== held || held.told) return;
@@ -224,7 +234,7 @@ export class SimAgent {
       const lateMs = this.world.rng.int(60, 600) * 1000;
       this.world.log(`agent ${this.spec.agentId} goes quiet on ${held.itemId} attempt ${held.attempt}; its result comes in ${lateMs / 1000} s`);
       this.world.after(lateMs, `late result ${this.spec.agentId}`, async () => {
-        await this.send(held, { type: 'complete', outcome: 'succeeded', result: LATE_RESULT }, NO_RETRY);
+        for (let send = 0; send < LATE_RESULT_SENDS; send++) await this.send(held, { type: 'complete', outcome: 'succeeded', result: LATE_RESULT }, NO_RETRY);
       });
       return;
     }

@@ -9,6 +9,7 @@ const AGENT_FAULTS: ReadonlyArray<[FaultKind, AgentBehaviour]> = [
   ['agent-ignores-terminate', 'ignores-terminate'],
   ['agent-stops-checkpointing', 'stops-checkpointing'],
   ['agent-late-result', 'late-result'],
+  ['agent-gives-back', 'gives-back'],
 ];
 
 /**

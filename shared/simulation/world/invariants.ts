@@ -149,6 +149,10 @@ export class Invariants {
         this.violate('no-leak', spec.jobId, `${region}: still RUNNING ${Math.round((now - deadline) / 1000)} s past its effective deadline, or the moment it was moved earlier (bound ${bound / 1000} s)`);
       }
     }
+    // Every region ended and none timed out: the gate's timeout, if it declared one, was moot (finding 6), and its view says so.
+    if (gateJob && allRegionsFinal(gateJob) && !Object.values(gateJob.dcStatus).includes('timed_out') && (gateJob.globallyTimedOut || gateJob.timeoutReason !== undefined)) {
+      this.violate('gate-completed-never-timed-out', spec.jobId, `every region ended without a timeout (${JSON.stringify(gateJob.dcStatus)}), yet the gate still shows globallyTimedOut ${gateJob.globallyTimedOut}, reason ${gateJob.timeoutReason}`);
+    }
     // A region that completed only after the global deadline may fairly be overtaken by the gate's timeout.
     if (gateJob && completedInTime && gateJobStatus(gateJob) === 'TIMED_OUT') {
       const finished = spec.regions.map((r) => `${r} at ${this.jobs.get(`${spec.jobId}/${r}`)?.finishedAt}`).join(', ');

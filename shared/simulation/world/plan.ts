@@ -26,6 +26,7 @@ export const FAULT_KINDS = [
   'worker-bursts',
   'pool-cancel',
   'worker-extends-then-dies',
+  'agent-gives-back',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -57,7 +58,8 @@ export interface JobSpec {
   workers: WorkerSpec[];
 }
 
-export type AgentBehaviour = 'normal' | 'dies' | 'slow' | 'ignores-terminate' | 'stops-checkpointing' | 'late-result';
+/** `gives-back`: says `terminated` unasked at its first heartbeat of each attempt, handing the item back, and claims again. */
+export type AgentBehaviour = 'normal' | 'dies' | 'slow' | 'ignores-terminate' | 'stops-checkpointing' | 'late-result' | 'gives-back';
 
 /** One agent of a pool: it claims items one after another until the pool stops or the run ends. */
 export interface AgentSpec {

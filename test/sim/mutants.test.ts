@@ -1,0 +1,193 @@
+/**
+ * The simulator's checks catch bugs: hand-made mutations of the real use cases, injected in memory
+ * by module mocking (no source file is edited), must each break an invariant over CI seeds. Every
+ * mock passes through to the original unless `M.active` names its mutation. Written by the
+ * simulator review, which found three mutants surviving (a give-back dropping its item, a gate
+ * keeping a moot timeout in its view, late results kept unbounded); the simulated world and the
+ * invariants were then extended until each is caught.
+ */
+import { describe, expect, it, vi } from 'vitest';
+
+const M = vi.hoisted(() => ({ active: '' as string }));
+
+// ---------------------------------------------------------------------------------------------
+// Mutants (each off unless M.active names it)
+// ---------------------------------------------------------------------------------------------
+
+/** Job wake-ups: fire 1 s early (armed 1 s early, deciding as if 1 s later); or skip the fence check. */
+vi.mock('../../shared/domain/timer-fired.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../shared/domain/timer-fired.js')>();
+  return {
+    ...real,
+    onTimerFired: (job: any, timer: any, ctx: any, ...rest: any[]) => {
+      if (M.active === 'timeout-1s-early') return (real.onTimerFired as any)(job, timer, { ...ctx, now: ctx.now + 1_000 }, ...rest);
+      if (M.active === 'timer-fence-skipped') return (real.onTimerFired as any)(job, { ...timer, fenceToken: job.tracking.fenceToken }, ctx, ...rest);
+      return (real.onTimerFired as any)(job, timer, ctx, ...rest);
+    },
+    dependsOnProgress: (job: any, timer: any, ctx: any, ...rest: any[]) => {
+      if (M.active === 'timeout-1s-early') return (real.dependsOnProgress as any)(job, timer, { ...ctx, now: ctx.now + 1_000 }, ...rest);
+      return (real.dependsOnProgress as any)(job, timer, ctx, ...rest);
+    },
+  };
+});
+vi.mock('../../shared/domain/deadlines.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../shared/domain/deadlines.js')>();
+  // Only the app uses nextDueAt; the invariants read effectiveDeadline, which stays exact.
+  return { ...real, nextDueAt: (job: any, policy: any) => real.nextDueAt(job, policy) - (M.active === 'timeout-1s-early' ? 1_000 : 0) };
+});
+
+/** A gate decision (JobGlobalTimeout) applied whatever its fence token. */
+vi.mock('../../shared/domain/gate-decisions.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../shared/domain/gate-decisions.js')>();
+  return {
+    ...real,
+    onGlobalTimeout: (job: any, decision: any, ctx: any) => {
+      if (M.active === 'decision-fence-skipped') return real.onGlobalTimeout(job, { ...decision, fenceToken: Math.max(decision.fenceToken, job.tracking.fenceToken) }, ctx);
+      return real.onGlobalTimeout(job, decision, ctx);
+    },
+  };
+});
+
+/** AD-26 budget off by one grant: a sixth grant (1 s) allowed. */
+vi.mock('../../shared/domain/extension-budget.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../shared/domain/extension-budget.js')>();
+  return {
+    ...real,
+    requestExtension: (budget: any, ask: any, suspect: boolean, policy: any) =>
+      real.requestExtension(budget, ask, suspect, M.active === 'extension-cap-plus-one' ? { ...policy, maxExtensions: policy.maxExtensions + 1 } : policy),
+  };
+});
+
+/** A give-back (terminated, unasked) drops the item: it stays 'running' with no attempt, never claimable. */
+vi.mock('../../shared/domain/pools/resolve-attempt.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../shared/domain/pools/resolve-attempt.js')>();
+  return {
+    ...real,
+    givenBackFate: (item: any, config: any, now: number) => {
+      if (M.active === 'give-back-drops-item') return { item: { ...item, state: 'running', run: undefined }, effects: [] };
+      return real.givenBackFate(item, config, now);
+    },
+  };
+});
+
+/** Gate: a declared global timeout reads TIMED_OUT without a region confirming it. */
+vi.mock('../../shared/domain/gate/gate-job-status.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../shared/domain/gate/gate-job-status.js')>();
+  return {
+    ...real,
+    gateJobStatus: (job: any) => (M.active === 'gate-timeout-unconfirmed' && job.globallyTimedOut ? 'TIMED_OUT' : real.gateJobStatus(job)),
+  };
+});
+
+/** Gate: finding 6 regressed — a moot global timeout is never withdrawn once every region completed. */
+vi.mock('../../shared/domain/gate/on-final-status.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../shared/domain/gate/on-final-status.js')>();
+  return {
+    ...real,
+    onFinalStatus: (job: any, final: any, now: number, policy: any) => {
+      const decision = real.onFinalStatus(job, final, now, policy);
+      if (job.globallyTimedOut && !decision.state.globallyTimedOut) {
+        if (M.active === 'gate-keeps-moot-timeout') {
+          const { withdrawnTimeout: _w, ...rest } = decision.state;
+          return { ...decision, state: { ...rest, globallyTimedOut: true, timeoutReason: job.timeoutReason, decidedAt: job.decidedAt } };
+        }
+      }
+      return decision;
+    },
+  };
+});
+
+/** Pool agent calls: the attempt number is not checked (a stale attempt acts as the live one). */
+vi.mock('../../shared/domain/pools/agent-calls.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../shared/domain/pools/agent-calls.js')>();
+  return {
+    ...real,
+    decideAgentCall: (item: any, pool: any, attempt: number, call: any, now: number) => {
+      return real.decideAgentCall(item, pool, M.active === 'attempt-fence-skipped' ? item.attempt : attempt, call, now);
+    },
+  };
+});
+
+/** Late results on an item: kept whole (no size-only form) and never capped per attempt. */
+vi.mock('../../shared/domain/pools/item-history.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../shared/domain/pools/item-history.js')>();
+  return {
+    ...real,
+    withLateResult: (item: any, attempt: number, call: string, result: unknown, at: number) => {
+      if (M.active !== 'late-results-unbounded' || !item.history.some((e: any) => e.attempt === attempt)) return real.withLateResult(item, attempt, call, result, at);
+      return {
+        ...item,
+        history: item.history.map((e: any) => (e.attempt === attempt ? { ...e, lateResults: [...(e.lateResults ?? []), { at, call, result }] } : e)),
+      };
+    },
+  };
+});
+
+/** The per-minute job sweep does nothing: a lost wake-up is never rescued. */
+vi.mock('../../shared/app/sweep-job-timers.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../shared/app/sweep-job-timers.js')>();
+  return { ...real, sweepJobTimers: async (...args: any[]) => (M.active === 'sweep-disabled' ? undefined : (real.sweepJobTimers as any)(...args)) };
+});
+
+// Imports after the mocks (vi.mock is hoisted anyway).
+import { sweepSeeds } from '../../shared/simulation/sweep.js';
+import { MemoryDynamo } from '../../shared/simulation/dynamo/memory-dynamo.js';
+import { CI_PLAN } from './support/seed-range.js';
+
+/** The unmutated code passes these (they are among the CI seeds), so a violation is the mutant's. */
+const SEEDS = 40;
+
+async function violationsWith(mutation: string, seeds = SEEDS, from = 1): Promise<Map<string, number[]>> {
+  M.active = mutation;
+  try {
+    const summary = await sweepSeeds(from, seeds, CI_PLAN);
+    return summary.failingSeeds;
+  } finally {
+    M.active = '';
+  }
+}
+
+const describeCaught = (failing: Map<string, number[]>) => [...failing].map(([inv, seeds]) => `${inv}: ${seeds.length} seeds`).join('; ');
+
+describe('mutation testing: each mutant must be caught by the simulator', () => {
+  const cases: Array<[string, string]> = [
+    ['timeout-1s-early', 'job wake-ups armed 1 s early and deciding as if 1 s later (timeout fired 1 s early)'],
+    ['timer-fence-skipped', 'a job wake-up with a stale fence token acts as the current one'],
+    ['decision-fence-skipped', "a gate JobGlobalTimeout with a stale fence token is applied"],
+    ['extension-cap-plus-one', 'AD-26 budget off by one grant (a 6th grant allowed)'],
+    ['give-back-drops-item', "a pool item given back (terminated unasked) is dropped: stuck 'running' with no attempt"],
+    ['gate-timeout-unconfirmed', 'the gate reports TIMED_OUT on a declared timeout no region confirmed'],
+    ['gate-keeps-moot-timeout', 'the gate keeps globallyTimedOut/timeoutReason in its view after every region completed (finding 6 regressed)'],
+    ['attempt-fence-skipped', 'a pool agent call of a stale attempt acts as the live attempt'],
+    ['sweep-disabled', 'the job sweep never runs, so a lost wake-up (timer-loss) leaves the job RUNNING'],
+  ];
+  for (const [mutation, what] of cases) {
+    it(`catches: ${what} [${mutation}]`, { timeout: 90_000 }, async () => {
+      const failing = await violationsWith(mutation);
+      console.log(`[${mutation}] ${failing.size === 0 ? 'SURVIVED' : `caught: ${describeCaught(failing)}`}`);
+      expect(failing.size, `mutant ${mutation} survived ${SEEDS} seeds`).toBeGreaterThan(0);
+    });
+  }
+
+  it('catches: the in-memory store not enforcing ConditionExpression [store-no-conditions]', { timeout: 90_000 }, async () => {
+    const proto = MemoryDynamo.prototype as any;
+    const realWrite = proto.write;
+    const spy = vi.spyOn(proto, 'write').mockImplementation(function (this: any, table: any, key: any, next: any, input: any) {
+      const { ConditionExpression: _c, ...unconditional } = input;
+      return realWrite.call(this, table, key, next, unconditional);
+    });
+    try {
+      const failing = await violationsWith('store-no-conditions');
+      console.log(`[store-no-conditions] ${failing.size === 0 ? 'SURVIVED' : `caught: ${describeCaught(failing)}`}`);
+      expect(failing.size, 'a store that enforces no condition survived').toBeGreaterThan(0);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('catches: late results kept whole and unbounded on the item (ITEM_BOUNDS ignored) [late-results-unbounded]', { timeout: 90_000 }, async () => {
+    const failing = await violationsWith('late-results-unbounded');
+    console.log(`[late-results-unbounded] ${failing.size === 0 ? 'SURVIVED' : `caught: ${describeCaught(failing)}`}`);
+    expect(failing.size, 'an item that grows without bound survived: no workload comes near 400 KB').toBeGreaterThan(0);
+  });
+});
