@@ -4,6 +4,7 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { EVENT_HANDLER_RETRY_ATTEMPTS } from '../../shared/config/delivery-settings.js';
 import type { VigilFunction } from './vigil-function.js';
 
 export interface BusSubscriptionProps {
@@ -26,7 +27,7 @@ export class BusSubscription extends Construct {
   constructor(scope: Construct, id: string, props: BusSubscriptionProps) {
     super(scope, id);
     props.consumer.handler.configureAsyncInvoke({
-      retryAttempts: 2,
+      retryAttempts: EVENT_HANDLER_RETRY_ATTEMPTS,
       maxEventAge: Duration.hours(6),
       onFailure: new SqsDestination(props.deadLetterQueue),
     });

@@ -8,6 +8,7 @@ import { LambdaEnv } from '../../shared/config/lambda-env.js';
 import { acknowledgeWildcardResource } from './nag-acknowledgements.js';
 import { deadLetterQueue, redriveQueue, secureQueue } from './secure-queue.js';
 import type { VigilFunction } from './vigil-function.js';
+import { TIMER_CONSUMER_TIMEOUT_SECONDS, TIMER_MAX_RECEIVES, TIMER_VISIBILITY_TIMEOUT_SECONDS } from '../../shared/config/delivery-settings.js';
 
 export interface TimerDeliveryProps {
   readonly scheduleGroupName: string;
@@ -15,7 +16,6 @@ export interface TimerDeliveryProps {
   readonly consumerTimeout: Duration;
 }
 
-const MAX_RECEIVES_BEFORE_DLQ = 5;
 
 /**
  * Durable one-shot timers (ARCHITECTURE "Timers"): an SQS delay queue for wake-ups due within
@@ -35,8 +35,8 @@ export class TimerDelivery extends Construct {
     this.queueDlq = redriveQueue(this, 'QueueDlq');
     this.queue = secureQueue(this, 'Queue', {
       // AWS guidance for Lambda consumers: six times the function timeout.
-      visibilityTimeout: Duration.seconds(props.consumerTimeout.toSeconds() * 6),
-      deadLetterQueue: { queue: this.queueDlq, maxReceiveCount: MAX_RECEIVES_BEFORE_DLQ },
+      visibilityTimeout: Duration.seconds(props.consumerTimeout.toSeconds() * (TIMER_VISIBILITY_TIMEOUT_SECONDS / TIMER_CONSUMER_TIMEOUT_SECONDS)),
+      deadLetterQueue: { queue: this.queueDlq, maxReceiveCount: TIMER_MAX_RECEIVES },
     });
     this.scheduleGroup = new ScheduleGroup(this, 'ScheduleGroup', {
       scheduleGroupName: props.scheduleGroupName,

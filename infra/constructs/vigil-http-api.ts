@@ -111,7 +111,12 @@ export class VigilHttpApi extends Construct {
 
   private unsignedRoute(method: HttpMethod, path: string, fn: VigilFunction, throttle: RouteThrottle, whyNoAuthorizer: string): HttpRoute[] {
     const routes = this.route(method, path, fn, false);
-    for (const route of routes) acknowledgeNag(route, 'APIG4', whyNoAuthorizer);
+    for (const route of routes) {
+      acknowledgeNag(route, 'APIG4', whyNoAuthorizer);
+      // The stage's route settings name this route: API Gateway refuses them before the route exists,
+      // and CloudFormation would otherwise create the two side by side (infra review).
+      this.stage.node.addDependency(route);
+    }
     this.throttles.set(`${method} ${path}`, throttle);
     return routes;
   }

@@ -1,5 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import { decider, readOnly, type HandlerSpec } from '../constructs/handler-access.js';
+import { TIMER_CONSUMER_TIMEOUT_SECONDS } from '../../shared/config/delivery-settings.js';
 
 /** The gate's handlers (multi-DC coordination, AD-34 Part 5) and what each may touch. */
 export const gateHandlers = {
@@ -21,7 +22,7 @@ export const gateHandlers = {
     access: decider,
     timeout: Duration.seconds(30),
   },
-  FireGateTimer: { entry: 'functions/timers/fire-gate-timer.ts', description: 'Gate timer queue consumer', access: decider, timeout: Duration.seconds(30) },
+  FireGateTimer: { entry: 'functions/timers/fire-gate-timer.ts', description: 'Gate timer queue consumer', access: decider, timeout: Duration.seconds(TIMER_CONSUMER_TIMEOUT_SECONDS) },
   SweepGateTimers: {
     entry: 'functions/timers/sweep-gate-timers.ts',
     description: 'One-minute backstop sweep over the gate timer index',

@@ -1,6 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { PhysicalNames } from '../config/physical-names.js';
 import { decider, readOnly, type HandlerAccess, type HandlerSpec } from '../constructs/handler-access.js';
+import { TIMER_CONSUMER_TIMEOUT_SECONDS } from '../../shared/config/delivery-settings.js';
 
 const withTokens = (access: HandlerAccess): HandlerAccess => ({ ...access, tokenSecret: true });
 
@@ -12,7 +13,7 @@ const SUBMIT_TIMEOUT = Duration.seconds(29);
  * resend) while the gate still runs to record every other region's answer.
  */
 export const SUBMIT_FROM_GATE_TIMEOUT = Duration.seconds(22);
-export const TIMER_CONSUMER_TIMEOUT = Duration.seconds(30);
+export const TIMER_CONSUMER_TIMEOUT = Duration.seconds(TIMER_CONSUMER_TIMEOUT_SECONDS);
 
 /** The region manager's handlers (ARCHITECTURE "Layers": one use case each) and what each may touch. */
 export const regionalHandlers = {

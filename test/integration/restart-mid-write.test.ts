@@ -1,14 +1,12 @@
 import './gate/quiet-logs.js';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemScheduler } from '../../shared/adapters/local/system-scheduler.js';
 import { VirtualClock } from '../../shared/adapters/local/virtual-clock.js';
 import { DETECTION_BOUND_MS } from '../../shared/app/detection-bound.js';
-import { startLocalCloud, type LocalCloud, type LocalCloudOptions } from '../../shared/local/local-cloud.js';
+import { useTempClouds } from './support/temp-clouds.js';
 import { GateClient, tokenOf } from '../support/gate-client.js';
 import { ok, VigilClient } from '../support/vigil-client.js';
 
@@ -16,41 +14,16 @@ const localRequire = createRequire(import.meta.url);
 const DYNALITE_PATH = localRequire.resolve('dynalite');
 const UPKEEP_PATH = localRequire.resolve('../../shared/adapters/local/dynalite-index-upkeep.cjs');
 
-const dirs: string[] = [];
-const clouds: LocalCloud[] = [];
+const { tempDir, start, close } = useTempClouds('vigil-restart-');
 const children: ChildProcess[] = [];
 const savedEnv = { ...process.env };
 
-afterEach(async () => {
-  for (const cloud of clouds.splice(0)) await cloud.close().catch(() => undefined);
+afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   for (const key of Object.keys(process.env)) if (!(key in savedEnv)) delete process.env[key];
 });
 
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'vigil-restart-'));
-  dirs.push(dir);
-  return dir;
-}
-
 const T0 = Date.parse('2030-01-01T00:00:00.000Z');
-
-async function start(dataDir: string, options: Partial<LocalCloudOptions> = {}): Promise<LocalCloud> {
-  const cloud = await startLocalCloud({
-    port: 0,
-    regions: ['us-east-1'],
-    dataDir,
-    stuckThresholdSeconds: 600,
-    gateFallbackSeconds: 60,
-    gateStuckThresholdSeconds: 900,
-    gateReportIntervalSeconds: 1,
-    rebroadcastSeconds: 1,
-    ...options,
-  });
-  clouds.push(cloud);
-  return cloud;
-}
 
 /**
  * A region's dynalite in a process of its own, on the region's data dir, that is `kill -9`ed right
@@ -121,8 +94,7 @@ describe('kill -9 of the local DynamoDB in the middle of one write', () => {
     // during which the DynamoDB process is killed.
     await clock.advance(15_000);
     expect(await crashing.exited, 'the injected kill -9 happened').toBe('SIGKILL');
-    await first.close();
-    clouds.splice(clouds.indexOf(first), 1);
+    await close(first);
     delete process.env['AWS_ENDPOINT_URL_DYNAMODB'];
 
     // Act: restart on the same data dir (the local cloud's own dynalite) and let the job's deadline
@@ -168,8 +140,7 @@ describe('restart on the system clock: an overdue outbox retry fires while the g
     const region = new VigilClient(first.endpoints.regions['us-east-1'] ?? '');
     ok(await region.complete('gate-job-1', 'wf-1', { workerId: 'worker-a', outcome: 'completed' }, tokenOf(submitted, 'us-east-1', 'wf-1')));
     expect(ok(await region.getJob('gate-job-1')).status).toBe('COMPLETED');
-    await first.close();
-    clouds.splice(clouds.indexOf(first), 1);
+    await close(first);
 
     // Act: start again 10 minutes later, on the same data dir.
     downtimeMs = 10 * 60_000;

@@ -1,42 +1,13 @@
 import './gate/quiet-logs.js';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pollUntil } from '../support/poll.js';
 import { VigilProcess } from '../support/vigil-process.js';
-import { startLocalCloud, type LocalCloud, type LocalCloudOptions } from '../../shared/local/local-cloud.js';
+import type { LocalCloud } from '../../shared/local/local-cloud.js';
+import { useTempClouds } from './support/temp-clouds.js';
 import { rawRequest } from '../support/vigil-client.js';
 
-const dirs: string[] = [];
-const clouds: LocalCloud[] = [];
-afterEach(async () => {
-  for (const cloud of clouds.splice(0)) await cloud.close().catch(() => undefined);
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'vigil-review-rc-'));
-  dirs.push(dir);
-  return dir;
-}
-
-async function start(dataDir: string, options: Partial<LocalCloudOptions> = {}): Promise<LocalCloud> {
-  const cloud = await startLocalCloud({
-    port: 0,
-    regions: ['us-east-1'],
-    dataDir,
-    stuckThresholdSeconds: 600,
-    gateFallbackSeconds: 60,
-    gateStuckThresholdSeconds: 900,
-    gateReportIntervalSeconds: 1,
-    rebroadcastSeconds: 1,
-    virtualClock: true,
-    ...options,
-  });
-  clouds.push(cloud);
-  return cloud;
-}
+const { tempDir, start: startCloud } = useTempClouds('vigil-review-rc-');
+const start = (dataDir: string) => startCloud(dataDir, { virtualClock: true });
 
 /** An advance of an hour can outlast the default 10 s request timeout. */
 const call = async (url: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> =>
