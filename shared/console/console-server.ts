@@ -4,6 +4,7 @@ import { readRequestBody } from '../http/read-request-body.js';
 import { consoleRoutes, plainForwarder, type ConsoleTargets, type Forwarder } from './console-routes.js';
 import { refusalOf } from './same-machine.js';
 import { signedForwarder } from './signed-forwarder.js';
+import { NOT_FRAMEABLE } from './frame-guard.js';
 
 export interface ConsoleServerOptions {
   /** The Vigil listeners the console shows: the gate (if any) and each region's manager. */
@@ -29,14 +30,14 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     try {
       const refusal = refusalOf(request.headers, (server.address() as AddressInfo).port);
       if (refusal !== undefined) {
-        response.writeHead(403, { 'content-type': 'application/json' });
+        response.writeHead(403, { 'content-type': 'application/json', ...NOT_FRAMEABLE });
         response.end(JSON.stringify({ error: { code: 'forbidden', message: refusal } }));
         return;
       }
       const url = new URL(request.url ?? '/', 'http://localhost');
       const body = await readRequestBody(request).catch(() => undefined);
       if (body === undefined) {
-        response.writeHead(413, { 'content-type': 'application/json' });
+        response.writeHead(413, { 'content-type': 'application/json', ...NOT_FRAMEABLE });
         response.end(JSON.stringify({ error: { code: 'payload_too_large', message: 'The body exceeds 6 MiB, the most API Gateway takes; send less per request.' } }));
         return;
       }
@@ -46,12 +47,12 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
         contentType: 'application/json',
         body: JSON.stringify({ error: { code: 'route_not_found', message: `No console route ${url.pathname}. Open / for the console.` } }),
       };
-      response.writeHead(answer.statusCode, { 'content-type': answer.contentType });
+      response.writeHead(answer.statusCode, { 'content-type': answer.contentType, ...NOT_FRAMEABLE });
       response.end(answer.body);
     } catch (error) {
       // The cause goes to this terminal, not to whoever sent the request.
       process.stderr.write(`vigil console: ${String(error)}\n`);
-      response.writeHead(500, { 'content-type': 'application/json' });
+      response.writeHead(500, { 'content-type': 'application/json', ...NOT_FRAMEABLE });
       response.end(JSON.stringify({ error: { code: 'internal_error', message: 'The console server failed on this request; its terminal says why.' } }));
     }
   });

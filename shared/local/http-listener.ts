@@ -9,6 +9,7 @@ import { localContext } from './lambda-context.js';
 import { matchRoute, type Route } from './http-routes.js';
 import { buildOnce } from '../wiring/build-once.js';
 import { refusalOf } from '../console/same-machine.js';
+import { NOT_FRAMEABLE } from '../console/frame-guard.js';
 
 const MAX_HEADER_BYTES = 64 * 1024;
 
@@ -24,7 +25,7 @@ export interface ListenerOptions {
 }
 
 function send(response: ServerResponse, statusCode: number, body: string, headers: Record<string, string> = {}) {
-  response.writeHead(statusCode, { 'content-type': 'application/json', ...headers });
+  response.writeHead(statusCode, { 'content-type': 'application/json', ...NOT_FRAMEABLE, ...headers });
   response.end(body);
 }
 

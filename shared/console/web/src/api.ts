@@ -31,13 +31,16 @@ export async function api<Body = unknown>(target: string, path: string, init?: {
 const MAX_PAGES = 20;
 
 /**
- * Every page of a paged listing (`?cursor=` / `nextCursor`), `listKey` entries joined; `more` when
- * the view stopped at its page bound. The first failing page's answer is returned as is.
+ * Every page of a paged listing (`?cursor=` / `nextCursor`), `listKey` entries joined, or only as
+ * many pages as hold `enough` entries; `more` when entries follow that were not read. A page may be
+ * empty and still name a cursor (a filtered listing): it is followed. The first failing page's
+ * answer is returned as is.
  */
 export async function apiAllPages<Entry>(
   target: string,
   path: string,
   listKey: string,
+  enough = Number.POSITIVE_INFINITY,
 ): Promise<ApiAnswer<{ entries: Entry[]; more: boolean }>> {
   const entries: Entry[] = [];
   let cursor: string | undefined;
@@ -49,6 +52,7 @@ export async function apiAllPages<Entry>(
     if (Array.isArray(list)) entries.push(...(list as Entry[]));
     cursor = typeof answer.body['nextCursor'] === 'string' ? answer.body['nextCursor'] : undefined;
     if (cursor === undefined) return { ok: true, status: answer.status, body: { entries, more: false } };
+    if (entries.length >= enough) break;
   }
   return { ok: true, status: 200, body: { entries, more: true } };
 }

@@ -10,8 +10,17 @@ import { poolPage, poolsIndexPage } from './pages/pools-page.js';
 /** Polling keeps every page current without a reload; one request round per second at most. */
 const POLL_MS = 1_000;
 
+/** A link's part as written when it is not valid percent-encoding (a hand-edited link): the page still opens. */
+function decodedOrAsIs(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
 function route(where: Endpoints): Page {
-  const parts = location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+  const parts = location.hash.replace(/^#\/?/, '').split('/').map(decodedOrAsIs);
   const [name, a = '', b = ''] = parts;
   if (name === 'job' && a && b) return jobPage(a, b);
   if (name === 'pools') return poolsIndexPage(where);

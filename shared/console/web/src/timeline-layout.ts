@@ -53,7 +53,11 @@ const LEFT = 110;
 const RIGHT = 24;
 const TOP = 28;
 
-const ms = (iso: unknown): number | undefined => (typeof iso === 'string' ? Date.parse(iso) : undefined);
+/** A time from an answer, or nothing when it is not one (an odd answer must not break the whole picture). */
+const ms = (iso: unknown): number | undefined => {
+  const at = typeof iso === 'string' ? Date.parse(iso) : Number.NaN;
+  return Number.isFinite(at) ? at : undefined;
+};
 const seconds = (deltaMs: number) => `${Math.round(deltaMs / 100) / 10}s`;
 
 /** The picture's time range: from the first start to the last thing that happened or is due, with a margin. */

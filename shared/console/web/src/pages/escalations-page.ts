@@ -13,26 +13,36 @@ interface Escalation {
   status: string;
 }
 
-/** What each option needs from the person besides the choice (the API validates it). */
-function extraFields(id: string): string {
-  return `<div class="answer-fields">
-    <label>timeout s <input type="number" min="1" data-field="timeoutSeconds" data-for="${esc(id)}" value="1800"></label>
-    <label>clarification <input data-field="clarification" data-for="${esc(id)}"></label>
-    <label>subtasks (JSON) <input data-field="subtasks" data-for="${esc(id)}" placeholder='[{"itemId":"a","input":{}}]'></label></div>`;
+/**
+ * An escalation as the page knows it: its id is `pool~item~count`, so two regions with the same pool
+ * and item ids have the same one. Region and id together say which question a card and its answer are.
+ */
+interface Asked {
+  region: string;
+  id: string;
 }
 
-function field(root: HTMLElement, id: string, name: string): string {
-  const input = root.querySelector<HTMLInputElement>(`input[data-field="${name}"][data-for="${CSS.escape(id)}"]`);
+/** What each option needs from the person besides the choice (the API validates it). */
+function extraFields({ region, id }: Asked): string {
+  const of = `data-region="${esc(region)}" data-for="${esc(id)}"`;
+  return `<div class="answer-fields">
+    <label>timeout s <input type="number" min="1" data-field="timeoutSeconds" ${of} value="1800"></label>
+    <label>clarification <input data-field="clarification" ${of}></label>
+    <label>subtasks (JSON) <input data-field="subtasks" ${of} placeholder='[{"itemId":"a","input":{}}]'></label></div>`;
+}
+
+function field(root: HTMLElement, { region, id }: Asked, name: string): string {
+  const input = root.querySelector<HTMLInputElement>(`input[data-field="${name}"][data-region="${CSS.escape(region)}"][data-for="${CSS.escape(id)}"]`);
   return input?.value.trim() ?? '';
 }
 
 /** The body for an option: only what that option uses, so the API's own validation speaks for the rest. */
-function answerBody(root: HTMLElement, id: string, option: string): { body?: unknown; problem?: string } {
-  if (option === 'increase_timeout') return { body: { option, timeoutSeconds: Number(field(root, id, 'timeoutSeconds')) } };
-  if (option === 'clarify') return { body: { option, clarification: field(root, id, 'clarification') } };
+function answerBody(root: HTMLElement, asked: Asked, option: string): { body?: unknown; problem?: string } {
+  if (option === 'increase_timeout') return { body: { option, timeoutSeconds: Number(field(root, asked, 'timeoutSeconds')) } };
+  if (option === 'clarify') return { body: { option, clarification: field(root, asked, 'clarification') } };
   if (option === 'split') {
     try {
-      return { body: { option, subtasks: JSON.parse(field(root, id, 'subtasks') || '[]') as unknown } };
+      return { body: { option, subtasks: JSON.parse(field(root, asked, 'subtasks') || '[]') as unknown } };
     } catch {
       return { problem: 'subtasks must be JSON: a list of {"itemId": "…", "input": {…}}' };
     }
@@ -42,7 +52,6 @@ function answerBody(root: HTMLElement, id: string, option: string): { body?: unk
 
 /** Seed 002's questions for a human, from every region; answering applies the option at once. */
 export function escalationsPage(where: Endpoints): Page {
-  const regionOf = new Map<string, string>();
   return {
     title: 'Escalations',
     controls: () => '',
@@ -52,27 +61,36 @@ export function escalationsPage(where: Endpoints): Page {
       const pending = answers.flatMap(({ region, answer }) =>
         answer.ok ? answer.body.entries.filter((e) => e.status === 'pending').map((e) => ({ ...e, region })) : [],
       );
-      for (const e of pending) regionOf.set(e.escalationId, e.region);
+      // Listed by id, answered ones too: past the pages read, a pending question may still follow.
+      const cutShort = answers.filter(({ answer }) => answer.ok && answer.body.more).map(({ region }) => region);
       const cards = pending
         .map(
-          (e) => `<div class="card escalation" data-escalation="${esc(e.escalationId)}">
+          (e) => `<div class="card escalation" data-region="${esc(e.region)}" data-escalation="${esc(e.escalationId)}">
             <h3>${esc(e.poolId)} / ${esc(e.itemId)} <small>${esc(e.region)} · asked ${esc(shortTime(e.askedAt))}</small></h3>
-            <p class="question">${esc(e.question)}</p>${extraFields(e.escalationId)}
+            <p class="question">${esc(e.question)}</p>${extraFields({ region: e.region, id: e.escalationId })}
             <div class="options">${e.options
-              .map((option) => `<button data-action="answer" data-escalation="${esc(e.escalationId)}" data-option="${esc(option)}">${esc(option)}</button>`)
+              .map(
+                (option) =>
+                  `<button data-action="answer" data-region="${esc(e.region)}" data-escalation="${esc(e.escalationId)}" data-option="${esc(option)}">${esc(option)}</button>`,
+              )
               .join('')}</div></div>`,
         )
         .join('');
+      const more = cutShort.length
+        ? `<p class="more">More escalations follow in ${esc(cutShort.join(', '))} than this page reads: <code>vigil escalations list</code> lists them all.</p>`
+        : '';
+      const none = cutShort.length ? '' : '<p class="empty">No pending questions.</p>';
       return `${problems.length ? `<p class="problem">${esc(problems.join('; '))}</p>` : ''}
-        <div id="pending-escalations">${cards || '<p class="empty">No pending questions.</p>'}</div>`;
+        <div id="pending-escalations">${cards || none}${more}</div>`;
     },
     async act(action, target, root) {
       if (action !== 'answer') return undefined;
-      const id = target.dataset['escalation'] ?? '';
+      const asked = { region: target.dataset['region'] ?? '', id: target.dataset['escalation'] ?? '' };
+      const { id } = asked;
       const option = target.dataset['option'] ?? '';
-      const { body, problem } = answerBody(root, id, option);
+      const { body, problem } = answerBody(root, asked, option);
       if (problem) return { kind: 'error', text: problem };
-      const answer = await api(regionOf.get(id) ?? where.regions[0] ?? '', `/escalations/${encodeURIComponent(id)}/answer`, { method: 'POST', body });
+      const answer = await api(asked.region, `/escalations/${encodeURIComponent(id)}/answer`, { method: 'POST', body });
       return answer.ok ? { kind: 'ok', text: `Answered ${id}: ${option}.` } : { kind: 'error', text: errorText(answer) };
     },
   };

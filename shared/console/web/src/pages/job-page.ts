@@ -12,15 +12,22 @@ interface RegionJob {
   timeoutReason?: string;
   timeoutTracking?: { effectiveDeadlineAt: string; totalExtensionsGranted: number };
   workflows?: Array<{ workflowId: string; workerId: string; state: string; lastProgressAt?: string }>;
+  /** Set when the job has more workflows than this answer lists (they come a page at a time). */
+  nextCursor?: string;
 }
+
+/** Workflows listed on the card; the answer holds up to a page of them (1,000). */
+const SHOWN_WORKFLOWS = 200;
 
 function regionCard(region: string, job: RegionJob | undefined, history: JobHistoryJson | undefined): string {
   if (!job || !history) return `<div class="card region" data-region="${esc(region)}"><h3>${esc(region)}</h3><p class="problem">not answering</p></div>`;
   const workflows = (job.workflows ?? [])
-    .slice(0, 200)
+    .slice(0, SHOWN_WORKFLOWS)
     .map((w) => `<tr><td>${esc(w.workflowId)}</td><td>${esc(w.workerId)}</td><td>${esc(w.state)}</td><td>${esc(shortTime(w.lastProgressAt))}</td></tr>`)
     .join('');
-  const more = (job.workflows?.length ?? 0) > 200 ? `<p>… and ${(job.workflows?.length ?? 0) - 200} more workflows</p>` : '';
+  const unshown = (job.workflows?.length ?? 0) - SHOWN_WORKFLOWS;
+  // Past the answer's page the count is not known here: say so rather than a wrong number.
+  const more = job.nextCursor !== undefined ? `<p>… and more than ${Math.max(0, unshown)} more workflows</p>` : unshown > 0 ? `<p>… and ${unshown} more workflows</p>` : '';
   return `<div class="card region" data-region="${esc(region)}">
     <h3>${esc(region)} <span class="status status-${esc(job.status)}">${esc(job.status)}</span></h3>
     <p>fence token <b>${esc(job.fenceToken)}</b> · deadline ${esc(shortTime(history.effectiveDeadlineAt))}

@@ -1,4 +1,4 @@
-import { api, type Endpoints } from '../api.js';
+import { apiAllPages, type Endpoints } from '../api.js';
 import { esc } from '../escape.js';
 import { shortTime, timeLeft } from '../format.js';
 import type { Page } from '../page.js';
@@ -24,17 +24,21 @@ function value(id: string): string {
   return element?.value ?? '';
 }
 
+/** Jobs each listener shows: its newest. A filtered page may hold fewer, even none, and go on: it is followed until this many. */
+const NEWEST = 100;
+
 /** Every listener's newest jobs, merged: a gate-coordinated job shows once, as the gate sees it. */
-async function rows(where: Endpoints, status: string): Promise<{ rows: Row[]; problems: string[] }> {
-  const query = `/jobs?limit=100${status ? `&status=${status}` : ''}`;
+async function rows(where: Endpoints, status: string): Promise<{ rows: Row[]; problems: string[]; more: boolean }> {
+  const query = `/jobs?limit=${NEWEST}${status ? `&status=${status}` : ''}`;
   const sources = [...(where.gate ? ['gate'] : []), ...where.regions];
-  const answers = await Promise.all(sources.map(async (source) => ({ source, answer: await api<{ jobs: Listing[] }>(source, query) })));
+  const answers = await Promise.all(sources.map(async (source) => ({ source, answer: await apiAllPages<Listing>(source, query, 'jobs', NEWEST) })));
   const problems = answers.filter(({ answer }) => !answer.ok).map(({ source, answer }) => `${source}: HTTP ${answer.status}`);
-  const byGate = new Set(answers.filter(({ source, answer }) => source === 'gate' && answer.ok).flatMap(({ answer }) => answer.body.jobs.map((j) => j.jobId)));
+  const byGate = new Set(answers.filter(({ source, answer }) => source === 'gate' && answer.ok).flatMap(({ answer }) => answer.body.entries.map((j) => j.jobId)));
   const all = answers.flatMap(({ source, answer }) =>
-    answer.ok ? answer.body.jobs.filter((job) => source === 'gate' || !byGate.has(job.jobId)).map((job) => ({ ...job, source })) : [],
+    answer.ok ? answer.body.entries.filter((job) => source === 'gate' || !byGate.has(job.jobId)).map((job) => ({ ...job, source })) : [],
   );
-  return { rows: all.sort((a, b) => b.createdAt.localeCompare(a.createdAt)), problems };
+  const more = answers.some(({ answer }) => answer.ok && answer.body.more);
+  return { rows: all.sort((a, b) => b.createdAt.localeCompare(a.createdAt)), problems, more };
 }
 
 export function jobsPage(where: Endpoints): Page {
@@ -46,7 +50,7 @@ export function jobsPage(where: Endpoints): Page {
         <label>Job id contains <input id="job-filter" placeholder="filter"></label>
       </div>`,
     async live() {
-      const { rows: found, problems } = await rows(where, value('status-filter'));
+      const { rows: found, problems, more } = await rows(where, value('status-filter'));
       const text = value('job-filter').trim();
       const shown = text ? found.filter((row) => row.jobId.includes(text)) : found;
       const now = Date.now();
@@ -64,7 +68,9 @@ export function jobsPage(where: Endpoints): Page {
         .join('');
       return `${problems.length ? `<p class="problem">Not answering: ${esc(problems.join('; '))}</p>` : ''}
         <table class="jobs"><thead><tr><th>Job</th><th>Status</th><th>Strategy</th><th>Where</th><th>Time left / reason</th><th>Submitted</th></tr></thead>
-        <tbody>${body || '<tr><td colspan="6" class="empty">No jobs yet.</td></tr>'}</tbody></table>`;
+        <tbody>${body || (more ? '' : '<tr><td colspan="6" class="empty">No jobs yet.</td></tr>')}</tbody></table>${
+          more ? '<p class="more">More jobs follow: filter by status or id, or page through <code>GET /jobs</code> with <code>?cursor=</code>.</p>' : ''
+        }`;
     },
   };
 }
