@@ -36,6 +36,7 @@ const json = (statusCode: number, body: unknown): RawReply => ({ statusCode, con
 export const plainForwarder: Forwarder = async ({ method, url, body, contentType }) => {
   const response = await fetch(url, {
     method,
+    redirect: 'manual',
     ...(method !== 'GET' && method !== 'HEAD' ? { body } : {}),
     ...(contentType ? { headers: { 'content-type': contentType } } : {}),
   });

@@ -26,7 +26,13 @@ export function signedForwarder(options: { fallbackRegion?: string; credentials?
       headers: contentType ? { 'content-type': contentType } : {},
       ...(hasBody ? { body } : {}),
     });
-    const response = await fetch(url, { method, headers: { ...(contentType ? { 'content-type': contentType } : {}), ...headers }, ...(hasBody ? { body } : {}) });
+    // Never followed: on another host fetch drops Authorization but not the session token.
+    const response = await fetch(url, {
+      method,
+      redirect: 'manual',
+      headers: { ...(contentType ? { 'content-type': contentType } : {}), ...headers },
+      ...(hasBody ? { body } : {}),
+    });
     return { statusCode: response.status, contentType: response.headers.get('content-type') ?? 'application/json', body: await response.text() };
   };
 }

@@ -81,3 +81,28 @@ describe('vigil console: the page served locally, API calls forwarded signed', (
   });
 });
 
+
+// Console review (noticed): fetch follows redirects, and on another host it drops Authorization
+// but not the session token: an API answering a redirect would have handed it to anyone.
+describe('vigil console: a redirect from an API is answered back, not followed with the credentials', () => {
+  it('the forwarder hands the redirect back and nothing reaches its target', async () => {
+    // Prepare: an "API" that redirects to a host that records what reaches it
+    const elsewhere = await recordingApi();
+    const redirecting = createServer((_request, response) => {
+      response.writeHead(302, { location: `${elsewhere.url}/steal` });
+      response.end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', () => resolve()));
+    const forward = signedForwarder({
+      fallbackRegion: 'eu-west-1',
+      credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret-example', sessionToken: 'session-token-example' },
+    });
+    // Act
+    const answer = await forward({ method: 'GET', url: new URL(`http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/jobs`), body: '' });
+    await new Promise((resolve) => redirecting.close(resolve));
+    await new Promise((resolve) => elsewhere.server.close(resolve));
+    // Assess
+    expect(answer.statusCode).toBe(302);
+    expect(elsewhere.seen).toEqual([]);
+  });
+});
