@@ -3,7 +3,7 @@ import { VigilError } from '../domain/errors.js';
 import { VersionConflictError } from '../ports/job-store.js';
 
 /** The one place error codes become HTTP status codes. */
-const statusByCode: Record<string, number> = {
+export const statusByCode: Readonly<Record<string, number>> = {
   invalid_request: 400,
   unknown_region: 400,
   missing_token: 401,
@@ -17,6 +17,9 @@ const statusByCode: Record<string, number> = {
   region_refused: 409,
   upstream_unavailable: 503,
   busy: 503,
+  event_publish_failed: 503,
+  // A timer message this code cannot read: never a caller's doing.
+  invalid_timer_message: 500,
   pool_not_found: 404,
   item_not_found: 404,
   escalation_not_found: 404,
@@ -59,9 +62,11 @@ export function errorResponse(error: unknown): { statusCode: number; body: Error
     };
   }
   if (error instanceof VigilError) {
+    // A code missing from the table is a gap in this file, not the caller's mistake.
+    const statusCode = statusByCode[error.code];
     return {
-      statusCode: statusByCode[error.code] ?? 400,
-      unexpected: false,
+      statusCode: statusCode ?? 500,
+      unexpected: statusCode === undefined,
       body: { error: { code: error.code, message: error.message, ...(error.details !== undefined ? { details: error.details } : {}) } },
     };
   }
