@@ -2,28 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { HistoryEntryJson, JobHistoryJson } from '../../../shared/console/web/src/history-types.js';
 import { layoutTimeline, type Mark } from '../../../shared/console/web/src/timeline-layout.js';
+import { jobHistory } from '../../support/job-history.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const iso = (offsetSeconds: number) => new Date(T0 + offsetSeconds * 1000).toISOString();
 
-function history(overrides: Partial<JobHistoryJson> = {}, entries: HistoryEntryJson[] = []): JobHistoryJson {
-  return {
-    jobId: 'job-1',
-    source: 'us-east-1',
-    status: 'RUNNING',
-    strategy: 'local_authority',
-    startedAt: iso(0),
-    timeoutSeconds: 100,
-    stuckThresholdSeconds: 30,
-    lastProgressAt: iso(0),
-    originalDeadlineAt: iso(100),
-    effectiveDeadlineAt: iso(100),
-    now: iso(50),
-    truncated: false,
-    entries: [{ kind: 'submitted', at: iso(0), deadlineAt: iso(100) }, ...entries],
-    ...overrides,
-  };
-}
+const history = (overrides: Partial<JobHistoryJson> = {}, entries: HistoryEntryJson[] = []) => jobHistory(T0, overrides, entries);
 
 const marksOf = (layout: ReturnType<typeof layoutTimeline>, kind: string): Mark[] => layout.lanes.flatMap((lane) => lane.marks.filter((m) => m.kind === kind));
 const only = (marks: Mark[]): Mark => {
@@ -131,5 +115,13 @@ describe('timeline layout from a decision history', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+// Console review: one entry with an unparsable time made the whole job page throw (RangeError).
+describe('timeline layout: odd answers', () => {
+  it('a progress entry with an unparsable time does not make the whole job page throw', () => {
+    const h = history({}, [{ kind: 'progress', at: 'not-a-time', workflowId: 'wf-1', workerId: 'w-1', progress: 0.5 }]);
+    expect(() => layoutTimeline([h], 960)).not.toThrow();
   });
 });
