@@ -14,7 +14,9 @@ import { armJobTimer } from './job-timer.js';
 export function takeOverJob(job: Job, ctx: DecisionContext): Decision<Job> {
   if (isTerminal(job.status)) throw new JobFinishedError(job.jobId, job.status);
   const promoted: Job = { ...job, tracking: { ...job.tracking, fenceToken: job.tracking.fenceToken + 1 } };
-  const armed = armJobTimer(promoted, nextDueAt(promoted, ctx.policy));
+  // Never later than the wake-up already armed: it may be one `nextDueAt` does not know of (the job's
+  // own timeout, where grants whose worker fell silent stop counting: long-sweep seed 921335).
+  const armed = armJobTimer(promoted, Math.min(job.timerDueAt ?? Number.POSITIVE_INFINITY, nextDueAt(promoted, ctx.policy)));
   const effects = [...armed.effects];
   if (promoted.tracking.gateRegion !== undefined) effects.push(publish(leaderTransfer(promoted, ctx)));
   return { state: armed.job, effects };

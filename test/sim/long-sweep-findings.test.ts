@@ -15,6 +15,17 @@ const POOL_SWEEP_FAULTS: FaultKind[] = [
 ];
 
 describe('seeds the long sweep flagged', () => {
+  // CI plan, seeds 920,001–925,000: two workers died holding grants, then a takeover re-armed the job's
+  // wake-up from its own timeout (where their grants stop counting) to the deadline the grants made,
+  // 70.4 s past the bound. A takeover now never moves the armed wake-up later.
+  it('seed 921335: a takeover keeps the wake-up at the own timeout where dead workers\' grants lapse', async () => {
+    // Act
+    const faults: FaultKind[] = [...SWEEP_FAULTS, ...POOL_SWEEP_FAULTS, 'pool-cancel', 'worker-extends-then-dies', 'agent-gives-back'];
+    const result = await runPlan(generatePlan(921335, { jobs: 3, regions: 2, pools: 1, maxTimeoutSeconds: 300, faults }));
+    // Assess
+    expect(result.violations).toEqual([]);
+  });
+
   // Caught when the grant-lapse fix (a silently failed worker's grant stops counting at its failure)
   // is taken out: two workers die holding grants ~100 s before the deadline, and the job ran on to the
   // deadline their grants made, 80 s past the bound from their failure.

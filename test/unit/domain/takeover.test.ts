@@ -41,6 +41,19 @@ describe('seed 001 §10.7.5: a takeover continues timeout tracking from the same
     expect(armedTimers(effects)).toEqual([{ scope: 'job', jobId: 'job-1', fenceToken: 2, dueAt: at(125) }]);
   });
 
+  // Long-sweep seed 921335: the wake-up armed at the job's own timeout (where the grants of workers
+  // fallen silent stop counting) was moved to the deadline the grants made, 112 s later, by a takeover.
+  it('never moves the armed wake-up later: one armed at the own timeout stays, under the new token', () => {
+    // Prepare: grants carry the deadline 100 s past the own timeout, where the wake-up is armed
+    const base = runningJob({ timeoutSeconds: 300 });
+    const job = { ...base, timerDueAt: at(300), tracking: { ...base.tracking, stuckThresholdSeconds: 3_600, totalExtensionsGranted: 100 } };
+    // Act
+    const { state, effects } = takeOverJob(job, context(at(200)));
+    // Assess
+    expect(state.timerDueAt).toBe(at(300));
+    expect(armedTimers(effects)).toEqual([{ scope: 'job', jobId: 'job-1', fenceToken: 2, dueAt: at(300) }]);
+  });
+
   it('a local-authority takeover tells no gate', () => {
     // Prepare
     const job = runningJob();
