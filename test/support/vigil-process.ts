@@ -160,7 +160,8 @@ export class VigilProcess {
         const pid = this.child?.pid;
         if (pid !== undefined) await this.kill('SIGKILL').catch(() => running.delete(pid));
         this.child = undefined;
-        if (!/EADDRINUSE/.test(this.logTail(10))) break;
+        // Vigil names a taken port in words ("Port N is in use"), a Node error would say EADDRINUSE.
+        if (!/EADDRINUSE|Port \d+ is in use/.test(this.logTail(10))) break;
       }
     }
     throw new Error(`Vigil did not start (${failures.join('; ')}). Its output:\n${this.logTail()}`);
