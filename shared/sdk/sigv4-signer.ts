@@ -19,8 +19,12 @@ export function sigV4Signer(options: SigV4Options): RequestSigner {
     sha256: Sha256,
   });
   return async (request) => {
-    const query: Record<string, string> = {};
-    for (const [name, value] of request.url.searchParams) query[name] = value;
+    // A name given twice is signed with every value it is sent with, as API Gateway checks it.
+    const query: Record<string, string | string[]> = {};
+    for (const [name, value] of request.url.searchParams) {
+      const earlier = query[name];
+      query[name] = earlier === undefined ? value : [earlier, value].flat();
+    }
     const signed = await signer.sign({
       method: request.method,
       protocol: request.url.protocol,
