@@ -1,6 +1,7 @@
 import { EventBus, Rule, type EventPattern, type IEventBus } from 'aws-cdk-lib/aws-events';
 import { EventBus as EventBusTarget } from 'aws-cdk-lib/aws-events-targets';
-import type { IRole } from 'aws-cdk-lib/aws-iam';
+import { Stack } from 'aws-cdk-lib';
+import { ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
@@ -34,4 +35,17 @@ export class BusForwardingRule extends Construct {
       }),
     );
   }
+}
+
+/**
+ * EventBridge as the principal of a forwarding role, limited to rules on `sourceBusName` in this
+ * account (confused-deputy guard). Matched by name, not by the rule's ARN: the rule names the role,
+ * so the role naming the rule would be a cycle.
+ */
+export function forwardingRulesOf(scope: Construct, sourceBusName: string): ServicePrincipal {
+  const stack = Stack.of(scope);
+  return new ServicePrincipal('events.amazonaws.com').withConditions({
+    StringEquals: { 'aws:SourceAccount': stack.account },
+    ArnLike: { 'aws:SourceArn': stack.formatArn({ service: 'events', resource: 'rule', resourceName: `${sourceBusName}/*` }) },
+  });
 }

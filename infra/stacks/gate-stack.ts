@@ -2,7 +2,7 @@ import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus } from 'aws-cdk-lib/aws-events';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, Role } from 'aws-cdk-lib/aws-iam';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { LambdaEnv } from '../../shared/config/lambda-env.js';
@@ -10,7 +10,7 @@ import { EVENT_SOURCE } from '../../shared/events/event-contract.js';
 import { eventBusArnIn, functionArnIn, PhysicalNames } from '../config/physical-names.js';
 import type { VigilConfig } from '../config/vigil-config.js';
 import { BackstopSweep } from '../constructs/backstop-sweep.js';
-import { BusForwardingRule } from '../constructs/bus-forwarding-rule.js';
+import { BusForwardingRule, forwardingRulesOf } from '../constructs/bus-forwarding-rule.js';
 import { BusSubscription } from '../constructs/bus-subscription.js';
 import { grantAccess } from '../constructs/handler-access.js';
 import { Operations } from '../constructs/operations.js';
@@ -84,7 +84,7 @@ export class GateStack extends Stack {
 
     this.forwardDecisionsDlq = deadLetterQueue(this, 'ForwardDecisionsDlq', 'gate decisions forwarded to the regional buses');
     this.forwardDecisionsRole = new Role(this, 'ForwardDecisionsRole', {
-      assumedBy: new ServicePrincipal('events.amazonaws.com'),
+      assumedBy: forwardingRulesOf(this, PhysicalNames.gateBus),
       description: `EventBridge: put gate decisions on ${PhysicalNames.regionBus} in each region`,
     });
     for (const region of config.regions) {

@@ -2,7 +2,7 @@ import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus } from 'aws-cdk-lib/aws-events';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Role } from 'aws-cdk-lib/aws-iam';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
@@ -17,7 +17,7 @@ import { JobTimeoutReport } from '../../shared/events/job-timeout-report.js';
 import { eventBusArnIn, PhysicalNames } from '../config/physical-names.js';
 import type { VigilConfig } from '../config/vigil-config.js';
 import { BackstopSweep } from '../constructs/backstop-sweep.js';
-import { BusForwardingRule } from '../constructs/bus-forwarding-rule.js';
+import { BusForwardingRule, forwardingRulesOf } from '../constructs/bus-forwarding-rule.js';
 import { BusSubscription } from '../constructs/bus-subscription.js';
 import { grantAccess } from '../constructs/handler-access.js';
 import { Operations } from '../constructs/operations.js';
@@ -98,7 +98,7 @@ export class RegionalStack extends Stack {
       eventPattern: { source: [EVENT_SOURCE], detailType: MANAGER_REPORT_TYPES, detail: { gateRegion: [config.gateRegion] } },
       targetBusArn: eventBusArnIn(this, config.gateRegion, PhysicalNames.gateBus),
       role: new Role(this, 'ForwardToGateRole', {
-        assumedBy: new ServicePrincipal('events.amazonaws.com'),
+        assumedBy: forwardingRulesOf(this, PhysicalNames.regionBus),
         description: `EventBridge: put manager reports on ${PhysicalNames.gateBus} in ${config.gateRegion}`,
       }),
       deadLetterQueue: this.forwardToGateDlq,

@@ -54,6 +54,24 @@ describe('IAM across every stack', () => {
     }
   });
 
+  it('a role EventBridge or Scheduler assumes names the account and the rules or group it serves (no confused deputy)', () => {
+    let serviceRoles = 0;
+    for (const [stackName, template] of templates) {
+      for (const role of Object.values(resourcesOfType(template, 'AWS::IAM::Role'))) {
+        const trust = (role.Properties?.['AssumeRolePolicyDocument'] as { Statement: PolicyStatement[] }).Statement;
+        for (const statement of trust) {
+          const service = (statement.Principal as { Service?: string } | undefined)?.Service;
+          if (service !== 'events.amazonaws.com' && service !== 'scheduler.amazonaws.com') continue;
+          serviceRoles++;
+          const condition = JSON.stringify(statement.Condition ?? {});
+          expect(condition, `${stackName}: ${service}`).toContain('aws:SourceAccount');
+          expect(condition, `${stackName}: ${service}`).toContain('aws:SourceArn');
+        }
+      }
+    }
+    expect(serviceRoles).toBeGreaterThanOrEqual(templates.length * 2);
+  });
+
   it('queue policies only let EventBridge deliver from a named rule, and deny non-TLS access', () => {
     for (const [stackName, template] of templates) {
       const statements = Object.values(resourcesOfType(template, 'AWS::SQS::QueuePolicy')).flatMap(
