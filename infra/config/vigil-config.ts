@@ -16,6 +16,8 @@ export interface VigilConfig {
   /** Absent: stacks stay account-agnostic and ARNs use `AWS::AccountId`, resolved at deploy time. */
   readonly account: string | undefined;
   readonly deletionProtection: boolean;
+  /** Subscribed to every stack's alarm topic; absent: subscribe to the topics yourself. */
+  readonly alarmEmail: string | undefined;
   readonly policy: PolicySeconds;
 }
 
@@ -28,6 +30,7 @@ export const defaultPolicySeconds: PolicySeconds = {
 
 const REGION_PATTERN = /^[a-z]{2}(-[a-z]+)+-\d+$/;
 const ACCOUNT_PATTERN = /^\d{12}$/;
+const EMAIL_PATTERN = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 
 export class VigilConfigError extends Error {
   constructor(key: string, problem: string, fix: string) {
@@ -45,6 +48,7 @@ export function readVigilConfig(node: Node, env: NodeJS.ProcessEnv = process.env
     gateRegion,
     account: readAccount(node.tryGetContext('account') ?? env['CDK_DEFAULT_ACCOUNT']),
     deletionProtection: readBoolean('deletionProtection', node.tryGetContext('deletionProtection'), true),
+    alarmEmail: readEmail('alarmEmail', node.tryGetContext('alarmEmail')),
     policy: readPolicy(node),
   };
 }
@@ -97,6 +101,14 @@ function readAccount(raw: unknown): string | undefined {
     throw new VigilConfigError('account', `has '${account}', which is not a 12-digit AWS account id`, 'pass -c account=123456789012 or omit it');
   }
   return account;
+}
+
+function readEmail(key: string, raw: unknown): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (typeof raw !== 'string' || !EMAIL_PATTERN.test(raw)) {
+    throw new VigilConfigError(key, `has '${String(raw)}', which is not an email address`, 'pass -c alarmEmail=oncall@example.com or omit it');
+  }
+  return raw;
 }
 
 function readBoolean(key: string, raw: unknown, fallback: boolean): boolean {

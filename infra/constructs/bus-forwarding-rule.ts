@@ -1,7 +1,7 @@
 import { EventBus, Rule, type EventPattern, type IEventBus } from 'aws-cdk-lib/aws-events';
 import { EventBus as EventBusTarget } from 'aws-cdk-lib/aws-events-targets';
 import { Stack } from 'aws-cdk-lib';
-import { ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam';
+import { ServicePrincipal, type IPrincipal, type IRole } from 'aws-cdk-lib/aws-iam';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
@@ -42,7 +42,7 @@ export class BusForwardingRule extends Construct {
  * account (confused-deputy guard). Matched by name, not by the rule's ARN: the rule names the role,
  * so the role naming the rule would be a cycle.
  */
-export function forwardingRulesOf(scope: Construct, sourceBusName: string): ServicePrincipal {
+export function forwardingRulesOf(scope: Construct, sourceBusName: string): IPrincipal {
   const stack = Stack.of(scope);
   return new ServicePrincipal('events.amazonaws.com').withConditions({
     StringEquals: { 'aws:SourceAccount': stack.account },

@@ -11,6 +11,7 @@ import {
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { AlarmNotifications } from './alarm-notifications.js';
 import type { VigilFunction } from './vigil-function.js';
 import type { VigilHttpApi } from './vigil-http-api.js';
 
@@ -22,6 +23,8 @@ export interface OperationsProps {
   readonly timerQueue: Queue;
   readonly table: Table;
   readonly api: VigilHttpApi;
+  /** Subscribed to the stack's alarm topic when given. */
+  readonly alarmEmail?: string | undefined;
 }
 
 const PERIOD = Duration.minutes(1);
@@ -29,14 +32,16 @@ const PERIOD = Duration.minutes(1);
 /**
  * Alarms and one dashboard per stack. Any message in a DLQ is a timer, decision or forwarded
  * event that did not arrive, and any handler error may leave a job untracked until the sweep, so
- * both alarm at the first occurrence. Alarm actions (SNS, chat) are left to the operator.
+ * both alarm at the first occurrence. Every alarm notifies the stack's alarm topic.
  */
 export class Operations extends Construct {
   public readonly alarms: Alarm[] = [];
   public readonly dashboard: Dashboard;
+  public readonly notifications: AlarmNotifications;
 
   constructor(scope: Construct, id: string, props: OperationsProps) {
     super(scope, id);
+    this.notifications = new AlarmNotifications(this, 'Notifications', { email: props.alarmEmail });
     for (const [label, queue] of Object.entries(props.deadLetterQueues)) {
       this.alarms.push(
         queue
@@ -55,6 +60,7 @@ export class Operations extends Construct {
         }),
       );
     }
+    this.notifications.notifyOn(...this.alarms);
     this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: props.dashboardName });
     const fns = Object.entries(props.functions);
     this.dashboard.addWidgets(

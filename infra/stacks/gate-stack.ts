@@ -110,12 +110,14 @@ export class GateStack extends Stack {
       timerQueue: this.timers.queue,
       table: this.table,
       api: this.api,
+      alarmEmail: config.alarmEmail,
     });
 
     new CfnOutput(this, 'GateApiUrl', { value: this.api.url, description: `Vigil gate API in ${this.region}` });
     new CfnOutput(this, 'GateEventBusName', { value: this.bus.eventBusName });
     new CfnOutput(this, 'GateTableName', { value: this.table.tableName });
     new CfnOutput(this, 'DashboardName', { value: this.operations.dashboard.dashboardName });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.operations.notifications.topic.topicArn, description: 'Subscribe to hear of every alarm of the gate' });
   }
 
   private createFunctions(config: VigilConfig, removalPolicy: RemovalPolicy): Record<GateHandlerName, VigilFunction> {

@@ -117,6 +117,7 @@ export class RegionalStack extends Stack {
       timerQueue: this.timers.queue,
       table: this.table,
       api: this.api,
+      alarmEmail: config.alarmEmail,
     });
 
     this.agentFleetOperations = new AgentFleetOperations(this, 'AgentFleets', {
@@ -128,7 +129,9 @@ export class RegionalStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: `Vigil region manager API in ${this.region}` });
     new CfnOutput(this, 'EventBusName', { value: this.bus.eventBusName });
     new CfnOutput(this, 'JobsTableName', { value: this.table.tableName });
+    this.operations.notifications.notifyOn(this.agentFleetOperations.timeoutRateAlarm);
     new CfnOutput(this, 'DashboardName', { value: this.operations.dashboard.dashboardName });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.operations.notifications.topic.topicArn, description: 'Subscribe to hear of every alarm of this region' });
   }
 
   private createFunctions(config: VigilConfig, removalPolicy: RemovalPolicy): Record<RegionalHandlerName, VigilFunction> {

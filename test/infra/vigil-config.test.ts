@@ -16,6 +16,7 @@ describe('CDK context', () => {
       gateRegion: 'us-east-1',
       account: undefined,
       deletionProtection: true,
+      alarmEmail: undefined,
       policy: { defaultStuckThresholdSeconds: 120, gateFallbackSeconds: 300, gateReportIntervalSeconds: 10, gateStuckThresholdSeconds: 180 },
     });
   });
@@ -28,6 +29,7 @@ describe('CDK context', () => {
       account: '123456789012',
       deletionProtection: 'false',
       gateFallbackSeconds: '60',
+      alarmEmail: 'oncall@example.com',
     });
     // Assess
     expect(config.regions).toEqual(['eu-central-1', 'us-west-2']);
@@ -35,6 +37,7 @@ describe('CDK context', () => {
     expect(config.account).toBe('123456789012');
     expect(config.deletionProtection).toBe(false);
     expect(config.policy.gateFallbackSeconds).toBe(60);
+    expect(config.alarmEmail).toBe('oncall@example.com');
   });
 
   it('takes the account from the CLI credentials when no -c account is given', () => {
@@ -47,6 +50,7 @@ describe('CDK context', () => {
     [{ regions: 'useast1' }, /not an AWS region name/],
     [{ gateRegion: 'mars-1' }, /gateRegion' has 'mars-1'/],
     [{ account: '1234' }, /not a 12-digit AWS account id/],
+    [{ alarmEmail: 'oncall' }, /alarmEmail' has 'oncall', which is not an email address; pass -c alarmEmail=/],
     [{ deletionProtection: 'maybe' }, /deletionProtection' has 'maybe'; use true or false/],
     [{ gateStuckThresholdSeconds: '-5' }, /use a positive number of seconds/],
     [{ gateReportIntervalSeconds: '60', gateStuckThresholdSeconds: '60' }, /not below gateStuckThresholdSeconds \(60\).*; lower gateReportIntervalSeconds or raise gateStuckThresholdSeconds/],
