@@ -7,6 +7,13 @@ import { loadOwnPool } from './pool-state-stores.js';
 // Seed 003 §3: RunningAverage::new(100), timeout_trends capacity 1000.
 const AVERAGE_OVER = 100;
 const RECENT_TIMEOUTS = 1_000;
+/**
+ * Agents name the types of commands past the template, so the pool's types are unbounded even though
+ * each item keeps a few: the answer names the most frequent and sums the rest under a key no command
+ * type can spell, so it stays far below Lambda's 6 MB.
+ */
+export const NAMED_COMMAND_TYPES = 100;
+export const OTHER_COMMAND_TYPES = '(other types)';
 
 /** `GET /pools/{poolId}/metrics`: summed from the items' bounded counters by query, so no item is a hot spot. */
 export async function poolMetrics(deps: ManagerDeps, poolId: string, tenant: string = DEFAULT_TENANT) {
@@ -46,9 +53,16 @@ export function summarize(items: ReadonlyArray<Pick<PoolItem, 'itemId' | 'stats'
     agentsStarted,
     agentsCompleted,
     timeoutsOccurred,
-    timeoutsByType: { agent: agentTimeouts, command },
+    timeoutsByType: { agent: agentTimeouts, command: mostFrequent(command) },
     timeoutRatePercent: agentsStarted === 0 ? 0 : (timeoutsOccurred / agentsStarted) * 100,
     averageExecutionSeconds: executions.length === 0 ? 0 : executions.reduce((sum, e) => sum + e.seconds, 0) / executions.length,
     recentTimeouts,
   };
+}
+
+function mostFrequent(counts: Record<string, number>): Record<string, number> {
+  const ranked = Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
+  if (ranked.length <= NAMED_COMMAND_TYPES) return counts;
+  const named = Object.fromEntries(ranked.slice(0, NAMED_COMMAND_TYPES));
+  return { ...named, [OTHER_COMMAND_TYPES]: ranked.slice(NAMED_COMMAND_TYPES).reduce((sum, [, n]) => sum + n, 0) };
 }
