@@ -112,7 +112,8 @@ describe('the local DynamoDB keeps its indexes as DynamoDB does, writing only th
       }),
       { numRuns: 150 },
     );
-  });
+    // 150 runs of up to 25 writes and 4 scans each: seconds alone, over 20 s beside the other app files on two busy cores.
+  }, 120_000);
 });
 
 /** dynalite's own index upkeep and key, as the local DynamoDB calls them on each write (after the install). */

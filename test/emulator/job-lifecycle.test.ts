@@ -96,13 +96,14 @@ describeWithEmulator('a job lifecycle through the use cases on the AWS adapters'
   });
 
   it('a near deadline goes through the SQS delay to the consumer, which times the job out', async () => {
-    // Prepare: SQS delays run on the emulator's real clock, so this test's clock is real time too
+    // Prepare: SQS delays run on the emulator's real clock, so this test's clock is real time too; a
+    // 5 s deadline leaves a loaded machine time to see the message still delayed
     const m = await managerOnEmulator(emulator.clientConfig(), Date.now());
-    await submitJob(m.deps, submission('job:near', 2));
+    await submitJob(m.deps, submission('job:near', 5));
     expect(await queueDepth(m.sqs, m.queue.url)).toEqual({ visible: 0, delayed: 1 });
 
     // Act
-    const [timer] = await receiveMessages(m.sqs, m.queue.url, 1, 10_000);
+    const [timer] = await receiveMessages(m.sqs, m.queue.url, 1, 15_000);
     m.clock.set(Date.now());
     await consumeTimerMessage(m, timer);
 

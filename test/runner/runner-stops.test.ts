@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { claimedReply, countCalls, errorReply, iso, useFakeVigil } from '../support/fake-vigil.js';
+import { pollUntil } from '../support/poll.js';
 import { processExists, runVigil } from '../support/vigil-cli.js';
 
 // Each case waits on real processes and grace periods.
@@ -57,11 +58,12 @@ describe('vigil run: every agent learns to stop, and exits by the contract', () 
     // Act
     const runner = vigil.startVigil(['run', '--pool', 'pool-1', '--agent', 'agent-a', '--once', '--endpoint', fake.url, '--heartbeat', '1', '--grace', '1', '--', 'sh', '-c', `trap '' TERM; echo $$ > ${pidFile}; while :; do sleep 0.1; done`]);
     const pid = await vigil.childPid(pidFile);
-    // deadline (2 s) + grace (1 s) + 3 s for SIGKILL and polling
-    await sleep(Math.max(0, claimAt + 6_000 - Date.now()));
-    // Assess: the runner enforces the deadlines it learned even when Vigil does not answer
-    expect(processExists(pid), `child still alive ${Date.now() - claimAt} ms after the claim (deadline +2 s, grace 1 s)`).toBe(false);
+    // Assess: the runner enforces the deadlines it learned even when Vigil does not answer: the child is
+    // killed at deadline (2 s) + grace (1 s). Polled with a deadline short of the 10 s a runner waiting on
+    // Vigil would take (its confirm wait, the SDK's request timeout), long enough for a loaded machine.
+    const gone = await pollUntil(async () => (processExists(pid) ? undefined : Date.now()), { what: 'the child to be killed', timeoutMs: Math.max(0, claimAt + 9_000 - Date.now()), intervalMs: 50 }).catch(() => undefined);
     runner.child.kill('SIGKILL');
+    expect(gone, `child still alive ${Date.now() - claimAt} ms after the claim (deadline +2 s, grace 1 s)`).toBeDefined();
   });
 
   it('a second Ctrl-C does not leave a child that ignores SIGTERM running', async () => {
@@ -81,8 +83,9 @@ describe('vigil run: every agent learns to stop, and exits by the contract', () 
     const result = await Promise.race([runner.done, sleep(15_000).then(() => undefined)]);
     // Assess: once the runner is gone, so is its child's group
     expect(result, 'the runner did not exit').toBeDefined();
-    await sleep(1_000);
-    expect(processExists(pid), `child left running after the runner exited\n${result?.transcript}`).toBe(false);
+    // The child ignores TERM and INT: only a SIGKILL ends it, so a child left running never goes (polled, as a kill lands a moment later).
+    const gone = await pollUntil(async () => (processExists(pid) ? undefined : true), { what: 'the child to be gone', timeoutMs: 10_000, intervalMs: 50 }).catch(() => false);
+    expect(gone, `child left running after the runner exited\n${result?.transcript}`).toBe(true);
   });
   it("a deadline the runner sees first sends the child's group SIGTERM once, not again when the grace period starts", async () => {
     // Prepare: a 1 s agent deadline that Vigil never confirms (its heartbeats say continue)

@@ -160,9 +160,9 @@ describe('the worker SDK hears every request and leaves nothing running', () => 
       handle.signal.addEventListener('abort', () => (clearTimeout(timer), resolve(Date.now())), { once: true });
     });
     handle.stop();
-    // Assess: asked at the deadline, 5 s to answer
+    // Assess: asked at the deadline, 5 s to answer (the bound leaves a loaded machine room; the next heartbeat is 150 s away)
     expect(stoppedAt).toBeDefined();
-    expect((stoppedAt ?? 0) - deadline).toBeLessThan(8_000);
+    expect((stoppedAt ?? 0) - deadline).toBeLessThan(12_000);
   });
 
   it('an agent learns of a checkpoint request whose window falls between two heartbeats', async () => {
