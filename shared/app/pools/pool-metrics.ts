@@ -1,3 +1,4 @@
+import { OTHER_COMMAND_TYPES } from '../../domain/pools/item-history.js';
 import type { PoolItem } from '../../domain/pools/pool-item.js';
 import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import { toIso } from '../../domain/time.js';
@@ -10,10 +11,9 @@ const RECENT_TIMEOUTS = 1_000;
 /**
  * Agents name the types of commands past the template, so the pool's types are unbounded even though
  * each item keeps a few: the answer names the most frequent and sums the rest under a key no command
- * type can spell, so it stays far below Lambda's 6 MB.
+ * type can spell (the one each item counts its own overflow under), so it stays far below Lambda's 6 MB.
  */
 export const NAMED_COMMAND_TYPES = 100;
-export const OTHER_COMMAND_TYPES = '(other types)';
 
 /** `GET /pools/{poolId}/metrics`: summed from the items' bounded counters by query, so no item is a hot spot. */
 export async function poolMetrics(deps: ManagerDeps, poolId: string, tenant: string = DEFAULT_TENANT) {
@@ -64,5 +64,6 @@ function mostFrequent(counts: Record<string, number>): Record<string, number> {
   const ranked = Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
   if (ranked.length <= NAMED_COMMAND_TYPES) return counts;
   const named = Object.fromEntries(ranked.slice(0, NAMED_COMMAND_TYPES));
-  return { ...named, [OTHER_COMMAND_TYPES]: ranked.slice(NAMED_COMMAND_TYPES).reduce((sum, [, n]) => sum + n, 0) };
+  const rest = ranked.slice(NAMED_COMMAND_TYPES).reduce((sum, [, n]) => sum + n, 0);
+  return { ...named, [OTHER_COMMAND_TYPES]: (named[OTHER_COMMAND_TYPES] ?? 0) + rest };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NAMED_COMMAND_TYPES, OTHER_COMMAND_TYPES, summarize } from '../../../shared/app/pools/pool-metrics.js';
-import { withTimeoutStat } from '../../../shared/domain/pools/item-history.js';
+import { NAMED_COMMAND_TYPES, summarize } from '../../../shared/app/pools/pool-metrics.js';
+import { OTHER_COMMAND_TYPES, withTimeoutStat } from '../../../shared/domain/pools/item-history.js';
 import { ITEM_BOUNDS, newItemStats, type ItemStats } from '../../../shared/domain/pools/pool-item.js';
 import { at } from '../../support/fixtures.js';
 import { LAMBDA_ANSWER_LIMIT, lambdaAnswerBytes } from './largest-items.js';
