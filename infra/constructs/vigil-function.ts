@@ -93,7 +93,7 @@ export class VigilFunction extends Construct {
     acknowledgeNag(
       this.handler,
       'L1',
-      'The project pins nodejs22.x (issue 4); moving to nodejs24.x is a deliberate upgrade with its own test run.',
+      'The project pins nodejs22.x, the runtime its tests cover; moving to nodejs24.x is a deliberate upgrade with its own test run.',
     );
   }
 }

@@ -55,7 +55,7 @@ export const MAX_DECIDE_ATTEMPTS = 12;
  * someone else wrote first: decide again on what they wrote. Events decided together with a state
  * change are stored in the item's outbox by the same write and published after it, so a crash in
  * between loses none; the next wake-up (or the sweep) publishes them. Deciding and writing never
- * wait on the bus (finding 9): a failed publish leaves the outbox with a backed-off retry wake-up.
+ * wait on the bus: a failed publish leaves the outbox with a backed-off retry wake-up.
  */
 export async function decideAndSave<State extends OutboxState>(
   store: VersionedStore<State>,
@@ -199,7 +199,7 @@ async function deferOutbox<State extends OutboxState>(
 }
 
 /**
- * A wake-up whose fire failed moves back, doubling (finding 10): a failing item must not keep its
+ * A wake-up whose fire failed moves back, doubling: a failing item must not keep its
  * place at the head of the sweep. Nothing moves if the item has another wake-up by now.
  */
 export async function backOffFailedWakeUp<State extends OutboxState>(

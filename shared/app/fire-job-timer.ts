@@ -16,7 +16,7 @@ export async function fireJobTimer(deps: ManagerDeps, arrived: TimerRequest, fro
   const job = await deps.jobs.getJob(arrived.jobId);
   if (!job) return;
   const timer = from === 'sweep' ? { ...arrived, ...sweptWakeUp(job, arrived, deps.clock.now()) } : arrived;
-  // The outbox is published after the decision's write, never before it: a bus outage must not stop a timeout (finding 9).
+  // The outbox is published after the decision's write, never before it: a bus outage must not stop a timeout.
   if (isTerminal(job.status)) {
     deps.telemetry.metric('WakeUpDropped', { reason: 'already_terminal' });
     await flushOutbox(managerJobStateStore(deps), deps, job, deps.clock.now());

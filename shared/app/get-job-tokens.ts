@@ -8,7 +8,7 @@ import { ownJob } from './own-job.js';
 
 /**
  * `GET /jobs/{jobId}/tokens?cursor=`: the worker tokens of a large job, a page at a time, in workflow-id
- * order (finding 11). The cursor is the `nextCursor` of the previous answer. Only the job's tenant gets
+ * order. The cursor is the `nextCursor` of the previous answer. Only the job's tenant gets
  * them: a token lets its holder act as the job's worker.
  */
 export async function getJobTokens(

@@ -89,7 +89,7 @@ export function jobView(job: Job, workflows: readonly Workflow[], now: EpochMs, 
 /**
  * Tokens per answer. At the largest ids (128 characters) one workflow's entry is about 700 bytes, so a
  * page is about 0.7 MB: a region's answer, and the gate's answer relaying up to 8 regions' first pages,
- * stay under Lambda's 6 MB (finding 11).
+ * stay under Lambda's 6 MB.
  */
 export const TOKEN_PAGE_SIZE = 1_000;
 

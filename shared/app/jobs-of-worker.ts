@@ -5,7 +5,7 @@ import type { ManagerDeps } from './manager-deps.js';
  * Runs `apply` once per RUNNING job where the worker has an active workflow, with the job as just
  * read and the worker's active workflow indexes in it; returns how many jobs it ran for. Workflows
  * the `byWorker` index still lists but that are over (an outcome whose index write was lost, a job
- * that finished, an earlier job with the same id) leave the index here, once: a worker's request costs O(its active jobs) (finding 4).
+ * that finished, an earlier job with the same id) leave the index here, once: a worker's request costs O(its active jobs).
  */
 export async function forEachJobOfWorker(
   deps: ManagerDeps,

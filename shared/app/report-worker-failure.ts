@@ -10,7 +10,7 @@ const MAX_ATTEMPTS = 5;
 /**
  * Seed 001 §10.4.9 `_handle_worker_failure`: the worker is marked failed with a fresh budget (its
  * grants of every earlier budget stop counting) and its grants are retired from every job, each
- * re-armed for its earlier deadline (finding 3). Recovery later keeps this fresh budget.
+ * re-armed for its earlier deadline. Recovery later keeps this fresh budget.
  */
 export async function reportWorkerFailure(deps: ManagerDeps, plainId: string, tenant?: string) {
   const now = deps.clock.now();

@@ -29,7 +29,7 @@ const MAX_ATTEMPTS = 5;
 /** AD-26 extension request; a grant moves the deadline of every RUNNING job the worker is active in. */
 export async function requestExtension(deps: ManagerDeps, input: ExtensionInput) {
   // The worker within the tenant of the job its token names: another tenant's worker of the same id
-  // is another worker, with its own budget and jobs (finding 14).
+  // is another worker, with its own budget and jobs.
   const claim = deps.tokens.verify(input.token, input.workerId);
   const { jobId: tokenJobId, scopedWorkerId: workerId } = claim;
   // A token of an earlier job with the same id (its incarnation) changes nothing, here as on every call.

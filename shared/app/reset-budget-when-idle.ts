@@ -7,7 +7,7 @@ import { retireWorkerGrantsEverywhere } from './retire-worker-grants.js';
 const MAX_ATTEMPTS = 3;
 
 /**
- * AD-26 `reset` on `on_worker_healthy` ("when worker completes operation", finding 17): once a
+ * AD-26 `reset` on `on_worker_healthy` ("when worker completes operation"): once a
  * worker has no active workflow left in any job, its next work starts with a fresh budget, and the
  * old budget's grants stop counting on the jobs still running (where its part is done).
  */

@@ -15,7 +15,7 @@ export interface GrantsInForce {
  * Seed 001 §10.7.9 and AD-26 `reset`: grants whose worker has failed since, or has a fresh budget
  * since, must not keep the job alive, even where the retiring walk never got (a crash); and when
  * the others' workers would fail if silent. A worker with no item is not failed: its first grant was
- * applied before its item's first write (finding 7).
+ * applied before its item's first write.
  */
 export async function grantsInForce(deps: ManagerDeps, job: Job, known: ReadonlyMap<string, WorkerHealth> = new Map()): Promise<GrantsInForce> {
   if (job.tracking.workersWithExtensions === 0) return { retired: [] };

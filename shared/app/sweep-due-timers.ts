@@ -28,7 +28,7 @@ export interface SweepPorts {
 
 /**
  * One sweep over a sparse timer index: fairly across shards (the query), each due wake-up fired, a
- * failing one backed off and logged so that it neither stops the sweep nor keeps its place (finding 10).
+ * failing one backed off and logged so that it neither stops the sweep nor keeps its place.
  */
 export async function sweepDueTimers(ports: SweepPorts, graceMs = SWEEP_GRACE_MS, batch = SWEEP_BATCH): Promise<{ fired: number }> {
   const due = await ports.findDueTimers(ports.clock.now() - graceMs, batch);

@@ -11,7 +11,7 @@ export interface TokenClaim {
   jobId: string;
   workflowId: string;
   incarnation: string;
-  /** The worker within its tenant (finding 14): the key of its health, budget and index entries. */
+  /** The worker within its tenant: the key of its health, budget and index entries. */
   scopedWorkerId: string;
 }
 
@@ -22,9 +22,9 @@ export const newIncarnation = (): string => randomBytes(9).toString('base64url')
  * Per-workflow worker credentials: `<job>.<workflow>.<incarnation>.<HMAC(tenant, job, workflow, worker, incarnation)>`,
  * and for a tenant other than the default `.<tenant>` after it. Not tied to the fence token, so
  * workers keep working through a takeover; tied to the job's incarnation, so a token of an expired
- * job never acts on a new job with the same id (finding 5). The ids ride in the token so the
+ * job never acts on a new job with the same id. The ids ride in the token so the
  * extension call, which names only the worker, can still be checked, and the tenant so every worker
- * call knows whose worker it is (finding 14) without a read.
+ * call knows whose worker it is without a read.
  */
 export class WorkflowTokens {
   /** `secret` is absent in functions that are not granted it; they never issue or check tokens. */

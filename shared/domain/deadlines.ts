@@ -56,7 +56,7 @@ export function grantLapseCheckAt(job: Job, lapseAt: EpochMs | undefined): Epoch
 /**
  * No job is RUNNING after this: its deadline is at most every worker's full budget past the timeout
  * (one budget per worker per job, see `extension-ledger.ts`), and a gate-coordinated job falls back
- * at most `gateFallbackSeconds` after that. Workflow items expire some time after it (finding 4).
+ * at most `gateFallbackSeconds` after that. Workflow items expire some time after it.
  */
 export const latestEndAt = (job: Job, workerCount: number, policy: TimeoutPolicy): EpochMs =>
   job.tracking.startedAt +

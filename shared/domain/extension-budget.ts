@@ -11,7 +11,7 @@ export interface ExtensionBudget {
   lastProgress: number;
   /**
    * The job whose progress `lastProgress` is: `currentProgress` is the progress of the job named by
-   * the request's token, so the "no progress" rule compares it within that job only (finding 17).
+   * the request's token, so the "no progress" rule compares it within that job only.
    */
   lastProgressJobId?: string;
   /**

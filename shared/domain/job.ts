@@ -46,7 +46,7 @@ export interface Job {
   submissionDigest: string;
   /**
    * Random per submission: an id reused after the old job expired is another incarnation, and the old
-   * job's tokens and leftover workflow items never act on the new one (issue 7, finding 5).
+   * job's tokens and leftover workflow items never act on the new one.
    */
   incarnation: string;
   createdAt: EpochMs;

@@ -12,7 +12,7 @@ export interface JobSubmission {
   /** Present when the gate submitted the job: gate-coordinated. Absent: local authority (seed 000 Part 1). */
   gateRegion?: string;
   workflows: ReadonlyArray<{ workflowId: string; workerId: string }>;
-  /** The submitter (finding 14); absent or `default` for the default tenant. */
+  /** The submitter; absent or `default` for the default tenant. */
   tenant?: string;
 }
 

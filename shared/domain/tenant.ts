@@ -1,5 +1,5 @@
 /**
- * Trust model (finding 14): worker identities belong to a tenant, the principal that submitted the
+ * Trust model: worker identities belong to a tenant, the principal that submitted the
  * job. Worker `w` of tenant T and worker `w` of tenant U are different workers: their own health,
  * budget and jobs, so a submitter can never spend or extend another tenant's worker. Jobs of the
  * default tenant (the local cloud without a tenant header, and every job from before tenants) keep

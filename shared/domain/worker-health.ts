@@ -62,7 +62,7 @@ export type HealthcheckWrite =
 
 /**
  * When a healthcheck gives a fresh extension budget (AD-26 `reset`, "when worker completes operation
- * or recovers"; finding 1):
+ * or recovers"):
  * - failed (reported, or silent past its health deadline plus `workerSuspicionSeconds`) and back: a
  *   fresh budget; the old budget's grants are retired from every job;
  * - suspect (past its health deadline, within the suspicion window) and back: the SAME budget.

@@ -10,7 +10,7 @@ interface IamAuthorizerContext {
 const TENANT = /^[A-Za-z0-9._:\/@+=,-]{1,256}$/;
 
 /**
- * Whose workers a client call names (finding 14). On AWS every client route is SigV4-signed behind
+ * Whose workers a client call names. On AWS every client route is SigV4-signed behind
  * the IAM authorizer, and the tenant is the caller's principal: its ARN, with an assumed role's
  * session name dropped so every session of one role is one tenant. The local cloud has no
  * authorizer: there the `x-vigil-tenant` header picks a tenant, and without it every caller is

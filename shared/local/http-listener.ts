@@ -114,7 +114,7 @@ export async function startHttpListener(options: ListenerOptions): Promise<{ url
       if (!matched) {
         // An unknown method on a known path is an unknown route too (contract; API Gateway answers 404 as well).
         const { statusCode, body: errorBody } = errorResponse(
-          new RouteNotFoundError(`No route ${method} ${url.pathname}. GET /openapi.json lists the routes this listener serves; the README's HTTP API section describes them.`),
+          new RouteNotFoundError(`No route ${method} ${url.pathname}. GET /openapi.json lists the routes this listener serves; docs/api.md describes them.`),
         );
         send(response, statusCode, JSON.stringify(errorBody));
         return;

@@ -46,7 +46,7 @@ export interface JobStore {
    * What the `byWorker` index lists for this worker: its workflows that may still be active, and the
    * jobs where it may hold a grant. A workflow leaves the index when it gets an outcome or is found
    * in a finished job, a grant record when its grant is retired: a worker's request costs O(its
-   * active jobs), not O(every job it ever ran) (finding 4).
+   * active jobs), not O(every job it ever ran).
    */
   findWorkOfWorker(workerId: string): Promise<{
     workflows: Array<{ jobId: string; workflowId: string; index: number }>;
@@ -81,7 +81,7 @@ export interface JobStore {
   /**
    * Conditional on `expectedVersion` (0 creates); returns the worker as stored. An update writes the
    * budget and the failure mark only, never `lastHealthAt`: a concurrent healthcheck's newer time
-   * must not be turned back (finding 13). `touchWorkerHealth` moves it.
+   * must not be turned back. `touchWorkerHealth` moves it.
    */
   saveWorker(worker: WorkerHealth, expectedVersion: number): Promise<WorkerHealth>;
   /** Moves `lastHealthAt` forward; never back. */

@@ -15,7 +15,7 @@ const bytesOf = (answer: unknown): number => Buffer.byteLength(JSON.stringify(an
 const longId = (prefix: string, i: number) => `${prefix}${String(i).padStart(6, '0')}`.padEnd(128, 'x');
 
 /**
- * Issue 7, finding 11: the 201 for 10,000 workflows with 128-character ids was 6.5 MiB. Tokens are paged:
+ * the 201 for 10,000 workflows with 128-character ids was 6.5 MiB. Tokens are paged:
  * the answer carries the first page and a cursor; `GET /jobs/{id}/tokens?cursor=` returns the rest.
  */
 describe('answers fit Lambda at the largest accepted submission (dynalite)', () => {

@@ -8,7 +8,7 @@ import { at, GATE_REGION } from '../support/fixtures.js';
 import { useTestManager, type TestManager } from './support/test-manager.js';
 
 /**
- * Issue 7, finding 9: deciding and writing never wait on the bus. With EventBridge down, timers still
+ * deciding and writing never wait on the bus. With EventBridge down, timers still
  * decide and write; the outbox is retried on its own, backed off, and published once the bus is back.
  */
 describe('an EventBridge outage does not stop timeouts (dynalite)', () => {

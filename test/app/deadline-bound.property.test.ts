@@ -19,7 +19,7 @@ import { T0 } from '../support/fixtures.js';
 import { submit, testManager, useTestManager, type TestManager } from './support/test-manager.js';
 
 /**
- * The issue's "Done when" property: random sequences of progress, heartbeats, extensions, failures,
+ * Random sequences of progress, heartbeats, extensions, failures,
  * recoveries (a failed worker's next report), completions, cancels, clock moves and timer deliveries
  * (some wake-ups lost: the sweep runs every `SWEEP_INTERVAL_MS`) run through the real use cases on
  * dynalite with an injected clock; after every step the bound is checked.
@@ -162,7 +162,7 @@ async function checkBound(m: TestManager, model: Model): Promise<void> {
       expect(now).toBeLessThanOrEqual(effectiveDeadline(t) + DETECTION_BOUND_MS);
       expect(now).toBeLessThanOrEqual(stuckDeadline(t) + DETECTION_BOUND_MS);
       expect(now).toBeLessThanOrEqual(T0 + secondsToMs(spec.timeoutSeconds + spec.workers.length * CAP_SECONDS) + DETECTION_BOUND_MS);
-      // The armed wake-up is never later than what is due: a deadline moved earlier re-armed it (finding 3).
+      // The armed wake-up is never later than what is due: a deadline moved earlier re-armed it.
       expect(job.timerDueAt).toBeLessThanOrEqual(nextDueAt(job, m.deps.policy));
     } else if (job.status === 'TIMED_OUT') {
       // No job finished before its deadline unless stuck (or cancelled, completed).

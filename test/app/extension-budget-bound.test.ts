@@ -24,7 +24,7 @@ async function spendBudget(m: TestManager, token: string, workerId = 'worker-a')
   }
 }
 
-describe('finding 1: a suspect worker that recovers keeps its spent budget (dynalite)', () => {
+describe('a suspect worker that recovers keeps its spent budget (dynalite)', () => {
   const m = useTestManager();
 
   it('reporting just past its health deadline, then asking again, never adds to the job beyond one budget', async () => {
@@ -47,7 +47,7 @@ describe('finding 1: a suspect worker that recovers keeps its spent budget (dyna
   });
 });
 
-describe('finding 1: a failed worker that recovers gets a fresh budget that replaces, never adds to, its old grants (dynalite)', () => {
+describe('a failed worker that recovers gets a fresh budget that replaces, never adds to, its old grants (dynalite)', () => {
   const m = useTestManager();
 
   it('after failure and recovery the job holds only the new budget\'s grant', async () => {
@@ -65,7 +65,7 @@ describe('finding 1: a failed worker that recovers gets a fresh budget that repl
   });
 });
 
-describe('finding 3: a failure that moves the deadline earlier re-arms the timer (dynalite)', () => {
+describe('a failure that moves the deadline earlier re-arms the timer (dynalite)', () => {
   // Suspicion long enough that the silent worker is still only suspect at 610 s.
   const m = useTestManager({ policy: { workerSuspicionSeconds: LONG } });
 
@@ -101,7 +101,7 @@ describe('finding 3: a failure that moves the deadline earlier re-arms the timer
   });
 });
 
-describe('finding 16: a granted extension whose progress advanced resets the stuck clock (dynalite)', () => {
+describe('a granted extension whose progress advanced resets the stuck clock (dynalite)', () => {
   const m = useTestManager();
 
   it('the job is not stuck at its old stuck deadline after an extension with progress', async () => {
@@ -119,7 +119,7 @@ describe('finding 16: a granted extension whose progress advanced resets the stu
   });
 });
 
-describe('finding 17: the budget resets when the worker completes its work; progress is compared within one job (dynalite)', () => {
+describe('the budget resets when the worker completes its work; progress is compared within one job (dynalite)', () => {
   const m = useTestManager();
 
   it('a worker that finished all its workflows starts its next job with a fresh budget', async () => {

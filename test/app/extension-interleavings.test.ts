@@ -71,7 +71,7 @@ describe('extension interleavings (dynalite)', () => {
     expect((await m.getJob('job-1')).tracking.totalExtensionsGranted).toBe(0);
   });
 
-  it('finding 13: an extension\'s budget write never turns back a newer healthcheck', async () => {
+  it('an extension\'s budget write never turns back a newer healthcheck', async () => {
     // Prepare: the worker exists; its healthcheck at 20 s lands between the request's read and write
     const { token, ask } = await start();
     await ask(0.1);
@@ -87,7 +87,7 @@ describe('extension interleavings (dynalite)', () => {
   });
 });
 
-describe('finding 18: estimatedCompletion and activeWorkflowCount are recorded and shown on the job (dynalite)', () => {
+describe('estimatedCompletion and activeWorkflowCount are recorded and shown on the job (dynalite)', () => {
   const m = useTestManager();
 
   it('GET /jobs/{jobId} shows each extended worker\'s grant with what it said when it asked', async () => {

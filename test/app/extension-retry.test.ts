@@ -37,7 +37,7 @@ describe('AD-26 extension retried after a crash between the job writes and the b
     expect((await m.jobs.getWorker('worker-a'))?.budget).toMatchObject({ count: 1, totalSeconds: 30 });
   });
 
-  it('finding 7: a wake-up between the crash and the retry keeps the grant of a worker with no item yet, and the retry is told the truth', async () => {
+  it('a wake-up between the crash and the retry keeps the grant of a worker with no item yet, and the retry is told the truth', async () => {
     // Prepare: the grant reached the job, then the process died before the worker item's first write
     const submitted = await submit(m, { jobId: 'job-1', timeoutSeconds: 60, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] });
     const ask = () => requestExtension(m.deps, { workerId: 'worker-a', token: tokenOf(submitted, 'wf-1'), currentProgress: 0.3 });

@@ -6,7 +6,7 @@ import { reportProgress } from '../../shared/app/report-progress.js';
 import { at } from '../support/fixtures.js';
 import { submit, tokenOf, useTestManager, writesByItem, type TestManager } from './support/test-manager.js';
 
-// Issue 7, finding 15 (seed 000, problem 4: "worker heartbeat OK but workflow stuck"). A call whose
+// (seed 000, problem 4: "worker heartbeat OK but workflow stuck"). A call whose
 // progress does not advance is a heartbeat: it keeps the worker healthy, never the job.
 
 type Report = { progress?: number; step?: string | number };

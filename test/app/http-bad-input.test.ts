@@ -115,7 +115,7 @@ describe('HTTP handlers refuse bad input with the contract\'s errors and change 
     expect(errorOf(answer).details?.map((d) => d.field)).toEqual(['jobId']);
   });
 
-  // `step` (issue 7, finding 15) is opaque but bounded.
+  // `step` is opaque but bounded.
   it.each([
     ['an out-of-range progress value', { progress: 1.5 }, 'progress'],
     ['an empty step', { step: '' }, 'step'],

@@ -10,7 +10,7 @@ import { submit, tokenOf, useHttpTestManager } from './support/test-manager.js';
 describe('the extension route through its handler (dynalite)', () => {
   useHttpTestManager();
 
-  it('finding 18 and 14: a tenant\'s job, its worker\'s extension with estimatedCompletion and activeWorkflowCount, shown on GET /jobs/{jobId}', async () => {
+  it('a tenant\'s job, its worker\'s extension with estimatedCompletion and activeWorkflowCount, shown on GET /jobs/{jobId}', async () => {
     // Prepare: submitted locally as tenant team-x
     const submitted = await invoke(submitJob, {
       method: 'POST',

@@ -13,7 +13,7 @@ import { at } from '../support/fixtures.js';
 import { submit, tokenOf, useTestManager, type TestManager } from './support/test-manager.js';
 
 /**
- * Issue 7, finding 5: once a finished job's item has expired its id can be submitted again, while the old
+ * once a finished job's item has expired its id can be submitted again, while the old
  * workflow items (and the tokens issued for them) remain. Tokens are bound to the job's incarnation:
  * an old token gets 403, and an old workflow item is never taken for one of the new job's.
  */

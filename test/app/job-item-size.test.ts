@@ -39,7 +39,7 @@ async function storedItemBytes(m: TestManager, jobId: string): Promise<number> {
   return Buffer.byteLength(JSON.stringify(Item));
 }
 
-describe('finding 2: no job item grows past DynamoDB\'s 400 KB limit (dynalite enforces it)', () => {
+describe('no job item grows past DynamoDB\'s 400 KB limit (dynalite enforces it)', () => {
   const m = useTestManager();
 
   it('10,000 workflows on 10,000 workers with 128-character ids, every one extended: the item fits with room, and extension, cancel and timeout still write', { timeout: 120_000 }, async () => {

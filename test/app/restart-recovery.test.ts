@@ -15,7 +15,7 @@ const job = (jobId: string, timeoutSeconds: number) => ({
   workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }],
 });
 
-/** The local cloud's own restart recovery (issue 7: the production function, not a copy of its query). */
+/** The local cloud's own restart recovery (the production function, not a copy of its query). */
 async function everyWakeUp(m: TestManager) {
   const armed: TimerRequest[] = [];
   const returned = await rearmStoredWakeUps(m.jobs, { arm: async (timer) => void armed.push(timer) });

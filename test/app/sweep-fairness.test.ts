@@ -24,7 +24,7 @@ class PoisonedStore extends DynamoJobStore {
 }
 
 /**
- * Issue 7, finding 10: a sweep batch of timers that keep failing in shard 0 must not hide a lost wake-up in
+ * a sweep batch of timers that keep failing in shard 0 must not hide a lost wake-up in
  * a later shard. Failing items back off; every shard gets its share of each sweep.
  */
 describe('the backstop sweep is fair across shards and backs off failing wake-ups (dynalite)', () => {

@@ -11,7 +11,7 @@ import { sameTable, useTestManager } from './support/test-manager.js';
 const workflows = [{ workflowId: 'wf-1', workerId: 'worker-a' }];
 
 /**
- * Issue 7, missing interleavings: a takeover lands between another decision's read and its write. The
+ * A takeover lands between another decision's read and its write. The
  * loser decides again on the new fence: a stale fence never changes state, and nothing is lost.
  */
 describe('a takeover racing a wake-up or a gate decision (dynalite, interleaved writes)', () => {

@@ -14,7 +14,7 @@ describe('the transactional outbox: an event decided with a state change is neve
     await submit(m, body);
   });
 
-  /** The timeout fires while the bus is down: the decision is written, the publish waits for a retry (finding 9). */
+  /** The timeout fires while the bus is down: the decision is written, the publish waits for a retry. */
   async function timeOutWhileBusIsDown(): Promise<void> {
     const timer = m.timers.expectArmed('job-1');
     m.clock.set(at(60));

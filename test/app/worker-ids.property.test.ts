@@ -6,7 +6,7 @@ import { requestExtension } from '../../shared/app/request-extension.js';
 import { extensionsOf, submit, testManager, tokenOf, useTestManager } from './support/test-manager.js';
 
 const ID_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-'.split('');
-/** Built-in property names of plain objects: as map keys they used to break every request (finding 12). */
+/** Built-in property names of plain objects: as map keys they used to break every request. */
 const BUILT_IN_NAMES = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'prototype'];
 
 const workerId = fc.oneof(
@@ -14,7 +14,7 @@ const workerId = fc.oneof(
   fc.string({ unit: fc.constantFrom(...ID_CHARS), minLength: 1, maxLength: 128 }),
 );
 
-describe('finding 12: any valid worker id works through the real extension use case (dynalite)', () => {
+describe('any valid worker id works through the real extension use case (dynalite)', () => {
   const harness = useTestManager();
 
   it('two workers with arbitrary valid ids extend a job, one fails: each one\'s grant is its own', { timeout: 60_000 }, async () => {

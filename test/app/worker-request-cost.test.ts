@@ -29,7 +29,7 @@ async function callsOf(m: TestManager, act: () => Promise<unknown>): Promise<num
   return m.calls.length - before;
 }
 
-describe('finding 4: a worker\'s request costs O(its active jobs), not O(every job it ever ran) (dynalite)', () => {
+describe('a worker\'s request costs O(its active jobs), not O(every job it ever ran) (dynalite)', () => {
   const m = useTestManager();
 
   it('with 300 finished jobs behind it, an extension request costs a handful of DynamoDB calls', { timeout: 60_000 }, async () => {

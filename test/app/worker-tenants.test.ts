@@ -16,7 +16,7 @@ const job = (jobId: string, tenant: string) => ({
   workflows: [{ workflowId: 'wf-1', workerId: 'shared-name' }],
 });
 
-describe('finding 14: a submitter can only reach the workers of its own tenant (dynalite)', () => {
+describe('a submitter can only reach the workers of its own tenant (dynalite)', () => {
   const m = useTestManager();
 
   it('tenant X naming tenant Y\'s worker id extends and fails only its own worker: Y\'s job and budget are untouched', async () => {

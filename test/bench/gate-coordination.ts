@@ -1,5 +1,5 @@
 /**
- * Issue 3's numbers, on the local cloud (gate + three region managers, each on its own dynalite, the
+ * The gate's numbers, on the local cloud (gate + three region managers, each on its own dynalite, the
  * production policy: reports and re-sends every 10 s), measured in a child process (bench-child.ts)
  * so that the cloud has its own event loop and quiet logs:
  *   (a) events per job by detail-type (`network.published`) for a 3-region job that completes and

@@ -5,7 +5,7 @@
  *      (bench child progress-cloud.ts counts them), vs raw dynalite conditional UpdateItem.
  *   3. Gate coordination (gate-coordination.ts): events per 3-region job, and first local timeout →
  *      last region TIMED_OUT, vs single-region local authority.
- *   4. Sweep recovery (sweep-recovery.ts, issue 7): one sweep over a full batch of lost wake-ups vs
+ *   4. Sweep recovery (sweep-recovery.ts): one sweep over a full batch of lost wake-ups vs
  *      firing them directly, and fairness next to a shard of failing wake-ups.
  *   5. Agent fleets (agent-fleets.ts): enforcement overhead vs a plain loop, agent/command timeout precision.
  *   6. The operator console (console-render.ts): bundle size, and time to first render of the jobs

@@ -1,5 +1,5 @@
 /**
- * The agent runner's numbers (issue 9), each beside a same-run baseline:
+ * The agent runner's numbers, each beside a same-run baseline:
  *   - its own overhead per item (claim + command start/finish + heartbeats + complete) next to a
  *     bare `sh -c` of the same command;
  *   - the time from `terminateBy` to the death of a child that ignores SIGTERM (p99).

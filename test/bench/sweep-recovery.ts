@@ -1,5 +1,5 @@
 /**
- * Bench: the backstop sweep's recovery capacity (issue 7, finding 10). On an in-memory dynalite with an
+ * Bench: the backstop sweep's recovery capacity. On an in-memory dynalite with an
  * injected clock, SWEEP_BATCH jobs whose wake-ups were "lost" are overdue; one sweep must time them all
  * out well inside the sweep function's 55 s. Baseline, same run: firing the same number of overdue
  * wake-ups directly (no index query), at the sweep's concurrency. Then fairness: a full batch of

@@ -193,7 +193,7 @@ describe('deadlines of a real `npm start` process on the virtual clock', () => {
     expect(failed(await client.takeOver(submitted.jobId), 409).code).toBe('job_finished');
   });
 
-  // Issue 7, finding 15 (seed 000, problem 4): heartbeat OK, workflow stuck.
+  // (seed 000, problem 4): heartbeat OK, workflow stuck.
   it('a worker that keeps calling with an unchanged value is timed out as stuck while it heartbeats, exactly the threshold after its progress', async () => {
     // Prepare: one real advance, then the same value every 300 ms
     const workerId = `w-heartbeat-${run}`;

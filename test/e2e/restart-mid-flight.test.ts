@@ -6,7 +6,7 @@ import { ok, VigilClient } from '../support/vigil-client.js';
 import { isFinished, ms, LOOSE_LATENESS_MS, publishedTimedOutEvents, useVigilProcess, waitForJob } from './e2e-support.js';
 
 /**
- * Issue 7, missing tests: `kill -9` of the real `npm start` at two awkward moments, then a restart on
+ * `kill -9` of the real `npm start` at two awkward moments, then a restart on
  * the same data dir. (1) Three regions, the gate has declared a global timeout that no region has
  * confirmed yet (every region cut off from the gate). (2) A burst of progress reports in flight.
  */

@@ -13,7 +13,7 @@ import { describeWithEmulator, type EmulatorClientConfig } from '../support/emul
 
 const T0 = Date.UTC(2031, 0, 15, 10, 0, 0, 0);
 
-/** Issue 7, tests the review found missing: the gate's store on an AWS API emulator, its own table definition. */
+/** The gate's store on an AWS API emulator, its own table definition. */
 async function freshStore(clientConfig: EmulatorClientConfig): Promise<DynamoGateStore> {
   const client = new DynamoDBClient(clientConfig);
   const tableName = uniqueName('vigil-gate');

@@ -146,7 +146,7 @@ describeWithEmulator('DynamoDB job store: conditional writes and fencing', (emul
     expect(required(await store.getWorkflow('job-progress', 'wf-a'), 'workflow vanished').step).toBe('b');
   });
 
-  // Issue 7, finding 15: a workflow's progress value only rises, a step change is stored, heartbeats only move forward.
+  // a workflow's progress value only rises, a step change is stored, heartbeats only move forward.
   it("a workflow advance is stored only while it is still ahead of the stored values; heartbeats never move back", async () => {
     // Prepare
     const store = await freshStore(emulator.clientConfig());
@@ -194,7 +194,7 @@ describeWithEmulator('DynamoDB job store: conditional writes and fencing', (emul
     expect((await store.getWorker('worker-1'))?.lastHealthAt).toBe(T0);
   });
 
-  it('a worker update writes its budget on the version read and never turns back a newer healthcheck (finding 13)', async () => {
+  it('a worker update writes its budget on the version read and never turns back a newer healthcheck', async () => {
     // Prepare
     const store = await freshStore(emulator.clientConfig());
     const created = await store.saveWorker(newWorker('worker-1', T0), 0);
@@ -209,7 +209,7 @@ describeWithEmulator('DynamoDB job store: conditional writes and fencing', (emul
     expect(stored.failedAt).toBeUndefined();
   });
 
-  it('the byWorker index lists a worker\'s live workflows and grant records; each leaves it once over (finding 4)', async () => {
+  it('the byWorker index lists a worker\'s live workflows and grant records; each leaves it once over', async () => {
     // Prepare
     const store = await freshStore(emulator.clientConfig());
     const { job, workflows } = submitted('job:index');

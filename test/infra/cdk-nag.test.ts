@@ -78,7 +78,7 @@ describe('cdk-nag AwsSolutions', () => {
     }
   });
 
-  // Issue 7: every acknowledgement pinned to its construct, none stack- or app-wide.
+  // Every acknowledgement pinned to its construct, none stack- or app-wide.
   it('every acknowledgement sits on the construct that owns the resource it accepts, and accepts something', () => {
     const { app } = synthesizeVigil();
     const uses = acknowledgementUses(app);

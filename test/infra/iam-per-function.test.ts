@@ -4,7 +4,7 @@ import type { VigilFunction } from '../../infra/constructs/vigil-function.js';
 import { synthesizeVigil, type SynthesizedVigil } from './support/vigil-app.js';
 import { actionsOf, arnText, logicalId, resourcesOf, statementsOfRole } from './support/template-queries.js';
 
-// Issue 7 ("tests the review found missing"): the exact IAM of every function of both stacks, as
+// The exact IAM of every function of both stacks, as
 // sorted "action resource" grants, instead of presence checks. A new grant shows up here in review.
 
 /** Every Allow of the function's role as sorted, unique `action resource` lines; logical-id hashes dropped. */

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { synthesizeVigil, type SynthesizedVigil } from './support/vigil-app.js';
 import { resourceOf, routeAuthorizations } from './support/template-queries.js';
 
-// Issue 7: the token-authenticated worker routes (and the public health probe) carry no IAM
+// The token-authenticated worker routes (and the public health probe) carry no IAM
 // authorization, so a leaked token or a runaway worker loop is bounded by route throttling.
 
 let vigil: SynthesizedVigil;

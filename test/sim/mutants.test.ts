@@ -79,7 +79,7 @@ vi.mock('../../shared/domain/gate/gate-job-status.js', async (importOriginal) =>
   };
 });
 
-/** Gate: finding 6 regressed — a moot global timeout is never withdrawn once every region completed. */
+/** Gate: a moot global timeout is never withdrawn once every region completed. */
 vi.mock('../../shared/domain/gate/on-final-status.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../shared/domain/gate/on-final-status.js')>();
   return {
@@ -160,7 +160,7 @@ describe('mutation testing: each mutant must be caught by the simulator', () => 
     ['extension-cap-plus-one', 'AD-26 budget off by one grant (a 6th grant allowed)'],
     ['give-back-drops-item', "a pool item given back (terminated unasked) is dropped: stuck 'running' with no attempt"],
     ['gate-timeout-unconfirmed', 'the gate reports TIMED_OUT on a declared timeout no region confirmed'],
-    ['gate-keeps-moot-timeout', 'the gate keeps globallyTimedOut/timeoutReason in its view after every region completed (finding 6 regressed)'],
+    ['gate-keeps-moot-timeout', 'the gate keeps globallyTimedOut/timeoutReason in its view after every region completed'],
     ['attempt-fence-skipped', 'a pool agent call of a stale attempt acts as the live attempt'],
     ['sweep-disabled', 'the job sweep never runs, so a lost wake-up (timer-loss) leaves the job RUNNING'],
   ];

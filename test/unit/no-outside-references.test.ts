@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-/** Issue 7, "Also": nothing the project ships points at files outside its repository. */
+/** Nothing the project ships points at files outside its repository. */
 describe('the project documents itself', () => {
   const tracked = execFileSync('git', ['ls-files', '--', 'README.md', 'docs', 'shared', 'functions', 'infra'], { encoding: 'utf8' })
     .split('\n')

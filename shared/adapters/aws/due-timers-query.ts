@@ -17,7 +17,7 @@ interface ShardCursor {
 
 /**
  * Reads overdue wake-ups from the sparse `timers` index, oldest first within a shard, and fairly across
- * shards (finding 10): every shard first gets an equal share of `limit`, then what is left goes round
+ * shards: every shard first gets an equal share of `limit`, then what is left goes round
  * robin to the shards that have more. A shard full of failing wake-ups cannot hide the others.
  */
 export async function queryDueTimers(

@@ -340,7 +340,7 @@ export class DynamoJobStore implements JobStore {
 
   async saveWorker(worker: WorkerHealth, expectedVersion: number): Promise<WorkerHealth> {
     if (expectedVersion === 0) return putVersioned(this.doc, this.tableName, workerKey(worker.workerId), worker, 0);
-    // Only the budget and the failure mark: `lastHealthAt` belongs to `touchWorkerHealth` (finding 13).
+    // Only the budget and the failure mark: `lastHealthAt` belongs to `touchWorkerHealth`.
     const failed = worker.failedAt !== undefined;
     const writeId = newWriteId();
     try {

@@ -6,7 +6,7 @@ import { MinHeap } from './min-heap.js';
  * The `Timers` port for the embedded local cloud: an in-process heap with one scheduler callback (the
  * earliest due). Like an SQS delay message, an armed wake-up cannot be withdrawn: a re-arm adds another,
  * `disarm` is a no-op, and every one fires, so the lazy checks that drop them (`superseded_timer`,
- * `already_terminal`, `stale_timer`) run here as they do on AWS (issue 10, item 7). It holds only what
+ * `already_terminal`, `stale_timer`) run here as they do on AWS. It holds only what
  * is armed in this process; durability comes from the store's timer index, which the local cloud
  * re-arms from after a restart and the periodic sweep re-checks.
  */

@@ -4,7 +4,7 @@ const probability = () => z._default(z.number().check(z.gte(0), z.lte(1)), 0);
 const milliseconds = () => z.int().check(z.gte(0));
 
 /**
- * Faults the local network can inject between buses, for tests and demos (issue 3):
+ * Faults the local network can inject between buses, for tests and demos:
  * redelivery after a drop, duplicates, delay (which also reorders), the gate down, regions cut off.
  */
 export const networkFaultsSchema = z.strictObject({

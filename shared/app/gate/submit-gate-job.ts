@@ -20,7 +20,7 @@ function submissionDigest(body: GateSubmitJobBody, tenant: string): string {
 
 /**
  * A region's first page of tokens, and its cursor when there are more: the gate's answer holds at most
- * a page per region, so it fits Lambda's 6 MB (finding 11); the rest comes from the region itself.
+ * a page per region, so it fits Lambda's 6 MB; the rest comes from the region itself.
  */
 function regionTokens(answer: RegionSubmitResult) {
   if (answer.outcome !== 'accepted') return { workflows: [] };

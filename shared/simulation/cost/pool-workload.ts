@@ -6,7 +6,7 @@ import { SIM_EPOCH } from '../world/world.js';
 import { combine, scale, type Usage } from './usage.js';
 import { usageOf } from './vigil-usage.js';
 
-/** The agent pool: items worked by well-behaved agents, one template command each. */
+/** The cost model's agent pool: items worked by well-behaved agents, one template command each. */
 export interface PoolWorkload {
   name: string;
   items: number;

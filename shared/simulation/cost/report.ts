@@ -12,7 +12,7 @@ export const WORKLOADS: Workload[] = [
   { name: '1 region, 10 wf, 1 h, progress 10 s', regions: 1, workflows: 10, durationMs: HOUR, progressEveryMs: 10_000 },
   { name: '3 regions, 10 wf, 1 min, progress 10 s', regions: 3, workflows: 10, durationMs: MINUTE, progressEveryMs: 10_000 },
   { name: '3 regions, 10 wf, 1 h, progress 10 s', regions: 3, workflows: 10, durationMs: HOUR, progressEveryMs: 10_000 },
-  { name: '1 region, 4 wf, 15 min, progress 60 s (the issue’s paper case)', regions: 1, workflows: 4, durationMs: 15 * MINUTE, progressEveryMs: 60_000 },
+  { name: '1 region, 4 wf, 15 min, progress 60 s (README cost sketch)', regions: 1, workflows: 4, durationMs: 15 * MINUTE, progressEveryMs: 60_000 },
 ];
 
 const usd = (value: number) => (value >= 0.01 ? `$${value.toFixed(4)}` : `$${value.toExponential(2)}`);
@@ -81,7 +81,7 @@ export async function printCostReport(log: (line: string) => void = console.log)
   if (paper && paperM) {
     const now = priceOf(paperM.perJob);
     const functionUrls = priceOf(paperM.perJob, { functionUrlsForWorkers: true });
-    log(`\nLevers on the paper case (${paper.name}), Step Functions Standard: ${usd(stepFunctionsPerJob(paper).usd)} per job`);
+    log(`\nLevers on ${paper.name}, Step Functions Standard: ${usd(stepFunctionsPerJob(paper).usd)} per job`);
     log(`  Vigil today                                        ${usd(now.total)} (API Gateway ${usd(now.apiGateway)}, DynamoDB writes ${usd(now.dynamoWrites)})`);
     log(`  worker routes on Lambda function URLs              ${usd(functionUrls.total)}`);
   }

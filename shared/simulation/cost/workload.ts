@@ -2,7 +2,7 @@ import type { Plan } from '../world/plan.js';
 import { NO_RATES } from '../world/plan.js';
 import { REGION_NAMES } from '../world/generate-plan.js';
 
-/** A cost workload: the shapes (regions, workflows per region, job length, progress period). */
+/** A cost workload: a job's shape (regions, workflows per region, job length, progress period). */
 export interface Workload {
   name: string;
   regions: number;

@@ -23,7 +23,7 @@ export interface Violation {
 }
 
 /**
- * The issue's invariants, checked after every step of the world. State is read through the real
+ * The simulation's invariants, checked after every step of the world. State is read through the real
  * adapters on an uncounted view of each store, and re-read only from a store that was written.
  */
 export class Invariants {
@@ -149,7 +149,7 @@ export class Invariants {
         this.violate('no-leak', spec.jobId, `${region}: still RUNNING ${Math.round((now - deadline) / 1000)} s past its effective deadline, or the moment it was moved earlier (bound ${bound / 1000} s)`);
       }
     }
-    // Every region ended and none timed out: the gate's timeout, if it declared one, was moot (finding 6), and its view says so.
+    // Every region ended and none timed out: the gate's timeout, if it declared one, was moot, and its view says so.
     if (gateJob && allRegionsFinal(gateJob) && !Object.values(gateJob.dcStatus).includes('timed_out') && (gateJob.globallyTimedOut || gateJob.timeoutReason !== undefined)) {
       this.violate('gate-completed-never-timed-out', spec.jobId, `every region ended without a timeout (${JSON.stringify(gateJob.dcStatus)}), yet the gate still shows globallyTimedOut ${gateJob.globallyTimedOut}, reason ${gateJob.timeoutReason}`);
     }
@@ -187,7 +187,7 @@ export class Invariants {
   }
 
   /**
-   * Issue 7's form of AD-26's cap: at any moment, what one worker adds to a job's deadline is at
+   * This form of AD-26's cap: at any moment, what one worker adds to a job's deadline is at
    * most its current budget's grants (58.125 s); so the job's total is at most that per worker.
    */
   private checkExtensions(spec: JobSpec, region: string, job: Job, capSeconds: number): void {

@@ -16,7 +16,7 @@ import { ManualClock, RecordingBus, RecordingTelemetry, RecordingTimers } from '
 import { testManager, type TestDynamo, type TestManager } from '../support/test-manager.js';
 import { REGIONS, TestRegions } from '../support/test-regions.js';
 
-/** Issue 7, tests the review found missing: the gate's app layer, on dynalite, with an injected clock. */
+/** The gate's app layer, on dynalite, with an injected clock. */
 describe('the gate app layer (dynalite)', () => {
   let dynamo: TestDynamo;
   let managers: Map<string, TestManager>;
@@ -154,7 +154,7 @@ describe('the gate app layer (dynalite)', () => {
     expect(await stored()).toEqual(before);
   });
 
-  it("at full size (10,000 workflows per region, 128-character ids) the gate's answer fits Lambda's 6 MB; each region pages the rest (finding 11)", async () => {
+  it("at full size (10,000 workflows per region, 128-character ids) the gate's answer fits Lambda's 6 MB; each region pages the rest", async () => {
     // Prepare
     const longId = (prefix: string, i: number) => `${prefix}${String(i).padStart(6, '0')}`.padEnd(128, 'x');
     const datacenters = Object.fromEntries(

@@ -9,7 +9,7 @@ import type { GatePolicy } from '../../../shared/domain/gate/gate-policy.js';
 import { AP, EU, T0, US, finalStatus, globalTimeoutsByRegion, policy, runningGateJob, seconds } from './gate-fixtures.js';
 
 /**
- * Issue 7, finding 6: a lost JobFinalStatus. The gate's decision, re-sent every 10 s to the regions
+ * a lost JobFinalStatus. The gate's decision, re-sent every 10 s to the regions
  * without a final status (for up to an hour), is also its question: a region that already finished
  * answers with its final status. When every region turns out to have ended on its own (none timed
  * out), the gate's timeout changed nothing and its view ends with the regions' outcome.

@@ -5,7 +5,7 @@ import { onProgressReport } from '../../../shared/domain/gate/on-progress-report
 import { toIso } from '../../../shared/domain/time.js';
 import { AP, EU, T0, US, policy, progressReport, runningGateJob, seconds } from './gate-fixtures.js';
 
-// Issue 7, finding 18 (gate part): the workflow counts and `hasRecentProgress` of JobProgressReport
+// the workflow counts and `hasRecentProgress` of JobProgressReport
 // are used by the gate: shown per region, and the flag feeds the all-stuck rule.
 
 type ReportOptions = Omit<Parameters<typeof progressReport>[1], 'sentAt' | 'lastProgressAt'>;
@@ -70,7 +70,7 @@ describe('hasRecentProgress feeds the all-stuck rule (seed 000 Part 5, condition
     expect(state.timeoutReason).toBe('stuck');
   });
 
-  // Issue 10, item 7: found on the local cloud's virtual clock, where the periodic report and the one an
+  // found on the local cloud's virtual clock, where the periodic report and the one an
   // extension sends at once carry the same millisecond; the global deadline cut the extension short.
   it('two reports of the same instant merge to the larger extension figures, whichever arrives first', () => {
     // Prepare

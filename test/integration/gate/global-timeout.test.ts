@@ -178,7 +178,7 @@ describe('global timeout across three regions', () => {
     expect(new Set(events.filter((e) => e.detailType === 'JobFinalStatus').map((e) => e.origin))).toEqual(new Set(REGIONS));
   });
 
-  // Issue 7, finding 18 (gate part): the report's workflow counts and recent-progress flag reach the gate's view.
+  // the report's workflow counts and recent-progress flag reach the gate's view.
   it("the gate's view shows each region's workflow counts and whether it progressed recently, from its reports", async ({ expect }) => {
     // Prepare: only ap-southeast-2's worker progresses (which also keeps the all-stuck rule away).
     const job = await submitAcross(gc, { jobId: `view-${run}`, timeoutSeconds: 60, stuckThresholdSeconds: LOCAL_STUCK_SECONDS });

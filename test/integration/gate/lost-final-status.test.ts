@@ -4,7 +4,7 @@ import { ok } from '../../support/vigil-client.js';
 import { eventsOf, REGIONS, submitAcross, useGateCloud } from './gate-cloud.js';
 
 /**
- * Issue 7, finding 6, on the real local cloud: ap-southeast-2's JobFinalStatus is lost (the region is
+ * On the real local cloud: ap-southeast-2's JobFinalStatus is lost (the region is
  * cut off from the gate when it completes). At the global deadline (plus the report grace) the gate's decision asks again,
  * the region answers COMPLETED, and the gate's view ends COMPLETED. On the virtual clock: nothing
  * moves between the heal and the deadline unless the test advances time.

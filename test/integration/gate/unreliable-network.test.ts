@@ -7,7 +7,7 @@ import type { GateJobView } from '../../support/gate-client.js';
 import type { JobView } from '../../support/vigil-client.js';
 
 /**
- * Delivery between the gate and the regions is at-least-once and unordered (issue 3, messages): the
+ * Delivery between the gate and the regions is at-least-once and unordered: the
  * key scenarios end exactly as on a perfect network when deliveries are duplicated, dropped and
  * redelivered later, or delayed by random amounts (which reorders them). One cloud on the virtual
  * clock, so delays, redeliveries and retries happen in virtual time and a worker beats exactly when

@@ -6,7 +6,7 @@ import { advanceOf, progressWrites, withWorkflowProgress, type ProgressReport } 
 import { onTimerFired } from '../../../shared/domain/timer-fired.js';
 import { context, runningJob, T0, timerOf, workflowAt, workflowsOf } from '../../support/fixtures.js';
 
-// Issue 7, finding 15 (seed 000, problem 4): heartbeats keep a worker healthy, never a job.
+// (seed 000, problem 4): heartbeats keep a worker healthy, never a job.
 
 const report = fc.record(
   {

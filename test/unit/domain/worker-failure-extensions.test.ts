@@ -37,7 +37,7 @@ describe('seed 001 §10.7.9: a failed worker\'s extensions stop counting', () =>
     expect(newer).toMatchObject({ state: job, ignored: 'no_grants_to_retire' });
   });
 
-  it('finding 3: retiring grants re-arms the timer for the earlier deadline', () => {
+  it('retiring grants re-arms the timer for the earlier deadline', () => {
     // Prepare: the timer was moved to 105 s by earlier wake-ups
     const job = { ...jobWithTwoExtensions(), timerDueAt: at(105) };
     // Act

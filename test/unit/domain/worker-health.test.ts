@@ -82,7 +82,7 @@ describe('AD-26 worker health: every progress report is a healthcheck', () => {
     expect(requestExtension(write.budget, { currentProgress: 0.05, jobId: 'job-1' }, false, defaultExtensionPolicy)).toMatchObject({ granted: true, seconds: 30 });
   });
 
-  it('finding 1: a healthcheck from a suspect (not failed) worker keeps its budget: only its health moves', () => {
+  it('a healthcheck from a suspect (not failed) worker keeps its budget: only its health moves', () => {
     // Prepare
     const suspect = worker({ budget: exhaustedBudget() });
     // Act

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { startHttpListener } from '../../../shared/local/http-listener.js';
 import type { Route } from '../../../shared/local/http-routes.js';
 
-/** Issue 7, "Also": a path the local cloud cannot percent-decode is the caller's mistake (400), not a 500. */
+/** A path the local cloud cannot percent-decode is the caller's mistake (400), not a 500. */
 describe('local HTTP listener: malformed paths', () => {
   let url = '';
   let server: Server | undefined;
@@ -52,7 +52,7 @@ describe('local HTTP listener: malformed paths', () => {
     // Assess
     expect(answer.status).toBe(404);
     expect(body.error.message).not.toMatch(/contract\.md/);
-    expect(body.error.message).toMatch(/README/);
+    expect(body.error.message).toMatch(/docs\/api\.md/);
   });
 
   it('a body over 6 MiB sent whole before the answer is read → 413 payload_too_large, not a reset connection', async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LambdaEnv } from '../../../shared/config/lambda-env.js';
 
 /**
- * Issue 7, finding 8: a failed cold start must not be cached for the container's life. One throttled
+ * a failed cold start must not be cached for the container's life. One throttled
  * GetSecretValue fails that invocation only; the next invocation builds again and succeeds.
  */
 const lambdaEnv: Record<string, string> = {
@@ -22,7 +22,7 @@ const lambdaEnv: Record<string, string> = {
   [LambdaEnv.submitFromGateFunctionName]: 'submit-from-gate',
 };
 
-describe('Lambda wiring retries a failed cold start (finding 8)', () => {
+describe('Lambda wiring retries a failed cold start', () => {
   const secrets = mockClient(SecretsManagerClient);
   beforeAll(() => Object.entries(lambdaEnv).forEach(([name, value]) => vi.stubEnv(name, value)));
   afterAll(() => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LocalEventNetwork } from '../../../../shared/adapters/local/local-event-network.js';
 
-/** Issue 7, "Also": the local event network keeps a bounded recent window of published events, not all of them. */
+/** The local event network keeps a bounded recent window of published events, not all of them. */
 describe('local event network: published events', () => {
   it('keeps only the most recent events, oldest first, while counting every event', async () => {
     // Prepare

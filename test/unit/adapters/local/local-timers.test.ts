@@ -59,7 +59,7 @@ describe('LocalTimers: the in-process wake-ups of the embedded local cloud', () 
     expect(h.timers.pending).toBe(1);
   });
 
-  // Issue 10, item 7: like an SQS delay message, an armed wake-up cannot be withdrawn.
+  // like an SQS delay message, an armed wake-up cannot be withdrawn.
   it('a re-arm adds a wake-up: both fire, each at its own time (the lazy check drops the superseded one)', async () => {
     // Prepare
     await h.timers.arm(timer('job-a', 500));
