@@ -3,7 +3,7 @@ import type { EpochMs } from '../domain/time.js';
 import type { BusEvent } from '../ports/event-bus.js';
 import { VersionConflictError } from '../ports/job-store.js';
 import { outboxEvents, publishedEvents, runEffects, type EffectPorts } from './effect-runner.js';
-import { boundOutbox } from './outbox-bound.js';
+import { boundOutbox, outboxRoom } from './outbox-bound.js';
 import { retryDelayMs, RETRY_BASE_MS } from './retry-backoff.js';
 
 /** How soon an outbox is first retried after its publish failed (the sweep picks the wake-up up). */
@@ -125,17 +125,20 @@ function withOutbox<State extends OutboxState>(
 ): State {
   const events = outboxEvents(effects);
   const finishing = store.rewriteFinishedView !== undefined && store.isFinished(state) && !store.isFinished(before);
-  if (events.length === 0 && !finishing) return state;
+  if (events.length === 0 && !finishing) {
+    // An outbox left by an outage rides on every write: what the write adds (a split's subtasks) may leave it less room.
+    return state.outbox?.length ? { ...state, outbox: boundedOutbox(store, ports, state.outbox, outboxRoom(state), now) } : state;
+  }
   const pending: State = {
     ...state,
-    ...(events.length > 0 ? { outbox: boundedOutbox(store, ports, [...(state.outbox ?? []), ...events], now) } : {}),
+    ...(events.length > 0 ? { outbox: boundedOutbox(store, ports, [...(state.outbox ?? []), ...events], outboxRoom(state), now) } : {}),
     ...(finishing ? { viewPending: true } : {}),
   };
   return store.isFinished(state) ? { ...pending, timerDueAt: now + OUTBOX_RETRY_MS } : pending;
 }
 
-function boundedOutbox<State extends OutboxState>(store: VersionedStore<State>, ports: EffectPorts, events: BusEvent[], now: EpochMs): BusEvent[] {
-  const { kept, dropped } = boundOutbox(store.compactOutbox ? store.compactOutbox(events, now) : events);
+function boundedOutbox<State extends OutboxState>(store: VersionedStore<State>, ports: EffectPorts, events: BusEvent[], roomBytes: number, now: EpochMs): BusEvent[] {
+  const { kept, dropped } = boundOutbox(store.compactOutbox ? store.compactOutbox(events, now) : events, roomBytes);
   if (dropped > 0) {
     ports.telemetry.error('outbox full while the bus is down: its oldest events dropped', { dropped, kept: kept.length });
     ports.telemetry.metric('OutboxEventsDropped');

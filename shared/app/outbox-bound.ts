@@ -7,6 +7,19 @@ import type { BusEvent } from '../ports/event-bus.js';
  */
 export const OUTBOX_LIMIT_BYTES = 64 * 1024;
 
+/**
+ * The most an item's JSON may reach with its outbox: DynamoDB's 400 KB less room for how it counts
+ * numbers and nesting. A pool item at its bounds (input, results, checkpoints, history, a split
+ * waiting to be created) can come near 380 KB on its own; its outbox then gets only what is left.
+ */
+export const ITEM_BUDGET_BYTES = 380 * 1024;
+
+/** How much outbox an item leaves room for, never more than `OUTBOX_LIMIT_BYTES`. */
+export function outboxRoom(state: object): number {
+  const rest = Buffer.byteLength(JSON.stringify({ ...state, outbox: undefined }), 'utf8');
+  return Math.max(0, Math.min(OUTBOX_LIMIT_BYTES, ITEM_BUDGET_BYTES - rest));
+}
+
 /** The newest events that fit the limit, and how many older ones did not. */
 export function boundOutbox(events: readonly BusEvent[], limitBytes = OUTBOX_LIMIT_BYTES): { kept: BusEvent[]; dropped: number } {
   let bytes = 0;
