@@ -2,8 +2,8 @@ import { unchanged, type Decision } from '../effects.js';
 import type { EpochMs } from '../time.js';
 import { withWakeUp } from './item-wake-up.js';
 import type { PoolConfig } from './pool-config.js';
-import { EscalationAnsweredError, ItemNotInDlqError } from './pool-errors.js';
-import type { EscalationOption, PoolItem } from './pool-item.js';
+import { ClarifiedInputTooLargeError, EscalationAnsweredError, ItemNotInDlqError } from './pool-errors.js';
+import { ITEM_BOUNDS, type EscalationOption, type PoolItem } from './pool-item.js';
 import { settles, withFollowUp } from './resolve-attempt.js';
 
 export interface EscalationAnswer {
@@ -13,10 +13,23 @@ export interface EscalationAnswer {
   subtasks?: Array<{ itemId: string; input?: unknown }>;
 }
 
-/** "Back with the text added to its input" (contract): an object input gains a `clarification` field. */
-function withClarification(input: unknown, clarification: string): unknown {
-  if (input !== null && typeof input === 'object' && !Array.isArray(input)) return { ...input, clarification };
-  return { input, clarification };
+/**
+ * "Back with the text added to its input" (contract): an object input gains a `clarification` field,
+ * and a later answer is appended to it, so no earlier text, the input's own or a human's, is lost.
+ * An input that is not an object, or whose own `clarification` is not text, is kept whole inside
+ * `{ input, clarification }`. Bounded: an answer that would grow the input past its bound is refused.
+ */
+function withClarification(item: PoolItem, clarification: string): unknown {
+  const { input } = item;
+  const isObject = input !== null && typeof input === 'object' && !Array.isArray(input);
+  const earlier = isObject ? (input as Record<string, unknown>)['clarification'] : undefined;
+  const clarified =
+    !isObject || (earlier !== undefined && typeof earlier !== 'string')
+      ? { input, clarification }
+      : { ...input, clarification: earlier === undefined ? clarification : `${earlier}\n\n${clarification}` };
+  const bytes = Buffer.byteLength(JSON.stringify(clarified), 'utf8');
+  if (bytes > ITEM_BOUNDS.clarifiedInputBytes) throw new ClarifiedInputTooLargeError(item.itemId, bytes, ITEM_BOUNDS.clarifiedInputBytes);
+  return clarified;
 }
 
 /**
@@ -41,7 +54,7 @@ export function answerEscalation(item: PoolItem, escalationId: string, answer: E
       next = { ...next, state: 'available', reason: 'increase_timeout', limitSeconds: answer.timeoutSeconds ?? item.limitSeconds ?? 0 };
       break;
     case 'clarify':
-      next = { ...next, state: 'available', reason: 'clarified', input: withClarification(item.input, answer.clarification ?? '') };
+      next = { ...next, state: 'available', reason: 'clarified', input: withClarification(item, answer.clarification ?? '') };
       break;
     case 'split':
       next = withFollowUp(

@@ -15,6 +15,14 @@ export class ItemNotFoundError extends VigilError {
 export class InvalidPoolConfigError extends VigilError {
   readonly code = 'invalid_request';
 }
+export class ClarifiedInputTooLargeError extends VigilError {
+  readonly code = 'invalid_request';
+  constructor(itemId: string, bytes: number, limitBytes: number) {
+    super(
+      `Item '${itemId}''s input with this clarification and the earlier ones would be ${bytes} bytes of JSON, past ${limitBytes}. Nothing was changed: send a shorter clarification, or answer split or skip.`,
+    );
+  }
+}
 export class PoolConflictError extends VigilError {
   readonly code = 'submission_conflict';
   constructor(poolId: string) {

@@ -156,6 +156,8 @@ export const ITEM_BOUNDS = {
   commandTypesCounted: 32,
   /** input, result, partialResult and checkpoint state, each as JSON. */
   payloadBytes: 32 * 1024,
+  /** An item's input with every clarification a human added to it (each up to 4 KB). */
+  clarifiedInputBytes: 40 * 1024,
   /** A split's subtask inputs together: they wait on the item (its follow-up) until created. */
   subtaskInputsBytes: 128 * 1024,
 } as const;

@@ -84,7 +84,7 @@ function largestAnswer(option: Extract<Step, { kind: 'answer' }>['option'], seq:
   return answer;
 }
 
-const EXPECTED_REFUSALS = new Set(['stale_attempt', 'attempt_terminating', 'item_not_in_dlq', 'escalation_answered', 'escalation_not_found', 'pool_finished', 'command_not_started', 'command_out_of_order']);
+const EXPECTED_REFUSALS = new Set(['stale_attempt', 'attempt_terminating', 'item_not_in_dlq', 'escalation_answered', 'escalation_not_found', 'pool_finished', 'command_not_started', 'command_out_of_order', 'invalid_request']);
 
 describe('no sequence of agent and human calls grows a pool item past 400 KB (on dynalite, through the use cases)', () => {
   const m = useTestManager();
