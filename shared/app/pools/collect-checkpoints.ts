@@ -46,7 +46,7 @@ export async function collectionStatus(deps: ManagerDeps, poolId: string, collec
   await loadOwnPool(deps, poolId, tenant);
   const collection = await deps.pools.getCollection(poolId, collectionId);
   if (!collection) throw new CollectionNotFoundError(collectionId);
-  const collected: Array<{ agentId: string; itemId: string; state: unknown }> = [];
+  const collected: Array<{ agentId: string; itemId: string; state: unknown; replaced?: true }> = [];
   const missing: string[] = [];
   let next = cursor === undefined ? 0 : Number(cursor);
   let usedBytes = 0;
@@ -57,7 +57,14 @@ export async function collectionStatus(deps: ManagerDeps, poolId: string, collec
     for (const agent of asked) {
       const item = byId.get(agent.itemId);
       const state = answeredState(collection, agent, item?.lastCheckpoint) ?? answeredState(collection, agent, item?.collectionAnswer);
-      const entry = state === undefined ? agent.agentId : { agentId: agent.agentId, itemId: agent.itemId, state: state.value };
+      const replaced = state === undefined && (item?.replacedCollectionAnswers ?? []).some((answer) => answered(collection, agent, answer));
+      const entry =
+        state !== undefined
+          ? { agentId: agent.agentId, itemId: agent.itemId, state: state.value }
+          : replaced
+            ? // It answered; the state its answer to a later collection replaced is not kept.
+              { agentId: agent.agentId, itemId: agent.itemId, state: null, replaced: true as const }
+            : agent.agentId;
       usedBytes += Buffer.byteLength(JSON.stringify(entry), 'utf8') + 1;
       if (usedBytes > ANSWER_BUDGET_BYTES && collected.length + missing.length > 0) break pages;
       if (typeof entry === 'string') missing.push(entry);
@@ -72,7 +79,9 @@ export async function collectionStatus(deps: ManagerDeps, poolId: string, collec
   return { collectionId, status: done ? 'done' : 'collecting', collected, missing, ...(more ? { nextCursor: String(next) } : {}) };
 }
 
+const answered = (collection: CheckpointCollection, agent: AskedAgent, answer: { attempt: number; at: number }) =>
+  answer.attempt === agent.attempt && answer.at >= collection.startedAt && answer.at <= collection.until;
+
 function answeredState(collection: CheckpointCollection, agent: AskedAgent, checkpoint: { attempt: number; at: number; state: unknown } | undefined) {
-  const answered = checkpoint !== undefined && checkpoint.attempt === agent.attempt && checkpoint.at >= collection.startedAt && checkpoint.at <= collection.until;
-  return answered ? { value: checkpoint.state } : undefined;
+  return checkpoint !== undefined && answered(collection, agent, checkpoint) ? { value: checkpoint.state } : undefined;
 }

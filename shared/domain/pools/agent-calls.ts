@@ -11,7 +11,7 @@ import { itemDecision } from './item-wake-up.js';
 import { commandLimitSeconds, enforcesCommandDeadlines, templateCommands } from './pool-config.js';
 import { AttemptTerminatingError, CommandNotStartedError, CommandOutOfOrderError, StaleAttemptError } from './pool-errors.js';
 import type { Pool } from './pool.js';
-import type { AttemptRun, PoolItem, RunningCommand } from './pool-item.js';
+import { ITEM_BOUNDS, type AttemptRun, type PoolItem, type RunningCommand } from './pool-item.js';
 import { givenBackFate, resolveAttempt, settles, withFollowUp, type ItemStep } from './resolve-attempt.js';
 
 export type AgentCall =
@@ -181,10 +181,20 @@ function withCheckpoint(item: PoolItem, run: AttemptRun, state: unknown, progres
   const { checkpointOpenUntil: _answered, collectUntil: _collected, ...rest } = run;
   const lastCheckpoint = { state, at: now, attempt: run.attempt, ...(progress !== undefined ? { progress } : {}) };
   const { collectionAnswer: keptAnswer, ...others } = item;
-  if (run.collectUntil !== undefined && now <= run.collectUntil) return { ...others, lastCheckpoint, collectionAnswerAt: now, run: rest };
+  const earlierAnswer = item.lastCheckpoint !== undefined && item.lastCheckpoint.at === item.collectionAnswerAt ? item.lastCheckpoint : keptAnswer;
+  if (run.collectUntil !== undefined && now <= run.collectUntil) {
+    // One answer's state is kept: an earlier collection's is remembered as answered, without its state.
+    const replaced = earlierAnswer ? [...(item.replacedCollectionAnswers ?? []), { at: earlierAnswer.at, attempt: earlierAnswer.attempt }] : item.replacedCollectionAnswers;
+    return {
+      ...others,
+      lastCheckpoint,
+      collectionAnswerAt: now,
+      ...(replaced ? { replacedCollectionAnswers: replaced.slice(-ITEM_BOUNDS.replacedCollectionAnswers) } : {}),
+      run: rest,
+    };
+  }
   // A later checkpoint must not erase a collection's answer: it moves aside, where the collection's status reads it.
-  const replaced = item.lastCheckpoint !== undefined && item.lastCheckpoint.at === item.collectionAnswerAt ? item.lastCheckpoint : keptAnswer;
-  return { ...others, lastCheckpoint, ...(replaced ? { collectionAnswer: replaced } : {}), run: rest };
+  return { ...others, lastCheckpoint, ...(earlierAnswer ? { collectionAnswer: earlierAnswer } : {}), run: rest };
 }
 
 function endRun(item: PoolItem, run: AttemptRun, outcome: 'succeeded' | 'failed' | 'cancelled', now: EpochMs): PoolItem {

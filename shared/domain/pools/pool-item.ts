@@ -130,6 +130,8 @@ export interface PoolItem {
   collectionAnswerAt?: EpochMs;
   /** That answer, kept here once a later checkpoint replaced it as `lastCheckpoint`: the collection's status still reads it. */
   collectionAnswer?: Checkpoint;
+  /** Collection answers whose state a later collection's answer replaced, newest last (bounded): their collections still count them. */
+  replacedCollectionAnswers?: Array<{ at: EpochMs; attempt: number }>;
   result?: unknown;
   partialResult?: unknown;
   escalation?: Escalation;
@@ -158,6 +160,8 @@ export const ITEM_BOUNDS = {
   payloadBytes: 32 * 1024,
   /** An item's input with every clarification a human added to it (each up to 4 KB). */
   clarifiedInputBytes: 40 * 1024,
+  /** Collection answers remembered (time and attempt only) after a later collection's answer replaced their state. */
+  replacedCollectionAnswers: 20,
   /** A split's subtask inputs together: they wait on the item (its follow-up) until created. */
   subtaskInputsBytes: 128 * 1024,
 } as const;

@@ -96,4 +96,24 @@ describe('a collection keeps the answers it got (dynalite)', () => {
     expect(after.collected).toEqual([{ agentId: 'agent-a', itemId: 'i-1', state: { step: 'answered-the-collection' } }]);
     expect((await m.deps.pools.getItem('p', 'i-1'))?.lastCheckpoint?.state).toEqual({ step: 'later' });
   });
+
+  it('an agent that answered a collection still counts as having answered it after it answers a later one (its earlier state is not kept)', async () => {
+    // Prepare: one running agent answers a collection
+    await newPool(m.deps, { agent_timeout_secs: 3_600, checkpoint_interval_secs: 300, checkpoint_timeout_secs: 30 }, ['i-1']);
+    const agent = await claim(m.deps, 'agent-a');
+    const first = await startCollection(m.deps, 'p');
+    m.clock.set(at(1));
+    await send(m.deps, agent, { type: 'checkpoint', state: { answered: 'first' } });
+    expect((await collectionStatus(m.deps, 'p', first.collectionId)).collected).toEqual([{ agentId: 'agent-a', itemId: 'i-1', state: { answered: 'first' } }]);
+    // Act: a later collection, which it answers too
+    m.clock.set(at(100));
+    const second = await startCollection(m.deps, 'p');
+    m.clock.set(at(101));
+    await send(m.deps, agent, { type: 'checkpoint', state: { answered: 'second' } });
+    // Assess: the first says it answered (never missing), the second has its state
+    const earlier = await collectionStatus(m.deps, 'p', first.collectionId);
+    expect(earlier.missing).toEqual([]);
+    expect(earlier.collected).toEqual([{ agentId: 'agent-a', itemId: 'i-1', state: null, replaced: true }]);
+    expect((await collectionStatus(m.deps, 'p', second.collectionId)).collected).toEqual([{ agentId: 'agent-a', itemId: 'i-1', state: { answered: 'second' } }]);
+  });
 });
