@@ -30,7 +30,7 @@ export function pollingDesign(workload: Workload): { perJob: Usage; fixedPerHour
       dynamoWriteUnits: reports * 2 + (1 + workflows) * regions + workflows * regions,
       dynamoReadUnits: reports + managerTicks * readUnitsPerJobScan(workflows) + gateTicks,
       eventBridgeEvents: gated ? managerTicks + regions : 0,
-      crossRegionEvents: gated ? managerTicks + regions : 0,
+      forwardedEvents: gated ? managerTicks + regions : 0,
       apiRequestsWorker: reports + workflows * regions,
       apiRequestsClient: 1,
     },
@@ -40,12 +40,14 @@ export function pollingDesign(workload: Workload): { perJob: Usage; fixedPerHour
 
 /**
  * Step Functions Standard, one execution per job per region: Start, a Parallel state, a
- * `.waitForTaskToken` task per workflow (entered and left) with `HeartbeatSeconds` for stuck
- * detection, End. `SendTaskHeartbeat` calls are API requests, not state transitions, so the
- * workers' progress costs nothing; there is no extension and no cross-region timeout.
+ * `.waitForTaskToken` task per workflow with `HeartbeatSeconds` for stuck detection, End. Step
+ * Functions bills a transition each time a step is executed, so each state counts once (as in the
+ * pool formula below); Start and End are counted generously. `SendTaskHeartbeat` calls are API
+ * requests, not state transitions, so the workers' progress costs nothing; there is no extension
+ * and no cross-region timeout.
  */
 export function stepFunctionsPerJob(workload: Workload): { transitions: number; usd: number } {
-  const transitions = workload.regions * (3 + 2 * workload.workflows);
+  const transitions = workload.regions * (3 + workload.workflows);
   return { transitions, usd: transitions * PRICES.stepFunctionsStandardPerTransition };
 }
 

@@ -7,6 +7,7 @@
  * - SQS standard queues: https://aws.amazon.com/sqs/pricing/
  * - EventBridge custom events, cross-Region delivery, Scheduler: https://aws.amazon.com/eventbridge/pricing/
  * - API Gateway HTTP APIs (first 300 M/month): https://aws.amazon.com/api-gateway/pricing/
+ * - CloudWatch Logs ingestion (standard class), X-Ray traces recorded: https://aws.amazon.com/cloudwatch/pricing/, https://aws.amazon.com/xray/pricing/
  * - Step Functions Standard: https://aws.amazon.com/step-functions/pricing/
  * - Temporal Cloud actions (pay-as-you-go, first tier): https://temporal.io/pricing
  * Free tiers are left out: they do not change the per-job comparison at scale.
@@ -20,10 +21,12 @@ export const PRICES = {
   dynamoPerReadUnit: 0.125 / 1e6,
   sqsPerRequest: 0.4 / 1e6,
   eventBridgePerEvent: 1.0 / 1e6,
-  /** An event forwarded to another Region's bus is billed again there as an event. */
-  eventBridgePerCrossRegionEvent: 1.0 / 1e6,
+  /** An event a rule forwards to another bus, in another Region or the same one, is billed again there as an event. */
+  eventBridgePerForwardedEvent: 1.0 / 1e6,
   schedulerPerInvocation: 1.0 / 1e6,
   apiGatewayHttpPerRequest: 1.0 / 1e6,
+  cloudWatchLogsPerGb: 0.5,
+  xRayPerTrace: 5.0 / 1e6,
   stepFunctionsStandardPerTransition: 0.025 / 1e3,
   temporalCloudPerAction: 50 / 1e6,
 } as const;
@@ -31,3 +34,21 @@ export const PRICES = {
 /** What a Vigil function is deployed with (infra/constructs/vigil-function.ts) and its assumed average billed duration. */
 export const LAMBDA_MEMORY_GB = 0.5;
 export const LAMBDA_AVERAGE_MS = 40;
+
+/**
+ * What the deployed stack logs and traces, assumed: Lambda's START/END/REPORT lines and about one
+ * Powertools line per invocation; one JSON access-log line per API Gateway request (function URLs
+ * write none); active tracing samples 5 % of invocations past a reservoir of one a second per
+ * function (left out: at scale it is a small share; at a few jobs an hour it traces nearly all).
+ */
+export const LAMBDA_LOG_BYTES_PER_INVOCATION = 600;
+export const ACCESS_LOG_BYTES_PER_REQUEST = 400;
+export const XRAY_SAMPLED_SHARE = 0.05;
+
+/**
+ * What each deployed stack (a region, and the gate) costs a month however few jobs run: about 17
+ * alarms at $0.10, a dashboard past the free three ($3), the token secret ($0.40), the alarm topic's
+ * KMS key ($1) and the timer queue's idle long polling (about $0.25). The sweep is measured apart.
+ */
+export const FIXED_USD_PER_STACK_MONTH = 6.35;
+export const HOURS_PER_MONTH = 730;

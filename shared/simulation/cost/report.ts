@@ -1,5 +1,6 @@
 import { pollingDesign, stepFunctionsPerJob, stepFunctionsPoolPerItem, temporalPerJob, temporalPoolPerItem } from './alternatives.js';
 import { measurePool, POOL_WORKLOAD } from './pool-workload.js';
+import { FIXED_USD_PER_STACK_MONTH, HOURS_PER_MONTH } from './prices.js';
 import { combine, priceOf, scale, type Usage } from './usage.js';
 import { measureVigil, type VigilMeasurement } from './vigil-usage.js';
 import type { Workload } from './workload.js';
@@ -48,7 +49,7 @@ export async function printCostReport(log: (line: string) => void = console.log)
     log(
       `${pad(workload.name, 62)} λ ${u.lambdaInvocations.toFixed(0)} (${usd(c.lambda)}), WRU ${u.dynamoWriteUnits.toFixed(0)} (${usd(c.dynamoWrites)}; history and jobs list ${u.dynamoViewWriteUnits.toFixed(0)}), ` +
         `RRU ${u.dynamoReadUnits.toFixed(0)} (${usd(c.dynamoReads)}), SQS ${u.sqsRequests.toFixed(0)}, Scheduler ${u.schedulerInvocations.toFixed(0)}, ` +
-        `events ${u.eventBridgeEvents.toFixed(0)} (${u.crossRegionEvents.toFixed(0)} cross-region), API ${(u.apiRequestsWorker + u.apiRequestsClient).toFixed(0)} (${usd(c.apiGateway)}); ` +
+        `events ${u.eventBridgeEvents.toFixed(0)} (${u.forwardedEvents.toFixed(0)} forwarded), API ${(u.apiRequestsWorker + u.apiRequestsClient).toFixed(0)} (${usd(c.apiGateway)}), logs and traces ${usd(c.observability)}; ` +
         `${(u.dynamoWriteUnits / vigil.reportsPerJob).toFixed(2)} WRU per report`,
     );
   }
@@ -67,11 +68,13 @@ export async function printCostReport(log: (line: string) => void = console.log)
           `SFN ${pad(usd(stepFunctionsPerJob(workload).usd), 10)} Temporal ${usd(temporalPerJob(workload).usd)}`,
       );
     }
-    log(`\nGrowth with the number of concurrent 1 h jobs (cost per job, fixed sweep/loop cost shared)`);
+    // Every deployment has the gate stack beside its regions; both designs would pay for the same stacks.
+    const stacksPerHour = ((oneHour.regions + 1) * FIXED_USD_PER_STACK_MONTH) / HOURS_PER_MONTH;
+    log(`\nGrowth with the number of concurrent 1 h jobs (cost per job; the sweeps or loops and each stack's fixed ${usd(FIXED_USD_PER_STACK_MONTH)}/month shared; per-job usage scaled linearly from 2 simulated jobs)`);
     const polling = pollingDesign(oneHour);
     for (const jobs of [10, 100, 1_000, 10_000, 100_000]) {
-      const vigil = priceOf(hourM.perJob).total + priceOf(hourM.idlePerHour).total / jobs;
-      const seeds = priceOf(polling.perJob).total + priceOf(polling.fixedPerHour).total / jobs;
+      const vigil = priceOf(hourM.perJob).total + (priceOf(hourM.idlePerHour).total + stacksPerHour) / jobs;
+      const seeds = priceOf(polling.perJob).total + (priceOf(polling.fixedPerHour).total + stacksPerHour) / jobs;
       log(`  ${pad(String(jobs), 7)} Vigil ${pad(usd(vigil), 10)} polling ${pad(usd(seeds), 10)} SFN ${pad(usd(stepFunctionsPerJob(oneHour).usd), 10)} Temporal ${usd(temporalPerJob(oneHour).usd)}`);
     }
   }

@@ -1,4 +1,4 @@
-import { PRICES, LAMBDA_AVERAGE_MS, LAMBDA_MEMORY_GB } from './prices.js';
+import { ACCESS_LOG_BYTES_PER_REQUEST, LAMBDA_AVERAGE_MS, LAMBDA_LOG_BYTES_PER_INVOCATION, LAMBDA_MEMORY_GB, PRICES, XRAY_SAMPLED_SHARE } from './prices.js';
 
 /** AWS usage by kind, the unit the cost model prices. */
 export interface Usage {
@@ -10,7 +10,8 @@ export interface Usage {
   sqsRequests: number;
   schedulerInvocations: number;
   eventBridgeEvents: number;
-  crossRegionEvents: number;
+  /** Events a bus rule forwarded to another bus (the gate's or a region's), billed again there. */
+  forwardedEvents: number;
   apiRequestsWorker: number;
   apiRequestsClient: number;
 }
@@ -23,7 +24,7 @@ export const NO_USAGE: Usage = {
   sqsRequests: 0,
   schedulerInvocations: 0,
   eventBridgeEvents: 0,
-  crossRegionEvents: 0,
+  forwardedEvents: 0,
   apiRequestsWorker: 0,
   apiRequestsClient: 0,
 };
@@ -44,6 +45,8 @@ export interface CostBreakdown {
   scheduler: number;
   eventBridge: number;
   apiGateway: number;
+  /** CloudWatch Logs ingestion and X-Ray traces (prices.ts states what is assumed). */
+  observability: number;
   total: number;
 }
 
@@ -57,8 +60,11 @@ export function priceOf(usage: Usage, options: { functionUrlsForWorkers?: boolea
     dynamoReads: usage.dynamoReadUnits * PRICES.dynamoPerReadUnit,
     sqs: usage.sqsRequests * PRICES.sqsPerRequest,
     scheduler: usage.schedulerInvocations * PRICES.schedulerPerInvocation,
-    eventBridge: usage.eventBridgeEvents * PRICES.eventBridgePerEvent + usage.crossRegionEvents * PRICES.eventBridgePerCrossRegionEvent,
+    eventBridge: usage.eventBridgeEvents * PRICES.eventBridgePerEvent + usage.forwardedEvents * PRICES.eventBridgePerForwardedEvent,
     apiGateway: apiRequests * PRICES.apiGatewayHttpPerRequest,
+    observability:
+      ((usage.lambdaInvocations * LAMBDA_LOG_BYTES_PER_INVOCATION + apiRequests * ACCESS_LOG_BYTES_PER_REQUEST) / 1e9) * PRICES.cloudWatchLogsPerGb +
+      usage.lambdaInvocations * XRAY_SAMPLED_SHARE * PRICES.xRayPerTrace,
   };
   return { ...parts, total: Object.values(parts).reduce((a, b) => a + b, 0) };
 }

@@ -16,7 +16,7 @@ export function usageOf(result: RunResult): Usage {
     sqsRequests: result.calls.sqsRequests,
     schedulerInvocations: result.calls.schedulerInvocations,
     eventBridgeEvents: result.calls.eventBridgeEvents,
-    crossRegionEvents: result.calls.crossRegionEvents,
+    forwardedEvents: result.calls.forwardedEvents,
     apiRequestsWorker: result.calls.httpRequests.worker,
     apiRequestsClient: result.calls.httpRequests.client,
   };

@@ -4,7 +4,7 @@ export class AwsCalls {
   /** HTTP requests through API Gateway, by route kind (worker routes could move to function URLs). */
   readonly httpRequests: Record<'worker' | 'client', number> = { worker: 0, client: 0 };
   eventBridgeEvents = 0;
-  crossRegionEvents = 0;
+  forwardedEvents = 0;
   sqsRequests = 0;
   schedulerInvocations = 0;
 

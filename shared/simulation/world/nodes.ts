@@ -83,7 +83,7 @@ export async function buildNodes(world: World, storeKind: StoreKind = 'memory'):
           ? firePoolTimerChecked(world, observePools, deps, timer)
           : withStaleFenceCheck(world, read, { ...timer, what: 'a wake-up' }, () => fireJobTimer(deps, timer)),
       ),
-      bus: new SimBus(world, name, consumers, regionOf),
+      bus: new SimBus(world, name, consumers),
       clock: world.clock,
       policy: defaultTimeoutPolicy,
       tokens: new WorkflowTokens(secret),
@@ -109,7 +109,7 @@ export async function buildNodes(world: World, storeKind: StoreKind = 'memory'):
     gates: new DynamoGateStore(gateDynamo.doc, GATE_TABLE, () => world.now),
     regions: new SimRegionManagers(world, regions),
     timers: new SimTimers(world, GATE, (timer) => whileUp(() => fireGateTimer(gateDeps, timer))),
-    bus: new SimBus(world, GATE, consumers, regionOf),
+    bus: new SimBus(world, GATE, consumers),
     clock: world.clock,
     policy: defaultGatePolicy,
     telemetry: new SilentTelemetry(),

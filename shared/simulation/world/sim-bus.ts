@@ -23,8 +23,6 @@ export class SimBus implements EventBus {
     private readonly world: World,
     private readonly node: string,
     private readonly consumers: Map<string, Consumer>,
-    /** The AWS region a node lives in (the gate lives in the first region). */
-    private readonly regionOf: (node: string) => string,
   ) {}
 
   async publish(events: readonly BusEvent[]): Promise<void> {
@@ -35,7 +33,8 @@ export class SimBus implements EventBus {
       world.calls.eventBridgeEvents++;
       const target = routeOf(event);
       if (target === undefined) continue;
-      if (this.regionOf(target) !== this.regionOf(this.node)) world.calls.crossRegionEvents++;
+      // Forwarded by a rule to the target's own bus: billed again as an event there, within one region too.
+      if (target !== this.node) world.calls.forwardedEvents++;
       const rates = world.plan.rates;
       const copies = world.rng.chance(rates.duplicate) ? 2 : 1;
       for (let copy = 0; copy < copies; copy++) {
