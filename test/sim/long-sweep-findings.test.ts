@@ -26,6 +26,19 @@ describe('seeds the long sweep flagged', () => {
     expect(result.violations).toEqual([]);
   });
 
+  // CI plan, seeds 940,001–945,000, caught a change of this session's review before it landed: the pool
+  // of an item timed out under `timeout_action: fail` was failed as of that timeout's own moment, which
+  // a lost timer had put 48 s in the past, so another item's agent, told only when the failure was
+  // applied, had already used 48 s of its grace period. A pool fails when its timeout is applied, and
+  // every running agent's grace period runs from then.
+  it('seed 942888: an agent of a pool failed by a late-applied timeout gets its whole grace period', async () => {
+    // Act
+    const faults: FaultKind[] = [...SWEEP_FAULTS, ...POOL_SWEEP_FAULTS, 'pool-cancel', 'worker-extends-then-dies', 'agent-gives-back'];
+    const result = await runPlan(generatePlan(942888, { jobs: 3, regions: 2, pools: 1, maxTimeoutSeconds: 300, faults }));
+    // Assess
+    expect(result.violations).toEqual([]);
+  });
+
   // Caught when the grant-lapse fix (a silently failed worker's grant stops counting at its failure)
   // is taken out: two workers die holding grants ~100 s before the deadline, and the job ran on to the
   // deadline their grants made, 80 s past the bound from their failure.
