@@ -18,6 +18,21 @@ export interface VigilConfig {
   readonly deletionProtection: boolean;
   /** Subscribed to every stack's alarm topic; absent: subscribe to the topics yourself. */
   readonly alarmEmail: string | undefined;
+  /**
+   * Active X-Ray tracing of every function. Off by default: the handlers add no segments of their
+   * own, and Lambda traces the first request of each second, so a quiet stack traces most calls.
+   */
+  readonly tracing: boolean;
+  /**
+   * Also serve the token-authenticated worker and agent routes from a Lambda function URL, which
+   * has no per-request charge and no per-route throttling (the README weighs the two).
+   */
+  readonly workerFunctionUrl: boolean;
+  /**
+   * The concurrency reserved for, and so the most taken by, the function behind the worker URL:
+   * a flood of calls there cannot take the concurrency the timer and sweep functions need.
+   */
+  readonly workerUrlConcurrency: number;
   readonly policy: PolicySeconds;
 }
 
@@ -49,6 +64,9 @@ export function readVigilConfig(node: Node, env: NodeJS.ProcessEnv = process.env
     account: readAccount(node.tryGetContext('account') ?? env['CDK_DEFAULT_ACCOUNT']),
     deletionProtection: readBoolean('deletionProtection', node.tryGetContext('deletionProtection'), true),
     alarmEmail: readEmail('alarmEmail', node.tryGetContext('alarmEmail')),
+    tracing: readBoolean('tracing', node.tryGetContext('tracing'), false),
+    workerFunctionUrl: readBoolean('workerFunctionUrl', node.tryGetContext('workerFunctionUrl'), false),
+    workerUrlConcurrency: readCount('workerUrlConcurrency', node.tryGetContext('workerUrlConcurrency'), 100),
     policy: readPolicy(node),
   };
 }
@@ -126,4 +144,11 @@ function readSeconds(node: Node, key: keyof PolicySeconds): number {
     throw new VigilConfigError(key, `has '${String(raw)}'`, 'use a positive number of seconds');
   }
   return seconds;
+}
+
+function readCount(key: string, raw: unknown, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const count = Number(raw);
+  if (!Number.isInteger(count) || count < 1) throw new VigilConfigError(key, `has '${String(raw)}'`, 'use a whole number of 1 or more');
+  return count;
 }

@@ -15,6 +15,9 @@ export interface VigilFunctionProps {
   readonly functionName?: string;
   readonly timeout?: Duration;
   readonly logRemovalPolicy: RemovalPolicy;
+  /** Active X-Ray tracing (context `tracing`); off, the role gets no X-Ray grant. */
+  readonly tracing: boolean;
+  readonly reservedConcurrency?: number;
 }
 
 export const LOG_RETENTION = RetentionDays.ONE_MONTH;
@@ -32,7 +35,7 @@ const ESM_REQUIRE_BANNER =
 
 /**
  * A Vigil Lambda: nodejs22.x on ARM64, one minified ESM bundle with source maps, its own log group
- * with retention, active tracing, and a role that starts with nothing but write access to that
+ * with retention, X-Ray tracing when asked for, and a role that starts with nothing but write access to that
  * log group (no AWSLambdaBasicExecutionRole). Callers add grants for what the handler does.
  */
 export class VigilFunction extends Construct {
@@ -68,9 +71,10 @@ export class VigilFunction extends Construct {
       // CPU scales with memory; 512 MB keeps cold starts of the ~1 MB bundles short at little cost.
       memorySize: 512,
       timeout: props.timeout ?? Duration.seconds(10),
+      ...(props.reservedConcurrency !== undefined ? { reservedConcurrentExecutions: props.reservedConcurrency } : {}),
       role: this.role,
       logGroup: this.logGroup,
-      tracing: Tracing.ACTIVE,
+      tracing: props.tracing ? Tracing.ACTIVE : Tracing.DISABLED,
       awsSdkConnectionReuse: false,
       environment: { ...commonEnvironment, ...props.environment },
       bundling: {
@@ -85,11 +89,13 @@ export class VigilFunction extends Construct {
         bundleAwsSDK: true,
       },
     });
-    acknowledgeNag(
-      this.policy,
-      'IAM5[Resource::*]',
-      'Active X-Ray tracing needs xray:PutTraceSegments/PutTelemetryRecords, which cannot be scoped to a resource.',
-    );
+    if (props.tracing) {
+      acknowledgeNag(
+        this.policy,
+        'IAM5[Resource::*]',
+        'Active X-Ray tracing needs xray:PutTraceSegments/PutTelemetryRecords, which cannot be scoped to a resource.',
+      );
+    }
     acknowledgeNag(
       this.handler,
       'L1',

@@ -141,6 +141,7 @@ export class GateStack extends Stack {
         ...('timeout' in spec ? { timeout: spec.timeout } : {}),
         environment: spec.access ? gateEnvironment : {},
         logRemovalPolicy: removalPolicy,
+        tracing: config.tracing,
       });
       if (spec.access) grantAccess(fn, spec.access, resources);
       functions[name] = fn;

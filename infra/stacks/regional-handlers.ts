@@ -77,3 +77,10 @@ export const regionalHandlers = {
 } as const satisfies Record<string, HandlerSpec>;
 
 export type RegionalHandlerName = keyof typeof regionalHandlers;
+
+/** Context `workerFunctionUrl`: the worker and agent routes of the functions above, in one function behind a URL. */
+export const workerUrlHandler: HandlerSpec = {
+  entry: 'functions/worker/function-url.ts',
+  description: 'Worker and agent routes behind a Lambda function URL (progress, complete, extensions, agent calls)',
+  access: withTokens(decider),
+};

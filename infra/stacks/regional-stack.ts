@@ -3,6 +3,7 @@ import { HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus } from 'aws-cdk-lib/aws-events';
 import { Role } from 'aws-cdk-lib/aws-iam';
+import { FunctionUrlAuthType, type FunctionUrl } from 'aws-cdk-lib/aws-lambda';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
@@ -19,7 +20,7 @@ import type { VigilConfig } from '../config/vigil-config.js';
 import { BackstopSweep } from '../constructs/backstop-sweep.js';
 import { BusForwardingRule, forwardingRulesOf } from '../constructs/bus-forwarding-rule.js';
 import { BusSubscription } from '../constructs/bus-subscription.js';
-import { grantAccess } from '../constructs/handler-access.js';
+import { grantAccess, type HandlerSpec } from '../constructs/handler-access.js';
 import { Operations } from '../constructs/operations.js';
 import { deadLetterQueue } from '../constructs/secure-queue.js';
 import { StateTable } from '../constructs/state-table.js';
@@ -28,7 +29,7 @@ import { VigilFunction } from '../constructs/vigil-function.js';
 import { VigilHttpApi } from '../constructs/vigil-http-api.js';
 import { WorkerRouteThrottles } from '../config/route-throttles.js';
 import { WorkflowTokenSecret } from '../constructs/workflow-token-secret.js';
-import { regionalHandlers, TIMER_CONSUMER_TIMEOUT, type RegionalHandlerName } from './regional-handlers.js';
+import { regionalHandlers, TIMER_CONSUMER_TIMEOUT, workerUrlHandler, type RegionalHandlerName } from './regional-handlers.js';
 import { poolAgentRoutes, poolClientRoutes } from '../../functions/pools/routes.js';
 import { AgentFleetOperations } from '../constructs/agent-fleet-operations.js';
 import { commonEnvironment } from '../constructs/vigil-function.js';
@@ -53,6 +54,8 @@ export class RegionalStack extends Stack {
   public readonly tokenSecret: Secret;
   public readonly api: VigilHttpApi;
   public readonly functions: Record<RegionalHandlerName, VigilFunction>;
+  /** Context `workerFunctionUrl`: the worker and agent routes behind a Lambda function URL. */
+  public readonly workerUrl: { fn: VigilFunction; url: FunctionUrl } | undefined;
   public readonly gateDecisionDlq: Queue;
   public readonly forwardToGateDlq: Queue;
   public readonly operations: Operations;
@@ -71,6 +74,7 @@ export class RegionalStack extends Stack {
     });
     this.tokenSecret = new WorkflowTokenSecret(this, 'WorkflowTokenKey', { removalPolicy }).secret;
     this.functions = this.createFunctions(config, removalPolicy);
+    this.workerUrl = config.workerFunctionUrl ? this.createWorkerUrl(config, removalPolicy) : undefined;
 
     this.api = new VigilHttpApi(this, 'HttpApi', {
       apiName: `vigil-${this.region}`,
@@ -107,7 +111,7 @@ export class RegionalStack extends Stack {
 
     this.operations = new Operations(this, 'Operations', {
       dashboardName: `Vigil-${this.region}`,
-      functions: this.functions,
+      functions: { ...this.functions, ...(this.workerUrl ? { WorkerUrlApi: this.workerUrl.fn } : {}) },
       deadLetterQueues: {
         TimerQueue: this.timers.queueDlq,
         Scheduler: this.timers.schedulerDlq,
@@ -135,6 +139,13 @@ export class RegionalStack extends Stack {
   }
 
   private createFunctions(config: VigilConfig, removalPolicy: RemovalPolicy): Record<RegionalHandlerName, VigilFunction> {
+    const entries = Object.entries(regionalHandlers) as [RegionalHandlerName, (typeof regionalHandlers)[RegionalHandlerName]][];
+    const functions = {} as Record<RegionalHandlerName, VigilFunction>;
+    for (const [name, spec] of entries) functions[name] = this.createFunction(name, spec, config, removalPolicy);
+    return functions;
+  }
+
+  private createFunction(name: string, spec: HandlerSpec, config: VigilConfig, removalPolicy: RemovalPolicy, reservedConcurrency?: number): VigilFunction {
     // The Lambda wiring (shared/wiring/lambda-manager.ts) builds the whole manager from these at cold start.
     const managerEnvironment = {
       [LambdaEnv.jobsTableName]: this.table.tableName,
@@ -144,25 +155,34 @@ export class RegionalStack extends Stack {
       [LambdaEnv.gateFallbackSeconds]: String(config.policy.gateFallbackSeconds),
       [LambdaEnv.gateReportIntervalSeconds]: String(config.policy.gateReportIntervalSeconds),
     };
-    const resources = { table: this.table, bus: this.bus, timers: this.timers, tokenSecret: this.tokenSecret };
-    const entries = Object.entries(regionalHandlers) as [RegionalHandlerName, (typeof regionalHandlers)[RegionalHandlerName]][];
-    const functions = {} as Record<RegionalHandlerName, VigilFunction>;
-    for (const [name, spec] of entries) {
-      const access = spec.access;
-      const fn = new VigilFunction(this, name, {
-        entry: spec.entry,
-        description: `Vigil ${this.region}: ${spec.description}`,
-        ...('timeout' in spec ? { timeout: spec.timeout } : {}),
-        ...('functionName' in spec ? { functionName: spec.functionName } : {}),
-        environment: access
-          ? { ...managerEnvironment, ...(access.tokenSecret ? { [LambdaEnv.tokenSecretArn]: this.tokenSecret.secretArn } : {}) }
-          : {},
-        logRemovalPolicy: removalPolicy,
-      });
-      if (access) grantAccess(fn, access, resources);
-      functions[name] = fn;
-    }
-    return functions;
+    const { access } = spec;
+    const fn = new VigilFunction(this, name, {
+      entry: spec.entry,
+      description: `Vigil ${this.region}: ${spec.description}`,
+      ...(spec.timeout !== undefined ? { timeout: spec.timeout } : {}),
+      ...(spec.functionName !== undefined ? { functionName: spec.functionName } : {}),
+      environment: access
+        ? { ...managerEnvironment, ...(access.tokenSecret ? { [LambdaEnv.tokenSecretArn]: this.tokenSecret.secretArn } : {}) }
+        : {},
+      logRemovalPolicy: removalPolicy,
+      tracing: config.tracing,
+      ...(reservedConcurrency !== undefined ? { reservedConcurrency } : {}),
+    });
+    if (access) grantAccess(fn, access, { table: this.table, bus: this.bus, timers: this.timers, tokenSecret: this.tokenSecret });
+    return fn;
+  }
+
+  /**
+   * The worker and agent routes once more, behind a function URL: no IAM check (workers hold no AWS
+   * credentials; each handler checks the token), and no API Gateway in between, so no per-request
+   * charge and no per-route throttle: reserved concurrency caps what a flood can take instead.
+   * Client routes are not served there.
+   */
+  private createWorkerUrl(config: VigilConfig, removalPolicy: RemovalPolicy): { fn: VigilFunction; url: FunctionUrl } {
+    const fn = this.createFunction('WorkerUrlApi', workerUrlHandler, config, removalPolicy, config.workerUrlConcurrency);
+    const url = fn.handler.addFunctionUrl({ authType: FunctionUrlAuthType.NONE });
+    new CfnOutput(this, 'WorkerUrl', { value: url.url, description: `Worker and agent routes of ${this.region}, token-authenticated` });
+    return { fn, url };
   }
 
   private addRoutes(): void {

@@ -1,7 +1,14 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { RouteNotFoundError } from '../domain/errors.js';
-import type { Route } from '../local/http-routes.js';
+import { matchRoute, type Route } from '../local/http-routes.js';
 import { errorResponse } from './error-response.js';
+
+type RouteAnswer = Promise<APIGatewayProxyStructuredResultV2>;
+
+const answerError = (error: unknown): APIGatewayProxyStructuredResultV2 => {
+  const { statusCode, body } = errorResponse(error);
+  return { statusCode, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+};
 
 /**
  * One Lambda for a family of routes (the pool API): API Gateway's `routeKey` picks the same
@@ -9,11 +16,34 @@ import { errorResponse } from './error-response.js';
  */
 export const dispatchByRouteKey =
   (routes: readonly Route[]) =>
-  async (event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
+  async (event: APIGatewayProxyEventV2, context: Context): RouteAnswer => {
     const route = routes.find((candidate) => `${candidate.method} ${candidate.path}` === event.routeKey);
-    if (!route) {
-      const { statusCode, body } = errorResponse(new RouteNotFoundError(`No route ${event.routeKey}. See the README for the pool API.`));
-      return { statusCode, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
-    }
+    if (!route) return answerError(new RouteNotFoundError(`No route ${event.routeKey}. See the README for the pool API.`));
     return (await route.handler())(event, context);
+  };
+
+/**
+ * One Lambda behind a function URL, which routes nothing itself: every request arrives with the
+ * `$default` route key and no path parameters. The path picks the route, and the handler gets the
+ * event API Gateway would have built for it, so the same handler modules serve both.
+ */
+export const dispatchByPath =
+  (routes: readonly Route[], describeRoutes: string) =>
+  async (event: APIGatewayProxyEventV2, context: Context): RouteAnswer => {
+    const method = event.requestContext.http.method;
+    let matched: ReturnType<typeof matchRoute>;
+    try {
+      matched = matchRoute(routes, method, event.rawPath);
+    } catch (error) {
+      return answerError(error);
+    }
+    if (!matched) return answerError(new RouteNotFoundError(`No route ${method} ${event.rawPath}. ${describeRoutes}`));
+    const routeKey = `${matched.route.method} ${matched.route.path}`;
+    const routed: APIGatewayProxyEventV2 = {
+      ...event,
+      routeKey,
+      pathParameters: matched.pathParameters,
+      requestContext: { ...event.requestContext, routeKey },
+    };
+    return (await matched.route.handler())(routed, context);
   };

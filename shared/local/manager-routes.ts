@@ -1,23 +1,8 @@
-import {
-  cancelBody,
-  completeBody,
-  emptyBody,
-  extensionBody,
-  jobPath,
-  progressBody,
-  submitJobBody,
-  tokensQuery,
-  jobQuery,
-  workerPath,
-  workflowPath,
-} from '../contract/manager-requests.js';
+import { cancelBody, emptyBody, jobPath, submitJobBody, tokensQuery, jobQuery, workerPath } from '../contract/manager-requests.js';
 import {
   cancelAnswer,
-  completeAnswer,
-  extensionAnswer,
   healthAnswer,
   jobAnswer,
-  progressAnswer,
   submittedJobAnswer,
   takeoverAnswer,
   tokenPageAnswer,
@@ -27,6 +12,7 @@ import type { Route } from './http-routes.js';
 import { openApiRoute } from './openapi-route.js';
 import { poolAgentRoutes, poolClientRoutes } from '../../functions/pools/routes.js';
 import { historyRoutes } from './history-routes.js';
+import { completeRoute, extensionRoute, progressRoute } from './job-worker-routes.js';
 
 /** The region manager's routes (README "HTTP API"), served by the same handler modules Lambda runs. */
 export const managerRoutes: Route[] = [
@@ -76,32 +62,8 @@ export const managerRoutes: Route[] = [
     },
     handler: async () => (await import('../../functions/api/get-job-tokens.js')).handler,
   },
-  {
-    method: 'POST',
-    path: '/jobs/{jobId}/workflows/{workflowId}/progress',
-    doc: {
-      summary: 'Report progress (resets the stuck clock); `cancel: true` tells the worker to stop',
-      auth: 'worker',
-      path: workflowPath,
-      body: progressBody,
-      answers: { 200: { description: 'The job status and deadline', schema: progressAnswer } },
-      errors: [409, 503],
-    },
-    handler: async () => (await import('../../functions/api/report-progress.js')).handler,
-  },
-  {
-    method: 'POST',
-    path: '/jobs/{jobId}/workflows/{workflowId}/complete',
-    doc: {
-      summary: "Record a workflow's outcome",
-      auth: 'worker',
-      path: workflowPath,
-      body: completeBody,
-      answers: { 200: { description: 'The workflow and job state', schema: completeAnswer } },
-      errors: [409, 503],
-    },
-    handler: async () => (await import('../../functions/api/complete-workflow.js')).handler,
-  },
+  progressRoute,
+  completeRoute,
   {
     method: 'POST',
     path: '/jobs/{jobId}/cancel',
@@ -128,18 +90,7 @@ export const managerRoutes: Route[] = [
     },
     handler: async () => (await import('../../functions/api/take-over-job.js')).handler,
   },
-  {
-    method: 'POST',
-    path: '/workers/{workerId}/extensions',
-    doc: {
-      summary: 'Request a deadline extension (AD-26)',
-      auth: 'worker',
-      path: workerPath,
-      body: extensionBody,
-      answers: { 200: { description: 'Granted or denied', schema: extensionAnswer } },
-    },
-    handler: async () => (await import('../../functions/api/request-extension.js')).handler,
-  },
+  extensionRoute,
   {
     method: 'POST',
     path: '/workers/{workerId}/failure',

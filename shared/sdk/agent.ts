@@ -6,6 +6,11 @@ import { VigilApiError, VigilUnreachableError } from './errors.js';
 import { VigilHttp, type VigilHttpOptions } from './vigil-http.js';
 
 export interface AgentOptions extends VigilHttpOptions {
+  /**
+   * Where the attempt's own calls go (heartbeat, commands, checkpoints, outcome): a region's
+   * `WorkerUrl` when it is deployed with one. Claims always go to `endpoint`. Default: `endpoint`.
+   */
+  workerEndpoint?: string;
   /** How often the attempt heartbeats; at most half the checkpoint interval. Default 5 s. */
   heartbeatIntervalMs?: number;
   onHeartbeatError?: (error: unknown) => void;
@@ -79,7 +84,9 @@ export async function claim(
       continue;
     }
     if (answer.status === 204 || answer.body === undefined) return undefined;
-    return startAttempt(http, options, poolId, agentId, claimAnswer.parse(answer.body));
+    // The attempt's calls carry its token; the function URL takes no signature.
+    const attemptHttp = options.workerEndpoint ? new VigilHttp({ ...options, endpoint: options.workerEndpoint, signer: undefined }) : http;
+    return startAttempt(attemptHttp, options, poolId, agentId, claimAnswer.parse(answer.body));
   }
 }
 

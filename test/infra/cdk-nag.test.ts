@@ -53,6 +53,7 @@ describe('cdk-nag AwsSolutions', () => {
   it.each([
     ['cdk.json defaults (account-agnostic)', {}],
     ['one region that is also the gate, explicit account, no deletion protection', { regions: 'eu-west-1', gateRegion: 'eu-west-1', account: '123456789012', deletionProtection: 'false' }],
+    ['X-Ray tracing on, worker routes also behind a function URL', { tracing: 'true', workerFunctionUrl: 'true' }],
   ])('reports nothing unacknowledged for %s', (_name, context) => {
     const { app } = synthesizeVigil({ context });
     const report = new AwsSolutionsChecks(undefined, { verbose: true }).validateScope(app);

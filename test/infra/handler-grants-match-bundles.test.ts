@@ -5,7 +5,7 @@ import { repoRoot } from '../../infra/config/repo-paths.js';
 import type { HandlerSpec } from '../../infra/constructs/handler-access.js';
 import type { VigilFunction } from '../../infra/constructs/vigil-function.js';
 import { gateHandlers } from '../../infra/stacks/gate-handlers.js';
-import { regionalHandlers } from '../../infra/stacks/regional-handlers.js';
+import { regionalHandlers, workerUrlHandler } from '../../infra/stacks/regional-handlers.js';
 import { synthesizeVigil, type SynthesizedVigil } from './support/vigil-app.js';
 import { actionsOf, logicalId, resourcesOfType, statementsOfRole } from './support/template-queries.js';
 
@@ -15,7 +15,7 @@ import { actionsOf, logicalId, resourcesOfType, statementsOfRole } from './suppo
 let vigil: SynthesizedVigil;
 
 beforeAll(() => {
-  vigil = synthesizeVigil();
+  vigil = synthesizeVigil({ context: { workerFunctionUrl: 'true' } });
 });
 
 /** A handler's bundle as esbuild builds it for Lambda (tree-shaken, packages external). */
@@ -42,6 +42,7 @@ function* deployedHandlers(): Generator<{ stack: Stack; name: string; fn: VigilF
     [regional, regional.functions, regionalHandlers],
     [vigil.gate, vigil.gate.functions, gateHandlers],
   ];
+  if (regional.workerUrl) checks.push([regional, { WorkerUrlApi: regional.workerUrl.fn }, { WorkerUrlApi: workerUrlHandler }]);
   for (const [stack, functions, specs] of checks) {
     for (const [name, fn] of Object.entries(functions)) {
       const spec = specs[name];

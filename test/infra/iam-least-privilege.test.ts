@@ -4,10 +4,15 @@ import { synthesizeVigil } from './support/vigil-app.js';
 import { actionsOf, arnText, resourcesOf, resourcesOfType, type PolicyStatement } from './support/template-queries.js';
 
 let templates: [string, Template][];
+let tracedTemplates: [string, Template][];
+
+const templatesOf = (vigil: ReturnType<typeof synthesizeVigil>): [string, Template][] =>
+  [...vigil.regional, vigil.gate].map((stack) => [stack.stackName, vigil.template(stack)]);
 
 beforeAll(() => {
-  const vigil = synthesizeVigil();
-  templates = [...vigil.regional, vigil.gate].map((stack) => [stack.stackName, vigil.template(stack)]);
+  // Every option that adds a function or a grant is on, so the checks below cover it.
+  templates = templatesOf(synthesizeVigil({ context: { workerFunctionUrl: 'true' } }));
+  tracedTemplates = templatesOf(synthesizeVigil({ context: { tracing: 'true', workerFunctionUrl: 'true' } }));
 });
 
 const allowStatements = (template: Template): PolicyStatement[] =>
@@ -25,8 +30,14 @@ describe('IAM across every stack', () => {
     }
   });
 
-  it('Resource "*" appears only for X-Ray, which supports no resource scoping', () => {
+  it('no statement allows Resource "*" unless X-Ray tracing is on (context tracing)', () => {
     for (const [stackName, template] of templates) {
+      expect(allowStatements(template).filter((statement) => resourcesOf(statement).includes('*')), stackName).toEqual([]);
+    }
+  });
+
+  it('with tracing on, Resource "*" appears only for X-Ray, which supports no resource scoping', () => {
+    for (const [stackName, template] of tracedTemplates) {
       const unscoped = allowStatements(template).filter((statement) => resourcesOf(statement).includes('*'));
       expect(unscoped.length, stackName).toBeGreaterThan(0);
       for (const statement of unscoped) expect(actionsOf(statement).sort(), stackName).toEqual([...XRAY_ACTIONS].sort());
@@ -89,10 +100,13 @@ describe('IAM across every stack', () => {
     }
   });
 
-  it('every Lambda resource permission is bound to a source ARN (an API route or a rule)', () => {
+  it('every Lambda resource permission is bound to a source ARN (an API route or a rule), or to calls through the function URL', () => {
     for (const [stackName, template] of templates) {
       for (const permission of Object.values(resourcesOfType(template, 'AWS::Lambda::Permission'))) {
-        expect(permission.Properties?.['SourceArn'], stackName).toBeDefined();
+        const properties = permission.Properties ?? {};
+        const throughUrl = properties['FunctionUrlAuthType'] === 'NONE' || properties['InvokedViaFunctionUrl'] === true;
+        if (throughUrl) expect(JSON.stringify(properties['FunctionName']), stackName).toContain('WorkerUrlApi');
+        else expect(properties['SourceArn'], stackName).toBeDefined();
       }
     }
   });

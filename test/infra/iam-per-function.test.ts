@@ -17,10 +17,8 @@ function grantsOf(template: Template, fn: VigilFunction): string[] {
 
 const grants = (actions: readonly string[], resources: readonly string[]) => actions.flatMap((a) => resources.map((r) => `${a} ${r}`));
 
-const base = (fn: string) => [
-  ...grants(['logs:CreateLogStream', 'logs:PutLogEvents'], [`<${fn}Logs.Arn>`]),
-  ...grants(['xray:PutTelemetryRecords', 'xray:PutTraceSegments'], ['*']),
-];
+const base = (fn: string) => grants(['logs:CreateLogStream', 'logs:PutLogEvents'], [`<${fn}Logs.Arn>`]);
+const XRAY = grants(['xray:PutTelemetryRecords', 'xray:PutTraceSegments'], ['*']);
 const READ = ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query'];
 const WRITE = ['dynamodb:BatchWriteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
 const tableRead = (table: string) => grants(READ, [`<${table}.Arn>`, `<${table}.Arn>/index/*`]);
@@ -40,8 +38,10 @@ const tokenSecret = grants(['secretsmanager:DescribeSecret', 'secretsmanager:Get
 const sorted = (lines: readonly string[]) => [...new Set(lines)].sort();
 
 let vigil: SynthesizedVigil;
+let traced: SynthesizedVigil;
 beforeAll(() => {
-  vigil = synthesizeVigil();
+  vigil = synthesizeVigil({ context: { workerFunctionUrl: 'true' } });
+  traced = synthesizeVigil({ context: { tracing: 'true' } });
 });
 
 describe('exact IAM of every regional function (us-east-1; every region has the same shape)', () => {
@@ -83,6 +83,13 @@ describe('exact IAM of every regional function (us-east-1; every region has the 
     expect(grantsOf(vigil.template(stack), fn)).toEqual(sorted(lines));
   });
 
+  it('WorkerUrlApi (context workerFunctionUrl) may do what the worker and agent route functions it stands in for may', () => {
+    const stack = vigil.regional.find((s) => s.region === region);
+    const fn = stack?.workerUrl?.fn;
+    if (!stack || !fn) throw new Error(`no worker URL function in ${region}`);
+    expect(grantsOf(vigil.template(stack), fn)).toEqual(sorted([...decider('WorkerUrlApi'), ...tokenSecret]));
+  });
+
   it('every other region grants the same, in its own region', () => {
     const reference = vigil.regional.find((s) => s.region === region);
     if (!reference) throw new Error(`no stack in ${region}`);
@@ -122,5 +129,18 @@ describe('exact IAM of every gate function', () => {
   it.each(Object.entries(expected))('%s', (name, lines) => {
     const fn = vigil.gate.functions[name as keyof typeof vigil.gate.functions];
     expect(grantsOf(vigil.template(vigil.gate), fn)).toEqual(sorted(lines));
+  });
+});
+
+describe('context tracing', () => {
+  it('adds exactly the X-Ray pair to every function of every stack, and nothing else', () => {
+    for (const [plain, withTracing] of [...vigil.regional.map((stack, i) => [stack, traced.regional[i]] as const), [vigil.gate, traced.gate] as const]) {
+      if (!withTracing) throw new Error(`no traced twin of ${plain.stackName}`);
+      for (const [name, fn] of Object.entries(plain.functions)) {
+        const twin = (withTracing.functions as Record<string, VigilFunction>)[name];
+        if (!twin) throw new Error(`no ${name} in the traced ${plain.stackName}`);
+        expect(grantsOf(traced.template(withTracing), twin), `${plain.stackName}/${name}`).toEqual(sorted([...grantsOf(vigil.template(plain), fn), ...XRAY]));
+      }
+    }
   });
 });

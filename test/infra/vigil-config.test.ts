@@ -17,6 +17,9 @@ describe('CDK context', () => {
       account: undefined,
       deletionProtection: true,
       alarmEmail: undefined,
+      tracing: false,
+      workerFunctionUrl: false,
+      workerUrlConcurrency: 100,
       policy: { defaultStuckThresholdSeconds: 120, gateFallbackSeconds: 300, gateReportIntervalSeconds: 10, gateStuckThresholdSeconds: 180 },
     });
   });
@@ -30,6 +33,9 @@ describe('CDK context', () => {
       deletionProtection: 'false',
       gateFallbackSeconds: '60',
       alarmEmail: 'oncall@example.com',
+      tracing: 'true',
+      workerFunctionUrl: 'true',
+      workerUrlConcurrency: '40',
     });
     // Assess
     expect(config.regions).toEqual(['eu-central-1', 'us-west-2']);
@@ -38,6 +44,7 @@ describe('CDK context', () => {
     expect(config.deletionProtection).toBe(false);
     expect(config.policy.gateFallbackSeconds).toBe(60);
     expect(config.alarmEmail).toBe('oncall@example.com');
+    expect([config.tracing, config.workerFunctionUrl, config.workerUrlConcurrency]).toEqual([true, true, 40]);
   });
 
   it('takes the account from the CLI credentials when no -c account is given', () => {
@@ -52,6 +59,9 @@ describe('CDK context', () => {
     [{ account: '1234' }, /not a 12-digit AWS account id/],
     [{ alarmEmail: 'oncall' }, /alarmEmail' has 'oncall', which is not an email address; pass -c alarmEmail=/],
     [{ deletionProtection: 'maybe' }, /deletionProtection' has 'maybe'; use true or false/],
+    [{ tracing: 'on' }, /tracing' has 'on'; use true or false/],
+    [{ workerFunctionUrl: 'yes' }, /workerFunctionUrl' has 'yes'; use true or false/],
+    [{ workerUrlConcurrency: '2.5' }, /workerUrlConcurrency' has '2.5'; use a whole number of 1 or more/],
     [{ gateStuckThresholdSeconds: '-5' }, /use a positive number of seconds/],
     [{ gateReportIntervalSeconds: '60', gateStuckThresholdSeconds: '60' }, /not below gateStuckThresholdSeconds \(60\).*; lower gateReportIntervalSeconds or raise gateStuckThresholdSeconds/],
   ])('rejects %j with a message that says how to fix it', (context, message) => {

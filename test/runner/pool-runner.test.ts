@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useVigilProcess } from '../e2e/e2e-support.js';
 import { PoolClient } from '../support/pool-client.js';
 import { processExists, runVigil } from '../support/vigil-cli.js';
+import { startRecordingProxy } from '../support/recording-proxy.js';
 
 const vigil = useVigilProcess({ regions: ['us-east-1'] });
 let pools: PoolClient;
@@ -122,5 +123,34 @@ describe.concurrent('vigil run --pool against npm start', () => {
     const item = (await pools.getItem(poolId, 'item-1')).body;
     expect(item.history[0]?.outcome, JSON.stringify(item)).toBe('stalled');
     expect(processExists(childPid('silent'))).toBe(false);
+  });
+
+  it('--worker-endpoint: the attempt reports to the worker URL, the claim to --endpoint; the item succeeds', async () => {
+    // Prepare: a recording proxy stands where the region's function URL would
+    const poolId = await poolRunning('worker-url', 'echo done', { agent_timeout_secs: 60 });
+    const workerUrl = await startRecordingProxy(vigil.regionUrl());
+    try {
+      // Act
+      const result = await runOnce(poolId, ['--worker-endpoint', workerUrl.url]);
+      // Assess
+      expect(result.code, result.transcript).toBe(0);
+      expect((await pools.getItem(poolId, 'item-1')).body.state).toBe('succeeded');
+      const paths = workerUrl.requests.map((request) => request.path);
+      expect(paths.some((path) => path.endsWith('/complete')), paths.join(', ')).toBe(true);
+      expect(paths.every((path) => path.startsWith(`/pools/${poolId}/items/item-1/`)), paths.join(', ')).toBe(true);
+    } finally {
+      await workerUrl.close();
+    }
+  });
+
+  it('--worker-endpoint that is not a URL: exit 2 with how to fix it, nothing claimed', async () => {
+    // Prepare
+    const poolId = await poolRunning('bad-worker-url', 'echo done', { agent_timeout_secs: 60 });
+    // Act
+    const result = await runOnce(poolId, ['--worker-endpoint', 'lambda-url-without-scheme']);
+    // Assess
+    expect(result.code, result.transcript).toBe(2);
+    expect(result.stderr).toMatch(/--worker-endpoint 'lambda-url-without-scheme' is not a URL\. Pass the WorkerUrl output/);
+    expect((await pools.getItem(poolId, 'item-1')).body.state).toBe('available');
   });
 });

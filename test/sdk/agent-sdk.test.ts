@@ -4,6 +4,7 @@ import { claim, TerminateRequest, VigilApiError } from '../../shared/sdk/index.j
 import { useVigilProcess } from '../e2e/e2e-support.js';
 import { PoolClient } from '../support/pool-client.js';
 import { pollUntil } from '../support/poll.js';
+import { startRecordingProxy } from '../support/recording-proxy.js';
 
 describe('the agent SDK against npm start', () => {
   const vigil = useVigilProcess({ regions: ['us-east-1'] });
@@ -65,5 +66,27 @@ describe('the agent SDK against npm start', () => {
     // Assess
     expect(failure).toBeInstanceOf(VigilApiError);
     expect(failure).toMatchObject({ status: 409, code: 'stale_attempt' });
+  });
+
+  it('with workerEndpoint (a region deployed with a WorkerUrl), the attempt calls go there and the claim to endpoint', async () => {
+    // Prepare: a recording proxy stands where the function URL would
+    const poolId = await pool('worker-url', { agent_timeout_secs: 60 });
+    const workerUrl = await startRecordingProxy(vigil.regionUrl());
+    try {
+      // Act
+      const attempt = await claim({ endpoint: vigil.regionUrl(), workerEndpoint: workerUrl.url, heartbeatIntervalMs: 100 }, poolId, 'agent-a');
+      if (!attempt) throw new Error('nothing claimed');
+      await attempt.heartbeat();
+      await attempt.checkpoint({ cursor: 1 });
+      await attempt.complete('succeeded', { ok: true });
+      // Assess
+      const paths = new Set(workerUrl.requests.map((request) => `${request.method} ${request.path.replace(/\/items\/[^/]+\//, '/items/{itemId}/')}`));
+      expect([...paths].sort()).toEqual(
+        [`POST /pools/${poolId}/items/{itemId}/heartbeat`, `POST /pools/${poolId}/items/{itemId}/checkpoints`, `POST /pools/${poolId}/items/{itemId}/complete`].sort(),
+      );
+      expect((await new PoolClient(vigil.regionUrl()).getItem(poolId, 'item-1')).body.state).toBe('succeeded');
+    } finally {
+      await workerUrl.close();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { stepFunctionsPerJob } from '../../shared/simulation/cost/alternatives.js';
-import { ACCESS_LOG_BYTES_PER_REQUEST, LAMBDA_LOG_BYTES_PER_INVOCATION, PRICES, XRAY_SAMPLED_SHARE } from '../../shared/simulation/cost/prices.js';
+import { ACCESS_LOG_BYTES_PER_REQUEST, LAMBDA_LOG_BYTES_PER_INVOCATION, PRICES, XRAY_TRACED_SHARE } from '../../shared/simulation/cost/prices.js';
 import { NO_USAGE, priceOf } from '../../shared/simulation/cost/usage.js';
 import { measureVigil } from '../../shared/simulation/cost/vigil-usage.js';
 
@@ -14,15 +14,16 @@ describe('the job cost model prices what AWS bills', () => {
     expect(threeRegions.usd).toBeCloseTo(39 * PRICES.stepFunctionsStandardPerTransition, 12);
   });
 
-  it('Vigil pays for its logs and traces: every invocation logs and may be traced, every API Gateway request writes an access-log line', () => {
-    const invocations = priceOf({ ...NO_USAGE, lambdaInvocations: 1_000_000 });
-    const logsAndTraces = (1_000_000 * LAMBDA_LOG_BYTES_PER_INVOCATION) / 1e9 * PRICES.cloudWatchLogsPerGb + 1_000_000 * XRAY_SAMPLED_SHARE * PRICES.xRayPerTrace;
-    expect(invocations.observability).toBeCloseTo(logsAndTraces, 9);
-    expect(invocations.total).toBeCloseTo(invocations.lambda + logsAndTraces, 9);
+  it('Vigil pays for its logs, and its traces when deployed with tracing: every invocation logs, every API Gateway request writes an access-log line', () => {
+    const usage = { ...NO_USAGE, lambdaInvocations: 1_000_000 };
+    const logs = (1_000_000 * LAMBDA_LOG_BYTES_PER_INVOCATION) / 1e9 * PRICES.cloudWatchLogsPerGb;
+    expect(priceOf(usage).observability).toBeCloseTo(logs, 9);
+    expect(priceOf(usage).total).toBeCloseTo(priceOf(usage).lambda + logs, 9);
+    expect(priceOf(usage, { tracing: true }).observability).toBeCloseTo(logs + 1_000_000 * XRAY_TRACED_SHARE * PRICES.xRayPerTrace, 9);
     const workerCalls = { ...NO_USAGE, apiRequestsWorker: 1_000_000 };
     expect(priceOf(workerCalls).observability).toBeCloseTo((1_000_000 * ACCESS_LOG_BYTES_PER_REQUEST) / 1e9 * PRICES.cloudWatchLogsPerGb, 9);
     // Function URLs write no access log and bill no request
-    expect(priceOf(workerCalls, { functionUrlsForWorkers: true }).total).toBe(0);
+    expect(priceOf(workerCalls, { workerFunctionUrl: true }).total).toBe(0);
   });
 
   it('every event a rule forwards to another bus is billed again, the gate region’s own reports too', async () => {

@@ -29,6 +29,7 @@ const spec = {
     '--job JOB --workflow WF --worker ID --token T   run a job\'s workflow instead',
     '--grace S          SIGTERM→SIGKILL grace when Vigil gives no terminateBy (default 30)',
     '--heartbeat S      seconds between heartbeats (default 5; at most half the checkpoint interval)',
+    "--worker-endpoint URL   the attempts' calls go there, claims to --endpoint (default $VIGIL_WORKER_ENDPOINT; a region's WorkerUrl)",
   ],
   options: {
     pool: { type: 'string' },
@@ -43,6 +44,7 @@ const spec = {
     token: { type: 'string' },
     grace: { type: 'string' },
     heartbeat: { type: 'string' },
+    'worker-endpoint': { type: 'string' },
   },
   positionals: [],
 } as const;
@@ -53,7 +55,7 @@ const log = (line: string) => process.stderr.write(`vigil run: ${line}\n`);
 
 const graceSeconds = (flags: RunFlags) => secondsFlag('grace', flags.grace, 30);
 
-const POOL_FLAGS = ['pool', 'agent', 'kind', 'once', 'follow', 'claude-cmd', 'heartbeat'] as const;
+const POOL_FLAGS = ['pool', 'agent', 'kind', 'once', 'follow', 'claude-cmd', 'heartbeat', 'worker-endpoint'] as const;
 const JOB_FLAGS = ['job', 'workflow', 'worker', 'token'] as const;
 
 /** One mode per run: a flag of the other is a mistake, never silently ignored. */
@@ -107,8 +109,13 @@ async function runPool(flags: RunFlags, childArgv: string[], stopping: AbortSign
   if (!pool || !agent) throw new UsageError('vigil run --pool needs --agent ID.');
   const kind = flags.kind ?? 'agent';
   if (kind !== 'agent' && kind !== 'expert') throw new UsageError(`--kind is agent or expert, not '${kind}'.`);
+  const workerEndpoint = flags['worker-endpoint'] ?? process.env['VIGIL_WORKER_ENDPOINT'];
+  if (workerEndpoint !== undefined && !URL.canParse(workerEndpoint)) {
+    throw new UsageError(`--worker-endpoint '${workerEndpoint}' is not a URL. Pass the WorkerUrl output of the region's stack, e.g. https://….lambda-url.us-east-1.on.aws/.`);
+  }
   const options = {
     ...endpointOptions(flags),
+    ...(workerEndpoint !== undefined ? { workerEndpoint } : {}),
     heartbeatIntervalMs: secondsFlag('heartbeat', flags.heartbeat, 5, { above: 0 }) * 1000,
     onHeartbeatError: (error: unknown) => log(`heartbeat failed: ${String(error)}`),
   };

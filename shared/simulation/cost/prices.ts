@@ -38,12 +38,13 @@ export const LAMBDA_AVERAGE_MS = 40;
 /**
  * What the deployed stack logs and traces, assumed: Lambda's START/END/REPORT lines and about one
  * Powertools line per invocation; one JSON access-log line per API Gateway request (function URLs
- * write none); active tracing samples 5 % of invocations past a reservoir of one a second per
- * function (left out: at scale it is a small share; at a few jobs an hour it traces nearly all).
+ * write none). X-Ray only with context `tracing`: Lambda then traces 5 % of invocations past a
+ * reservoir of one a second, which is left out, so this is a floor (at scale the reservoir is a
+ * small share; at a few jobs an hour it traces nearly all).
  */
 export const LAMBDA_LOG_BYTES_PER_INVOCATION = 600;
 export const ACCESS_LOG_BYTES_PER_REQUEST = 400;
-export const XRAY_SAMPLED_SHARE = 0.05;
+export const XRAY_TRACED_SHARE = 0.05;
 
 /**
  * What each deployed stack (a region, and the gate) costs a month however few jobs run: about 17

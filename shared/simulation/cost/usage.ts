@@ -1,4 +1,4 @@
-import { ACCESS_LOG_BYTES_PER_REQUEST, LAMBDA_AVERAGE_MS, LAMBDA_LOG_BYTES_PER_INVOCATION, LAMBDA_MEMORY_GB, PRICES, XRAY_SAMPLED_SHARE } from './prices.js';
+import { ACCESS_LOG_BYTES_PER_REQUEST, LAMBDA_AVERAGE_MS, LAMBDA_LOG_BYTES_PER_INVOCATION, LAMBDA_MEMORY_GB, PRICES, XRAY_TRACED_SHARE } from './prices.js';
 
 /** AWS usage by kind, the unit the cost model prices. */
 export interface Usage {
@@ -50,10 +50,18 @@ export interface CostBreakdown {
   total: number;
 }
 
-/** USD for a usage; `functionUrlsForWorkers` serves worker routes from Lambda function URLs (no per-request charge). */
-export function priceOf(usage: Usage, options: { functionUrlsForWorkers?: boolean } = {}): CostBreakdown {
+/** The deploy options that change the bill: the CDK context of the same names (README "Configuration"). */
+export interface DeployProfile {
+  /** Active X-Ray tracing on every function. */
+  readonly tracing?: boolean;
+  /** Workers and agents call the function URL: no API Gateway request, no access-log line. */
+  readonly workerFunctionUrl?: boolean;
+}
+
+/** USD for a usage, with the stack deployed as `profile` says (by default as `cdk.json` deploys it). */
+export function priceOf(usage: Usage, profile: DeployProfile = {}): CostBreakdown {
   const gbSeconds = usage.lambdaInvocations * (LAMBDA_AVERAGE_MS / 1000) * LAMBDA_MEMORY_GB;
-  const apiRequests = usage.apiRequestsClient + (options.functionUrlsForWorkers ? 0 : usage.apiRequestsWorker);
+  const apiRequests = usage.apiRequestsClient + (profile.workerFunctionUrl ? 0 : usage.apiRequestsWorker);
   const parts = {
     lambda: usage.lambdaInvocations * PRICES.lambdaPerRequest + gbSeconds * PRICES.lambdaPerGbSecondArm,
     dynamoWrites: usage.dynamoWriteUnits * PRICES.dynamoPerWriteUnit,
@@ -64,7 +72,7 @@ export function priceOf(usage: Usage, options: { functionUrlsForWorkers?: boolea
     apiGateway: apiRequests * PRICES.apiGatewayHttpPerRequest,
     observability:
       ((usage.lambdaInvocations * LAMBDA_LOG_BYTES_PER_INVOCATION + apiRequests * ACCESS_LOG_BYTES_PER_REQUEST) / 1e9) * PRICES.cloudWatchLogsPerGb +
-      usage.lambdaInvocations * XRAY_SAMPLED_SHARE * PRICES.xRayPerTrace,
+      (profile.tracing ? usage.lambdaInvocations * XRAY_TRACED_SHARE * PRICES.xRayPerTrace : 0),
   };
   return { ...parts, total: Object.values(parts).reduce((a, b) => a + b, 0) };
 }
