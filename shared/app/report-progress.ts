@@ -72,9 +72,15 @@ async function recordHealthcheck(deps: ManagerDeps, workerId: string, stored: Wo
       await deps.jobs.saveWorker(newWorker(workerId, now), 0);
       return;
     }
-    let worker = heardAt(stored, lastHeardAt(workflow));
+    const before = lastHeardAt(workflow);
+    let worker = heardAt(stored, before);
     // Silent this long by the item and this workflow: its other workflows may know better (rarely read).
-    if (worker.failedAt === undefined && workerStatus(worker, now, deps.policy) === 'failed') worker = (await currentWorkerHealth(deps, workerId)) ?? worker;
+    // Not this workflow: this report's own write, beside this call, may have landed already, and a
+    // failed worker would look healthy by the very call that ends its silence, and never recover.
+    if (worker.failedAt === undefined && workerStatus(worker, now, deps.policy) === 'failed') {
+      const current = await currentWorkerHealth(deps, workerId, workflow);
+      if (current) worker = heardAt(current, before);
+    }
     const write = onHealthcheck(worker, now, deps.policy, carriedByWorkflow);
     if (write.kind === 'touch') await deps.jobs.touchWorkerHealth(workerId, now);
     if (write.kind === 'recover') {

@@ -13,6 +13,11 @@ export class VersionConflictError extends Error {
   }
 }
 
+export interface WorkflowRef {
+  jobId: string;
+  workflowId: string;
+}
+
 /** The region manager's state: one item per job, sibling items per workflow, one per worker. */
 export interface JobStore {
   getJob(jobId: string): Promise<Job | undefined>;
@@ -55,8 +60,9 @@ export interface JobStore {
   /**
    * The latest call (progress or heartbeat) stored on the workflows the `byWorker` index lists for
    * this worker: reports that write their workflow carry the worker's health there (`heardAt`).
+   * `except`: a workflow left out (the caller holds its time as it was before its own write).
    */
-  latestHeardFromWorkflows(workerId: string): Promise<EpochMs | undefined>;
+  latestHeardFromWorkflows(workerId: string, except?: WorkflowRef): Promise<EpochMs | undefined>;
   /**
    * Takes these workflows out of the `byWorker` index (they stay readable until they expire), each
    * first handing its last call to its worker's `lastHealthAt`, so the worker's health keeps it.

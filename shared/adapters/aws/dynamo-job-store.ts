@@ -6,7 +6,7 @@ import { lastHeardAt, type WorkflowAdvance } from '../../domain/record-progress.
 import type { EpochMs } from '../../domain/time.js';
 import { scopedWorkerId } from '../../domain/tenant.js';
 import type { WorkerHealth } from '../../domain/worker-health.js';
-import { VersionConflictError, type JobStore } from '../../ports/job-store.js';
+import { VersionConflictError, type JobStore, type WorkflowRef } from '../../ports/job-store.js';
 import { batchGet, batchPut } from './batch-requests.js';
 import { queryDueTimers } from './due-timers-query.js';
 import { timerShardOf, TTL_ATTRIBUTE, WORKER_INDEX } from './jobs-table.js';
@@ -220,13 +220,16 @@ export class DynamoJobStore implements JobStore {
     return { workflows, grants };
   }
 
-  async latestHeardFromWorkflows(workerId: string): Promise<EpochMs | undefined> {
+  async latestHeardFromWorkflows(workerId: string, except?: WorkflowRef): Promise<EpochMs | undefined> {
     const listed = await this.queryAll({
       IndexName: WORKER_INDEX,
       KeyConditionExpression: 'gsiWorkerId = :worker AND begins_with(pk, :job)',
       ExpressionAttributeValues: { ':worker': workerId, ':job': 'JOB#' },
     });
-    const keys = listed.filter((item) => String(item['sk']).startsWith('WF#')).map((item) => ({ pk: String(item['pk']), sk: String(item['sk']) }));
+    const left = except && workflowKey(except.jobId, except.workflowId);
+    const keys = listed
+      .map((item) => ({ pk: String(item['pk']), sk: String(item['sk']) }))
+      .filter((key) => key.sk.startsWith('WF#') && !(key.pk === left?.pk && key.sk === left.sk));
     let latest: EpochMs | undefined;
     for (let start = 0; start < keys.length; start += 100) {
       // The index may lag the table: the times come from the items themselves, read consistently.
