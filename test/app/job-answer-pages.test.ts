@@ -1,5 +1,7 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { handler as getJobHandler } from '../../functions/api/get-job.js';
+import { batchPut } from '../../shared/adapters/aws/batch-requests.js';
 import { JOB_VIEW_PAGE_SIZE } from '../../shared/app/job-views.js';
 import { submitJob } from '../../shared/app/submit-job.js';
 import { encodeGrants } from '../../shared/domain/extension-ledger.js';
@@ -35,16 +37,28 @@ describe('GET /jobs/{jobId} of the largest accepted job answers in pages that fi
     await m.jobs.putWorkflows(stored.workflows.map((w) => ({ ...w, lastProgressAt: at, lastHeartbeatAt: at, progress: 0.123456789, step: `step-${w.index}-`.padEnd(128, 's') })));
     const grants = new Map(stored.workflows.map((w) => [w.index, { workerIndex: w.index, epoch: 0, count: 1, seconds: 30 }]));
     await m.jobs.saveJob({ ...stored.job, tracking: { ...stored.job.tracking, workerGrants: encodeGrants(grants) } }, stored.job.version);
-    for (let start = 0; start < WORKFLOWS; start += 100) {
-      await Promise.all(
-        stored.workflows.slice(start, start + 100).map((w) =>
-          m.jobs.recordGrant({
-            jobId: 'job-big', workerId: w.workerId, workerIndex: w.index, epoch: 0, count: 1, seconds: 30, grantedAt: at,
-            estimatedCompletion: '2026-03-01T12:30:00.000+05:00', activeWorkflowCount: 1,
-          }),
-        ),
-      );
-    }
+    // Each worker's grant record: the last and the first worker's through the store's own write, the
+    // other 9,998 as copies of the last one's item, in batches (a conditional update each took 45 s).
+    // The copy made for the first worker must be exactly the item the store wrote for it.
+    const grantOf = (w: (typeof stored.workflows)[number]) => ({
+      jobId: 'job-big', workerId: w.workerId, workerIndex: w.index, epoch: 0, count: 1, seconds: 30, grantedAt: at,
+      estimatedCompletion: '2026-03-01T12:30:00.000+05:00', activeWorkflowCount: 1,
+    });
+    const storedGrant = async (w: (typeof stored.workflows)[number]) => {
+      await m.jobs.recordGrant(grantOf(w));
+      const { Item } = await m.dynamo.doc.send(new GetCommand({ TableName: m.tableName, Key: m.calls.at(-1)?.input.Key, ConsistentRead: true }));
+      if (!Item) throw new Error(`no grant record stored for ${w.workerId}`);
+      return Item;
+    };
+    const model = stored.workflows[WORKFLOWS - 1];
+    const checked = stored.workflows[0];
+    if (!model || !checked) throw new Error('job-big has too few workflows');
+    const modelItem = await storedGrant(model);
+    // The model's index (9,999) is no other number of the record: every value naming its worker is swapped.
+    const copyFor = (w: (typeof stored.workflows)[number]) =>
+      Object.fromEntries(Object.entries(modelItem).map(([name, value]) => [name, typeof value === 'string' ? value.replaceAll(model.workerId, w.workerId) : value === model.index ? w.index : value]));
+    expect(copyFor(checked)).toEqual(await storedGrant(checked));
+    await batchPut(m.dynamo.doc, m.tableName, stored.workflows.slice(1, -1).map(copyFor));
     // Act: the first page, then each next one
     const get = (cursor?: string) =>
       getJobHandler(httpEvent({ method: 'GET', route: '/jobs/{jobId}', pathParameters: { jobId: 'job-big' }, ...(cursor ? { query: { cursor } } : {}) }), localContext('vigil-test', REGION));

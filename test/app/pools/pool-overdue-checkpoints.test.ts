@@ -51,12 +51,14 @@ describe('pools on dynalite: checkpoint windows that came due while nobody was t
   });
 
   it('through an hour-long bus outage, an agent answering every request leaves only the open request waiting in the outbox', async () => {
-    // Prepare: a request every 2 s; every publish fails for the hour
-    await newPool(m.deps, { agent_timeout_secs: 100_000, checkpoint_interval_secs: 2, checkpoint_timeout_secs: 1 });
+    // Prepare: a request every 10 s; every publish fails for the hour. 360 requests: were their events
+    // kept (about 190 bytes each), they would overflow the outbox's 64 KB, and the item's failed flushes
+    // (three a request) pass the 1,010 at which the doubling retry delay overflows to Infinity.
+    await newPool(m.deps, { agent_timeout_secs: 100_000, checkpoint_interval_secs: 10, checkpoint_timeout_secs: 1 });
     const claimed = await claim(m.deps, 'agent-a');
     m.bus.failNextPublishes(Number.MAX_SAFE_INTEGER);
     // Act: each request's wake-up, then the agent's checkpoint
-    for (let second = 2; second <= 3_600; second += 2) {
+    for (let second = 10; second <= 3_600; second += 10) {
       m.clock.set(at(second));
       await firePoolTimer(m.deps, { scope: 'pool', jobId: itemTimerId('p', 'i-1'), fenceToken: claimed.attempt, dueAt: at(second) });
       await send(m.deps, claimed, { type: 'checkpoint', state: { second } });
