@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 /**
@@ -18,19 +19,27 @@ const testsUnder = (folders: readonly string[]) => folders.map((folder) => `${fo
 
 /**
  * Tiers run in groups, one group after another, so the tests that race the wall clock (a real local
- * cloud, real processes, a browser) never share the two cores with the CPU-bound ones (thousands of
- * simulated seeds, CDK synthesis and bundling). Within a group, files run in parallel.
+ * cloud, real processes, a browser) never share the cores with the CPU-bound ones (thousands of
+ * simulated seeds, CDK synthesis and bundling).
  */
 const groupOf: Record<keyof typeof tiers | 'other', number> = {
   integration: 0,
   e2e: 0,
-  domain: 1,
-  app: 1,
-  emulator: 1,
   other: 1,
-  infra: 2,
-  simulation: 2,
+  domain: 2,
+  app: 2,
+  emulator: 2,
+  infra: 3,
+  simulation: 3,
 };
+
+/**
+ * Files of a group at once. Vitest's default, one less than the cores, runs one file at a time on a
+ * 2-core machine. The groups that race the wall clock keep that; the others order their events
+ * explicitly (virtual clocks, injected stores, seeds) and fill every core.
+ */
+const racesTheWallClock = (group: number) => group <= 1;
+const filesAtOnce = (group: number) => (racesTheWallClock(group) ? Math.max(availableParallelism() - 1, 1) : availableParallelism());
 
 function tier(name: keyof typeof tiers): TestProjectInlineConfiguration {
   return {
@@ -39,6 +48,7 @@ function tier(name: keyof typeof tiers): TestProjectInlineConfiguration {
       name,
       include: testsUnder(tiers[name]),
       sequence: { groupOrder: groupOf[name] },
+      maxWorkers: filesAtOnce(groupOf[name]),
       // Only the emulator tier shares one AWS API emulator per run (see the setup file).
       ...(name === 'emulator' ? { globalSetup: ['test/support/emulator-global-setup.ts'] } : {}),
     },
@@ -64,6 +74,7 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: testsUnder(Object.values(tiers).flat()),
           sequence: { groupOrder: groupOf.other },
+          maxWorkers: filesAtOnce(groupOf.other),
         },
       },
     ],
