@@ -80,7 +80,7 @@ export async function collectionStatus(deps: ManagerDeps, poolId: string, collec
 }
 
 const answered = (collection: CheckpointCollection, agent: AskedAgent, answer: { attempt: number; at: number }) =>
-  answer.attempt === agent.attempt && answer.at >= collection.startedAt && answer.at <= collection.until;
+  answer.attempt === agent.attempt && answer.at >= collection.startedAt && answer.at < collection.until;
 
 function answeredState(collection: CheckpointCollection, agent: AskedAgent, checkpoint: { attempt: number; at: number; state: unknown } | undefined) {
   return checkpoint !== undefined && answered(collection, agent, checkpoint) ? { value: checkpoint.state } : undefined;

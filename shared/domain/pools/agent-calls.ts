@@ -182,7 +182,8 @@ function withCheckpoint(item: PoolItem, run: AttemptRun, state: unknown, progres
   const lastCheckpoint = { state, at: now, attempt: run.attempt, ...(progress !== undefined ? { progress } : {}) };
   const { collectionAnswer: keptAnswer, ...others } = item;
   const earlierAnswer = item.lastCheckpoint !== undefined && item.lastCheckpoint.at === item.collectionAnswerAt ? item.lastCheckpoint : keptAnswer;
-  if (run.collectUntil !== undefined && now <= run.collectUntil) {
+  // The window is [start, collectUntil): at collectUntil the collection reads `done`, and stays so.
+  if (run.collectUntil !== undefined && now < run.collectUntil) {
     // One answer's state is kept: an earlier collection's is remembered as answered, without its state.
     const replaced = earlierAnswer ? [...(item.replacedCollectionAnswers ?? []), { at: earlierAnswer.at, attempt: earlierAnswer.attempt }] : item.replacedCollectionAnswers;
     return {

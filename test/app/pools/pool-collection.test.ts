@@ -116,4 +116,27 @@ describe('a collection keeps the answers it got (dynalite)', () => {
     expect(earlier.collected).toEqual([{ agentId: 'agent-a', itemId: 'i-1', state: null, replaced: true }]);
     expect((await collectionStatus(m.deps, 'p', second.collectionId)).collected).toEqual([{ agentId: 'agent-a', itemId: 'i-1', state: { answered: 'second' } }]);
   });
+
+  it('the window ends at its last millisecond: a status that says done never changes, and an answer at the close is a plain checkpoint', async () => {
+    // Prepare: two running agents; the window is checkpoint_timeout_secs (30 s) from the start
+    await newPool(m.deps, { agent_timeout_secs: 3_600, checkpoint_interval_secs: 300, checkpoint_timeout_secs: 30 }, ['i-1', 'i-2']);
+    const early = await claim(m.deps, 'agent-a');
+    const late = await claim(m.deps, 'agent-b');
+    const { collectionId } = await startCollection(m.deps, 'p');
+    const closesAt = at(30);
+    // Act: one answers 1 ms before the close; at the close the status is read, then the other answers
+    m.clock.set(closesAt - 1);
+    const askedBefore = await send(m.deps, late, { type: 'heartbeat' });
+    await send(m.deps, early, { type: 'checkpoint', state: { in: 'time' } });
+    m.clock.set(closesAt);
+    const askedAtClose = await send(m.deps, late, { type: 'heartbeat' });
+    const atClose = await collectionStatus(m.deps, 'p', collectionId);
+    await send(m.deps, late, { type: 'checkpoint', state: { too: 'late' } });
+    const afterwards = await collectionStatus(m.deps, 'p', collectionId);
+    // Assess
+    expect([askedBefore, askedAtClose]).toMatchObject([{ action: 'checkpoint' }, { action: 'continue' }]);
+    for (const status of [atClose, afterwards]) {
+      expect(status).toMatchObject({ status: 'done', collected: [{ agentId: early.agentId, state: { in: 'time' } }], missing: [late.agentId] });
+    }
+  });
 });
