@@ -30,7 +30,9 @@ export interface VigilConfig {
   readonly workerFunctionUrl: boolean;
   /**
    * The concurrency reserved for, and so the most taken by, the function behind the worker URL:
-   * a flood of calls there cannot take the concurrency the timer and sweep functions need.
+   * a flood of calls there cannot take the concurrency the timer and sweep functions need. Lambda
+   * keeps 100 of the account's concurrency unreserved, so this needs a quota of at least 100 more;
+   * 0 reserves nothing (an account with a small quota), and leaves the URL uncapped.
    */
   readonly workerUrlConcurrency: number;
   readonly policy: PolicySeconds;
@@ -58,6 +60,7 @@ export class VigilConfigError extends Error {
 export function readVigilConfig(node: Node, env: NodeJS.ProcessEnv = process.env): VigilConfig {
   const regions = readRegions(node.tryGetContext('regions'));
   const gateRegion = readRegion('gateRegion', node.tryGetContext('gateRegion') ?? regions[0]);
+  const workerFunctionUrl = readBoolean('workerFunctionUrl', node.tryGetContext('workerFunctionUrl'), false);
   return {
     regions,
     gateRegion,
@@ -65,8 +68,8 @@ export function readVigilConfig(node: Node, env: NodeJS.ProcessEnv = process.env
     deletionProtection: readBoolean('deletionProtection', node.tryGetContext('deletionProtection'), true),
     alarmEmail: readEmail('alarmEmail', node.tryGetContext('alarmEmail')),
     tracing: readBoolean('tracing', node.tryGetContext('tracing'), false),
-    workerFunctionUrl: readBoolean('workerFunctionUrl', node.tryGetContext('workerFunctionUrl'), false),
-    workerUrlConcurrency: readCount('workerUrlConcurrency', node.tryGetContext('workerUrlConcurrency'), 100),
+    workerFunctionUrl,
+    workerUrlConcurrency: readWorkerUrlConcurrency(node.tryGetContext('workerUrlConcurrency'), workerFunctionUrl),
     policy: readPolicy(node),
   };
 }
@@ -146,9 +149,11 @@ function readSeconds(node: Node, key: keyof PolicySeconds): number {
   return seconds;
 }
 
-function readCount(key: string, raw: unknown, fallback: number): number {
-  if (raw === undefined) return fallback;
+function readWorkerUrlConcurrency(raw: unknown, workerFunctionUrl: boolean): number {
+  const key = 'workerUrlConcurrency';
+  if (raw === undefined) return 100;
+  if (!workerFunctionUrl) throw new VigilConfigError(key, 'is set but there is no worker URL', 'pass -c workerFunctionUrl=true as well, or leave it out');
   const count = Number(raw);
-  if (!Number.isInteger(count) || count < 1) throw new VigilConfigError(key, `has '${String(raw)}'`, 'use a whole number of 1 or more');
+  if (!Number.isInteger(count) || count < 0) throw new VigilConfigError(key, `has '${String(raw)}'`, 'use a whole number: 0 reserves nothing, N reserves N');
   return count;
 }

@@ -25,6 +25,11 @@ export interface OperationsProps {
   readonly api: VigilHttpApi;
   /** Subscribed to the stack's alarm topic when given. */
   readonly alarmEmail?: string | undefined;
+  /**
+   * Functions whose reserved concurrency is what bounds a flood (the worker URL): their first
+   * throttle alarms, since a throttled call is no Lambda error and honest callers get 429s too.
+   */
+  readonly capped?: Readonly<Record<string, VigilFunction>>;
 }
 
 const PERIOD = Duration.minutes(1);
@@ -56,6 +61,14 @@ export class Operations extends Construct {
       this.alarms.push(
         fn.handler.metricErrors({ period: PERIOD, statistic: 'Sum' }).createAlarm(this, `${label}ErrorsAlarm`, {
           alarmDescription: `Vigil: the ${label} handler failed; see its log group ${fn.logGroup.logGroupName}.`,
+          ...firstOccurrence,
+        }),
+      );
+    }
+    for (const [label, fn] of Object.entries(props.capped ?? {})) {
+      this.alarms.push(
+        fn.handler.metricThrottles({ period: PERIOD, statistic: 'Sum' }).createAlarm(this, `${label}ThrottlesAlarm`, {
+          alarmDescription: `Vigil: calls to ${label} were throttled at its reserved concurrency: a flood, or more workers than it allows (context workerUrlConcurrency).`,
           ...firstOccurrence,
         }),
       );

@@ -31,6 +31,7 @@ import { WorkerRouteThrottles } from '../config/route-throttles.js';
 import { WorkflowTokenSecret } from '../constructs/workflow-token-secret.js';
 import { regionalHandlers, TIMER_CONSUMER_TIMEOUT, workerUrlHandler, type RegionalHandlerName } from './regional-handlers.js';
 import { poolAgentRoutes, poolClientRoutes } from '../../functions/pools/routes.js';
+import { completeRoute, extensionRoute, jobWorkerRoutes, progressRoute } from '../../shared/local/job-worker-routes.js';
 import { AgentFleetOperations } from '../constructs/agent-fleet-operations.js';
 import { commonEnvironment } from '../constructs/vigil-function.js';
 
@@ -112,6 +113,7 @@ export class RegionalStack extends Stack {
     this.operations = new Operations(this, 'Operations', {
       dashboardName: `Vigil-${this.region}`,
       functions: { ...this.functions, ...(this.workerUrl ? { WorkerUrlApi: this.workerUrl.fn } : {}) },
+      ...(this.workerUrl && config.workerUrlConcurrency > 0 ? { capped: { WorkerUrlApi: this.workerUrl.fn } } : {}),
       deadLetterQueues: {
         TimerQueue: this.timers.queueDlq,
         Scheduler: this.timers.schedulerDlq,
@@ -179,7 +181,8 @@ export class RegionalStack extends Stack {
    * Client routes are not served there.
    */
   private createWorkerUrl(config: VigilConfig, removalPolicy: RemovalPolicy): { fn: VigilFunction; url: FunctionUrl } {
-    const fn = this.createFunction('WorkerUrlApi', workerUrlHandler, config, removalPolicy, config.workerUrlConcurrency);
+    const reserved = config.workerUrlConcurrency > 0 ? config.workerUrlConcurrency : undefined;
+    const fn = this.createFunction('WorkerUrlApi', workerUrlHandler, config, removalPolicy, reserved);
     const url = fn.handler.addFunctionUrl({ authType: FunctionUrlAuthType.NONE });
     new CfnOutput(this, 'WorkerUrl', { value: url.url, description: `Worker and agent routes of ${this.region}, token-authenticated` });
     return { fn, url };
@@ -195,9 +198,17 @@ export class RegionalStack extends Stack {
     api.addClientRoute(HttpMethod.POST, '/jobs/{jobId}/cancel', fn.CancelJob);
     api.addClientRoute(HttpMethod.POST, '/jobs/{jobId}/takeover', fn.TakeOverJob);
     api.addClientRoute(HttpMethod.POST, '/workers/{workerId}/failure', fn.ReportWorkerFailure);
-    api.addWorkerRoute(HttpMethod.POST, '/jobs/{jobId}/workflows/{workflowId}/progress', fn.ReportProgress, WorkerRouteThrottles.progress);
-    api.addWorkerRoute(HttpMethod.POST, '/jobs/{jobId}/workflows/{workflowId}/complete', fn.CompleteWorkflow, WorkerRouteThrottles.complete);
-    api.addWorkerRoute(HttpMethod.POST, '/workers/{workerId}/extensions', fn.RequestExtension, WorkerRouteThrottles.extensions);
+    // The worker URL serves the same two lists (functions/worker/function-url.ts).
+    const jobWorkerFunctions = new Map([
+      [progressRoute, { fn: fn.ReportProgress, throttle: WorkerRouteThrottles.progress }],
+      [completeRoute, { fn: fn.CompleteWorkflow, throttle: WorkerRouteThrottles.complete }],
+      [extensionRoute, { fn: fn.RequestExtension, throttle: WorkerRouteThrottles.extensions }],
+    ]);
+    for (const route of jobWorkerRoutes) {
+      const served = jobWorkerFunctions.get(route);
+      if (!served) throw new Error(`no function serves the worker route ${route.method} ${route.path}`);
+      api.addWorkerRoute(HttpMethod[route.method], route.path, served.fn, served.throttle);
+    }
     for (const route of poolClientRoutes) api.addClientRoute(HttpMethod[route.method], route.path, fn.PoolClientApi);
     for (const route of poolAgentRoutes) api.addWorkerRoute(HttpMethod[route.method], route.path, fn.PoolAgentApi, WorkerRouteThrottles.poolAgent);
     api.addHealthRoute(fn.Health);

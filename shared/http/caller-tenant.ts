@@ -14,13 +14,17 @@ const TENANT = /^[A-Za-z0-9._:\/@+=,-]{1,256}$/;
  * the IAM authorizer, and the tenant is the caller's principal: its ARN, with an assumed role's
  * session name dropped so every session of one role is one tenant. The local cloud has no
  * authorizer: there the `x-vigil-tenant` header picks a tenant, and without it every caller is
- * the default tenant.
+ * the default tenant. On Lambda the header is never read: a client route reached without the
+ * authorizer is refused.
  */
 export function callerTenant(event: APIGatewayProxyEventV2): string {
   const authorizer = (event.requestContext as { authorizer?: IamAuthorizerContext }).authorizer;
   const arn = authorizer?.iam?.userArn;
   if (arn) return arn.startsWith('arn:aws:sts::') && arn.includes(':assumed-role/') ? arn.slice(0, arn.lastIndexOf('/')) : arn;
-  if (authorizer !== undefined) throw new InvalidRequestError('This route needs a SigV4-signed request from an IAM principal.');
+  // On Lambda a client route without the authorizer (a misrouted call, the worker URL) names no tenant.
+  if (authorizer !== undefined || process.env['AWS_LAMBDA_FUNCTION_NAME'] !== undefined) {
+    throw new InvalidRequestError('This route needs a SigV4-signed request from an IAM principal.');
+  }
   const header = event.headers?.['x-vigil-tenant'];
   if (header === undefined) return DEFAULT_TENANT;
   if (!TENANT.test(header)) {

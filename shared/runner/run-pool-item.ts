@@ -17,6 +17,8 @@ export interface ItemCommand {
 
 export interface ItemRunContext {
   endpoint: string;
+  /** The region's worker URL, when the attempt's calls go there: the child gets it too. */
+  workerEndpoint?: string | undefined;
   /** Used when Vigil cannot say `terminateBy` (the runner's own deadline fired): seed 003's default 30 s. */
   graceSeconds: number;
   log: (line: string) => void;
@@ -50,6 +52,7 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
     ...process.env,
     ...files.env(),
     VIGIL_ENDPOINT: context.endpoint,
+    ...(context.workerEndpoint !== undefined ? { VIGIL_WORKER_ENDPOINT: context.workerEndpoint } : {}),
     VIGIL_POOL: attempt.poolId,
     VIGIL_ITEM: claim.itemId,
     VIGIL_ATTEMPT: String(claim.attempt),

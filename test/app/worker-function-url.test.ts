@@ -1,8 +1,9 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { handler as workerUrl } from '../../functions/worker/function-url.js';
-import { poolClientRoutes } from '../../functions/pools/routes.js';
 import { managerRoutes } from '../../shared/local/manager-routes.js';
+import { jobWorkerRoutes } from '../../shared/local/job-worker-routes.js';
+import { poolAgentRoutes, poolClientRoutes } from '../../functions/pools/routes.js';
 import { localContext } from '../../shared/local/lambda-context.js';
 import { REGION } from '../support/fixtures.js';
 import { claim, newPool } from './pools/pool-test-support.js';
@@ -95,6 +96,18 @@ describe('the worker function URL serves the token routes through the same handl
     // Assess
     expect(accepted).toEqual({ statusCode: 200, body: expect.objectContaining({ action: 'continue' }) });
     expect(forged.statusCode).toBe(403);
+  });
+
+  it('every worker and agent route is served: an empty call reaches its handler, whose schema refuses it (400), never 404', async () => {
+    // Prepare
+    const routes = [...jobWorkerRoutes, ...poolAgentRoutes];
+    // Act
+    const answers = await Promise.all(
+      routes.map(async (route) => [`${route.method} ${route.path}`, codeOf(await call({ method: route.method, rawPath: route.path.replace(/\{\w+\}/g, '1'), body: {} }))] as const),
+    );
+    // Assess
+    expect(routes.length).toBe(9);
+    expect(answers).toEqual(routes.map((route) => [`${route.method} ${route.path}`, 'invalid_request']));
   });
 
   it('a wrong token or none is refused and changes nothing', async () => {

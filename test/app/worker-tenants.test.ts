@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { reportWorkerFailure } from '../../shared/app/report-worker-failure.js';
 import { requestExtension } from '../../shared/app/request-extension.js';
@@ -71,5 +71,15 @@ describe('the caller\'s tenant', () => {
     expect(callerTenant(event({}, { 'x-vigil-tenant': 'team-x' }))).toBe('team-x');
     expect(callerTenant(event({}))).toBe('default');
     expect(() => callerTenant(event({}, { 'x-vigil-tenant': 'a b' }))).toThrow(/x-vigil-tenant/);
+  });
+
+  it('on Lambda a call that reached a client route without the IAM authorizer is refused: the header never picks a tenant there', () => {
+    vi.stubEnv('AWS_LAMBDA_FUNCTION_NAME', 'vigil-worker-url');
+    try {
+      expect(() => callerTenant(event({}, { 'x-vigil-tenant': 'team-x' }))).toThrow(/needs a SigV4-signed request/);
+      expect(() => callerTenant(event({}))).toThrow(/needs a SigV4-signed request/);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });

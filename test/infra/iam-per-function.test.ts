@@ -41,7 +41,7 @@ let vigil: SynthesizedVigil;
 let traced: SynthesizedVigil;
 beforeAll(() => {
   vigil = synthesizeVigil({ context: { workerFunctionUrl: 'true' } });
-  traced = synthesizeVigil({ context: { tracing: 'true' } });
+  traced = synthesizeVigil({ context: { tracing: 'true', workerFunctionUrl: 'true' } });
 });
 
 describe('exact IAM of every regional function (us-east-1; every region has the same shape)', () => {
@@ -136,8 +136,11 @@ describe('context tracing', () => {
   it('adds exactly the X-Ray pair to every function of every stack, and nothing else', () => {
     for (const [plain, withTracing] of [...vigil.regional.map((stack, i) => [stack, traced.regional[i]] as const), [vigil.gate, traced.gate] as const]) {
       if (!withTracing) throw new Error(`no traced twin of ${plain.stackName}`);
-      for (const [name, fn] of Object.entries(plain.functions)) {
-        const twin = (withTracing.functions as Record<string, VigilFunction>)[name];
+      const functionsOf = (stack: typeof plain) => ({ ...stack.functions, ...('workerUrl' in stack && stack.workerUrl ? { WorkerUrlApi: stack.workerUrl.fn } : {}) });
+      const twins: Record<string, VigilFunction> = functionsOf(withTracing);
+      expect(Object.keys(twins).sort(), plain.stackName).toEqual(Object.keys(functionsOf(plain)).sort());
+      for (const [name, fn] of Object.entries(functionsOf(plain))) {
+        const twin = twins[name];
         if (!twin) throw new Error(`no ${name} in the traced ${plain.stackName}`);
         expect(grantsOf(traced.template(withTracing), twin), `${plain.stackName}/${name}`).toEqual(sorted([...grantsOf(vigil.template(plain), fn), ...XRAY]));
       }

@@ -61,7 +61,8 @@ describe('CDK context', () => {
     [{ deletionProtection: 'maybe' }, /deletionProtection' has 'maybe'; use true or false/],
     [{ tracing: 'on' }, /tracing' has 'on'; use true or false/],
     [{ workerFunctionUrl: 'yes' }, /workerFunctionUrl' has 'yes'; use true or false/],
-    [{ workerUrlConcurrency: '2.5' }, /workerUrlConcurrency' has '2.5'; use a whole number of 1 or more/],
+    [{ workerFunctionUrl: 'true', workerUrlConcurrency: '2.5' }, /workerUrlConcurrency' has '2.5'; use a whole number: 0 reserves nothing/],
+    [{ workerUrlConcurrency: '50' }, /workerUrlConcurrency' is set but there is no worker URL; pass -c workerFunctionUrl=true/],
     [{ gateStuckThresholdSeconds: '-5' }, /use a positive number of seconds/],
     [{ gateReportIntervalSeconds: '60', gateStuckThresholdSeconds: '60' }, /not below gateStuckThresholdSeconds \(60\).*; lower gateReportIntervalSeconds or raise gateStuckThresholdSeconds/],
   ])('rejects %j with a message that says how to fix it', (context, message) => {

@@ -1,7 +1,9 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { synthesizeVigil, type SynthesizedVigil } from './support/vigil-app.js';
-import { logicalId, resourceOf, resourcesOfType } from './support/template-queries.js';
+import { logicalId, resourceOf, resourcesOfType, routeAuthorizations } from './support/template-queries.js';
+import { poolAgentRoutes } from '../../functions/pools/routes.js';
+import { jobWorkerRoutes } from '../../shared/local/job-worker-routes.js';
 
 let withUrl: SynthesizedVigil;
 let byDefault: SynthesizedVigil;
@@ -47,14 +49,31 @@ describe('context workerFunctionUrl: the worker and agent routes behind a Lambda
     }
   });
 
-  it('a flood through the URL cannot take the concurrency the timer functions need: the worker function has its own cap', () => {
+  it('a flood through the URL cannot take the concurrency the timer functions need: the worker function has its own cap, and its first throttle alarms', () => {
     const capped = synthesizeVigil({ context: { workerFunctionUrl: 'true', workerUrlConcurrency: '40' } });
-    for (const [vigil, cap] of [[withUrl, 100], [capped, 40]] as const) {
+    const uncapped = synthesizeVigil({ context: { workerFunctionUrl: 'true', workerUrlConcurrency: '0' } });
+    for (const [vigil, cap] of [[withUrl, 100], [capped, 40], [uncapped, undefined]] as const) {
       for (const stack of vigil.regional) {
         const fn = stack.workerUrl?.fn;
         if (!fn) throw new Error(`${stack.stackName} has no worker URL function`);
-        expect(resourceOf(vigil.template(stack), fn.handler).Properties?.['ReservedConcurrentExecutions'], stack.stackName).toBe(cap);
+        const template = vigil.template(stack);
+        expect(resourceOf(template, fn.handler).Properties?.['ReservedConcurrentExecutions'], stack.stackName).toBe(cap);
+        const throttleAlarms = Object.values(resourcesOfType(template, 'AWS::CloudWatch::Alarm')).filter(
+          (alarm) => alarm.Properties?.['MetricName'] === 'Throttles' && JSON.stringify(alarm.Properties['Dimensions']).includes(logicalId(fn.handler)),
+        );
+        expect(throttleAlarms.length, stack.stackName).toBe(cap === undefined ? 0 : 1);
       }
+    }
+  });
+
+  it('serves exactly the routes API Gateway serves on the worker token, no more (the two cannot drift apart)', () => {
+    for (const stack of withUrl.regional) {
+      const unsigned = Object.entries(routeAuthorizations(withUrl.template(stack)))
+        .filter(([, authorization]) => authorization === 'NONE')
+        .map(([routeKey]) => routeKey)
+        .filter((routeKey) => routeKey !== 'GET /health' && routeKey !== 'GET /openapi.json');
+      const servedByUrl = [...jobWorkerRoutes, ...poolAgentRoutes].map((route) => `${route.method} ${route.path}`);
+      expect(servedByUrl.sort(), stack.stackName).toEqual(unsigned.sort());
     }
   });
 

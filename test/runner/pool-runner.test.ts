@@ -127,7 +127,7 @@ describe.concurrent('vigil run --pool against npm start', () => {
 
   it('--worker-endpoint: the attempt reports to the worker URL, the claim to --endpoint; the item succeeds', async () => {
     // Prepare: a recording proxy stands where the region's function URL would
-    const poolId = await poolRunning('worker-url', 'echo done', { agent_timeout_secs: 60 });
+    const poolId = await poolRunning('worker-url', `echo "$VIGIL_WORKER_ENDPOINT" > ${join(scratch, 'worker-endpoint.txt')}`, { agent_timeout_secs: 60 });
     const workerUrl = await startRecordingProxy(vigil.regionUrl());
     try {
       // Act
@@ -138,6 +138,8 @@ describe.concurrent('vigil run --pool against npm start', () => {
       const paths = workerUrl.requests.map((request) => request.path);
       expect(paths.some((path) => path.endsWith('/complete')), paths.join(', ')).toBe(true);
       expect(paths.every((path) => path.startsWith(`/pools/${poolId}/items/item-1/`)), paths.join(', ')).toBe(true);
+      // The child is told where its own agent calls go
+      expect(readFileSync(join(scratch, 'worker-endpoint.txt'), 'utf8').trim()).toBe(workerUrl.url);
     } finally {
       await workerUrl.close();
     }

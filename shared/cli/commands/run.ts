@@ -148,7 +148,7 @@ async function runPool(flags: RunFlags, childArgv: string[], stopping: AbortSign
       continue;
     }
     const commands = itemCommands(attempt.claim, childArgv, template, flags['claude-cmd'] ?? 'claude -p');
-    outcomes.push(await runPoolItem(attempt, commands, { endpoint: options.endpoint, graceSeconds: graceSeconds(flags), log, stopping }));
+    outcomes.push(await runPoolItem(attempt, commands, { endpoint: options.endpoint, workerEndpoint, graceSeconds: graceSeconds(flags), log, stopping }));
     if (flags.once) break;
   }
   if (outcomes.includes('failed')) return ExitCode.failed;

@@ -121,7 +121,7 @@ export class SimAgent {
     let movedOn = false;
     // As the SDK does: one claimId per claim, the same on every retry, so a retry gets the attempt the first try took.
     const claimId = `${this.spec.agentId}.${++this.claimsSent}`;
-    await this.call('claim', CLIENT_RETRY, async () => {
+    await this.call('claim', 'client', CLIENT_RETRY, async () => {
       try {
         const claimed = (await claimPoolItem(this.deps, this.pool.poolId, { agentId: this.spec.agentId, kind: this.spec.kind, claimId })) as Claimed | undefined;
         if (!claimed) return;
@@ -165,7 +165,7 @@ export class SimAgent {
    */
   private async mayGetWork(): Promise<boolean> {
     let may = true;
-    await this.call('get-pool', NO_RETRY, async () => {
+    await this.call('get-pool', 'client', NO_RETRY, async () => {
       const view = await getPool(this.deps, this.pool.poolId);
       may = view.status === 'RUNNING' || (view.status === 'COMPLETED' && (view.counts?.available ?? 0) > 0);
     });
@@ -262,7 +262,7 @@ export class SimAgent {
     const { poolId } = this.pool;
     const mustNotChange = (due: PoolItem) =>
       isStaleFor(held.attempt)(due) || (due.run?.terminating !== undefined && !['heartbeat', 'terminated', 'checkpoint'].includes(call.type));
-    await this.call(call.type, retry, () =>
+    await this.call(call.type, 'worker', retry, () =>
       withStaleAttemptCheck(this.world, this.observe, { poolId, itemId: held.itemId, attempt: held.attempt, what: call.type, mustNotChange }, async () => {
         try {
           answer = { reply: await agentCall(this.deps, { poolId, itemId: held.itemId, agentId: this.spec.agentId, attempt: held.attempt, token: held.token, call }) };
@@ -276,8 +276,9 @@ export class SimAgent {
     return answer;
   }
 
-  private async call(route: string, retry: RetryPolicy, run: () => Promise<void>): Promise<void> {
-    this.world.calls.httpRequests.worker++;
+  /** `client`: a signed call to the API (claims, reading the pool); `worker`: the attempt's own, on its token. */
+  private async call(route: string, kind: 'client' | 'worker', retry: RetryPolicy, run: () => Promise<void>): Promise<void> {
+    this.world.calls.httpRequests[kind]++;
     await this.world.invoke(`${this.pool.region}:pool-${route}`, run, retry);
   }
 }
