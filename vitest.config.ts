@@ -35,11 +35,11 @@ const groupOf: Record<keyof typeof tiers | 'other', number> = {
 
 /**
  * Files of a group at once. Vitest's default, one less than the cores, runs one file at a time on a
- * 2-core machine. The groups that race the wall clock keep that; the others order their events
- * explicitly (virtual clocks, injected stores, seeds) and fill every core.
+ * 2-core machine. The local cloud's real-time tests (integration, e2e) keep that; the others fill
+ * every core: they order their events explicitly (virtual clocks, injected stores, seeds), or, with
+ * real processes (the CLI, SDK and runner), poll with deadlines loose enough for a shared core.
  */
-const racesTheWallClock = (group: number) => group <= 1;
-const filesAtOnce = (group: number) => (racesTheWallClock(group) ? Math.max(availableParallelism() - 1, 1) : availableParallelism());
+const filesAtOnce = (group: number) => (group === groupOf.e2e ? Math.max(availableParallelism() - 1, 1) : availableParallelism());
 
 function tier(name: keyof typeof tiers): TestProjectInlineConfiguration {
   return {
