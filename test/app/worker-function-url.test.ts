@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { handler as workerUrl } from '../../functions/worker/function-url.js';
 import { managerRoutes } from '../../shared/local/manager-routes.js';
@@ -153,4 +154,32 @@ describe('the worker function URL serves the token routes through the same handl
     expect(JSON.stringify(wrongMethod.body)).toContain('API URL');
     expect([badEncoding.statusCode, codeOf(badEncoding)]).toEqual([400, 'invalid_request']);
   });
+
+  it('property: whatever the path, method and body, a caller without a valid token gets 400, 401, 403 or 404, and nothing changes', async () => {
+    // Prepare: a job and a pool with a running attempt, so real ids are among the candidates
+    await oneJob();
+    await newPool(m.deps, { agent_timeout_secs: 600 });
+    const claimed = await claim(m.deps, 'agent-1');
+    const before = await m.snapshot();
+    const segment = fc.oneof(
+      fc.constantFrom('jobs', 'job:1', 'job%3A1', 'workflows', 'wf-1', 'progress', 'complete', 'workers', 'worker-a', 'extensions', 'failure', 'cancel', 'takeover', 'tokens'),
+      fc.constantFrom('pools', 'p', 'items', claimed.itemId, 'heartbeat', 'commands', '0', 'start', 'finish', 'checkpoints', 'terminated', 'claims', 'dlq', 'retry', 'metrics'),
+      fc.constantFrom('', '.', '..', '%2F', '%2e%2e', '%zz', 'JOBS', '{jobId}'),
+    );
+    const request = fc.record({
+      method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'post'),
+      rawPath: fc.array(segment, { minLength: 0, maxLength: 7 }).map((parts) => `/${parts.join('/')}`),
+      token: fc.option(fc.constantFrom('not-a-token', `${claimed.token}x`, ''), { nil: undefined }),
+      body: fc.constantFrom<unknown>(undefined, {}, { workerId: 'worker-a', progress: 0.5 }, { agentId: 'agent-1', attempt: claimed.attempt }, { reason: 'long_workflow', currentProgress: 0.9 }),
+    });
+    // Act and assess
+    await fc.assert(
+      fc.asyncProperty(request, async (r) => {
+        const answer = await call(r);
+        expect([400, 401, 403, 404], JSON.stringify({ r, answer })).toContain(answer.statusCode);
+      }),
+      { numRuns: 300 },
+    );
+    expect(await m.snapshot()).toEqual(before);
+  }, 60_000);
 });
