@@ -44,6 +44,27 @@ describe('vigil run: every agent learns to stop, and exits by the contract', () 
     expect(result.code, result.transcript).toBe(3);
   });
 
+  it('vigil run --job --stuck-threshold (an endpoint that cannot read the job, a region\'s WorkerUrl): no GET, a heartbeat a quarter threshold apart', async () => {
+    // Prepare: a worker URL answers only the worker routes
+    const fake = await vigil.fakeVigil((method, path) => {
+      if (path.endsWith('/progress')) return { status: 200, body: { status: 'RUNNING', cancel: false, deadlineAt: iso(Date.now() + 60_000) } };
+      if (path.endsWith('/complete')) return { status: 200, body: { jobId: 'job-1', workflowId: 'wf-1', state: 'completed', jobStatus: 'COMPLETED' } };
+      return errorReply(404, 'route_not_found', 'no');
+    });
+    // Act: a 2 s threshold, so a heartbeat every 0.5 s, over a 3 s child
+    const result = await runVigil(['run', '--job', 'job-1', '--workflow', 'wf-1', '--worker', 'w', '--token', 't', '--endpoint', fake.url, '--stuck-threshold', '2', '--', 'sh', '-c', 'sleep 3']);
+    // Assess
+    expect(result.code, result.transcript).toBe(0);
+    expect(fake.seen.filter((s) => s.method === 'GET'), result.transcript).toEqual([]);
+    expect(countCalls(fake, 'POST', '/progress'), result.transcript).toBeGreaterThanOrEqual(4);
+  });
+
+  it('vigil run --job --stuck-threshold that is not a positive number: exit 2 with how to fix it', async () => {
+    const result = await runVigil(['run', '--job', 'job-1', '--workflow', 'wf-1', '--worker', 'w', '--token', 't', '--endpoint', 'http://127.0.0.1:9', '--stuck-threshold', '0', '--', 'true']);
+    expect(result.code, result.transcript).toBe(2);
+    expect(result.stderr).toContain("--stuck-threshold must be a number of seconds > 0, not '0'");
+  });
+
   it('a Vigil that hangs does not postpone the SIGKILL past the grace period after the deadline', async () => {
     // Prepare: the claim says the deadline is 2 s away; after it Vigil accepts connections but never answers
     let claimAt = 0;

@@ -27,6 +27,7 @@ const spec = {
     '--follow           keep waiting for new items when the pool has none',
     "--claude-cmd CMD   runs claude: steps (default 'claude -p')",
     '--job JOB --workflow WF --worker ID --token T   run a job\'s workflow instead',
+    "--stuck-threshold S   the job's stuck threshold, when --endpoint cannot tell it (a region's WorkerUrl); the heartbeat runs four times per threshold",
     '--grace S          SIGTERM→SIGKILL grace when Vigil gives no terminateBy (default 30)',
     '--heartbeat S      seconds between heartbeats (default 5; at most half the checkpoint interval)',
     "--worker-endpoint URL   the attempts' calls go there, claims to --endpoint (default $VIGIL_WORKER_ENDPOINT; a region's WorkerUrl)",
@@ -45,6 +46,7 @@ const spec = {
     grace: { type: 'string' },
     heartbeat: { type: 'string' },
     'worker-endpoint': { type: 'string' },
+    'stuck-threshold': { type: 'string' },
   },
   positionals: [],
 } as const;
@@ -56,7 +58,7 @@ const log = (line: string) => process.stderr.write(`vigil run: ${line}\n`);
 const graceSeconds = (flags: RunFlags) => secondsFlag('grace', flags.grace, 30);
 
 const POOL_FLAGS = ['pool', 'agent', 'kind', 'once', 'follow', 'claude-cmd', 'heartbeat', 'worker-endpoint'] as const;
-const JOB_FLAGS = ['job', 'workflow', 'worker', 'token'] as const;
+const JOB_FLAGS = ['job', 'workflow', 'worker', 'token', 'stuck-threshold'] as const;
 
 /** One mode per run: a flag of the other is a mistake, never silently ignored. */
 function assertOneMode(flags: RunFlags): void {
@@ -87,7 +89,16 @@ async function runJobWorkflow(flags: RunFlags, childArgv: string[], stopping: Ab
     throw new UsageError('vigil run --job needs --workflow WF --worker ID --token T and a command after --.');
   }
   const options = endpointOptions(flags);
-  const handle = await startWorkflow({ ...options, jobId: job, workflowId: workflow, workerId: worker, token, onHeartbeatError: (error) => log(`heartbeat failed: ${String(error)}`) });
+  const stuckThreshold = flags['stuck-threshold'];
+  const handle = await startWorkflow({
+    ...options,
+    ...(stuckThreshold !== undefined ? { stuckThresholdSeconds: secondsFlag('stuck-threshold', stuckThreshold, 0, { above: 0 }) } : {}),
+    jobId: job,
+    workflowId: workflow,
+    workerId: worker,
+    token,
+    onHeartbeatError: (error) => log(`heartbeat failed: ${String(error)}`),
+  });
   const outcome = await runWorkflow(handle, childArgv, {
     endpoint: options.endpoint,
     jobId: job,
