@@ -120,7 +120,7 @@ async function runPool(flags: RunFlags, childArgv: string[], stopping: AbortSign
   if (!pool || !agent) throw new UsageError('vigil run --pool needs --agent ID.');
   const kind = flags.kind ?? 'agent';
   if (kind !== 'agent' && kind !== 'expert') throw new UsageError(`--kind is agent or expert, not '${kind}'.`);
-  const workerEndpoint = flags['worker-endpoint'] ?? process.env['VIGIL_WORKER_ENDPOINT'];
+  const workerEndpoint = flags['worker-endpoint'] ?? (process.env['VIGIL_WORKER_ENDPOINT'] || undefined);
   if (workerEndpoint !== undefined && !URL.canParse(workerEndpoint)) {
     throw new UsageError(`--worker-endpoint '${workerEndpoint}' is not a URL. Pass the WorkerUrl output of the region's stack, e.g. https://….lambda-url.us-east-1.on.aws/.`);
   }
