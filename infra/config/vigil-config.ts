@@ -24,6 +24,12 @@ export interface VigilConfig {
    */
   readonly tracing: boolean;
   /**
+   * Which of Lambda's own log records reach CloudWatch (the functions log JSON). `WARN`, the default,
+   * drops the START and REPORT records every invocation writes, most of the log bill on the hot
+   * path; `INFO` keeps them, `DEBUG` adds init and runtime records.
+   */
+  readonly systemLogLevel: SystemLogLevel;
+  /**
    * Also serve the token-authenticated worker and agent routes from a Lambda function URL, which
    * has no per-request charge and no per-route throttling (the README weighs the two).
    */
@@ -37,6 +43,9 @@ export interface VigilConfig {
   readonly workerUrlConcurrency: number;
   readonly policy: PolicySeconds;
 }
+
+export const SYSTEM_LOG_LEVELS = ['WARN', 'INFO', 'DEBUG'] as const;
+export type SystemLogLevel = (typeof SYSTEM_LOG_LEVELS)[number];
 
 export const defaultPolicySeconds: PolicySeconds = {
   defaultStuckThresholdSeconds: 120,
@@ -68,6 +77,7 @@ export function readVigilConfig(node: Node, env: NodeJS.ProcessEnv = process.env
     deletionProtection: readBoolean('deletionProtection', node.tryGetContext('deletionProtection'), true),
     alarmEmail: readEmail('alarmEmail', node.tryGetContext('alarmEmail')),
     tracing: readBoolean('tracing', node.tryGetContext('tracing'), false),
+    systemLogLevel: readSystemLogLevel(node.tryGetContext('systemLogLevel')),
     workerFunctionUrl,
     workerUrlConcurrency: readWorkerUrlConcurrency(node.tryGetContext('workerUrlConcurrency'), workerFunctionUrl),
     policy: readPolicy(node),
@@ -137,6 +147,13 @@ function readBoolean(key: string, raw: unknown, fallback: boolean): boolean {
   if (raw === true || raw === 'true') return true;
   if (raw === false || raw === 'false') return false;
   throw new VigilConfigError(key, `has '${String(raw)}'`, 'use true or false');
+}
+
+function readSystemLogLevel(raw: unknown): SystemLogLevel {
+  if (raw === undefined) return 'WARN';
+  const level = SYSTEM_LOG_LEVELS.find((known) => known === String(raw).toUpperCase());
+  if (!level) throw new VigilConfigError('systemLogLevel', `has '${String(raw)}'`, `use one of ${SYSTEM_LOG_LEVELS.join(', ')}`);
+  return level;
 }
 
 function readSeconds(node: Node, key: keyof PolicySeconds): number {

@@ -1,10 +1,11 @@
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import { Policy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { entryPath, repoRoot } from '../config/repo-paths.js';
+import type { SystemLogLevel as SystemLogLevelName } from '../config/vigil-config.js';
 import { acknowledgeNag } from './nag-acknowledgements.js';
 
 export interface VigilFunctionProps {
@@ -17,6 +18,8 @@ export interface VigilFunctionProps {
   readonly logRemovalPolicy: RemovalPolicy;
   /** Active X-Ray tracing (context `tracing`); off, the role gets no X-Ray grant. */
   readonly tracing: boolean;
+  /** Lambda's own records kept (context `systemLogLevel`); the function's logs are JSON either way. */
+  readonly systemLogLevel: SystemLogLevelName;
   readonly reservedConcurrency?: number;
 }
 
@@ -74,6 +77,11 @@ export class VigilFunction extends Construct {
       ...(props.reservedConcurrency !== undefined ? { reservedConcurrentExecutions: props.reservedConcurrency } : {}),
       role: this.role,
       logGroup: this.logGroup,
+      // JSON lines (Powertools already writes them) let Lambda filter by level: Vigil's own
+      // decisions and errors at INFO and above, and of Lambda's records only what the context keeps.
+      loggingFormat: LoggingFormat.JSON,
+      applicationLogLevelV2: ApplicationLogLevel.INFO,
+      systemLogLevelV2: SystemLogLevel[props.systemLogLevel],
       tracing: props.tracing ? Tracing.ACTIVE : Tracing.DISABLED,
       awsSdkConnectionReuse: false,
       environment: { ...commonEnvironment, ...props.environment },

@@ -142,6 +142,7 @@ export class GateStack extends Stack {
         environment: spec.access ? gateEnvironment : {},
         logRemovalPolicy: removalPolicy,
         tracing: config.tracing,
+        systemLogLevel: config.systemLogLevel,
       });
       if (spec.access) grantAccess(fn, spec.access, resources);
       functions[name] = fn;

@@ -168,6 +168,7 @@ export class RegionalStack extends Stack {
         : {},
       logRemovalPolicy: removalPolicy,
       tracing: config.tracing,
+      systemLogLevel: config.systemLogLevel,
       ...(reservedConcurrency !== undefined ? { reservedConcurrency } : {}),
     });
     if (access) grantAccess(fn, access, { table: this.table, bus: this.bus, timers: this.timers, tokenSecret: this.tokenSecret });

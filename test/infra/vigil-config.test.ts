@@ -18,6 +18,7 @@ describe('CDK context', () => {
       deletionProtection: true,
       alarmEmail: undefined,
       tracing: false,
+      systemLogLevel: 'WARN',
       workerFunctionUrl: false,
       workerUrlConcurrency: 100,
       policy: { defaultStuckThresholdSeconds: 120, gateFallbackSeconds: 300, gateReportIntervalSeconds: 10, gateStuckThresholdSeconds: 180 },
@@ -34,6 +35,7 @@ describe('CDK context', () => {
       gateFallbackSeconds: '60',
       alarmEmail: 'oncall@example.com',
       tracing: 'true',
+      systemLogLevel: 'debug',
       workerFunctionUrl: 'true',
       workerUrlConcurrency: '40',
     });
@@ -44,7 +46,7 @@ describe('CDK context', () => {
     expect(config.deletionProtection).toBe(false);
     expect(config.policy.gateFallbackSeconds).toBe(60);
     expect(config.alarmEmail).toBe('oncall@example.com');
-    expect([config.tracing, config.workerFunctionUrl, config.workerUrlConcurrency]).toEqual([true, true, 40]);
+    expect([config.tracing, config.systemLogLevel, config.workerFunctionUrl, config.workerUrlConcurrency]).toEqual([true, 'DEBUG', true, 40]);
   });
 
   it('takes the account from the CLI credentials when no -c account is given', () => {
@@ -60,6 +62,7 @@ describe('CDK context', () => {
     [{ alarmEmail: 'oncall' }, /alarmEmail' has 'oncall', which is not an email address; pass -c alarmEmail=/],
     [{ deletionProtection: 'maybe' }, /deletionProtection' has 'maybe'; use true or false/],
     [{ tracing: 'on' }, /tracing' has 'on'; use true or false/],
+    [{ systemLogLevel: 'ERROR' }, /systemLogLevel' has 'ERROR'; use one of WARN, INFO, DEBUG/],
     [{ workerFunctionUrl: 'yes' }, /workerFunctionUrl' has 'yes'; use true or false/],
     [{ workerFunctionUrl: 'true', workerUrlConcurrency: '2.5' }, /workerUrlConcurrency' has '2.5'; use a whole number: 0 reserves nothing/],
     [{ workerUrlConcurrency: '50' }, /workerUrlConcurrency' is set but there is no worker URL; pass -c workerFunctionUrl=true/],

@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { stepFunctionsPerJob } from '../../shared/simulation/cost/alternatives.js';
-import { ACCESS_LOG_BYTES_PER_REQUEST, LAMBDA_LOG_BYTES_PER_INVOCATION, PRICES, XRAY_TRACED_SHARE } from '../../shared/simulation/cost/prices.js';
+import type { Context } from 'aws-lambda';
+import { ACCESS_LOG_BYTES_PER_REQUEST, APP_LOG_BYTES_PER_LINE, PLATFORM_LOG_BYTES_PER_INVOCATION, PRICES, XRAY_TRACED_SHARE } from '../../shared/simulation/cost/prices.js';
+import { logger, PowertoolsTelemetry } from '../../shared/telemetry/powertools.js';
 import { NO_USAGE, priceOf } from '../../shared/simulation/cost/usage.js';
 import { measureVigil } from '../../shared/simulation/cost/vigil-usage.js';
 
@@ -14,16 +16,52 @@ describe('the job cost model prices what AWS bills', () => {
     expect(threeRegions.usd).toBeCloseTo(39 * PRICES.stepFunctionsStandardPerTransition, 12);
   });
 
-  it('Vigil pays for its logs, and its traces when deployed with tracing: every invocation logs, every API Gateway request writes an access-log line', () => {
-    const usage = { ...NO_USAGE, lambdaInvocations: 1_000_000 };
-    const logs = (1_000_000 * LAMBDA_LOG_BYTES_PER_INVOCATION) / 1e9 * PRICES.cloudWatchLogsPerGb;
-    expect(priceOf(usage).observability).toBeCloseTo(logs, 9);
-    expect(priceOf(usage).total).toBeCloseTo(priceOf(usage).lambda + logs, 9);
-    expect(priceOf(usage, { tracing: true }).observability).toBeCloseTo(logs + 1_000_000 * XRAY_TRACED_SHARE * PRICES.xRayPerTrace, 9);
+  it('Vigil pays for the lines it logs, Lambda’s own records only when kept, an access-log line per API Gateway request, and traces when deployed with tracing', () => {
+    const perGb = PRICES.cloudWatchLogsPerGb;
+    const invocations = { ...NO_USAGE, lambdaInvocations: 1_000_000 };
+    // JSON logs at system level WARN: an invocation that logs nothing costs no log
+    expect(priceOf(invocations).observability).toBe(0);
+    const platform = ((1_000_000 * PLATFORM_LOG_BYTES_PER_INVOCATION) / 1e9) * perGb;
+    expect(priceOf(invocations, { platformLogs: true }).observability).toBeCloseTo(platform, 9);
+    expect(priceOf(invocations, { platformLogs: true }).total).toBeCloseTo(priceOf(invocations).lambda + platform, 9);
+    expect(priceOf(invocations, { tracing: true }).observability).toBeCloseTo(1_000_000 * XRAY_TRACED_SHARE * PRICES.xRayPerTrace, 9);
+    const lines = { ...NO_USAGE, appLogLines: 1_000_000 };
+    expect(priceOf(lines).total).toBeCloseTo(((1_000_000 * APP_LOG_BYTES_PER_LINE) / 1e9) * perGb, 9);
     const workerCalls = { ...NO_USAGE, apiRequestsWorker: 1_000_000 };
-    expect(priceOf(workerCalls).observability).toBeCloseTo((1_000_000 * ACCESS_LOG_BYTES_PER_REQUEST) / 1e9 * PRICES.cloudWatchLogsPerGb, 9);
+    expect(priceOf(workerCalls).observability).toBeCloseTo(((1_000_000 * ACCESS_LOG_BYTES_PER_REQUEST) / 1e9) * perGb, 9);
     // Function URLs write no access log and bill no request
     expect(priceOf(workerCalls, { workerFunctionUrl: true }).total).toBe(0);
+  });
+
+  it('a line Vigil logs on Lambda is one JSON record with the level and timestamp Lambda’s level filter reads, and no bigger than the model prices', () => {
+    // Arrange: the logger as a Lambda invocation leaves it, with the longest names a deployed function has
+    const name = 'Vigil-ap-southeast-2-CompleteWorkflowHandlerA1B2C3D4-AbCdEfGhIjKl';
+    logger.addContext({
+      functionName: name,
+      functionVersion: '$LATEST',
+      invokedFunctionArn: `arn:aws:lambda:ap-southeast-2:123456789012:function:${name}`,
+      memoryLimitInMB: '512',
+      awsRequestId: 'c793869b-ee49-415b-a5b6-4fd21e8dedac',
+    } as Context);
+    const written: string[] = [];
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      // Act: the decision line a timer writes
+      new PowertoolsTelemetry().info('job timed out', { jobId: '9b2f7c1e-3d4a-4e5b-8c6d-7e8f9a0b1c2d', region: 'ap-southeast-2', fenceToken: 12, reason: 'stuck' });
+    } finally {
+      write.mockRestore();
+      logger.resetKeys();
+    }
+    // Assess
+    expect(written).toHaveLength(1);
+    const line = written[0] ?? '';
+    const record = JSON.parse(line) as Record<string, unknown>;
+    expect(record['level']).toBe('INFO');
+    expect(new Date(String(record['timestamp'])).toISOString()).toBe(record['timestamp']);
+    expect(Buffer.byteLength(line) + 26).toBeLessThanOrEqual(APP_LOG_BYTES_PER_LINE);
   });
 
   it('every event a rule forwards to another bus is billed again, the gate region’s own reports too', async () => {

@@ -36,13 +36,17 @@ export const LAMBDA_MEMORY_GB = 0.5;
 export const LAMBDA_AVERAGE_MS = 40;
 
 /**
- * What the deployed stack logs and traces, assumed: Lambda's START/END/REPORT lines and about one
- * Powertools line per invocation; one JSON access-log line per API Gateway request (function URLs
- * write none). X-Ray only with context `tracing`: Lambda then traces 5 % of invocations past a
- * reservoir of one a second, which is left out, so this is a floor (at scale the reservoir is a
- * small share; at a few jobs an hour it traces nearly all).
+ * What the deployed stack logs and traces. Functions log JSON lines; Lambda keeps its own START and
+ * REPORT records (about 150 and 300 bytes as JSON, and CloudWatch bills 26 more a log event) only
+ * with `-c systemLogLevel=INFO`. Vigil's own lines, counted by the simulator, are Powertools lines:
+ * about 500 bytes with the Lambda context (a test holds a real one under the figure). One JSON
+ * access-log line per API Gateway request (function URLs write none). X-Ray only with context
+ * `tracing`: Lambda then traces 5 % of invocations past a reservoir of one a second, which is left
+ * out, so this is a floor (at scale the reservoir is a small share; at a few jobs an hour it traces
+ * nearly all).
  */
-export const LAMBDA_LOG_BYTES_PER_INVOCATION = 600;
+export const PLATFORM_LOG_BYTES_PER_INVOCATION = 500;
+export const APP_LOG_BYTES_PER_LINE = 600;
 export const ACCESS_LOG_BYTES_PER_REQUEST = 400;
 export const XRAY_TRACED_SHARE = 0.05;
 

@@ -89,8 +89,9 @@ export async function printCostReport(log: (line: string) => void = console.log)
     log(`  cdk.json defaults                                  ${usd(now.total)} ${ratio(now.total)} (API Gateway ${usd(now.apiGateway)}, DynamoDB writes ${usd(now.dynamoWrites)})`);
     for (const [label, profile] of [
       ['-c workerFunctionUrl=true (workers call the URL)', { workerFunctionUrl: true }],
+      ['-c systemLogLevel=INFO (START and REPORT records)', { platformLogs: true }],
       ['-c tracing=true (X-Ray, at least)', { tracing: true }],
-      ['both', { workerFunctionUrl: true, tracing: true }],
+      ['worker URL and tracing', { workerFunctionUrl: true, tracing: true }],
     ] as const) {
       const total = priceOf(paperM.perJob, profile).total;
       log(`  ${pad(label, 50)} ${usd(total)} ${ratio(total)}`);
@@ -114,7 +115,10 @@ async function printPoolCost(log: (line: string) => void): Promise<void> {
       `RRU ${u.dynamoReadUnits.toFixed(1)} (${usd(c.dynamoReads)}), SQS ${u.sqsRequests.toFixed(1)}, events ${u.eventBridgeEvents.toFixed(1)}, API ${(u.apiRequestsWorker + u.apiRequestsClient).toFixed(1)} (${usd(c.apiGateway)}); ` +
       `${vigil.agentCallsPerItem.toFixed(1)} agent calls, ${vigil.checkpointsPerItem.toFixed(1)} checkpoints per item`,
   );
-  log(`  -c workerFunctionUrl=true ${usd(priceOf(u, { workerFunctionUrl: true }).total)} per item; -c tracing=true ${usd(priceOf(u, { tracing: true }).total)}`);
+  log(
+    `  -c workerFunctionUrl=true ${usd(priceOf(u, { workerFunctionUrl: true }).total)} per item; -c systemLogLevel=INFO ${usd(priceOf(u, { platformLogs: true }).total)}; ` +
+      `-c tracing=true ${usd(priceOf(u, { tracing: true }).total)}`,
+  );
   log(`  SFN Standard    ${pad(usd(sfn.usd), 10)} pool ${pad(usd(sfn.usd * workload.items), 9)} ${sfn.transitions.toFixed(2)} transitions per item (3 + items × (commands + 1) × attempts)`);
   log(`  Temporal Cloud  ${pad(usd(temporal.usd), 10)} pool ${pad(usd(temporal.usd * workload.items), 9)} ${temporal.actions.toFixed(2)} actions per item (1 + items × commands × (1 + recorded heartbeats))`);
 }

@@ -1,4 +1,12 @@
-import { ACCESS_LOG_BYTES_PER_REQUEST, LAMBDA_AVERAGE_MS, LAMBDA_LOG_BYTES_PER_INVOCATION, LAMBDA_MEMORY_GB, PRICES, XRAY_TRACED_SHARE } from './prices.js';
+import {
+  ACCESS_LOG_BYTES_PER_REQUEST,
+  APP_LOG_BYTES_PER_LINE,
+  LAMBDA_AVERAGE_MS,
+  LAMBDA_MEMORY_GB,
+  PLATFORM_LOG_BYTES_PER_INVOCATION,
+  PRICES,
+  XRAY_TRACED_SHARE,
+} from './prices.js';
 
 /** AWS usage by kind, the unit the cost model prices. */
 export interface Usage {
@@ -14,6 +22,8 @@ export interface Usage {
   forwardedEvents: number;
   apiRequestsWorker: number;
   apiRequestsClient: number;
+  /** Lines the handlers logged (Powertools log and metric lines). */
+  appLogLines: number;
 }
 
 export const NO_USAGE: Usage = {
@@ -27,6 +37,7 @@ export const NO_USAGE: Usage = {
   forwardedEvents: 0,
   apiRequestsWorker: 0,
   apiRequestsClient: 0,
+  appLogLines: 0,
 };
 
 export function combine(a: Usage, b: Usage, factor = 1): Usage {
@@ -56,6 +67,8 @@ export interface DeployProfile {
   readonly tracing?: boolean;
   /** Workers and agents call the function URL: no API Gateway request, no access-log line. */
   readonly workerFunctionUrl?: boolean;
+  /** Lambda's START and REPORT records kept for every invocation (`systemLogLevel` INFO, or DEBUG at least). */
+  readonly platformLogs?: boolean;
 }
 
 /** USD for a usage, with the stack deployed as `profile` says (by default as `cdk.json` deploys it). */
@@ -71,8 +84,13 @@ export function priceOf(usage: Usage, profile: DeployProfile = {}): CostBreakdow
     eventBridge: usage.eventBridgeEvents * PRICES.eventBridgePerEvent + usage.forwardedEvents * PRICES.eventBridgePerForwardedEvent,
     apiGateway: apiRequests * PRICES.apiGatewayHttpPerRequest,
     observability:
-      ((usage.lambdaInvocations * LAMBDA_LOG_BYTES_PER_INVOCATION + apiRequests * ACCESS_LOG_BYTES_PER_REQUEST) / 1e9) * PRICES.cloudWatchLogsPerGb +
+      (logBytes(usage, apiRequests, profile) / 1e9) * PRICES.cloudWatchLogsPerGb +
       (profile.tracing ? usage.lambdaInvocations * XRAY_TRACED_SHARE * PRICES.xRayPerTrace : 0),
   };
   return { ...parts, total: Object.values(parts).reduce((a, b) => a + b, 0) };
+}
+
+function logBytes(usage: Usage, apiRequests: number, profile: DeployProfile): number {
+  const platform = profile.platformLogs ? usage.lambdaInvocations * PLATFORM_LOG_BYTES_PER_INVOCATION : 0;
+  return usage.appLogLines * APP_LOG_BYTES_PER_LINE + platform + apiRequests * ACCESS_LOG_BYTES_PER_REQUEST;
 }

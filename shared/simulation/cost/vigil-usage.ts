@@ -19,6 +19,7 @@ export function usageOf(result: RunResult): Usage {
     forwardedEvents: result.calls.forwardedEvents,
     apiRequestsWorker: result.calls.httpRequests.worker,
     apiRequestsClient: result.calls.httpRequests.client,
+    appLogLines: result.calls.logLines,
   };
 }
 

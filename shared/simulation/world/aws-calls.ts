@@ -7,6 +7,8 @@ export class AwsCalls {
   forwardedEvents = 0;
   sqsRequests = 0;
   schedulerInvocations = 0;
+  /** Lines the handlers wrote to their logs (Powertools log lines and metric lines). */
+  logLines = 0;
 
   lambda(name: string): void {
     this.lambdaInvocations[name] = (this.lambdaInvocations[name] ?? 0) + 1;

@@ -87,7 +87,7 @@ export async function buildNodes(world: World, storeKind: StoreKind = 'memory'):
       clock: world.clock,
       policy: defaultTimeoutPolicy,
       tokens: new WorkflowTokens(secret),
-      telemetry: new SilentTelemetry(),
+      telemetry: new SilentTelemetry(world.calls),
       // As deployed: the decision history and the jobs list are written beside the state (and counted).
       history: new DynamoHistoryStore(dynamo.doc, JOBS_TABLE, () => world.now),
     };
@@ -112,7 +112,7 @@ export async function buildNodes(world: World, storeKind: StoreKind = 'memory'):
     bus: new SimBus(world, GATE, consumers),
     clock: world.clock,
     policy: defaultGatePolicy,
-    telemetry: new SilentTelemetry(),
+    telemetry: new SilentTelemetry(world.calls),
     history: new DynamoHistoryStore(gateDynamo.doc, GATE_TABLE, () => world.now),
   };
   consumers.set(GATE, (event) => whileUp(() => onManagerReport(gateDeps, parseReport(eventOf(event)))));
