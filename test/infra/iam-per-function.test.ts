@@ -1,7 +1,7 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { VigilFunction } from '../../infra/constructs/vigil-function.js';
-import { synthesizeVigil, type SynthesizedVigil } from './support/vigil-app.js';
+import { functionsOf, synthesizeVigil, type SynthesizedVigil } from './support/vigil-app.js';
 import { actionsOf, arnText, logicalId, resourcesOf, statementsOfRole } from './support/template-queries.js';
 
 // The exact IAM of every function of both stacks, as
@@ -136,7 +136,6 @@ describe('context tracing', () => {
   it('adds exactly the X-Ray pair to every function of every stack, and nothing else', () => {
     for (const [plain, withTracing] of [...vigil.regional.map((stack, i) => [stack, traced.regional[i]] as const), [vigil.gate, traced.gate] as const]) {
       if (!withTracing) throw new Error(`no traced twin of ${plain.stackName}`);
-      const functionsOf = (stack: typeof plain) => ({ ...stack.functions, ...('workerUrl' in stack && stack.workerUrl ? { WorkerUrlApi: stack.workerUrl.fn } : {}) });
       const twins: Record<string, VigilFunction> = functionsOf(withTracing);
       expect(Object.keys(twins).sort(), plain.stackName).toEqual(Object.keys(functionsOf(plain)).sort());
       for (const [name, fn] of Object.entries(functionsOf(plain))) {

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import type { VigilFunction } from '../../../infra/constructs/vigil-function.js';
+import type { RegionalStack } from '../../../infra/stacks/regional-stack.js';
 import { buildVigil, type VigilStacks } from '../../../infra/vigil-app.js';
 
 /** The context `cdk synth` starts from: the `context` block of cdk.json. */
@@ -49,4 +51,9 @@ export function synthesizeVigil(options: SynthOptions = {}): SynthesizedVigil {
       return template;
     },
   };
+}
+
+/** A stack's Vigil functions by name, the worker URL's (`WorkerUrlApi`) included when it has one. */
+export function functionsOf(stack: VigilStacks['gate'] | RegionalStack): Record<string, VigilFunction> {
+  return { ...stack.functions, ...('workerUrl' in stack && stack.workerUrl ? { WorkerUrlApi: stack.workerUrl.fn } : {}) };
 }
