@@ -1,6 +1,7 @@
 import { parse as parseYaml } from 'yaml';
 import type { $ZodIssue } from 'zod/v4/core';
 import { InvalidPoolConfigError } from '../domain/pools/pool-errors.js';
+import { boundedProblems, clipText } from './bounded-problems.js';
 import type { PoolConfigInput } from '../domain/pools/pool-config.js';
 import { createPoolBody, createPoolYaml, IGNORED_MAP_KEYS } from './pool-requests.js';
 
@@ -49,17 +50,14 @@ export function parsePoolSubmission(body: string | undefined, contentType: strin
   } catch (error) {
     throw new InvalidPoolConfigError(
       yaml
-        ? `The body is not valid YAML (${String((error as Error).message).split('\n')[0]}). Send spec 113's workflow file with poolId, items and map.`
+        ? `The body is not valid YAML (${clipText(String((error as Error).message).split('\n')[0] ?? '')}). Send spec 113's workflow file with poolId, items and map.`
         : 'The body is not valid JSON. Send a JSON object with Content-Type: application/json, or YAML with Content-Type: application/yaml.',
     );
   }
   const parsed = yaml ? createPoolYaml.safeParse(document) : createPoolBody.safeParse(document);
   if (!parsed.success) {
-    const details = problemsOf(parsed.error.issues);
-    throw new InvalidPoolConfigError(
-      `The pool is refused: ${details.map((detail) => `${detail.field}: ${detail.message}`).join('; ')}. Fix these fields and resend.`,
-      details,
-    );
+    const { details, sentence } = boundedProblems(problemsOf(parsed.error.issues), (detail) => `${detail.field}: ${detail.message}`);
+    throw new InvalidPoolConfigError(`The pool is refused: ${sentence}. Fix these fields and resend.`, details);
   }
   const data = parsed.data as { poolId?: string; items: PoolSubmission['items']; config?: Record<string, unknown>; map?: Record<string, unknown> };
   return {

@@ -1,4 +1,5 @@
 import { $ZodError } from 'zod/v4/core';
+import { boundedProblems } from '../contract/bounded-problems.js';
 import { VigilError } from '../domain/errors.js';
 import { VersionConflictError } from '../ports/job-store.js';
 
@@ -42,23 +43,17 @@ export interface ErrorBody {
 
 export function errorResponse(error: unknown): { statusCode: number; body: ErrorBody; unexpected: boolean } {
   if (error instanceof $ZodError) {
+    // An unknown key is reported on its parent object: name the key itself, one detail each.
+    const problems = error.issues.flatMap((issue) =>
+      issue.code === 'unrecognized_keys'
+        ? issue.keys.map((key) => ({ field: [...issue.path, key].join('.'), problem: 'is not a field of this request; remove it' }))
+        : [{ field: issue.path.join('.'), problem: issue.message }],
+    );
+    const { details, sentence } = boundedProblems(problems, ({ field, problem }) => `${field || '(body)'}: ${problem}`);
     return {
       statusCode: 400,
       unexpected: false,
-      body: {
-        error: {
-          code: 'invalid_request',
-          message: `The request is invalid: ${error.issues
-            .map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`)
-            .join('; ')}. Fix these fields and resend.`,
-          // An unknown key is reported on its parent object: name the key itself, one detail each.
-          details: error.issues.flatMap((issue) =>
-            issue.code === 'unrecognized_keys'
-              ? issue.keys.map((key) => ({ field: [...issue.path, key].join('.'), problem: 'is not a field of this request; remove it' }))
-              : [{ field: issue.path.join('.'), problem: issue.message }],
-          ),
-        },
-      },
+      body: { error: { code: 'invalid_request', message: `The request is invalid: ${sentence}. Fix these fields and resend.`, details } },
     };
   }
   if (error instanceof VigilError) {
