@@ -87,9 +87,10 @@ export function jobView(job: Job, workflows: readonly Workflow[], now: EpochMs, 
 }
 
 /**
- * Tokens per answer. At the largest ids (128 characters) one workflow's entry is about 700 bytes, so a
- * page is about 0.7 MB: a region's answer, and the gate's answer relaying up to 8 regions' first pages,
- * stay under Lambda's 6 MB.
+ * Tokens per answer. At the largest ids (128 characters) and the longest tenant (`MAX_TENANT_LENGTH`),
+ * which every token carries, one workflow's entry is about 1.6 KB, so a page stays under 1.6 MB: a
+ * region's answer fits Lambda's 6 MB. The gate relays of each region what fits its share
+ * (`GATE_TOKENS_BUDGET_BYTES`).
  */
 export const TOKEN_PAGE_SIZE = 1_000;
 

@@ -1,4 +1,5 @@
 import * as z from '../validation/zod.js';
+import { MAX_TENANT_LENGTH } from '../domain/tenant.js';
 
 /** Ids are 1–128 characters of `[A-Za-z0-9._:-]` (contract). */
 export const id = z
@@ -49,7 +50,7 @@ export const submitFromGateBody = z.extend(submitJobBody, {
   jobId: id,
   gateRegion: z.string().check(z.minLength(1)),
   /** The gate caller's tenant: the regions scope the job's workers to it. */
-  tenant: z.optional(z.string().check(z.minLength(1), z.maxLength(256))),
+  tenant: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_TENANT_LENGTH))),
 });
 export type SubmitFromGateBody = z.infer<typeof submitFromGateBody>;
 

@@ -7,6 +7,14 @@
  */
 export const DEFAULT_TENANT = 'default';
 
+/**
+ * The longest tenant taken. On AWS a tenant is the caller's IAM principal ARN, and the longest is
+ * 613 characters (a user with IAM's 512-character path and 64-character name, in the longest
+ * partition name). Within this, a scoped worker id keeps a grant's sort key
+ * (`GRANT#` + tenant + `|` + a 128-character worker id) under DynamoDB's 1,024 bytes.
+ */
+export const MAX_TENANT_LENGTH = 640;
+
 /** `|` is outside the id alphabet, so a scoped id never equals a plain worker id. */
 const SEPARATOR = '|';
 

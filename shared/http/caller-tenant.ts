@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { InvalidRequestError } from '../domain/errors.js';
-import { DEFAULT_TENANT } from '../domain/tenant.js';
+import { DEFAULT_TENANT, MAX_TENANT_LENGTH } from '../domain/tenant.js';
 
 /** The IAM authorizer's context on a SigV4-signed route of an HTTP API. */
 interface IamAuthorizerContext {
@@ -8,6 +8,8 @@ interface IamAuthorizerContext {
 }
 
 const TENANT = /^[A-Za-z0-9._:\/@+=,-]{1,256}$/;
+/** In every partition (`aws`, `aws-cn`, `aws-us-gov`, …): a role's sessions are one tenant. */
+const ASSUMED_ROLE = /^arn:[a-z-]+:sts::\d{12}:assumed-role\/[^/]+\/[^/]+$/;
 
 /**
  * Whose workers a client call names. On AWS every client route is SigV4-signed behind
@@ -20,7 +22,12 @@ const TENANT = /^[A-Za-z0-9._:\/@+=,-]{1,256}$/;
 export function callerTenant(event: APIGatewayProxyEventV2): string {
   const authorizer = (event.requestContext as { authorizer?: IamAuthorizerContext }).authorizer;
   const arn = authorizer?.iam?.userArn;
-  if (arn) return arn.startsWith('arn:aws:sts::') && arn.includes(':assumed-role/') ? arn.slice(0, arn.lastIndexOf('/')) : arn;
+  if (arn) {
+    const tenant = ASSUMED_ROLE.test(arn) ? arn.slice(0, arn.lastIndexOf('/')) : arn;
+    // No IAM principal's ARN is this long; were one, it could not key its workers' items.
+    if (tenant.length > MAX_TENANT_LENGTH) throw new InvalidRequestError(`The calling principal's ARN is longer than ${MAX_TENANT_LENGTH} characters; call as a principal with a shorter path.`);
+    return tenant;
+  }
   // On Lambda a client route without the authorizer (a misrouted call, the worker URL) names no tenant.
   if (authorizer !== undefined || process.env['AWS_LAMBDA_FUNCTION_NAME'] !== undefined) {
     throw new InvalidRequestError('This route needs a SigV4-signed request from an IAM principal.');

@@ -3,7 +3,8 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { reportWorkerFailure } from '../../shared/app/report-worker-failure.js';
 import { requestExtension } from '../../shared/app/request-extension.js';
 import { submitJob } from '../../shared/app/submit-job.js';
-import { SubmissionConflictError } from '../../shared/domain/errors.js';
+import { InvalidRequestError, SubmissionConflictError } from '../../shared/domain/errors.js';
+import { MAX_TENANT_LENGTH } from '../../shared/domain/tenant.js';
 import { callerTenant } from '../../shared/http/caller-tenant.js';
 import { extensionsOf, submit, tokenOf, useTestManager } from './support/test-manager.js';
 
@@ -65,6 +66,16 @@ describe('the caller\'s tenant', () => {
     const user = event({ authorizer: { iam: { userArn: 'arn:aws:iam::111111111111:user/alice' } } });
     expect(callerTenant(assumed)).toBe('arn:aws:sts::111111111111:assumed-role/team-x');
     expect(callerTenant(user)).toBe('arn:aws:iam::111111111111:user/alice');
+    const govCloud = event({ authorizer: { iam: { userArn: 'arn:aws-us-gov:sts::111111111111:assumed-role/team-x/session-7' } } });
+    expect(callerTenant(govCloud)).toBe('arn:aws-us-gov:sts::111111111111:assumed-role/team-x');
+  });
+
+  it('takes the longest IAM principal ARN (a 512-character path, a 64-character name) and refuses a longer one with a 400, which no IAM principal has', () => {
+    const longest = `arn:aws-us-gov:iam::111111111111:user/${'p'.repeat(510)}/${'n'.repeat(64)}`;
+    expect(longest.length).toBeLessThanOrEqual(MAX_TENANT_LENGTH);
+    expect(callerTenant(event({ authorizer: { iam: { userArn: longest } } }))).toBe(longest);
+    const longer = `arn:aws:iam::111111111111:user/${'p'.repeat(MAX_TENANT_LENGTH)}`;
+    expect(() => callerTenant(event({ authorizer: { iam: { userArn: longer } } }))).toThrow(InvalidRequestError);
   });
 
   it('locally is the x-vigil-tenant header, or the default tenant; a malformed header is a 400', () => {

@@ -19,13 +19,33 @@ function submissionDigest(body: GateSubmitJobBody, tenant: string): string {
 }
 
 /**
- * A region's first page of tokens, and its cursor when there are more: the gate's answer holds at most
- * a page per region, so it fits Lambda's 6 MB; the rest comes from the region itself.
+ * What the gate's answer holds of the regions' tokens, shared among the regions: with the rest of
+ * the answer and the proxy envelope's escaping, it stays within the 6 MB a Lambda answer may hold
+ * however many regions a job spans, and however long the tenant every token carries.
  */
-function regionTokens(answer: RegionSubmitResult) {
+export const GATE_TOKENS_BUDGET_BYTES = 4 * 1024 * 1024;
+
+type RegionTokenEntry = { workflowId: string; workerId: string; token: string };
+const byWorkflowId = (a: RegionTokenEntry, b: RegionTokenEntry) => (a.workflowId < b.workflowId ? -1 : a.workflowId > b.workflowId ? 1 : 0);
+
+/**
+ * A region's first tokens, as many as fit the region's share of the budget, and a cursor when more
+ * follow: the rest comes from the region's `GET /jobs/{jobId}/tokens?cursor=`, which pages in
+ * workflow-id order, so a cut list is cut in that order.
+ */
+function regionTokens(answer: RegionSubmitResult, budgetBytes: number) {
   if (answer.outcome !== 'accepted') return { workflows: [] };
   const { workflows, nextCursor } = answer.body;
-  return { workflows, ...(nextCursor !== undefined ? { nextCursor } : {}) };
+  if (Buffer.byteLength(JSON.stringify(workflows)) <= budgetBytes) return { workflows, ...(nextCursor !== undefined ? { nextCursor } : {}) };
+  const ordered = [...workflows].sort(byWorkflowId);
+  const kept: RegionTokenEntry[] = [];
+  for (let bytes = 2; kept.length < ordered.length; ) {
+    const entry = ordered[kept.length] as RegionTokenEntry;
+    bytes += Buffer.byteLength(JSON.stringify(entry)) + 1;
+    if (bytes > budgetBytes && kept.length > 0) break;
+    kept.push(entry);
+  }
+  return { workflows: kept, nextCursor: (kept.at(-1) as RegionTokenEntry).workflowId };
 }
 
 /**
@@ -89,7 +109,7 @@ export async function submitGateJob(deps: GateDeps, body: GateSubmitJobBody, ten
       jobId,
       strategy: 'gate_coordinated' as const,
       datacenters: Object.fromEntries(
-        answers.map(([region, answer]) => [region, regionTokens(answer)]),
+        answers.map(([region, answer]) => [region, regionTokens(answer, GATE_TOKENS_BUDGET_BYTES / answers.length)]),
       ),
     },
   };
