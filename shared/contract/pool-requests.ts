@@ -1,5 +1,6 @@
 import * as z from '../validation/zod.js';
 import { ITEM_BOUNDS } from '../domain/pools/pool-item.js';
+import { storedBytes } from '../domain/stored-size.js';
 import { ESCALATION_OPTIONS } from '../domain/pools/pool-item.js';
 import { MAX_STALL_THRESHOLD, TIMEOUT_ACTIONS, TIMEOUT_POLICIES } from '../domain/pools/pool-config.js';
 import { durationSeconds, fraction, id } from './manager-requests.js';
@@ -13,7 +14,6 @@ const MAX_CONFIG_BYTES = 64 * 1024;
 const seconds = durationSeconds;
 const count = (max: number) => z.int().check(z.gte(1, 'must be at least 1'), z.lte(max, `must be at most ${max}`));
 
-const jsonBytes = (value: unknown): number => (value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value), 'utf8'));
 
 /** DynamoDB nests documents at most 32 levels; the item and its history wrap a payload in a few more. */
 const MAX_JSON_DEPTH = 24;
@@ -39,8 +39,8 @@ const hasUnsafeInteger = (value: unknown): boolean => someNumber(value, (n) => N
 /** Any JSON up to the item bound (an item stays far below DynamoDB's 400 KB whatever agents send). */
 export const boundedJson = () =>
   z.unknown().check(
-    z.refine((value) => jsonBytes(value) <= ITEM_BOUNDS.payloadBytes, {
-      message: `must be at most ${ITEM_BOUNDS.payloadBytes / 1024} KB as JSON; keep large data elsewhere and send a reference`,
+    z.refine((value) => storedBytes(value) <= ITEM_BOUNDS.payloadBytes, {
+      message: `must be at most ${ITEM_BOUNDS.payloadBytes / 1024} KB, as JSON and as DynamoDB stores it (a list of small numbers takes half as much again there); keep large data elsewhere and send a reference`,
     }),
     z.refine((value) => !hasUnsafeInteger(value), {
       message: 'holds an integer beyond ±2^53, which JSON cannot carry exactly; send it as a string',
@@ -95,8 +95,8 @@ export const poolConfigSchema = z
       message: 'checkpoint_timeout_secs must be shorter than checkpoint_interval_secs, or requests would overlap',
       path: ['checkpoint_timeout_secs'],
     }),
-    z.refine((config) => jsonBytes(config) <= MAX_CONFIG_BYTES, {
-      message: `must be at most ${MAX_CONFIG_BYTES / 1024} KB as JSON (agent_template and command_timeouts together); keep long prompts in files the commands read`,
+    z.refine((config) => storedBytes(config) <= MAX_CONFIG_BYTES, {
+      message: `must be at most ${MAX_CONFIG_BYTES / 1024} KB, as JSON and as DynamoDB stores it (agent_template and command_timeouts together); keep long prompts in files the commands read`,
     }),
   );
 
@@ -174,8 +174,8 @@ export const answerBody = z
           z.minLength(1),
           z.maxLength(100, 'at most 100 subtasks'),
           z.refine((tasks) => new Set(tasks.map((task) => task.itemId)).size === tasks.length, { message: 'each subtask needs its own itemId; two have the same one' }),
-          z.refine((tasks) => tasks.reduce((sum, task) => sum + jsonBytes(task.input), 0) <= ITEM_BOUNDS.subtaskInputsBytes, {
-            message: `the subtasks' inputs must total at most ${ITEM_BOUNDS.subtaskInputsBytes / 1024} KB as JSON; keep large data elsewhere and send references`,
+          z.refine((tasks) => tasks.reduce((sum, task) => sum + storedBytes(task.input), 0) <= ITEM_BOUNDS.subtaskInputsBytes, {
+            message: `the subtasks' inputs must total at most ${ITEM_BOUNDS.subtaskInputsBytes / 1024} KB, as JSON and as DynamoDB stores them; keep large data elsewhere and send references`,
           }),
         ),
     ),

@@ -5,6 +5,7 @@ import type { PoolConfig } from './pool-config.js';
 import { ClarifiedInputTooLargeError, EscalationAnsweredError, ItemNotInDlqError } from './pool-errors.js';
 import { ITEM_BOUNDS, type EscalationOption, type PoolItem } from './pool-item.js';
 import { settles, withFollowUp } from './resolve-attempt.js';
+import { storedBytes } from '../stored-size.js';
 
 export interface EscalationAnswer {
   option: EscalationOption;
@@ -27,7 +28,7 @@ function withClarification(item: PoolItem, clarification: string): unknown {
     !isObject || (earlier !== undefined && typeof earlier !== 'string')
       ? { input, clarification }
       : { ...input, clarification: earlier === undefined ? clarification : `${earlier}\n\n${clarification}` };
-  const bytes = Buffer.byteLength(JSON.stringify(clarified), 'utf8');
+  const bytes = storedBytes(clarified);
   if (bytes > ITEM_BOUNDS.clarifiedInputBytes) throw new ClarifiedInputTooLargeError(item.itemId, bytes, ITEM_BOUNDS.clarifiedInputBytes);
   return clarified;
 }

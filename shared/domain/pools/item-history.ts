@@ -1,5 +1,6 @@
 import type { EpochMs } from '../time.js';
 import { ITEM_BOUNDS, keepLast, type HistoryEntry, type ItemStats, type LateResult, type PoolItem, type TimeoutInfo } from './pool-item.js';
+import { storedBytes } from '../stored-size.js';
 
 /** Appends an attempt's entry; the oldest entries go first past the cap, counted in `historyDropped`. */
 export function withNewHistoryEntry(item: PoolItem, entry: HistoryEntry): PoolItem {
@@ -22,9 +23,8 @@ export function updateHistoryEntry(item: PoolItem, attempt: number, change: (ent
  */
 export function withLateResult(item: PoolItem, attempt: number, call: string, result: unknown, at: EpochMs): PoolItem {
   if (!item.history.some((entry) => entry.attempt === attempt)) return { ...item, lateResultsDropped: (item.lateResultsDropped ?? 0) + 1 };
-  const json = result === undefined ? undefined : JSON.stringify(result);
-  const bytes = json === undefined ? 0 : Buffer.byteLength(json, 'utf8');
-  const late: LateResult = { at, call, ...(json === undefined ? {} : bytes <= ITEM_BOUNDS.lateResultBytes ? { result } : { resultBytes: bytes }) };
+  const bytes = storedBytes(result);
+  const late: LateResult = { at, call, ...(result === undefined ? {} : bytes <= ITEM_BOUNDS.lateResultBytes ? { result } : { resultBytes: bytes }) };
   return updateHistoryEntry(item, attempt, (entry) => {
     const lateResults = [...(entry.lateResults ?? []), late];
     const dropped = Math.max(0, lateResults.length - ITEM_BOUNDS.lateResultsPerAttempt);

@@ -155,7 +155,7 @@ export const ITEM_BOUNDS = {
   recentTimeouts: 10,
   /** Distinct command types whose timeouts are counted by name (the rest together). */
   commandTypesCounted: 32,
-  /** input, result, partialResult and checkpoint state, each as JSON. */
+  /** input, result, partialResult and checkpoint state, each as JSON and as stored (`storedBytes`). */
   payloadBytes: 32 * 1024,
   /** An item's input with every clarification a human added to it (each up to 4 KB). */
   clarifiedInputBytes: 40 * 1024,

@@ -19,7 +19,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { applyUpdate, evaluate, getPath, type Item } from './expression-eval.js';
 import { parseCondition, parseUpdate, ValidationException, type Condition } from './expression-parser.js';
-import { itemSize, MAX_ITEM_BYTES } from './item-size.js';
+import { itemSize, MAX_ITEM_BYTES } from '../../domain/stored-size.js';
 import { Table, type IndexDefinition, type KeySchema } from './table.js';
 import type { DynamoUsage } from './dynamo-usage.js';
 import type { SimStore } from './sim-store.js';

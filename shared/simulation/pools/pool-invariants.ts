@@ -6,6 +6,7 @@ import type { SimNodes } from '../world/nodes.js';
 import type { PoolSpec } from '../world/plan.js';
 import type { World } from '../world/world.js';
 import type { SimAgent } from './sim-agent.js';
+import { storedBytes } from '../../domain/stored-size.js';
 
 /** Where an item may end (contract): `split` hands its work to its subtasks, which must end too. */
 const ENDS: ReadonlySet<ItemState> = new Set(['succeeded', 'failed', 'skipped', 'dlq', 'escalated', 'split']);
@@ -99,7 +100,7 @@ export class PoolInvariants {
    * Checked on every item read, so a bound that slips is seen long before a write is refused.
    */
   private checkBounds(spec: PoolSpec, item: PoolItem): void {
-    const bytes = (value: unknown) => (value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value), 'utf8'));
+    const bytes = storedBytes;
     const broken: string[] = [];
     if (item.history.length > ITEM_BOUNDS.history) broken.push(`${item.history.length} history entries`);
     for (const entry of item.history) {

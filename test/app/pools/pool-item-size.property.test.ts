@@ -11,6 +11,7 @@ import type { AgentCall } from '../../../shared/domain/pools/agent-calls.js';
 import type { EscalationAnswer } from '../../../shared/domain/pools/item-answers.js';
 import { AttemptTerminatingError, StaleAttemptError } from '../../../shared/domain/pools/pool-errors.js';
 import { ITEM_BOUNDS, itemTimerId, type PoolItem } from '../../../shared/domain/pools/pool-item.js';
+import { storedBytes } from '../../../shared/domain/stored-size.js';
 import { at } from '../../support/fixtures.js';
 import { useTestManager } from '../support/test-manager.js';
 import { DYNAMO_ITEM_LIMIT, longId } from './largest-items.js';
@@ -19,6 +20,16 @@ import { newPool, send, type Claimed } from './pool-test-support.js';
 /** Plain characters: JSON's size is then DynamoDB's size of the string, so the check below is exact, not generous. */
 const payload = (bytes: number, tag: string) => ({ tag, blob: 'x'.repeat(bytes - 30 - tag.length) });
 const maxPayload = (tag: string) => payload(ITEM_BOUNDS.payloadBytes, tag);
+/**
+ * Small numbers: DynamoDB stores each in 3 bytes against JSON's 2 (a review finding: bounds counted
+ * JSON, and such payloads grew an item past 400 KB). Sized to the bound as stored.
+ */
+function digits(bytes: number, tag: string) {
+  const value = { tag, n: Array.from({ length: Math.floor((bytes - 12 - tag.length) / 3) }, () => 1) };
+  if (storedBytes(value) > bytes) throw new Error(`a ${storedBytes(value)} B payload for a ${bytes} B bound`);
+  return value;
+}
+const maxDigits = (tag: string) => digits(ITEM_BOUNDS.payloadBytes, tag);
 /** The largest config the API takes: 60 KB of agent_template, sent with every claim and stored on the pool. */
 const bigTemplate = Array.from({ length: 4 }, (_, i) => ({ [i % 2 ? 'shell' : 'claude']: `step ${i} `.padEnd(15_000, 'y') }));
 
@@ -56,11 +67,11 @@ function agentCallOf(kind: Extract<Step, { kind: 'call' }>['call'], tag: string)
     case 'heartbeat':
       return { type: 'heartbeat' };
     case 'checkpoint':
-      return { type: 'checkpoint', state: maxPayload(tag), progress: 0.5 };
+      return { type: 'checkpoint', state: maxDigits(tag), progress: 0.5 };
     case 'complete':
       return { type: 'complete', outcome: 'failed', result: maxPayload(tag) };
     case 'terminated':
-      return { type: 'terminated', cleanup: 'failed', partialResult: maxPayload(tag) };
+      return { type: 'terminated', cleanup: 'failed', partialResult: maxDigits(tag) };
     case 'command_start':
       return { type: 'command_start', index: 0, commandType: 'claude' };
     case 'command_finish':
@@ -76,7 +87,7 @@ function largestAnswer(option: Extract<Step, { kind: 'answer' }>['option'], seq:
     option === 'clarify'
       ? { option, clarification: 'c'.repeat(4_096) }
       : option === 'split'
-        ? { option, subtasks: Array.from({ length: subtaskCount }, (_, i) => ({ itemId: longId(`s${seq}`, i), input: payload(perInput, `s${i}`) })) }
+        ? { option, subtasks: Array.from({ length: subtaskCount }, (_, i) => ({ itemId: longId(`s${seq}`, i), input: digits(perInput, `s${i}`) })) }
         : option === 'increase_timeout'
           ? { option, timeoutSeconds: 3 }
           : { option };

@@ -20,7 +20,7 @@ describe('pool requests that could not be stored are refused, not failed', () =>
     })();
     // Assess
     expect(refusal).toBeInstanceOf(InvalidPoolConfigError);
-    expect((refusal as InvalidPoolConfigError).message).toMatch(/config: must be at most 64 KB as JSON .*keep long prompts in files/);
+    expect((refusal as InvalidPoolConfigError).message).toMatch(/config: must be at most 64 KB, as JSON and as DynamoDB stores it .*keep long prompts in files/);
   });
 
   it('a config just under 64 KB is taken', () => {
@@ -37,7 +37,7 @@ describe('pool requests that could not be stored are refused, not failed', () =>
     // Assess
     expect(tooBig.success).toBe(false);
     expect(tooBig.error?.issues.map((issue) => issue.message)).toContain(
-      "the subtasks' inputs must total at most 128 KB as JSON; keep large data elsewhere and send references",
+      "the subtasks' inputs must total at most 128 KB, as JSON and as DynamoDB stores them; keep large data elsewhere and send references",
     );
     expect(fits.success).toBe(true);
   });
