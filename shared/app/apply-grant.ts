@@ -3,7 +3,7 @@ import type { WorkerGrant } from '../domain/extension-ledger.js';
 import { withExtensionReport } from '../domain/gate-reports.js';
 import { grantOf, recordWorkerExtension } from '../domain/worker-extensions.js';
 import { decideJob } from './job-state-store.js';
-import { forEachJobOfWorker } from './jobs-of-worker.js';
+import { forEachJobOfWorker, type WorkflowOfWorker } from './jobs-of-worker.js';
 import { decisionContext, type ManagerDeps } from './manager-deps.js';
 import { retiredGrantsOf } from './retired-grants.js';
 
@@ -15,6 +15,8 @@ export interface GrantToApply extends Omit<WorkerGrant, 'workerIndex'> {
   /** The request showed progress of this job, the one its token names: that job's stuck clock restarts, no other's. */
   progressAdvanced: boolean;
   progressJobId: string;
+  /** The workflow the request's token names, while active: extended even before the `byWorker` index lists it. */
+  tokenWorkflow?: WorkflowOfWorker;
   /** What the worker said when it asked (AD-26), recorded beside each job it extends. */
   estimatedCompletion?: string;
   activeWorkflowCount?: number;
@@ -26,7 +28,7 @@ export interface GrantToApply extends Omit<WorkerGrant, 'workerIndex'> {
  * gate-coordinated job reports at once. Idempotent by grant. Returns where it applied it.
  */
 export async function applyGrantToJobs(deps: ManagerDeps, grant: GrantToApply): Promise<Array<{ jobId: string; workerIndex: number }>> {
-  const { workerId, epoch, count, seconds, addedSeconds, grantedAt, progressAdvanced, progressJobId, estimatedCompletion, activeWorkflowCount } = grant;
+  const { workerId, epoch, count, seconds, addedSeconds, grantedAt, progressAdvanced, progressJobId, estimatedCompletion, activeWorkflowCount, tokenWorkflow } = grant;
   const applied: Array<{ jobId: string; workerIndex: number }> = [];
   await forEachJobOfWorker(deps, workerId, async (job, indexes) => {
     const workerIndex = await deps.jobs.recordGrant({
@@ -57,6 +59,6 @@ export async function applyGrantToJobs(deps: ManagerDeps, grant: GrantToApply): 
       const advanced = progressAdvanced && job.jobId === progressJobId;
       return withExtensionReport(recordWorkerExtension(current, indexes, ledgerEntry, advanced, ctx, retired), ctx);
     }, job);
-  });
+  }, tokenWorkflow ? [tokenWorkflow] : []);
   return applied;
 }

@@ -1,9 +1,13 @@
 import { belongsTo, isTerminal, WorkflowMark, type Job } from '../domain/job.js';
 import type { ManagerDeps } from './manager-deps.js';
 
+/** A workflow of the worker's known without the index (the one a request's token names). */
+export type WorkflowOfWorker = { jobId: string; workflowId: string; index: number };
+
 /**
  * Runs `apply` once per RUNNING job where the worker has an active workflow, with the job as just
- * read and the worker's active workflow indexes in it; returns how many jobs it ran for. Workflows
+ * read and the worker's active workflow indexes in it; returns how many jobs it ran for. `known`
+ * adds workflows the `byWorker` index may not list yet (on AWS it lags the table). Workflows
  * the `byWorker` index still lists but that are over (an outcome whose index write was lost, a job
  * that finished, an earlier job with the same id) leave the index here, once: a worker's request costs O(its active jobs).
  */
@@ -11,10 +15,12 @@ export async function forEachJobOfWorker(
   deps: ManagerDeps,
   workerId: string,
   apply: (job: Job, workerIndexes: number[]) => Promise<unknown>,
+  known: readonly WorkflowOfWorker[] = [],
 ): Promise<number> {
-  const byJob = new Map<string, Array<{ jobId: string; workflowId: string; index: number }>>();
-  for (const workflow of (await deps.jobs.findWorkOfWorker(workerId)).workflows) {
-    byJob.set(workflow.jobId, [...(byJob.get(workflow.jobId) ?? []), workflow]);
+  const byJob = new Map<string, WorkflowOfWorker[]>();
+  for (const workflow of [...(await deps.jobs.findWorkOfWorker(workerId)).workflows, ...known]) {
+    const listed = byJob.get(workflow.jobId) ?? [];
+    if (!listed.some((w) => w.workflowId === workflow.workflowId)) byJob.set(workflow.jobId, [...listed, workflow]);
   }
   let applied = 0;
   for (const [jobId, workflows] of byJob) {

@@ -10,7 +10,7 @@ import type { ManagerDeps } from './manager-deps.js';
 import { retireGrantsOnJobs } from './retire-worker-grants.js';
 import { JobNotFoundError } from '../domain/errors.js';
 import { assertIssuedFor } from './workflow-tokens.js';
-import { isTerminal } from '../domain/job.js';
+import { belongsTo, isTerminal, WorkflowMark } from '../domain/job.js';
 import { ownTimeoutAt } from '../domain/deadlines.js';
 import { liveEffectiveDeadline } from '../domain/worker-extensions.js';
 import { retiredGrantsOf } from './retired-grants.js';
@@ -24,18 +24,32 @@ export interface ExtensionInput {
   activeWorkflowCount?: number;
 }
 
+/** AD-26's answer; `denialReason` only when not granted. */
+export interface ExtensionAnswer {
+  granted: boolean;
+  extensionSeconds: number;
+  newDeadline: string;
+  remainingExtensions: number;
+  denialReason?: string;
+}
+
 const MAX_ATTEMPTS = 5;
 
 /** AD-26 extension request; a grant moves the deadline of every RUNNING job the worker is active in. */
-export async function requestExtension(deps: ManagerDeps, input: ExtensionInput) {
+export async function requestExtension(deps: ManagerDeps, input: ExtensionInput): Promise<ExtensionAnswer> {
   // The worker within the tenant of the job its token names: another tenant's worker of the same id
   // is another worker, with its own budget and jobs.
   const claim = deps.tokens.verify(input.token, input.workerId);
   const { jobId: tokenJobId, scopedWorkerId: workerId } = claim;
   // A token of an earlier job with the same id (its incarnation) changes nothing, here as on every call.
-  const tokenJob = await deps.jobs.getJob(tokenJobId);
+  const [tokenJob, tokenWorkflow] = await Promise.all([deps.jobs.getJob(tokenJobId), deps.jobs.getWorkflow(tokenJobId, claim.workflowId)]);
   if (!tokenJob) throw new JobNotFoundError(tokenJobId);
   assertIssuedFor(claim, tokenJob);
+  // A workflow that reported its outcome is over for its worker (a review finding: its token spent budget and extended nothing).
+  const workflowFinished =
+    !tokenWorkflow || !belongsTo(tokenWorkflow, tokenJob) || tokenJob.workflowMarks[tokenWorkflow.index] !== WorkflowMark.active
+      ? { workflowId: claim.workflowId }
+      : undefined;
   /** The grants this request applied, while a retry may find their budget replaced. */
   let applied: { epoch: number; jobs: Array<{ jobId: string; workerIndex: number }> } | undefined;
   for (let attempt = 1; ; attempt++) {
@@ -55,20 +69,22 @@ export async function requestExtension(deps: ManagerDeps, input: ExtensionInput)
       currentProgress: input.currentProgress,
       jobId: tokenJobId,
       jobEnded: isTerminal(tokenJob.status),
+      ...(workflowFinished ? { workflowFinished } : {}),
       jobPastDeadline: now >= tokenJobDeadline,
     };
     const outcome = decideExtension(worker.budget, ask, suspect, deps.policy.extensions);
-    if (!outcome.granted) {
+    const deny = async (denialReason: string): Promise<ExtensionAnswer> => {
       await runEffects(deps, [metric('ExtensionDenied')]);
-      deps.telemetry.info('extension denied', { workerId: input.workerId, region: deps.region, denialReason: outcome.denialReason });
+      deps.telemetry.info('extension denied', { workerId: input.workerId, region: deps.region, denialReason });
       return {
         granted: false,
         extensionSeconds: 0,
         newDeadline: toIso(healthDeadline(worker, deps.policy)),
         remainingExtensions: remainingExtensions(worker.budget, deps.policy.extensions),
-        denialReason: outcome.denialReason,
+        denialReason,
       };
-    }
+    };
+    if (!outcome.granted) return deny(outcome.denialReason);
     // The jobs first, idempotently by grant: if the budget write below never happens (a crash, a
     // lost race), the retried request computes the same grant and extends no job twice.
     const { epoch, count, totalSeconds: seconds } = outcome.budget;
@@ -83,10 +99,13 @@ export async function requestExtension(deps: ManagerDeps, input: ExtensionInput)
         grantedAt: now,
         progressAdvanced: outcome.progressAdvanced,
         progressJobId: tokenJobId,
+        ...(tokenWorkflow && !workflowFinished ? { tokenWorkflow: { jobId: tokenJobId, workflowId: tokenWorkflow.workflowId, index: tokenWorkflow.index } } : {}),
         ...(input.estimatedCompletion !== undefined ? { estimatedCompletion: input.estimatedCompletion } : {}),
         ...(input.activeWorkflowCount !== undefined ? { activeWorkflowCount: input.activeWorkflowCount } : {}),
       }),
     };
+    // Every job it was active in ended meanwhile: nothing was extended, so nothing is spent.
+    if (applied.jobs.length === 0) return deny(`Worker '${input.workerId}' has no workflow of a running job left to extend.`);
     let granted: WorkerHealth;
     try {
       granted = await deps.jobs.saveWorker({ ...worker, budget: outcome.budget }, stored ? worker.version : 0);

@@ -54,6 +54,8 @@ export interface ExtensionAsk {
   jobId: string;
   /** That job has ended: its progress cannot show the worker is still getting somewhere. */
   jobEnded?: boolean;
+  /** The token's workflow has reported its outcome: the worker is done with it, as its progress route says (409). */
+  workflowFinished?: { workflowId: string };
   /** That job is past its effective deadline: it is owed its timeout, which no grant may undo. */
   jobPastDeadline?: boolean;
 }
@@ -77,6 +79,12 @@ export function requestExtension(
   }
   if (ask.jobEnded) {
     return { granted: false, denialReason: `Job '${ask.jobId}' of this token has ended; ask with the token of a workflow of a running job.` };
+  }
+  if (ask.workflowFinished) {
+    return {
+      granted: false,
+      denialReason: `Workflow '${ask.workflowFinished.workflowId}' of this token has reported its outcome; ask with the token of a workflow still running.`,
+    };
   }
   if (ask.jobPastDeadline) {
     return { granted: false, denialReason: `Job '${ask.jobId}' of this token is past its deadline and is being timed out; an extension must be asked for before the deadline.` };

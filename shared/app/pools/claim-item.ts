@@ -69,6 +69,8 @@ function assertClaimable(pool: Pool): void {
  * is still choosing is told to retry (503 `busy`); a reservation abandoned for 30 s is retaken.
  */
 async function claimOnce(deps: ManagerDeps, pool: Pool, claim: ClaimInput, claimId: string) {
+  // A repeat on a stopped pool is answered as any claim there, not with the attempt it took (a review finding).
+  assertClaimable(pool);
   const found = await deps.pools.getClaimReceipt(pool.poolId, claim.agentId, claimId);
   if (found) {
     const named = await deps.pools.getItem(pool.poolId, found.itemId);
@@ -77,7 +79,6 @@ async function claimOnce(deps: ManagerDeps, pool: Pool, claim: ClaimInput, claim
     if (taken) throw new ClaimEndedError(claimId, found.itemId, taken.attempt);
     if (deps.clock.now() - found.reservedAt < ABANDONED_AFTER_MS) throw new ClaimInFlightError(claimId);
   }
-  assertClaimable(pool);
   let reserved: ClaimReceipt | undefined;
   const nameOnReceipt = async (itemId: string) => {
     if (reserved?.itemId === itemId) return;
