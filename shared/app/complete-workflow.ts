@@ -25,6 +25,6 @@ export async function completeWorkflow(deps: ManagerDeps, input: CompleteInput) 
   });
   // Its outcome is final: the workflow leaves the worker's index, and an idle worker's budget resets.
   await deps.jobs.leaveWorkerIndex([workflow]);
-  await resetBudgetWhenIdle(deps, claim.scopedWorkerId);
+  await resetBudgetWhenIdle(deps, claim.scopedWorkerId, job);
   return { jobId: job.jobId, workflowId: workflow.workflowId, state: workflowState(job, workflow), jobStatus: job.status };
 }

@@ -1,4 +1,5 @@
 import { resetBudget } from '../domain/extension-budget.js';
+import type { Job } from '../domain/job.js';
 import { VersionConflictError } from '../ports/job-store.js';
 import { forEachJobOfWorker } from './jobs-of-worker.js';
 import type { ManagerDeps } from './manager-deps.js';
@@ -9,18 +10,20 @@ const MAX_ATTEMPTS = 3;
 /**
  * AD-26 `reset` on `on_worker_healthy` ("when worker completes operation"): once a
  * worker has no active workflow left in any job, its next work starts with a fresh budget, and the
- * old budget's grants stop counting on the jobs still running (where its part is done).
+ * old budget's grants stop counting on the jobs still running (where its part is done). `finishedIn`,
+ * the job whose workflow it just finished, is walked whatever the index lists. A budget already
+ * fresh is walked again: a repeat of the call that reset it may follow a crash before its walk,
+ * which would otherwise leave the job's wake-up at the deadline the old grants made (a review finding).
  */
-export async function resetBudgetWhenIdle(deps: ManagerDeps, workerId: string): Promise<void> {
+export async function resetBudgetWhenIdle(deps: ManagerDeps, workerId: string, finishedIn?: Job): Promise<void> {
   if ((await forEachJobOfWorker(deps, workerId, async () => undefined)) > 0) return;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const worker = await deps.jobs.getWorker(workerId);
     if (!worker) return;
     const budget = resetBudget(worker.budget);
-    if (budget === worker.budget) return;
     try {
-      await deps.jobs.saveWorker({ ...worker, budget }, worker.version);
-      await retireWorkerGrantsEverywhere(deps, workerId, budget.epoch);
+      if (budget !== worker.budget) await deps.jobs.saveWorker({ ...worker, budget }, worker.version);
+      await retireWorkerGrantsEverywhere(deps, workerId, budget.epoch, finishedIn);
       return;
     } catch (error) {
       // Someone else wrote the worker (an extension, a failure): decide again on what they wrote.

@@ -8,16 +8,25 @@ import { decisionContext, type ManagerDeps } from './manager-deps.js';
  * AD-26 `reset` / seed 001 §10.4.9: the worker has a budget from `epochBefore` on (a failure
  * gives one too), so its older grants stop counting on every job where it holds one, active there or
  * not (a finished job's record just leaves the index). A job whose deadline moves earlier re-arms its timer and, gate-coordinated, tells the gate.
- * Returns how many jobs changed. A crash midway is covered by the timer's own check of stale grants.
+ * Returns how many jobs changed. `alsoIn` is walked whatever the `byWorker` index lists (on AWS it
+ * lags the table). A walk cut short by a crash is walked again by the call's repeat.
  */
-export async function retireWorkerGrantsEverywhere(deps: ManagerDeps, workerId: string, epochBefore: number): Promise<number> {
+export async function retireWorkerGrantsEverywhere(deps: ManagerDeps, workerId: string, epochBefore: number, alsoIn?: Job): Promise<number> {
+  const listed = (await deps.jobs.findWorkOfWorker(workerId)).grants;
+  const known = alsoIn && alsoIn.status === 'RUNNING' && !listed.some((grant) => grant.jobId === alsoIn.jobId) ? await grantsIn(deps, alsoIn, workerId) : [];
   let changed = 0;
-  for (const { jobId, workerIndex } of (await deps.jobs.findWorkOfWorker(workerId)).grants) {
+  for (const { jobId, workerIndex } of [...listed, ...known]) {
     const job = await deps.jobs.getJob(jobId);
     if (job && (await holdsGrantAt(deps, job, workerId, workerIndex)) && (await retireGrantOnJob(deps, job, workerIndex, epochBefore))) changed++;
     await deps.jobs.retireGrantRecord(jobId, workerId, job && job.status === 'RUNNING' ? epochBefore : Number.MAX_SAFE_INTEGER);
   }
   return changed;
+}
+
+/** The worker's grant records in one job, read from the job's own items. */
+async function grantsIn(deps: ManagerDeps, job: Job, workerId: string): Promise<Array<{ jobId: string; workerIndex: number }>> {
+  const records = await deps.jobs.findGrantRecords(job.jobId, job.incarnation);
+  return records.filter((record) => record.workerId === workerId).map((record) => ({ jobId: job.jobId, workerIndex: record.workerIndex }));
 }
 
 /**
