@@ -16,8 +16,8 @@ import { sameTable, submit, tokenOf, useTestManager, type TestManager } from './
 describe('an extension asked with the token of a workflow that already reported its outcome (dynalite)', () => {
   const m = useTestManager();
 
-  it('is denied, saying why, and changes no budget and no job', async () => {
-    // Prepare: job-1 with worker-a (wf-1) and worker-b (wf-2); worker-a finishes its part
+  /** job-1 with worker-a (wf-1) and worker-b (wf-2); worker-a finishes its part. Returns wf-1's token. */
+  async function workerAFinishedItsPart(): Promise<string> {
     const job1 = await submit(m, {
       jobId: 'job-1',
       timeoutSeconds: 300,
@@ -29,6 +29,12 @@ describe('an extension asked with the token of a workflow that already reported 
     });
     const stale = tokenOf(job1, 'wf-1');
     await completeWorkflow(m.deps, { jobId: 'job-1', workflowId: 'wf-1', workerId: 'worker-a', outcome: 'completed', token: stale });
+    return stale;
+  }
+
+  it('is denied, saying why, and changes no budget and no job', async () => {
+    // Prepare
+    const stale = await workerAFinishedItsPart();
     const before = await m.jobs.getWorker(scopedWorkerId(undefined, 'worker-a'));
     const jobBefore = await m.getJob('job-1');
     // Act: the finished workflow's token asks for more time
@@ -43,17 +49,7 @@ describe('an extension asked with the token of a workflow that already reported 
 
   it("the worker's next job gets the fresh budget's first grant (30 s), not one halved by the stale call", async () => {
     // Prepare
-    const job1 = await submit(m, {
-      jobId: 'job-1',
-      timeoutSeconds: 300,
-      stuckThresholdSeconds: 100_000,
-      workflows: [
-        { workflowId: 'wf-1', workerId: 'worker-a' },
-        { workflowId: 'wf-2', workerId: 'worker-b' },
-      ],
-    });
-    const stale = tokenOf(job1, 'wf-1');
-    await completeWorkflow(m.deps, { jobId: 'job-1', workflowId: 'wf-1', workerId: 'worker-a', outcome: 'completed', token: stale });
+    const stale = await workerAFinishedItsPart();
     m.clock.set(at(10));
     await requestExtension(m.deps, { workerId: 'worker-a', token: stale, currentProgress: 0.5 });
     // Act: worker-a's next job
