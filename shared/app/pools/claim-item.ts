@@ -69,16 +69,20 @@ function assertClaimable(pool: Pool): void {
  * is still choosing is told to retry (503 `busy`); a reservation abandoned for 30 s is retaken.
  */
 async function claimOnce(deps: ManagerDeps, pool: Pool, claim: ClaimInput, claimId: string) {
-  // A repeat on a stopped pool is answered as any claim there, not with the attempt it took (a review finding).
-  assertClaimable(pool);
   const found = await deps.pools.getClaimReceipt(pool.poolId, claim.agentId, claimId);
   if (found) {
     const named = await deps.pools.getItem(pool.poolId, found.itemId);
     const taken = named && claimedAttempt(named, claimId);
-    if (named && taken?.running) return claimView(deps, pool, named);
+    if (named && taken?.running) {
+      // On a stopped pool the repeat is answered as any claim there, and the attempt it took is told
+      // to stop now: the first call may have been cut off before it did so (review findings).
+      await assertPoolStillRunning(deps, pool, named.itemId);
+      return claimView(deps, pool, named);
+    }
     if (taken) throw new ClaimEndedError(claimId, found.itemId, taken.attempt);
     if (deps.clock.now() - found.reservedAt < ABANDONED_AFTER_MS) throw new ClaimInFlightError(claimId);
   }
+  assertClaimable(pool);
   let reserved: ClaimReceipt | undefined;
   const nameOnReceipt = async (itemId: string) => {
     if (reserved?.itemId === itemId) return;

@@ -2,6 +2,7 @@ import { unchanged, type Decision } from '../../domain/effects.js';
 import { completeIfDone } from '../../domain/pools/pool-decisions.js';
 import type { PoolCounts } from '../../domain/pools/pool-decisions.js';
 import type { Pool } from '../../domain/pools/pool.js';
+import type { OutboxState } from '../decide-and-save.js';
 import type { ManagerDeps } from '../manager-deps.js';
 import { decidePool } from './pool-state-stores.js';
 
@@ -22,7 +23,12 @@ export async function completePoolIfDone(
   let pool = read;
   for (let count = 1; ; count++) {
     const counts = await deps.pools.countItems(pool.poolId);
-    if (pool.status !== 'RUNNING') return { pool, counts };
+    if (pool.status !== 'RUNNING') {
+      // A completion cut off between its write and its publish left PoolFinished in the outbox, and a
+      // pool has no wake-up of its own: the repeated follow-up (or a GET) publishes it (a review finding).
+      if (((pool as OutboxState).outbox ?? []).length > 0) pool = await decidePool(deps, pool.poolId, guard((current) => unchanged(current, 'already_finished')), pool);
+      return { pool, counts };
+    }
     const counted = pool;
     let changed = false;
     pool = await decidePool(
