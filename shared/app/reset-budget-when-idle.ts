@@ -21,6 +21,8 @@ export async function resetBudgetWhenIdle(deps: ManagerDeps, workerId: string, f
     const worker = await deps.jobs.getWorker(workerId);
     if (!worker) return;
     const budget = resetBudget(worker.budget);
+    // Epoch 0 with nothing spent: this worker was never granted anything, so there is nothing to walk.
+    if (budget.epoch === 0 && budget.count === 0) return;
     try {
       if (budget !== worker.budget) await deps.jobs.saveWorker({ ...worker, budget }, worker.version);
       await retireWorkerGrantsEverywhere(deps, workerId, budget.epoch, finishedIn);
