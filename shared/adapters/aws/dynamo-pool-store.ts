@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { PoolCounts } from '../../domain/pools/pool-decisions.js';
 import type { Pool } from '../../domain/pools/pool.js';
-import { itemTimerId, type ItemState, type PoolItem } from '../../domain/pools/pool-item.js';
+import { itemTimerId, poolTimerId, type ItemState, type PoolItem } from '../../domain/pools/pool-item.js';
 import { storedTenant } from '../../domain/tenant.js';
 import type { AskedAgent, CheckpointCollection, ClaimReceipt, EscalationPage, EscalationPointer, ItemPage, PoolStore } from '../../ports/pool-store.js';
 import { batchGet } from './batch-requests.js';
@@ -51,7 +51,8 @@ const PAGE_LIMIT = 1_000;
 /** Conditional item creates in flight at once (each is its own PutItem: a batch write has no condition). */
 const CREATE_CONCURRENCY = 16;
 
-const asPool = (item: Record<string, unknown>) => withoutStorageAttributes(item) as unknown as Pool;
+// `jobId` on a pool is the timer index's copy of its timer id, as on an item.
+const asPool = (item: Record<string, unknown>) => withoutStorageAttributes(item, ['jobId']) as unknown as Pool;
 // `jobId` on an item is the timer index's copy of its timer id, not part of the item; the
 // `available` index keys are the claim index's.
 const asItem = (item: Record<string, unknown>) =>
@@ -78,6 +79,10 @@ const itemIndexAttributes = (item: PoolItem): Record<string, unknown> => ({
 });
 
 const SPLIT_PENDING = 'splitPending';
+
+/** A pool has a wake-up only while its outbox waits to be published (decide-and-save.ts): the sweep retries it. */
+const poolIndexAttributes = (pool: Pool & { timerDueAt?: number }): Record<string, unknown> =>
+  pool.timerDueAt === undefined ? {} : { timerShard: timerShardOf(poolTimerId(pool.poolId)), jobId: poolTimerId(pool.poolId), timerFenceToken: 0 };
 
 /** A new pool item as stored: its keys and index attributes (also the bench's seed). */
 export const newItemRecord = (item: PoolItem): Record<string, unknown> => ({ ...item, version: 1, ...itemIndexAttributes(item), ...itemKey(item.poolId, item.itemId) });
@@ -128,14 +133,14 @@ export class DynamoPoolStore implements PoolStore {
 
   async putNewPool(pool: Pool) {
     const result = await createOrReturnExisting(
-      () => putVersioned(this.doc, this.tableName, poolKey(pool.poolId), pool, 0),
+      () => putVersioned(this.doc, this.tableName, poolKey(pool.poolId), pool, 0, poolIndexAttributes(pool)),
       () => this.getPool(pool.poolId),
     );
     return result.created ? { created: true as const, pool: result.job } : { created: false as const, existing: result.existing };
   }
 
   savePool(pool: Pool, expectedVersion: number): Promise<Pool> {
-    return putVersioned(this.doc, this.tableName, poolKey(pool.poolId), pool, expectedVersion);
+    return putVersioned(this.doc, this.tableName, poolKey(pool.poolId), pool, expectedVersion, poolIndexAttributes(pool));
   }
 
   async getItem(poolId: string, itemId: string): Promise<PoolItem | undefined> {

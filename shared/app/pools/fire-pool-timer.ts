@@ -1,10 +1,10 @@
 import { onItemWakeUp } from '../../domain/pools/advance-attempt.js';
-import { parseItemTimerId } from '../../domain/pools/pool-item.js';
+import { isPoolTimerId, parseItemTimerId } from '../../domain/pools/pool-item.js';
 import type { TimerRequest } from '../../ports/timers.js';
 import { backOffFailedWakeUp, flushOutbox } from '../decide-and-save.js';
 import type { ManagerDeps } from '../manager-deps.js';
 import { runFollowUps } from './follow-ups.js';
-import { decideItem, itemStateStore } from './pool-state-stores.js';
+import { decideItem, itemStateStore, poolStore } from './pool-state-stores.js';
 
 /**
  * A pool item's wake-up arrived (SQS, the local scheduler or the sweep): publish what a crash left
@@ -12,6 +12,7 @@ import { decideItem, itemStateStore } from './pool-state-stores.js';
  * the grace period's end). A wake-up for an older attempt changes nothing.
  */
 export async function firePoolTimer(deps: ManagerDeps, timer: TimerRequest): Promise<void> {
+  if (isPoolTimerId(timer.jobId)) return firePoolOutbox(deps, timer.jobId);
   const ids = parseItemTimerId(timer.jobId);
   if (!ids) return;
   const [pool, loaded] = await Promise.all([deps.pools.getPool(ids.poolId), deps.pools.getItem(ids.poolId, ids.itemId)]);
@@ -31,7 +32,14 @@ export async function firePoolTimer(deps: ManagerDeps, timer: TimerRequest): Pro
   await runFollowUps(deps, decided, pool);
 }
 
+/** The pool's own wake-up: its outbox, left by a crash or a bus outage, published (or retried later). */
+async function firePoolOutbox(deps: ManagerDeps, poolId: string): Promise<void> {
+  const pool = await deps.pools.getPool(poolId);
+  if (pool) await flushOutbox(poolStore(deps.pools), deps, pool, deps.clock.now());
+}
+
 export async function backOffPoolWakeUp(deps: ManagerDeps, timer: TimerRequest): Promise<void> {
+  if (isPoolTimerId(timer.jobId)) return backOffFailedWakeUp(poolStore(deps.pools), timer.jobId, timer.dueAt, deps.clock.now());
   const ids = parseItemTimerId(timer.jobId);
   if (ids) await backOffFailedWakeUp(itemStateStore(deps.pools, ids.poolId), ids.itemId, timer.dueAt, deps.clock.now());
 }

@@ -19,11 +19,15 @@ export const itemStateStore = (pools: PoolStore, poolId: string): VersionedStore
 /** A pool still being created does not exist yet for anyone but its creator. */
 const visible = (pool: Pool | undefined): Pool | undefined => (pool?.status === 'CREATING' ? undefined : pool);
 
-const poolStore = (pools: PoolStore): VersionedStore<Pool> => ({
+/**
+ * A pool's wake-up exists only to retry its outbox, as a finished job's does: every decision that
+ * adds events sets one, and the publish that empties the outbox clears it, so an outbox left by a
+ * crash or a bus outage is published by the sweep (`firePoolOutbox`), whoever reads the pool.
+ */
+export const poolStore = (pools: PoolStore): VersionedStore<Pool> => ({
   load: async (poolId) => visible(await pools.getPool(poolId)),
   save: (pool, expectedVersion) => pools.savePool(pool, expectedVersion),
-  // Pool items carry no wake-up: a lost PoolFinished is re-published by the next decision on the pool.
-  isFinished: () => false,
+  isFinished: () => true,
 });
 
 /** `decideAndSave` for one pool item: load, decide, one conditional write with its outbox, effects. */

@@ -4,8 +4,8 @@ import { inBatches } from '../in-batches.js';
 import type { ManagerDeps } from '../manager-deps.js';
 import { decideItem } from './pool-state-stores.js';
 
-/** How many running items a pool may have that one call wakes (agents are far fewer than items). */
-const MAX_RUNNING = 10_000;
+/** Running items read and woken at a time: the pool's running items are paged, however many agents it has. */
+const WAKE_PAGE = 100;
 const WAKE_CONCURRENCY = 8;
 
 /**
@@ -15,9 +15,13 @@ const WAKE_CONCURRENCY = 8;
  */
 export async function wakeRunningItems(deps: ManagerDeps, pool: Pool): Promise<void> {
   if (pool.status === 'RUNNING') return;
-  const { items } = await deps.pools.itemsInState(pool.poolId, 'running', MAX_RUNNING);
   const now = deps.clock.now();
-  await inBatches(items, WAKE_CONCURRENCY, async (item) => {
-    await decideItem(deps, pool.poolId, item.itemId, (current) => wakeForStoppedPool(current, now), item);
-  });
+  let after: string | undefined;
+  do {
+    const page = await deps.pools.itemsInState(pool.poolId, 'running', WAKE_PAGE, after);
+    await inBatches(page.items, WAKE_CONCURRENCY, async (item) => {
+      await decideItem(deps, pool.poolId, item.itemId, (current) => wakeForStoppedPool(current, now), item);
+    });
+    after = page.more ? page.items.at(-1)?.itemId : undefined;
+  } while (after !== undefined);
 }

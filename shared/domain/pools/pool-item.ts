@@ -185,4 +185,8 @@ export function parseItemTimerId(timerId: string): { poolId: string; itemId: str
   return { poolId: timerId.slice(0, slash), itemId: timerId.slice(slash + 1) };
 }
 
+/** The pool's own wake-up (a retry of its outbox) has the pool id as its timer id: no '/'. */
+export const poolTimerId = (poolId: string): string => poolId;
+export const isPoolTimerId = (timerId: string): boolean => timerId.length > 0 && !timerId.includes('/');
+
 export const keepLast = <T>(list: readonly T[], cap: number): T[] => (list.length > cap ? list.slice(list.length - cap) : [...list]);
