@@ -7,7 +7,8 @@ export const id = z
   .check(
     z.minLength(1),
     z.maxLength(128),
-    z.regex(/^[A-Za-z0-9._:-]+$/, 'must be 1–128 characters of A-Z a-z 0-9 . _ : -'),
+    // `.` and `..` are dot segments: a URL cannot carry them in its path (they are resolved away), so such a job could never be read.
+    z.regex(/^(?!\.\.?$)[A-Za-z0-9._:-]+$/, 'must be 1–128 characters of A-Z a-z 0-9 . _ : -, and not "." or ".." (a URL path cannot carry them)'),
   );
 
 const MAX_TIMEOUT_SECONDS = 31_536_000;

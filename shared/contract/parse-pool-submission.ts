@@ -25,9 +25,18 @@ function problemsOf(issues: readonly $ZodIssue[]): ConfigProblem[] {
       return issue.keys.map((key) => ({ field: [...issue.path, key].join('.'), message: 'is not a known field; remove it or check its spelling' }));
     }
     if (issue.code === 'invalid_value') return [{ field, message: issue.message, allowed: [...issue.values] }];
+    // A record's key (a command type) says what is wrong with it, not only that it is a bad key.
+    if (issue.code === 'invalid_key') return [{ field, message: `is not a valid key: ${issue.issues.map((inner) => inner.message).join('; ')}` }];
     return [{ field, message: issue.message }];
   });
 }
+
+/**
+ * YAML 1.1's `!!timestamp`, `!!set`, `!!binary` and `!!omap` would become a Date, a Set, bytes or
+ * pairs that JSON (and so an item's input) cannot carry: read them as what they are written as (the
+ * text, a map of nulls, the base64 text, a list), without a warning per tag in the logs.
+ */
+const YAML_AS_JSON = { resolveKnownTags: false, logLevel: 'error' } as const;
 
 const isYaml = (contentType: string | undefined) => /\b(application|text)\/(x-)?yaml\b/i.test(contentType ?? '');
 
@@ -46,7 +55,7 @@ export function parsePoolSubmission(body: string | undefined, contentType: strin
   const yaml = isYaml(contentType);
   let document: unknown;
   try {
-    document = body === undefined || body === '' ? {} : yaml ? parseYaml(body) : JSON.parse(body);
+    document = body === undefined || body === '' ? {} : yaml ? parseYaml(body, YAML_AS_JSON) : JSON.parse(body);
   } catch (error) {
     throw new InvalidPoolConfigError(
       yaml

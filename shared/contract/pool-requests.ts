@@ -33,6 +33,18 @@ function nestingDepth(value: unknown): number {
   return 1 + children.reduce<number>((deepest, child) => Math.max(deepest, nestingDepth(child)), 0);
 }
 
+/**
+ * Keys the JavaScript SDK's DynamoDB marshaller cannot carry: it reads an own `constructor` as the
+ * object's class (a 500, or a value stored as something else), and `__proto__` is lost on the way back.
+ */
+const UNSTORABLE_KEYS: ReadonlySet<string> = new Set(['constructor', '__proto__']);
+
+function hasUnstorableKey(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasUnstorableKey);
+  if (value === null || typeof value !== 'object') return false;
+  return Object.keys(value).some((key) => UNSTORABLE_KEYS.has(key)) || Object.values(value).some(hasUnstorableKey);
+}
+
 /** DynamoDB's marshaller refuses such numbers (Schemathesis found the 500); JSON parsing has already rounded them. */
 const hasUnsafeInteger = (value: unknown): boolean => someNumber(value, (n) => Number.isInteger(n) && !Number.isSafeInteger(n));
 
@@ -51,13 +63,20 @@ export const boundedJson = () =>
     z.refine((value) => !someNumber(value, outsideDynamoRange), {
       message: 'holds a number DynamoDB cannot store (non-zero magnitudes must be between 1e-130 and 1e125); send it as a string',
     }),
+    z.refine((value) => !hasUnstorableKey(value), {
+      message: 'holds a key named "constructor" or "__proto__", which the DynamoDB SDK for JavaScript cannot store as sent; rename the key',
+    }),
     z.refine((value) => nestingDepth(value) <= MAX_JSON_DEPTH, {
       message: `nests deeper than ${MAX_JSON_DEPTH} levels, which DynamoDB cannot store inside an item; flatten it or send it as a string`,
     }),
   );
 
 /** Seed 003 command types (`claude`, `shell`, …) and `type_index` keys (`claude_0`). */
-const commandType = z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, 'must be a command type like claude, shell or claude_0'));
+const commandType = z.string().check(
+  z.regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, 'must be a command type like claude, shell or claude_0'),
+  // Command types are keys of stored maps (limits, timeout counts): a member of every JavaScript object cannot be one.
+  z.refine((type) => !(type in Object.prototype), { message: 'is a name every JavaScript object already has (like toString or constructor); choose another command type' }),
+);
 
 const templateStep = z.record(commandType, z.string().check(z.maxLength(16_384))).check(
   z.refine((step) => Object.keys(step).length === 1, { message: 'each agent_template step names exactly one command, like { "shell": "validate ${item.id}" }' }),

@@ -58,16 +58,27 @@ export class SubmissionConflictError extends VigilError {
     );
   }
 }
+/** Whose token a call needs: a job's workflow (POST /jobs) or a pool item's attempt (its claim). */
+export type TokenHolder = 'workflow' | 'attempt';
+
 export class MissingTokenError extends VigilError {
   readonly code = 'missing_token';
-  constructor() {
-    super("This call needs the workflow's token in the 'x-vigil-token' header, as returned by POST /jobs.");
+  constructor(holder: TokenHolder = 'workflow') {
+    super(
+      holder === 'workflow'
+        ? "This call needs the workflow's token in the 'x-vigil-token' header, as returned by POST /jobs."
+        : "This call needs the attempt's token in the 'x-vigil-token' header, as returned by POST /pools/{poolId}/claims.",
+    );
   }
 }
 export class InvalidTokenError extends VigilError {
   readonly code = 'invalid_token';
-  constructor() {
-    super("The 'x-vigil-token' header does not belong to this job, workflow and worker. Use the token POST /jobs returned for it.");
+  constructor(holder: TokenHolder = 'workflow') {
+    super(
+      holder === 'workflow'
+        ? "The 'x-vigil-token' header does not belong to this job, workflow and worker. Use the token POST /jobs returned for it."
+        : "The 'x-vigil-token' header does not belong to this pool, item, attempt and agent. Use the token the claim of this attempt returned.",
+    );
   }
 }
 export class UnknownRegionError extends VigilError {

@@ -23,6 +23,6 @@ export function poolAgentRoute<Path extends z.ZodMiniType<{ poolId: string; item
     const { agentId, attempt } = body as AttemptBody;
     const deps = await managerFor(regionOfHttpEvent(event));
     const call = toCall(path as z.infer<Path>, body as z.infer<Body>);
-    return ok(await agentCall(deps, { poolId, itemId, agentId, attempt, token: workerToken(headers), call }));
+    return ok(await agentCall(deps, { poolId, itemId, agentId, attempt, token: workerToken(headers, 'attempt'), call }));
   });
 }

@@ -23,7 +23,7 @@ export async function agentCall(deps: ManagerDeps, input: AgentCallInput): Promi
   attemptTokens(deps.tokens).verify(input.token, input.poolId, input.itemId, input.attempt);
   const [pool, loaded] = await Promise.all([loadPool(deps, input.poolId), loadItem(deps, input.poolId, input.itemId)]);
   const owner = loaded.history.find((entry) => entry.attempt === input.attempt)?.agentId;
-  if (owner !== undefined && owner !== input.agentId) throw new InvalidTokenError();
+  if (owner !== undefined && owner !== input.agentId) throw new InvalidTokenError('attempt');
   const { item, decision } = await decideItem(
     deps,
     input.poolId,

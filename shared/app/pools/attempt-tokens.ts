@@ -13,7 +13,12 @@ export const attemptTokens = (tokens: WorkflowTokens) => ({
     tokens.sign(`pool/${poolId}`, itemId, `attempt/${attempt}`, incarnationOf(attempt)),
   /** Throws InvalidTokenError unless the token was issued for exactly this pool, item and attempt. */
   verify: (token: string, poolId: string, itemId: string, attempt: number): void => {
-    const claim = tokens.verify(token, `attempt/${attempt}`, { jobId: `pool/${poolId}`, workflowId: itemId });
-    if (claim.incarnation !== incarnationOf(attempt)) throw new InvalidTokenError();
+    let incarnation: string;
+    try {
+      incarnation = tokens.verify(token, `attempt/${attempt}`, { jobId: `pool/${poolId}`, workflowId: itemId }).incarnation;
+    } catch (error) {
+      throw error instanceof InvalidTokenError ? new InvalidTokenError('attempt') : error;
+    }
+    if (incarnation !== incarnationOf(attempt)) throw new InvalidTokenError('attempt');
   },
 });
