@@ -1,15 +1,22 @@
 import { onGateTimerFired } from '../../domain/gate/on-gate-timer-fired.js';
+import { LOST_WAKE_UP_GRACE_MS } from '../../domain/job-timer.js';
 import type { TimerRequest } from '../../ports/timers.js';
 import { isDropped } from '../fire-job-timer.js';
 import { decideGateJob } from './decide-gate-job.js';
 import type { GateDeps } from './gate-deps.js';
 
-/** The gate job's wake-up: check the global deadline or re-send the decision, then publish the outbox. */
-export async function fireGateTimer(deps: GateDeps, timer: TimerRequest): Promise<void> {
-  const job = await deps.gates.get(timer.jobId);
+/**
+ * The gate job's wake-up: check the global deadline or re-send the decision, then publish the outbox.
+ * From the sweep, a lagging index entry (an older fence) stands for the job's own wake-up once that
+ * one is presumed lost, as the managers' sweep does (`sweptWakeUp`): the sweep's pass is not wasted.
+ */
+export async function fireGateTimer(deps: GateDeps, arrived: TimerRequest, from: 'queue' | 'sweep' = 'queue'): Promise<void> {
+  const job = await deps.gates.get(arrived.jobId);
   if (!job) return;
+  const ownLost = job.timerDueAt !== undefined && deps.clock.now() >= job.timerDueAt + LOST_WAKE_UP_GRACE_MS;
+  const timer = from === 'sweep' && ownLost ? { ...arrived, fenceToken: job.timeoutFenceToken, dueAt: job.timerDueAt } : arrived;
   // decideAndSave publishes a leftover outbox after deciding, so a bus outage cannot hold the decision back.
-  const { decision } = await decideGateJob(deps, timer.jobId, (current) => onGateTimerFired(current, timer, deps.clock.now(), deps.policy), job);
+  const { decision } = await decideGateJob(deps, arrived.jobId, (current) => onGateTimerFired(current, timer, deps.clock.now(), deps.policy), job);
   if (decision.ignored === undefined && decision.state.globallyTimedOut && !job.globallyTimedOut) {
     deps.telemetry.info('global timeout declared', {
       jobId: job.jobId,

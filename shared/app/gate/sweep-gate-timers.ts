@@ -12,7 +12,7 @@ export const sweepGateTimers = (deps: GateDeps, graceMs = SWEEP_GRACE_MS): Promi
       telemetry: deps.telemetry,
       attributes: { region: deps.gateRegion },
       findDueTimers: (dueBy, limit) => deps.gates.findDueTimers(dueBy, limit),
-      fire: (timer) => fireGateTimer(deps, timer),
+      fire: (timer) => fireGateTimer(deps, timer, 'sweep'),
       backOff: (timer) => backOffFailedWakeUp(gateStateStore(deps.gates), timer.jobId, timer.dueAt, deps.clock.now()),
     },
     graceMs,
