@@ -32,7 +32,7 @@ const flagsSchema = z.object({
       z.refine((names) => new Set(names).size === names.length, 'each region may appear only once'),
     ),
   ),
-  dataDir: z.string().check(z.minLength(1)),
+  dataDir: z.string().check(z.minLength(1, '--data-dir needs a directory path, like --data-dir .vigil')),
   gateFallbackSeconds: positiveSeconds('gate-fallback-seconds'),
   stuckThresholdSeconds: positiveSeconds('stuck-threshold-seconds'),
   gateStuckThresholdSeconds: positiveSeconds('gate-stuck-threshold-seconds'),

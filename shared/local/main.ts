@@ -19,7 +19,12 @@ try {
 
 // One run per data dir; then a killed run's map, naming dead listeners, is gone first thing, so it
 // is not read for this run's.
-mkdirSync(flags.dataDir, { recursive: true });
+try {
+  mkdirSync(flags.dataDir, { recursive: true });
+} catch (error) {
+  console.error(`--data-dir '${flags.dataDir}' cannot be used as the data directory (${(error as NodeJS.ErrnoException).code ?? String(error)}): pass a directory, or a path where one can be made.`);
+  process.exit(2);
+}
 try {
   lockDataDir(flags.dataDir);
 } catch (error) {

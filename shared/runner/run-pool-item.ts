@@ -1,10 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AttemptHandle } from '../sdk/agent.js';
-import { VigilApiError, VigilUnreachableError } from '../sdk/errors.js';
+import { VigilApiError } from '../sdk/errors.js';
 import { ChildFiles } from './child-files.js';
 import { spawnGroup } from './process-group.js';
 import { stopGroup } from './stop-group.js';
 import { superviseChild } from './supervise-child.js';
+import { sendUntil, untilAnswered } from './until-answered.js';
 
 export interface ItemCommand {
   index: number;
@@ -94,7 +95,11 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
     for (const command of commands) {
       // Told to stop before this command (even while the claim was in flight): nothing more starts.
       if (context.stopping?.aborted) return runnerStopped('completed');
-      const started = command.reported ? await attempt.startCommand(command.index, command.type) : { deadlineAtMs: undefined };
+      // Vigil ended the attempt already: no child is started only to be stopped.
+      if (attempt.signal.aborted) return endedByVigil();
+      const started = command.reported
+        ? await untilAnswered(() => attempt.startCommand(command.index, command.type), reportDeadline(attempt), context.log)
+        : { deadlineAtMs: undefined };
       const startedAt = Date.now();
       const ownCommandDeadline = started.deadlineAtMs ?? (command.limitSeconds ? startedAt + command.limitSeconds * 1000 : undefined);
       context.log(`item ${claim.itemId} attempt ${claim.attempt}: command ${command.index} (${command.type}) ${command.argv.join(' ')}`);
@@ -128,7 +133,7 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
       // The runner's SIGTERM ended the child.
       if (context.stopping?.aborted) return runnerStopped('completed');
       const outcome = end.code === 0 ? 'succeeded' : 'failed';
-      if (command.reported) await attempt.finishCommand(command.index, outcome);
+      if (command.reported) await untilAnswered(() => attempt.finishCommand(command.index, outcome), reportDeadline(attempt), context.log);
       if (outcome === 'failed') {
         await reportComplete('failed');
         return 'failed';
@@ -146,28 +151,8 @@ const earliest = (...times: Array<number | undefined>): number | undefined => {
 
 const isRefusal = (error: unknown, code: string): error is VigilApiError => error instanceof VigilApiError && error.code === code;
 
-/** Without a deadline from Vigil (`per_command` has no agent deadline), an outcome is offered this long. */
-const REPORT_WITHOUT_DEADLINE_MS = 5 * 60_000;
-const REPORT_RETRY_MS = 2_000;
-
 /** Until when an outcome is worth offering: past the attempt's end Vigil has decided it without one. */
-const reportDeadline = (attempt: AttemptHandle): number => attempt.terminateByMs ?? attempt.deadlineAtMs ?? Date.now() + REPORT_WITHOUT_DEADLINE_MS;
-
-/**
- * An outcome (a result, a give-back) is sent again through an outage of Vigil until `untilMs`: it is
- * the one thing of the attempt that must not be lost. A refusal is an answer and ends it at once.
- */
-async function untilAnswered(send: () => Promise<void>, untilMs: number, log: (line: string) => void): Promise<void> {
-  for (;;) {
-    try {
-      return await send();
-    } catch (error) {
-      if (!(error instanceof VigilUnreachableError) || Date.now() >= untilMs) throw error;
-      log(`${error.message}; sending the outcome again`);
-      await sleep(Math.max(0, Math.min(REPORT_RETRY_MS, untilMs - Date.now())));
-    }
-  }
-}
+const reportDeadline = (attempt: AttemptHandle): number => sendUntil(attempt.terminateByMs ?? attempt.deadlineAtMs);
 
 /**
  * Heartbeats until Vigil says `terminate` too, or until `untilMs` (at most CONFIRM_MS): it may be

@@ -5,6 +5,7 @@ import { ChildFiles } from './child-files.js';
 import { spawnGroup } from './process-group.js';
 import { stopGroup } from './stop-group.js';
 import { superviseChild } from './supervise-child.js';
+import { sendUntil, untilAnswered } from './until-answered.js';
 
 export interface WorkflowRunContext {
   endpoint: string;
@@ -63,6 +64,11 @@ export async function runWorkflow(handle: WorkflowHandle, argv: readonly string[
   };
   const stopAtMs = () => (handle.deadlineAtMs === undefined ? undefined : handle.deadlineAtMs + context.deadlineSlackSeconds * 1000);
   try {
+    // The job ended before the child started (the first report said cancel): nothing is started.
+    if (handle.signal.aborted) {
+      context.log(`job ${context.jobId}: the job has ended; the command is not started`);
+      return { kind: 'stopped', resolution: 'graceful' };
+    }
     const group = spawnGroup(argv[0] ?? 'sh', argv.slice(1), env);
     let end;
     do {
@@ -111,7 +117,8 @@ async function deadlineMovedOn(handle: WorkflowHandle, stopAtMs: () => number | 
 /** Records the child's outcome; a job that ended as the child finished makes it a stopped run. */
 async function complete(handle: WorkflowHandle, outcome: 'completed' | 'failed', context: WorkflowRunContext): Promise<WorkflowRunOutcome> {
   try {
-    await handle.complete(outcome);
+    // Vigil takes a repeated outcome as the same one: it is sent again through an outage until the deadline.
+    await untilAnswered(() => handle.complete(outcome), sendUntil(handle.deadlineAtMs), context.log);
     return { kind: outcome };
   } catch (error) {
     if (!(error instanceof VigilApiError && ENDED_FIRST.has(error.code))) throw error;

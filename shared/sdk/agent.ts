@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { claimAnswer, commandStartAnswer, heartbeatAnswer, type Claim, type HeartbeatAnswer } from '../contract/pool-responses.js';
 import { backoffDelayMs, defaultRetryPolicy } from './backoff.js';
+import { watchDeadline } from './deadline-watch.js';
 import { VigilApiError, VigilUnreachableError } from './errors.js';
 import { VigilHttp, type VigilHttpOptions } from './vigil-http.js';
 
@@ -18,8 +19,11 @@ export interface AgentOptions extends VigilHttpOptions {
 
 /** Why an attempt must stop: Vigil said `terminate`; SIGKILL comes at `terminateByMs`. */
 export class TerminateRequest extends Error {
-  constructor(readonly terminateByMs: number | undefined) {
-    super('Vigil asked this attempt to terminate');
+  constructor(
+    readonly terminateByMs: number | undefined,
+    message = 'Vigil asked this attempt to terminate',
+  ) {
+    super(message);
     this.name = 'TerminateRequest';
   }
 }
@@ -54,6 +58,8 @@ const epochMs = (iso: string | null | undefined): number | undefined => (iso ? D
  * request never finished, so a repeat either gets that claim's item or takes the item in its stead.
  */
 const CLAIM_PATIENCE_MS = 35_000;
+/** Heartbeat refusals no later call of the attempt can get past: 401/403 its token, 404 its pool or item, 409 stale. */
+const ATTEMPT_IS_OVER: ReadonlySet<number> = new Set([401, 403, 404, 409]);
 /** How long after a checkpoint request opens the agent asks about it. */
 const REQUEST_OPENING_SLACK_MS = 250;
 
@@ -101,9 +107,18 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
   const checkpointCallbacks: Array<() => void> = [];
   const closedCallbacks: Array<() => void> = [];
 
+  // The last deadline Vigil gave binds even while Vigil does not answer (contract, v2).
+  const deadlineWatch = watchDeadline({
+    deadlineAtMs: () => deadlineAtMs,
+    now: Date.now,
+    ask: () => heartbeat(),
+    stop: () => controller.abort(new TerminateRequest(undefined, `The deadline of item '${claimed.itemId}' passed and Vigil did not answer: stop working on it.`)),
+    signal: controller.signal,
+  });
   const heartbeat = async (): Promise<HeartbeatAnswer> => {
     const answer = heartbeatAnswer.parse((await post('/heartbeat')).body);
     deadlineAtMs = epochMs(answer.deadlineAt) ?? deadlineAtMs;
+    deadlineWatch.rearm();
     if (answer.action === 'terminate') {
       terminateByMs = epochMs(answer.terminateBy);
       controller.abort(new TerminateRequest(terminateByMs));
@@ -122,8 +137,9 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
   const intervalMs = Math.max(100, Math.min(options.heartbeatIntervalMs ?? 5_000, checkpointMs / 2));
   const beat = () => {
     heartbeat().catch((error: unknown) => {
-      // A stale attempt is over: nothing it does counts any more.
-      if (error instanceof VigilApiError && error.status === 409) controller.abort(new TerminateRequest(undefined));
+      // A stale attempt, an item or pool Vigil no longer knows, or a token it no longer takes: the
+      // attempt is over, nothing it does counts any more.
+      if (error instanceof VigilApiError && ATTEMPT_IS_OVER.has(error.status)) controller.abort(new TerminateRequest(undefined, `Vigil refused this attempt's heartbeat (${error.code}): stop working on it.`));
       options.onHeartbeatError?.(error);
     });
   };
@@ -143,9 +159,11 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
     requestBeat.unref();
   };
   beatAtRequest(1);
+  deadlineWatch.rearm();
   const stopBeats = () => {
     clearInterval(loop);
     clearTimeout(requestBeat);
+    deadlineWatch.stop();
   };
   controller.signal.addEventListener('abort', () => clearTimeout(requestBeat), { once: true });
 

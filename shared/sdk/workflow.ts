@@ -1,6 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { completeAnswer, extensionAnswer, jobAnswer, progressAnswer, type ExtensionAnswer, type ProgressAnswer } from '../contract/manager-responses.js';
 import type * as z from '../validation/zod.js';
+import { watchDeadline } from './deadline-watch.js';
 import { VigilApiError, VigilUnreachableError } from './errors.js';
 import { VigilHttp, type VigilHttpOptions } from './vigil-http.js';
 
@@ -41,12 +41,6 @@ export interface WorkflowHandle {
 }
 
 const DEFAULT_STUCK_THRESHOLD_SECONDS = 120;
-/** How long Vigil has to answer at the deadline before the worker is told to stop on its own clock. */
-const DEADLINE_CONFIRM_MS = 5_000;
-/** setTimeout's longest delay; a farther deadline is simply asked about early. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-/** How soon a deadline Vigil still called RUNNING is asked about again. */
-const DEADLINE_RECHECK_MS = 1_000;
 /** Refusals after which no report of this workflow can ever be accepted again. */
 const WORK_IS_OVER = new Set(['workflow_finished', 'job_not_found', 'invalid_token']);
 /** Beats per stuck threshold: a lost beat or two still leaves the worker visibly alive. */
@@ -77,31 +71,17 @@ export async function startWorkflow(options: WorkflowOptions): Promise<WorkflowH
   const learn = (answer: ProgressAnswer): ProgressAnswer => {
     deadlineAtMs = Date.parse(answer.deadlineAt);
     if (answer.cancel) controller.abort(new VigilApiError(409, 'job_finished', `Job '${jobId}' is ${answer.status}; stop working on it.`));
-    else watchDeadline();
+    else deadlineWatch.rearm();
     return answer;
   };
 
-  // AD-34 without waiting for the next heartbeat: at the deadline Vigil is asked at once, and a
-  // Vigil that does not answer within DEADLINE_CONFIRM_MS no longer keeps the worker going.
-  let deadlineWatch: NodeJS.Timeout | undefined;
-  const watchDeadline = () => {
-    clearTimeout(deadlineWatch);
-    if (deadlineAtMs === undefined || controller.signal.aborted) return;
-    // A deadline Vigil said RUNNING past (its own timer not yet fired) is asked about again a little later.
-    deadlineWatch = setTimeout(confirmDeadline, Math.min(MAX_TIMER_MS, Math.max(DEADLINE_RECHECK_MS, deadlineAtMs - now())));
-    deadlineWatch.unref();
-  };
-  const confirmDeadline = async () => {
-    const timeUp = new AbortController();
-    const answered = await Promise.race([
-      report({ workerId }).then(() => true, () => false),
-      sleep(DEADLINE_CONFIRM_MS, false, { signal: timeUp.signal }).catch(() => false),
-    ]);
-    timeUp.abort();
-    if (!answered && deadlineAtMs !== undefined && now() >= deadlineAtMs) {
-      controller.abort(new VigilUnreachableError(`The deadline of job '${jobId}' passed and Vigil did not answer: stop working on it.`));
-    }
-  };
+  const deadlineWatch = watchDeadline({
+    deadlineAtMs: () => deadlineAtMs,
+    now,
+    ask: () => report({ workerId }),
+    stop: () => controller.abort(new VigilUnreachableError(`The deadline of job '${jobId}' passed and Vigil did not answer: stop working on it.`)),
+    signal: controller.signal,
+  });
 
   const report = async (body: object): Promise<ProgressAnswer> => {
     try {
@@ -122,12 +102,12 @@ export async function startWorkflow(options: WorkflowOptions): Promise<WorkflowH
     report(lastProgress === undefined ? { workerId } : { workerId, progress: lastProgress }).catch((error: unknown) => options.onHeartbeatError?.(error));
   }, heartbeatIntervalMs);
   heartbeat.unref();
-  controller.signal.addEventListener('abort', () => (clearInterval(heartbeat), clearTimeout(deadlineWatch)), { once: true });
+  controller.signal.addEventListener('abort', () => clearInterval(heartbeat), { once: true });
   // A first report right away: it marks the workflow running and learns the deadline. Refused or
   // unanswered, the caller gets the error and no handle, so no heartbeat may outlive it.
   await report({ workerId }).catch((error: unknown) => {
     clearInterval(heartbeat);
-    clearTimeout(deadlineWatch);
+    deadlineWatch.stop();
     throw error;
   });
 
@@ -152,11 +132,11 @@ export async function startWorkflow(options: WorkflowOptions): Promise<WorkflowH
     },
     complete: async (outcome) => {
       clearInterval(heartbeat);
-      clearTimeout(deadlineWatch);
+      deadlineWatch.stop();
       const answer = await http.call('POST', `${base}/workflows/${encodeURIComponent(workflowId)}/complete`, { body: { workerId, outcome }, token });
       return completeAnswer.parse(answer.body);
     },
-    stop: () => (clearInterval(heartbeat), clearTimeout(deadlineWatch)),
+    stop: () => (clearInterval(heartbeat), deadlineWatch.stop()),
   };
 }
 

@@ -11,6 +11,7 @@ import type { Claim } from '../../contract/pool-responses.js';
 import { command, type Command, type Parsed } from '../command-line.js';
 import { endpointOptions } from '../endpoint.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
+import { isRunnable } from '../../runner/runnable.js';
 import { secondsFlag } from '../seconds-flag.js';
 
 const FOLLOW_POLL_MS = 2_000;
@@ -77,6 +78,10 @@ export const run: Command = (argv) => {
   return command(spec, async ({ values }) => {
     assertOneMode(values);
     const stopping = stopLiveGroupsOnSignals(graceSeconds(values) * 1000);
+    const program = childArgv[0];
+    if (program !== undefined && !isRunnable(program)) {
+      throw new UsageError(`The command after -- cannot be started: '${program}' is not an executable file${program.includes('/') ? '' : ' on PATH'}. Check its spelling, its path or PATH.`);
+    }
     if (values.job !== undefined) return runJobWorkflow(values, childArgv, stopping);
     if (values.pool !== undefined) return runPool(values, childArgv, stopping);
     throw new UsageError('Pass --pool POOL --agent ID, or --job JOB --workflow WF --worker ID --token T -- CMD.');

@@ -1,0 +1,53 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** How long Vigil has to answer at the deadline before the work is told to stop on its own clock. */
+const DEADLINE_CONFIRM_MS = 5_000;
+/** setTimeout's longest delay; a farther deadline is simply asked about early. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/** How soon a deadline Vigil still called running is asked about again. */
+const DEADLINE_RECHECK_MS = 1_000;
+
+export interface DeadlineWatch {
+  /** Watches the latest deadline again (after every answer that may have moved it). */
+  rearm(): void;
+  stop(): void;
+}
+
+/**
+ * AD-34 without waiting for the next heartbeat: at the last deadline Vigil gave, Vigil is asked at
+ * once (`ask`), and a Vigil that does not answer within DEADLINE_CONFIRM_MS no longer keeps the work
+ * going (`stop`). A deadline Vigil answered past (its own timer not yet fired) is asked about again.
+ */
+export function watchDeadline(options: {
+  deadlineAtMs: () => number | undefined;
+  now: () => number;
+  ask: () => Promise<unknown>;
+  stop: () => void;
+  signal: AbortSignal;
+}): DeadlineWatch {
+  let timer: NodeJS.Timeout | undefined;
+  const confirm = async () => {
+    const timeUp = new AbortController();
+    const answered = await Promise.race([
+      options.ask().then(
+        () => true,
+        () => false,
+      ),
+      sleep(DEADLINE_CONFIRM_MS, false, { signal: timeUp.signal }).catch(() => false),
+    ]);
+    timeUp.abort();
+    const deadlineAtMs = options.deadlineAtMs();
+    if (!answered && deadlineAtMs !== undefined && options.now() >= deadlineAtMs) options.stop();
+    else rearm();
+  };
+  const rearm = () => {
+    clearTimeout(timer);
+    const deadlineAtMs = options.deadlineAtMs();
+    if (deadlineAtMs === undefined || options.signal.aborted) return;
+    timer = setTimeout(() => void confirm(), Math.min(MAX_TIMER_MS, Math.max(DEADLINE_RECHECK_MS, deadlineAtMs - options.now())));
+    timer.unref();
+  };
+  const stop = () => clearTimeout(timer);
+  options.signal.addEventListener('abort', stop, { once: true });
+  return { rearm, stop };
+}
