@@ -51,16 +51,46 @@ export function stopLiveGroupsOnSignals(graceMs: number): AbortSignal {
 }
 
 /** Drops a group from `live` once none of its processes runs: its pgid may then belong to a stranger. */
-function forgetWhenGone(group: ChildGroup): void {
+function forgetWhenGone(group: ChildGroup, releaseGuard: () => void): void {
   if (!group.alive()) {
     live.delete(group);
+    releaseGuard();
     return;
   }
-  setTimeout(() => forgetWhenGone(group), GONE_POLL_MS).unref();
+  setTimeout(() => forgetWhenGone(group, releaseGuard), GONE_POLL_MS).unref();
 }
 
-/** Starts `command` as the leader of a new process group, so a signal reaches everything it started. */
-export function spawnGroup(command: string, args: readonly string[], env: NodeJS.ProcessEnv): ChildGroup {
+/**
+ * The group's guard against a runner that dies without stopping it (SIGKILL, the OOM killer): a
+ * shell outside the group, reading a pipe from this process. The read ends when this process is
+ * gone; unless it was told the group ended first, it sends the group SIGTERM and, after the grace
+ * period, SIGKILL. The group is detached (so the runner's own signals reach all of it), and nothing
+ * else would ever stop it.
+ */
+const GUARD_SCRIPT = `IFS= read -r said
+[ "$said" = released ] && exit 0
+kill -s TERM -- "-$1" 2>/dev/null || exit 0
+sleep "$2"
+kill -s KILL -- "-$1" 2>/dev/null
+exit 0`;
+
+function guardGroup(pgid: number, graceMs: number): () => void {
+  const guard = spawn('sh', ['-c', GUARD_SCRIPT, 'vigil-group-guard', String(pgid), String(Math.max(0, graceMs) / 1000)], {
+    detached: true,
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
+  guard.once('error', () => undefined);
+  guard.stdin?.on('error', () => undefined);
+  guard.unref();
+  (guard.stdin as { unref?: () => void } | null)?.unref?.();
+  return () => guard.stdin?.end('released\n');
+}
+
+/**
+ * Starts `command` as the leader of a new process group, so a signal reaches everything it started;
+ * a guard stops the group `graceMs` after SIGTERM should this process die without doing it.
+ */
+export function spawnGroup(command: string, args: readonly string[], env: NodeJS.ProcessEnv, graceMs: number): ChildGroup {
   const child: ChildProcess = spawn(command, args, { detached: true, stdio: ['ignore', 'inherit', 'inherit'], env });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
@@ -80,7 +110,8 @@ export function spawnGroup(command: string, args: readonly string[], env: NodeJS
     },
     alive: () => groupHasLiveMembers(pid),
   };
+  const release = pid > 0 ? guardGroup(pid, graceMs) : () => undefined;
   live.add(group);
-  void exited.then(() => forgetWhenGone(group));
+  void exited.then(() => forgetWhenGone(group, release));
   return group;
 }

@@ -103,7 +103,7 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
       const startedAt = Date.now();
       const ownCommandDeadline = started.deadlineAtMs ?? (command.limitSeconds ? startedAt + command.limitSeconds * 1000 : undefined);
       context.log(`item ${claim.itemId} attempt ${claim.attempt}: command ${command.index} (${command.type}) ${command.argv.join(' ')}`);
-      const group = spawnGroup(command.argv[0] ?? 'sh', command.argv.slice(1), env);
+      const group = spawnGroup(command.argv[0] ?? 'sh', command.argv.slice(1), env, context.graceSeconds * 1000);
       const end = await superviseChild(group, {
         signal: attempt.signal,
         ...(context.stopping ? { stopping: context.stopping } : {}),

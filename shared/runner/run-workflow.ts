@@ -69,7 +69,7 @@ export async function runWorkflow(handle: WorkflowHandle, argv: readonly string[
       context.log(`job ${context.jobId}: the job has ended; the command is not started`);
       return { kind: 'stopped', resolution: 'graceful' };
     }
-    const group = spawnGroup(argv[0] ?? 'sh', argv.slice(1), env);
+    const group = spawnGroup(argv[0] ?? 'sh', argv.slice(1), env, context.graceSeconds * 1000);
     let end;
     do {
       end = await superviseChild(group, {
