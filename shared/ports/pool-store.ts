@@ -77,6 +77,8 @@ export interface PoolStore {
   reserveSubtaskIds(poolId: string, itemIds: readonly string[], owner: string): Promise<string[]>;
   /** Gives up `owner`'s reservations of these ids (its answer was refused after all). */
   releaseSubtaskIds(poolId: string, itemIds: readonly string[], owner: string): Promise<void>;
+  /** The ids `owner` holds (a split that failed or was cut off before its answer was written leaves some). */
+  subtaskIdsHeldBy(poolId: string, owner: string): Promise<string[]>;
   /** Up to `limit` ids of available items, read without their bodies (a claim's candidates). */
   availableItemIds(poolId: string, limit: number): Promise<string[]>;
   /** Up to `limit` items in that state, in item-id order after `afterItemId` (the DLQ page, running items). */

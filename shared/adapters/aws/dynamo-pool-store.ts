@@ -15,7 +15,8 @@ const ITEM_PREFIX = 'ITEM#';
 const poolPk = (poolId: string) => `${POOL_KEY_PREFIX}${poolId}`;
 const poolKey = (poolId: string) => ({ pk: poolPk(poolId), sk: 'POOL' });
 const itemKey = (poolId: string, itemId: string) => ({ pk: poolPk(poolId), sk: `${ITEM_PREFIX}${itemId}` });
-const subtaskKey = (poolId: string, itemId: string) => ({ pk: poolPk(poolId), sk: `SUBTASK#${itemId}` });
+const SUBTASK_PREFIX = 'SUBTASK#';
+const subtaskKey = (poolId: string, itemId: string) => ({ pk: poolPk(poolId), sk: `${SUBTASK_PREFIX}${itemId}` });
 const collectionKey = (poolId: string, collectionId: string) => ({ pk: poolPk(poolId), sk: `COLL#${collectionId}` });
 const collectionPartKey = (poolId: string, collectionId: string, part: number) => ({ pk: poolPk(poolId), sk: `COLL#${collectionId}#${part}` });
 /** Asked agents per stored part: 500 of at most ~300 bytes each keep a part far below 400 KB. */
@@ -167,6 +168,28 @@ export class DynamoPoolStore implements PoolStore {
 
   async releaseSubtaskIds(poolId: string, itemIds: readonly string[], owner: string): Promise<void> {
     await Promise.all(itemIds.map((itemId) => this.releaseSubtaskId(poolId, itemId, owner)));
+  }
+
+  async subtaskIdsHeldBy(poolId: string, owner: string): Promise<string[]> {
+    const held: string[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :subtasks)',
+          FilterExpression: '#owner = :owner',
+          ProjectionExpression: 'sk',
+          ExpressionAttributeNames: { '#owner': 'owner' },
+          ExpressionAttributeValues: { ':pk': poolPk(poolId), ':subtasks': SUBTASK_PREFIX, ':owner': owner },
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) held.push(String(item['sk']).slice(SUBTASK_PREFIX.length));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return held;
   }
 
   private async reserveSubtaskId(poolId: string, itemId: string, owner: string): Promise<boolean> {

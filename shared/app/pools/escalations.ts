@@ -69,16 +69,25 @@ export async function answerEscalation(deps: ManagerDeps, escalationId: string, 
   const { item: answered } = await decideItem(deps, ids.poolId, ids.itemId, (current) => decideAnswer(current, escalationId, answer, pool.config, now), item).catch(
     async (error: unknown) => {
       // A refused answer changes nothing: the ids it reserved are free again, but for those the answer that won split into.
-      if (error instanceof EscalationAnsweredError && subtaskIds.length > 0) {
+      if (error instanceof EscalationAnsweredError) {
         const winner = (await deps.pools.getItem(ids.poolId, ids.itemId))?.escalation?.answer?.subtasks ?? [];
-        await deps.pools.releaseSubtaskIds(ids.poolId, subtaskIds.filter((itemId) => !winner.includes(itemId)), escalationId);
+        await releaseSubtaskIdsBut(deps, ids.poolId, escalationId, winner);
       }
       throw error;
     },
   );
+  // An earlier answer to this escalation that reserved ids and then failed (or was cut off) before its
+  // write left them held: once the answer is decided, only its own split keeps any.
+  await releaseSubtaskIdsBut(deps, ids.poolId, escalationId, subtaskIds);
   await runFollowUps(deps, answered, pool);
   deps.telemetry.info('escalation answered', { poolId: ids.poolId, itemId: ids.itemId, escalationId, option: answer.option });
   return { escalationId, status: 'answered', option: answer.option, itemState: answered.state };
+}
+
+async function releaseSubtaskIdsBut(deps: ManagerDeps, poolId: string, escalationId: string, kept: readonly string[]): Promise<void> {
+  const held = await deps.pools.subtaskIdsHeldBy(poolId, escalationId);
+  const leftOver = held.filter((itemId) => !kept.includes(itemId));
+  if (leftOver.length > 0) await deps.pools.releaseSubtaskIds(poolId, leftOver, escalationId);
 }
 
 /**
