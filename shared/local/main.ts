@@ -8,6 +8,7 @@ const { mkdirSync, rmSync } = await import('node:fs');
 const { join } = await import('node:path');
 const { parseFlags } = await import('./cli-flags.js');
 const { lockDataDir } = await import('./data-dir-lock.js');
+const { leftOutMessage, regionsLeftOut } = await import('./regions-left-out.js');
 
 let flags;
 try {
@@ -30,6 +31,11 @@ try {
 } catch (error) {
   console.error((error as Error).message);
   process.exit(1);
+}
+const leftOut = regionsLeftOut(flags.dataDir, flags.regions);
+if (leftOut.length > 0) {
+  console.error(leftOutMessage(flags.dataDir, flags.regions, leftOut));
+  process.exit(2);
 }
 rmSync(join(flags.dataDir, 'endpoints.json'), { force: true });
 const { startLocalCloud } = await import('./local-cloud.js');
