@@ -20,3 +20,11 @@ export const WorkerRouteThrottles = {
   // Agent fleets: heartbeats, commands, checkpoints and results of every running agent of the region.
   poolAgent: { rateLimit: 1_000, burstLimit: 2_000 },
 } as const satisfies Record<string, RouteThrottle>;
+
+/**
+ * Every other route, the signed client routes among them (submissions, claims, reads, cancels): a
+ * runaway client cannot take the account's quota, nor, through handlers that each run up to 29 s,
+ * the region's Lambda concurrency that the timers and sweeps need. Sized far above a person's or a
+ * scheduler's calls and a large fleet's claims (200 a second is 12,000 items a minute).
+ */
+export const ClientRouteThrottle = { rateLimit: 200, burstLimit: 400 } as const satisfies RouteThrottle;

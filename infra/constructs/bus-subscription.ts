@@ -1,7 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { Rule, type EventPattern, type IEventBus } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
+import type { IDestination } from 'aws-cdk-lib/aws-lambda';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { EVENT_HANDLER_RETRY_ATTEMPTS } from '../../shared/config/delivery-settings.js';
@@ -29,7 +29,7 @@ export class BusSubscription extends Construct {
     props.consumer.handler.configureAsyncInvoke({
       retryAttempts: EVENT_HANDLER_RETRY_ATTEMPTS,
       maxEventAge: Duration.hours(6),
-      onFailure: new SqsDestination(props.deadLetterQueue),
+      onFailure: sendOnlyDestination(props.deadLetterQueue),
     });
     this.rule = new Rule(this, 'Rule', {
       eventBus: props.bus,
@@ -45,3 +45,14 @@ export class BusSubscription extends Construct {
     });
   }
 }
+
+/**
+ * Lambda's on-failure destination as a queue: the function's role may send to it and do nothing
+ * else (SqsDestination's grant adds GetQueueUrl and GetQueueAttributes, which Lambda never calls).
+ */
+const sendOnlyDestination = (queue: Queue): IDestination => ({
+  bind: (_scope, fn) => {
+    queue.grant(fn, 'sqs:SendMessage');
+    return { destination: queue.queueArn };
+  },
+});

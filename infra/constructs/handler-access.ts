@@ -1,4 +1,5 @@
 import { Stack, type Duration } from 'aws-cdk-lib';
+import { Grant } from 'aws-cdk-lib/aws-iam';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -65,6 +66,7 @@ export function grantAccess(fn: VigilFunction, access: HandlerAccess, resources:
   if (access.armTimers) resources.timers.grantArm(fn);
   if (access.tokenSecret) {
     if (!resources.tokenSecret) throw new Error(`${fn.node.path} needs the workflow token secret, but its stack has none`);
-    resources.tokenSecret.grantRead(fn.handler);
+    // GetSecretValue alone (grantRead adds DescribeSecret, which no handler calls).
+    Grant.addToPrincipal({ grantee: fn.handler, actions: ['secretsmanager:GetSecretValue'], resourceArns: [resources.tokenSecret.secretArn] });
   }
 }

@@ -69,7 +69,8 @@ export class TimerDelivery extends Construct {
 
   /** Lets a function arm and disarm timers: send to the queue, upsert/delete schedules in the group, pass the role. */
   grantArm(fn: VigilFunction): void {
-    this.queue.grantSendMessages(fn.handler);
+    // SendMessage alone: the handlers send to the queue URL they are given, and ask nothing else of it.
+    this.queue.grant(fn.handler, 'sqs:SendMessage');
     this.scheduleGroup.grantWriteSchedules(fn.handler);
     this.scheduleGroup.grantDeleteSchedules(fn.handler);
     this.schedulerRole.grantPassRole(fn.handler.grantPrincipal);

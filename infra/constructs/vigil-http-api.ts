@@ -5,7 +5,7 @@ import { HttpIamAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { WorkerRouteThrottles, type RouteThrottle } from '../config/route-throttles.js';
+import { ClientRouteThrottle, WorkerRouteThrottles, type RouteThrottle } from '../config/route-throttles.js';
 import { acknowledgeNag } from './nag-acknowledgements.js';
 import { LOG_RETENTION, type VigilFunction } from './vigil-function.js';
 
@@ -35,7 +35,8 @@ const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
 /**
  * An HTTP API with an access-logged `$default` stage. Every route states how it is authorized:
  * client routes by SigV4 (IAM), worker routes by the workflow token the handler verifies, and
- * the health check not at all. Routes without IAM authorization are throttled per route.
+ * the health check not at all. Routes without IAM authorization are throttled per route, the others
+ * by the stage's default.
  */
 export class VigilHttpApi extends Construct {
   public readonly api: HttpApi;
@@ -56,6 +57,7 @@ export class VigilHttpApi extends Construct {
     });
     const cfnStage = this.stage.node.defaultChild;
     if (!(cfnStage instanceof CfnStage)) throw new Error(`${this.stage.node.path} has no CfnStage`);
+    cfnStage.defaultRouteSettings = { throttlingRateLimit: ClientRouteThrottle.rateLimit, throttlingBurstLimit: ClientRouteThrottle.burstLimit };
     // Routes are added after the stage exists, so the settings are produced at synthesis.
     cfnStage.routeSettings = Lazy.any({
       produce: () =>

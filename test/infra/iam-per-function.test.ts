@@ -24,7 +24,7 @@ const WRITE = ['dynamodb:BatchWriteItem', 'dynamodb:PutItem', 'dynamodb:UpdateIt
 const tableRead = (table: string) => grants(READ, [`<${table}.Arn>`, `<${table}.Arn>/index/*`]);
 const tableReadWrite = (table: string) => grants([...READ, ...WRITE], [`<${table}.Arn>`, `<${table}.Arn>/index/*`]);
 const publish = grants(['events:PutEvents'], ['<Bus.Arn>']);
-const sendTo = (queue: string) => grants(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'], [`<${queue}.Arn>`]);
+const sendTo = (queue: string) => grants(['sqs:SendMessage'], [`<${queue}.Arn>`]);
 const consume = grants(['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'], ['<TimersQueue.Arn>']);
 const armTimers = (region: string, group: string) => [
   ...sendTo('TimersQueue'),
@@ -33,7 +33,7 @@ const armTimers = (region: string, group: string) => [
   ]),
   ...grants(['iam:PassRole'], ['<TimersSchedulerRole.Arn>']),
 ];
-const tokenSecret = grants(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'], ['<WorkflowTokenKeySecret>']);
+const tokenSecret = grants(['secretsmanager:GetSecretValue'], ['<WorkflowTokenKeySecret>']);
 
 const sorted = (lines: readonly string[]) => [...new Set(lines)].sort();
 
