@@ -10,6 +10,9 @@ export const metrics = new Metrics({
   serviceName: process.env['POWERTOOLS_SERVICE_NAME'] ?? 'vigil',
 });
 
+/** Powertools' own switch (POWERTOOLS_METRICS_DISABLED; this process never sets POWERTOOLS_DEV). */
+const metricsDisabled = (): boolean => /^(true|1)$/i.test(process.env['POWERTOOLS_METRICS_DISABLED'] ?? '');
+
 /** JSON logs through Powertools Logger; metrics as CloudWatch EMF through Powertools Metrics. */
 export class PowertoolsTelemetry implements Telemetry {
   constructor(
@@ -28,6 +31,9 @@ export class PowertoolsTelemetry implements Telemetry {
   }
   metric(name: MetricName, dimensions?: Record<string, string>): void {
     this.onMetric?.(name, dimensions);
+    // Disabled (the local cloud counts its metrics in-process): a single metric would still build a
+    // Metrics instance and its Console for each call, a twentieth of a timeout burst's CPU, to print nothing.
+    if (metricsDisabled()) return;
     if (!dimensions) {
       metrics.addMetric(name, MetricUnit.Count, 1);
       return;
