@@ -77,6 +77,9 @@ async function claimOnce(deps: ManagerDeps, pool: Pool, claim: ClaimInput, claim
       // On a stopped pool the repeat is answered as any claim there, and the attempt it took is told
       // to stop now: the first call may have been cut off before it did so (review findings).
       await assertPoolStillRunning(deps, pool, named.itemId);
+      // Its attempt is already being stopped (its deadline passed while the answer was lost): the
+      // agent holds nothing to clean up, so it is told the attempt is over, not handed its past deadline.
+      if (named.run?.terminating) throw new ClaimEndedError(claimId, found.itemId, taken.attempt);
       return claimView(deps, pool, named);
     }
     if (taken) throw new ClaimEndedError(claimId, found.itemId, taken.attempt);

@@ -2,8 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DynamoPoolStore } from '../../../shared/adapters/aws/dynamo-pool-store.js';
 import { claimPoolItem } from '../../../shared/app/pools/claim-item.js';
+import { firePoolTimer } from '../../../shared/app/pools/fire-pool-timer.js';
+import { itemTimerId, type PoolItem } from '../../../shared/domain/pools/pool-item.js';
+import { at } from '../../support/fixtures.js';
 import { ClaimEndedError, ClaimInFlightError } from '../../../shared/domain/pools/pool-errors.js';
-import type { PoolItem } from '../../../shared/domain/pools/pool-item.js';
 import { loseNextAnswer } from '../support/lose-write-answer.js';
 import { useTestManager } from '../support/test-manager.js';
 import { newPool, refusal, send } from './pool-test-support.js';
@@ -68,6 +70,22 @@ describe('a claim with a claimId is idempotent', () => {
     // Assess
     expect(refused).toBeInstanceOf(ClaimEndedError);
     expect(await runningItems(m)).toEqual([]);
+  });
+
+  // A review note: the repeat of a claim whose attempt timed out while its answer was lost got a
+  // normal claim view, with a deadline already past and nothing telling the agent to stop.
+  it('a repeat after the attempt timed out (terminating, the pool running) is refused with stale_attempt', async () => {
+    // Prepare: the attempt's agent deadline passes; its wake-up starts terminating it
+    await newPool(m.deps, { agent_timeout_secs: 10, timeout_config: { cleanup_grace_period_secs: 60 } }, ['a', 'b']);
+    const first = await claimPoolItem(m.deps, 'p', agent('agent-a', 'c-1'));
+    if (!first) throw new Error('nothing claimed');
+    m.clock.set(at(10));
+    await firePoolTimer(m.deps, { scope: 'pool', jobId: itemTimerId('p', first.itemId), fenceToken: first.attempt, dueAt: at(10) });
+    expect((await m.deps.pools.getItem('p', first.itemId))?.run?.terminating).toBeDefined();
+    // Act
+    const refused = await refusal(claimPoolItem(m.deps, 'p', agent('agent-a', 'c-1')));
+    // Assess
+    expect(refused).toBeInstanceOf(ClaimEndedError);
   });
 
   it('nothing available: 204, and idle polling writes no receipt', async () => {
