@@ -28,7 +28,7 @@ export async function startCollection(deps: ManagerDeps, poolId: string, tenant:
   do {
     const page = await deps.pools.itemsInState(poolId, 'running', RUNNING_PAGE, after);
     await inBatches(page.items, ASKED_AT_ONCE, async (running) => {
-      const { item, decision } = await decideItem(deps, poolId, running.itemId, (current) => askForCheckpoint(current, running.attempt, until), running);
+      const { item, decision } = await decideItem(deps, poolId, running.itemId, (current) => askForCheckpoint(current, running.attempt, until, startedAt), running);
       if (decision.ignored === undefined && item.run) agents.push({ agentId: item.run.agentId, itemId: item.itemId, attempt: item.run.attempt });
     });
     after = page.more ? page.items.at(-1)?.itemId : undefined;
