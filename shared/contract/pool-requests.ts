@@ -45,6 +45,19 @@ function hasUnstorableKey(value: unknown): boolean {
   return Object.keys(value).some((key) => UNSTORABLE_KEYS.has(key)) || Object.values(value).some(hasUnstorableKey);
 }
 
+/**
+ * Values JSON has no form for: a YAML document can still make them (a `%YAML 1.1` directive turns
+ * `2001-12-14` into a date, `!!set` into a Set, `!!binary` into bytes).
+ */
+function hasNonJsonValue(value: unknown): boolean {
+  if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) return false;
+  if (Array.isArray(value)) return value.some(hasNonJsonValue);
+  if (typeof value !== 'object') return true;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (prototype !== Object.prototype && prototype !== null) return true;
+  return Object.values(value).some(hasNonJsonValue);
+}
+
 /** DynamoDB's marshaller refuses such numbers (Schemathesis found the 500); JSON parsing has already rounded them. */
 const hasUnsafeInteger = (value: unknown): boolean => someNumber(value, (n) => Number.isInteger(n) && !Number.isSafeInteger(n));
 
@@ -62,6 +75,9 @@ export const boundedJson = () =>
     }),
     z.refine((value) => !someNumber(value, outsideDynamoRange), {
       message: 'holds a number DynamoDB cannot store (non-zero magnitudes must be between 1e-130 and 1e125); send it as a string',
+    }),
+    z.refine((value) => !hasNonJsonValue(value), {
+      message: 'holds a value JSON cannot carry (a date, a set, bytes or a map, as YAML 1.1 makes them); quote it, or write it as text, a list or a map',
     }),
     z.refine((value) => !hasUnstorableKey(value), {
       message: 'holds a key named "constructor" or "__proto__", which the DynamoDB SDK for JavaScript cannot store as sent; rename the key',

@@ -70,12 +70,19 @@ function forgetWhenGone(group: ChildGroup, releaseGuard: () => void): void {
 const GUARD_SCRIPT = `IFS= read -r said
 [ "$said" = released ] && exit 0
 kill -s TERM -- "-$1" 2>/dev/null || exit 0
-sleep "$2"
-kill -s KILL -- "-$1" 2>/dev/null
+waited=0
+while kill -s 0 -- "-$1" 2>/dev/null; do
+  [ "$waited" -ge "$2" ] && { kill -s KILL -- "-$1" 2>/dev/null; exit 0; }
+  sleep 0.2
+  waited=$((waited + 1))
+done
 exit 0`;
 
 function guardGroup(pgid: number, graceMs: number): () => void {
-  const guard = spawn('sh', ['-c', GUARD_SCRIPT, 'vigil-group-guard', String(pgid), String(Math.max(0, graceMs) / 1000)], {
+  // The grace period in the script's 0.2 s steps: it stops waiting as soon as the group is gone, so
+  // its SIGKILL never reaches a group id the system has given to someone else since.
+  const steps = Math.ceil(Math.max(0, graceMs) / 200);
+  const guard = spawn('sh', ['-c', GUARD_SCRIPT, 'vigil-group-guard', String(pgid), String(steps)], {
     detached: true,
     stdio: ['pipe', 'ignore', 'ignore'],
   });

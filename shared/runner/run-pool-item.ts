@@ -62,8 +62,8 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
   };
   /** Vigil gave the item to a later attempt, or this one is over: nothing it reports counts any more. */
   const attemptOver = (error: unknown): ItemOutcome => {
-    if (!isRefusal(error, 'stale_attempt')) throw error;
-    context.log(`item ${claim.itemId}: attempt ${claim.attempt} is over (stale_attempt); moving on`);
+    if (!(error instanceof VigilApiError && ATTEMPT_REFUSED_FOR_GOOD.has(error.code))) throw error;
+    context.log(`item ${claim.itemId}: attempt ${claim.attempt} is over (${error.code}); moving on`);
     return 'terminated';
   };
   const reportTerminated = (cleanup: 'completed' | 'failed'): Promise<ItemOutcome> =>
@@ -148,6 +148,9 @@ const earliest = (...times: Array<number | undefined>): number | undefined => {
   const known = times.filter((t): t is number => t !== undefined);
   return known.length > 0 ? Math.min(...known) : undefined;
 };
+
+/** Refusals no later call of the attempt can get past (the SDK stops the attempt on them too): the runner claims on. */
+const ATTEMPT_REFUSED_FOR_GOOD: ReadonlySet<string> = new Set(['stale_attempt', 'item_not_found', 'pool_not_found', 'invalid_token', 'missing_token']);
 
 const isRefusal = (error: unknown, code: string): error is VigilApiError => error instanceof VigilApiError && error.code === code;
 

@@ -26,6 +26,8 @@ export function watchDeadline(options: {
   signal: AbortSignal;
 }): DeadlineWatch {
   let timer: NodeJS.Timeout | undefined;
+  // Once the work ended (an outcome sent, or stopped): an answer still in flight must not arm it again.
+  let stopped = false;
   const confirm = async () => {
     const timeUp = new AbortController();
     const answered = await Promise.race([
@@ -37,17 +39,21 @@ export function watchDeadline(options: {
     ]);
     timeUp.abort();
     const deadlineAtMs = options.deadlineAtMs();
+    if (stopped) return;
     if (!answered && deadlineAtMs !== undefined && options.now() >= deadlineAtMs) options.stop();
     else rearm();
   };
   const rearm = () => {
     clearTimeout(timer);
     const deadlineAtMs = options.deadlineAtMs();
-    if (deadlineAtMs === undefined || options.signal.aborted) return;
+    if (stopped || deadlineAtMs === undefined || options.signal.aborted) return;
     timer = setTimeout(() => void confirm(), Math.min(MAX_TIMER_MS, Math.max(DEADLINE_RECHECK_MS, deadlineAtMs - options.now())));
     timer.unref();
   };
-  const stop = () => clearTimeout(timer);
+  const stop = () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
   options.signal.addEventListener('abort', stop, { once: true });
   return { rearm, stop };
 }

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { askForCheckpoint } from '../../domain/pools/item-answers.js';
 import { CollectionNotFoundError } from '../../domain/pools/pool-errors.js';
 import { DEFAULT_TENANT } from '../../domain/tenant.js';
-import { secondsToMs } from '../../domain/time.js';
+import { secondsToMs, toIso, type EpochMs } from '../../domain/time.js';
+import { attemptEventFields } from '../../domain/pools/attempt-events.js';
+import { CheckpointRequested } from '../../events/pools/checkpoint-requested.js';
 import type { AskedAgent, CheckpointCollection } from '../../ports/pool-store.js';
 import { inBatches } from '../in-batches.js';
 import type { ManagerDeps } from '../manager-deps.js';
@@ -16,6 +18,23 @@ const ASKED_AT_ONCE = 16;
 const STATUS_STEP = 25;
 
 /**
+ * Each asked agent hears `checkpoint` at its next heartbeat (the request is in its item); agents
+ * driven by events hear it from `CheckpointRequested`, as for a periodic request. Sent a page at a
+ * time and at most once: a lost event leaves the heartbeat, and the collection never waits on the bus.
+ */
+async function announceRequests(deps: ManagerDeps, poolId: string, asked: readonly AskedAgent[], at: EpochMs, until: EpochMs): Promise<void> {
+  if (asked.length === 0) return;
+  const events = asked.map((agent) =>
+    CheckpointRequested.build({ ...attemptEventFields({ poolId, itemId: agent.itemId }, agent, at), answerBy: toIso(until) }),
+  );
+  try {
+    await deps.bus.publish(events);
+  } catch (error) {
+    deps.telemetry.warn('checkpoint requests of a collection not published; the agents hear them at their heartbeats', { poolId, events: events.length, error: String(error) });
+  }
+}
+
+/**
  * Seed 002's compaction: ask every running agent of the pool at once (their heartbeats answer
  * `checkpoint`), collect for `checkpoint_timeout_secs`, and report who answered, waiting no longer.
  */
@@ -27,10 +46,13 @@ export async function startCollection(deps: ManagerDeps, poolId: string, tenant:
   let after: string | undefined;
   do {
     const page = await deps.pools.itemsInState(poolId, 'running', RUNNING_PAGE, after);
+    const asked: AskedAgent[] = [];
     await inBatches(page.items, ASKED_AT_ONCE, async (running) => {
-      const { item, decision } = await decideItem(deps, poolId, running.itemId, (current) => askForCheckpoint(current, running.attempt, until, startedAt), running);
-      if (decision.ignored === undefined && item.run) agents.push({ agentId: item.run.agentId, itemId: item.itemId, attempt: item.run.attempt });
+      const { item, decision } = await decideItem(deps, poolId, running.itemId, (current) => askForCheckpoint(current, running.attempt, until), running);
+      if (decision.ignored === undefined && item.run) asked.push({ agentId: item.run.agentId, itemId: item.itemId, attempt: item.run.attempt });
     });
+    await announceRequests(deps, poolId, asked, startedAt, until);
+    agents.push(...asked);
     after = page.more ? page.items.at(-1)?.itemId : undefined;
   } while (after !== undefined);
   const collectionId = randomUUID();

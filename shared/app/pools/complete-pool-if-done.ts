@@ -24,8 +24,8 @@ export async function completePoolIfDone(
   for (let count = 1; ; count++) {
     const counts = await deps.pools.countItems(pool.poolId);
     if (pool.status !== 'RUNNING') {
-      // A completion cut off between its write and its publish left PoolFinished in the outbox, and a
-      // pool has no wake-up of its own: the repeated follow-up (or a GET) publishes it (a review finding).
+      // A completion cut off between its write and its publish left PoolFinished in the outbox: the
+      // repeated follow-up (or a GET) publishes it at once, before the pool's own retry wake-up would.
       if (((pool as OutboxState).outbox ?? []).length > 0) pool = await decidePool(deps, pool.poolId, guard((current) => unchanged(current, 'already_finished')), pool);
       return { pool, counts };
     }

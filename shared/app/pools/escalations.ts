@@ -77,8 +77,11 @@ export async function answerEscalation(deps: ManagerDeps, escalationId: string, 
     },
   );
   // An earlier answer to this escalation that reserved ids and then failed (or was cut off) before its
-  // write left them held: once the answer is decided, only its own split keeps any.
-  await releaseSubtaskIdsBut(deps, ids.poolId, escalationId, subtaskIds);
+  // write left them held: once the answer is decided, only its own split keeps any. Best effort: the
+  // answer is written, and a failed release must not turn it into an error its retry would get 409 for.
+  await releaseSubtaskIdsBut(deps, ids.poolId, escalationId, subtaskIds).catch((error: unknown) =>
+    deps.telemetry.warn('subtask ids reserved by an earlier answer not released', { poolId: ids.poolId, escalationId, error: String(error) }),
+  );
   await runFollowUps(deps, answered, pool);
   deps.telemetry.info('escalation answered', { poolId: ids.poolId, itemId: ids.itemId, escalationId, option: answer.option });
   return { escalationId, status: 'answered', option: answer.option, itemState: answered.state };

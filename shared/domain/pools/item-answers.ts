@@ -1,7 +1,4 @@
-import { publish, unchanged, type Decision } from '../effects.js';
-import { CheckpointRequested } from '../../events/pools/checkpoint-requested.js';
-import { toIso } from '../time.js';
-import { attemptEventFields } from './attempt-events.js';
+import { unchanged, type Decision } from '../effects.js';
 import type { EpochMs } from '../time.js';
 import { withWakeUp } from './item-wake-up.js';
 import type { PoolConfig } from './pool-config.js';
@@ -90,17 +87,11 @@ export function retryFromDlq(item: PoolItem, agentTimeoutSecs: number | undefine
   return { state: timed.item, effects: timed.effects };
 }
 
-/**
- * A collection (seed 002 compaction) asks the running attempt for a checkpoint until `until`, and
- * says so on the bus, as a periodic request does: agents driven by events hear of it too.
- */
-export function askForCheckpoint(item: PoolItem, attempt: number, until: EpochMs, now: EpochMs): Decision<PoolItem> {
+/** A collection (seed 002 compaction) asks the running attempt for a checkpoint until `until`. */
+export function askForCheckpoint(item: PoolItem, attempt: number, until: EpochMs): Decision<PoolItem> {
   const run = item.run;
   if (!run || run.attempt !== attempt || run.terminating) return unchanged(item, 'not_running');
-  return {
-    state: { ...item, run: { ...run, collectUntil: until } },
-    effects: [publish(CheckpointRequested.build({ ...attemptEventFields(item, run, now), answerBy: toIso(until) }))],
-  };
+  return { state: { ...item, run: { ...run, collectUntil: until } }, effects: [] };
 }
 
 /** Drops the follow-ups the app has carried out (they are idempotent, so a repeat is harmless). */

@@ -14,7 +14,8 @@ import { claim, newPool } from './pool-test-support.js';
  * of a collection, and the collection waits out `checkpoint_timeout_secs` with everyone missing.
  *
  * Now a collection publishes one `CheckpointRequested` per asked attempt (poolId, itemId, attempt,
- * agentId, at, answerBy = the collection's end), through the item's outbox like every other pool event.
+ * agentId, at, answerBy = the collection's end): a page of them per PutEvents, best effort (the
+ * heartbeat still says `checkpoint`), so a collection costs no second write per item.
  */
 describe('a checkpoint collection publishes CheckpointRequested (dynalite)', () => {
   const m = useTestManager();
@@ -34,5 +35,19 @@ describe('a checkpoint collection publishes CheckpointRequested (dynalite)', () 
     expect(requested).toEqual([
       expect.objectContaining({ poolId: 'p', itemId: claimed.itemId, attempt: claimed.attempt, agentId: 'agent-1', answerBy: new Date(at(40)).toISOString() }),
     ]);
+  });
+
+  it('with EventBridge down the collection still asks every agent (their heartbeats say checkpoint)', async () => {
+    // Prepare
+    await newPool(m.deps, { agent_timeout_secs: 7_200, checkpoint_interval_secs: 3_600, checkpoint_timeout_secs: 30 });
+    const claimed = await claim(m.deps, 'agent-1');
+    m.clock.set(at(10));
+    m.bus.failNextPublishes(Number.MAX_SAFE_INTEGER);
+    // Act
+    const { collectionId } = await startCollection(m.deps, 'p');
+    // Assess
+    expect(collectionId).toBeTruthy();
+    expect((await m.deps.pools.getItem('p', claimed.itemId))?.run?.collectUntil).toBe(at(40));
+    expect(m.bus.ofType(CheckpointRequested.detailType)).toEqual([]);
   });
 });
