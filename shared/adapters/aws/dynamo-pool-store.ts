@@ -171,25 +171,14 @@ export class DynamoPoolStore implements PoolStore {
   }
 
   async subtaskIdsHeldBy(poolId: string, owner: string): Promise<string[]> {
-    const held: string[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.doc.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :subtasks)',
-          FilterExpression: '#owner = :owner',
-          ProjectionExpression: 'sk',
-          ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: { ':pk': poolPk(poolId), ':subtasks': SUBTASK_PREFIX, ':owner': owner },
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of page.Items ?? []) held.push(String(item['sk']).slice(SUBTASK_PREFIX.length));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return held;
+    const held = await this.queryAll({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :subtasks)',
+      FilterExpression: '#owner = :owner',
+      ProjectionExpression: 'sk',
+      ExpressionAttributeNames: { '#owner': 'owner' },
+      ExpressionAttributeValues: { ':pk': poolPk(poolId), ':subtasks': SUBTASK_PREFIX, ':owner': owner },
+    });
+    return held.map((item) => String(item['sk']).slice(SUBTASK_PREFIX.length));
   }
 
   private async reserveSubtaskId(poolId: string, itemId: string, owner: string): Promise<boolean> {
