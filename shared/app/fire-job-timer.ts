@@ -15,7 +15,7 @@ import { grantsInForce } from './retired-grants.js';
 export async function fireJobTimer(deps: ManagerDeps, arrived: TimerRequest, from: 'queue' | 'sweep' = 'queue'): Promise<void> {
   const job = await deps.jobs.getJob(arrived.jobId);
   if (!job) return;
-  const timer = from === 'sweep' ? { ...arrived, ...sweptWakeUp(job, arrived, deps.clock.now()) } : arrived;
+  const timer = from === 'sweep' ? { ...arrived, ...sweptWakeUp(job, job.tracking.fenceToken, arrived, deps.clock.now()) } : arrived;
   // The outbox is published after the decision's write, never before it: a bus outage must not stop a timeout.
   if (isTerminal(job.status)) {
     deps.telemetry.metric('WakeUpDropped', { reason: 'already_terminal' });

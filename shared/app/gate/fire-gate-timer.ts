@@ -1,5 +1,5 @@
 import { onGateTimerFired } from '../../domain/gate/on-gate-timer-fired.js';
-import { LOST_WAKE_UP_GRACE_MS } from '../../domain/job-timer.js';
+import { sweptWakeUp } from '../../domain/job-timer.js';
 import type { TimerRequest } from '../../ports/timers.js';
 import { isDropped } from '../fire-job-timer.js';
 import { decideGateJob } from './decide-gate-job.js';
@@ -13,8 +13,7 @@ import type { GateDeps } from './gate-deps.js';
 export async function fireGateTimer(deps: GateDeps, arrived: TimerRequest, from: 'queue' | 'sweep' = 'queue'): Promise<void> {
   const job = await deps.gates.get(arrived.jobId);
   if (!job) return;
-  const ownLost = job.timerDueAt !== undefined && deps.clock.now() >= job.timerDueAt + LOST_WAKE_UP_GRACE_MS;
-  const timer = from === 'sweep' && ownLost ? { ...arrived, fenceToken: job.timeoutFenceToken, dueAt: job.timerDueAt } : arrived;
+  const timer = from === 'sweep' ? { ...arrived, ...sweptWakeUp(job, job.timeoutFenceToken, arrived, deps.clock.now()) } : arrived;
   // decideAndSave publishes a leftover outbox after deciding, so a bus outage cannot hold the decision back.
   const { decision } = await decideGateJob(deps, arrived.jobId, (current) => onGateTimerFired(current, timer, deps.clock.now(), deps.policy), job);
   if (decision.ignored === undefined && decision.state.globallyTimedOut && !job.globallyTimedOut) {

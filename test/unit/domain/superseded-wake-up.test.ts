@@ -60,10 +60,10 @@ describe('what a sweep fires for an index entry', () => {
   const lagging = { fenceToken: rearmed.tracking.fenceToken - 1, dueAt: at(60) };
 
   it('the job\'s own wake-up, once it is overdue past the grace', () => {
-    expect(sweptWakeUp(rearmed, lagging, at(75))).toEqual({ fenceToken: rearmed.tracking.fenceToken, dueAt: at(70) });
+    expect(sweptWakeUp(rearmed, rearmed.tracking.fenceToken, lagging, at(75))).toEqual({ fenceToken: rearmed.tracking.fenceToken, dueAt: at(70) });
   });
 
   it('the entry as read, while the job\'s own wake-up may still arrive', () => {
-    expect(sweptWakeUp(rearmed, lagging, at(74))).toBe(lagging);
+    expect(sweptWakeUp(rearmed, rearmed.tracking.fenceToken, lagging, at(74))).toBe(lagging);
   });
 });
