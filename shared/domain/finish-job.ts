@@ -18,14 +18,18 @@ export function finishJob(
   extra: { timeoutReason?: TimeoutReason; cancelReason?: string } = {},
 ): Decision<Job> {
   const { timerDueAt: _disarmed, ...rest } = job;
+  // A reason says how a job timed out: one that completed or was cancelled while its local timeout
+  // waited for the gate's word keeps none (its `locallyTimedOut` still records the report).
+  const { timeoutReason: pendingReason, ...tracking } = job.tracking;
+  const timeoutReason = extra.timeoutReason ?? (status === 'TIMED_OUT' ? pendingReason : undefined);
   const finished: Job = {
     ...rest,
     status,
     finishedAt: ctx.now,
     ...(extra.cancelReason !== undefined ? { cancelReason: extra.cancelReason } : {}),
     tracking: {
-      ...job.tracking,
-      ...(extra.timeoutReason !== undefined ? { timeoutReason: extra.timeoutReason } : {}),
+      ...tracking,
+      ...(timeoutReason !== undefined ? { timeoutReason } : {}),
       ...(extra.timeoutReason === 'global_timeout' ? { globallyTimedOut: true } : {}),
     },
   };
