@@ -25,7 +25,7 @@ export interface GrantToApply extends Omit<WorkerGrant, 'workerIndex'> {
 /**
  * Seed 001 §10.4.7-8: applies one grant to every RUNNING job where the worker is active: first the
  * (job, worker) grant record, which fixes the worker's index in the job, then the job, which a
- * gate-coordinated job reports at once. Idempotent by grant. Returns where it applied it.
+ * gate-coordinated job reports at once. Idempotent by grant. Returns the jobs that hold it.
  */
 export async function applyGrantToJobs(deps: ManagerDeps, grant: GrantToApply): Promise<Array<{ jobId: string; workerIndex: number }>> {
   const { workerId, epoch, count, seconds, addedSeconds, grantedAt, progressAdvanced, progressJobId, estimatedCompletion, activeWorkflowCount, tokenWorkflow } = grant;
@@ -44,12 +44,13 @@ export async function applyGrantToJobs(deps: ManagerDeps, grant: GrantToApply): 
       ...(activeWorkflowCount !== undefined ? { activeWorkflowCount } : {}),
       retainUntil: latestEndAt(job, job.workflowMarks.length, deps.policy),
     });
-    applied.push({ jobId: job.jobId, workerIndex });
-    // Another worker's grant that no longer counts (it failed) must not make a job past its real deadline look alive.
-    // Only past its own timeout can another worker's grant be what keeps it alive.
-    const othersGrantsMatter = grantedAt >= ownTimeoutAt(job.tracking) && !(job.tracking.workersWithExtensions === 1 && grantOf(job, workerIndex) !== undefined);
-    const retired = othersGrantsMatter ? await retiredGrantsOf(deps, job) : [];
-    await decideJob(deps, job.jobId, (current) => {
+    // A grant that no longer counts must not make a job past its real deadline look alive: this
+    // worker's own from a budget before this one, and another worker's that failed or reset since.
+    // Only past its own timeout can such a grant be what keeps the job alive.
+    const pastOwnTimeout = grantedAt >= ownTimeoutAt(job.tracking);
+    const othersHoldGrants = job.tracking.workersWithExtensions > (grantOf(job, workerIndex) === undefined ? 0 : 1);
+    const retired = pastOwnTimeout ? [{ workerIndex, epochBefore: epoch }, ...(othersHoldGrants ? await retiredGrantsOf(deps, job) : [])] : [];
+    const { decision } = await decideJob(deps, job.jobId, (current) => {
       // Read again on a retry: the report it sends must not be dated before a write that overtook it.
       const ctx = decisionContext(deps);
       // A job adds the grants of this budget it was given, not the ones made before the worker joined it.
@@ -59,6 +60,9 @@ export async function applyGrantToJobs(deps: ManagerDeps, grant: GrantToApply): 
       const advanced = progressAdvanced && job.jobId === progressJobId;
       return withExtensionReport(recordWorkerExtension(current, indexes, ledgerEntry, advanced, ctx, retired), ctx);
     }, job);
+    // Only a job that holds the grant is one it extended: a job that ended, or passed its deadline,
+    // while the request was decided refuses it, and the worker must not be told of time no job gives.
+    if (decision.ignored === undefined || decision.ignored === 'grant_already_applied') applied.push({ jobId: job.jobId, workerIndex });
   }, tokenWorkflow ? [tokenWorkflow] : []);
   return applied;
 }

@@ -6,7 +6,8 @@ export type WorkflowOfWorker = { jobId: string; workflowId: string; index: numbe
 
 /**
  * Runs `apply` once per RUNNING job where the worker has an active workflow, with the job as just
- * read and the worker's active workflow indexes in it; returns how many jobs it ran for. `known`
+ * read and the worker's active workflow indexes in it; returns how many jobs it ran for, and how
+ * many grant records the index still lists for the worker (grants not yet retired). `known`
  * adds workflows the `byWorker` index may not list yet (on AWS it lags the table). Workflows
  * the `byWorker` index still lists but that are over (an outcome whose index write was lost, a job
  * that finished, an earlier job with the same id) leave the index here, once: a worker's request costs O(its active jobs).
@@ -16,9 +17,10 @@ export async function forEachJobOfWorker(
   workerId: string,
   apply: (job: Job, workerIndexes: number[]) => Promise<unknown>,
   known: readonly WorkflowOfWorker[] = [],
-): Promise<number> {
+): Promise<{ jobs: number; listedGrants: number }> {
   const byJob = new Map<string, WorkflowOfWorker[]>();
-  for (const workflow of [...(await deps.jobs.findWorkOfWorker(workerId)).workflows, ...known]) {
+  const work = await deps.jobs.findWorkOfWorker(workerId);
+  for (const workflow of [...work.workflows, ...known]) {
     const listed = byJob.get(workflow.jobId) ?? [];
     if (!listed.some((w) => w.workflowId === workflow.workflowId)) byJob.set(workflow.jobId, [...listed, workflow]);
   }
@@ -35,7 +37,7 @@ export async function forEachJobOfWorker(
     await apply(job, workflows.filter((w) => !over.includes(w)).map((w) => w.index));
     applied++;
   }
-  return applied;
+  return { jobs: applied, listedGrants: work.grants.length };
 }
 
 /**

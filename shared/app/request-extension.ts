@@ -68,6 +68,7 @@ export async function requestExtension(deps: ManagerDeps, input: ExtensionInput)
     const ask = {
       currentProgress: input.currentProgress,
       jobId: tokenJobId,
+      ...(tokenJob.incarnation !== undefined ? { incarnation: tokenJob.incarnation } : {}),
       jobEnded: isTerminal(tokenJob.status),
       ...(workflowFinished ? { workflowFinished } : {}),
       jobPastDeadline: now >= tokenJobDeadline,
@@ -104,8 +105,10 @@ export async function requestExtension(deps: ManagerDeps, input: ExtensionInput)
         ...(input.activeWorkflowCount !== undefined ? { activeWorkflowCount: input.activeWorkflowCount } : {}),
       }),
     };
-    // Every job it was active in ended meanwhile: nothing was extended, so nothing is spent.
-    if (applied.jobs.length === 0) return deny(`Worker '${input.workerId}' has no workflow of a running job left to extend.`);
+    // Every job it was active in ended, or passed its deadline, meanwhile: nothing was extended, so nothing is spent.
+    if (applied.jobs.length === 0) {
+      return deny(`Worker '${input.workerId}' has no workflow of a running job left to extend: each ended or passed its deadline while the request was decided.`);
+    }
     let granted: WorkerHealth;
     try {
       granted = await deps.jobs.saveWorker({ ...worker, budget: outcome.budget }, stored ? worker.version : 0);

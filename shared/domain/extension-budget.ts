@@ -10,12 +10,13 @@ export interface ExtensionBudget {
   count: number;
   lastProgress: number;
   /**
-   * The job whose progress `lastProgress` is: `currentProgress` is the progress of the job named by
-   * the request's token, so the "no progress" rule compares it within that job only.
+   * The job whose progress `lastProgress` is (its id, with `@` and its incarnation when it has one):
+   * `currentProgress` is the progress of the job named by the request's token, so the "no progress"
+   * rule compares it within that job only.
    */
   lastProgressJobId?: string;
   /**
-   * The progress each job showed at this budget's grants (one entry per grant at most): a worker
+   * The progress each job (keyed as `lastProgressJobId`) showed at this budget's grants (one entry per grant at most): a worker
    * alternating its jobs' tokens must still show progress within the job it names to be granted again.
    */
   progressByJob?: Record<string, number>;
@@ -24,8 +25,13 @@ export interface ExtensionBudget {
 
 export const freshBudget = (epoch = 0): ExtensionBudget => ({ epoch, count: 0, lastProgress: 0, totalSeconds: 0 });
 
-/** A fresh budget, unless this one is untouched (then it already is one and no grant needs retiring). */
-export const resetBudget = (budget: ExtensionBudget): ExtensionBudget => (budget.count === 0 ? budget : freshBudget(budget.epoch + 1));
+/**
+ * A fresh budget, unless this one is untouched and no job holds a grant it has not counted (then it
+ * already is one and no grant needs retiring). `uncountedGrants`: a request that put its grant on
+ * the jobs and crashed before writing the budget left one (a review finding).
+ */
+export const resetBudget = (budget: ExtensionBudget, uncountedGrants = false): ExtensionBudget =>
+  budget.count === 0 && !uncountedGrants ? budget : freshBudget(budget.epoch + 1);
 
 /** The identity of a grant: the budget it came from and its number in that budget. */
 export interface GrantId {
@@ -52,6 +58,8 @@ export interface ExtensionAsk {
   currentProgress: number;
   /** The job the request's token names: the job whose progress `currentProgress` is. */
   jobId: string;
+  /** That job's incarnation: a job submitted again with the same id is another job, whose progress starts over. */
+  incarnation?: string;
   /** That job has ended: its progress cannot show the worker is still getting somewhere. */
   jobEnded?: boolean;
   /** The token's workflow has reported its outcome: the worker is done with it, as its progress route says (409). */
@@ -67,7 +75,8 @@ export function requestExtension(
   policy: ExtensionPolicy,
 ): ExtensionOutcome {
   const { currentProgress } = ask;
-  const previous = budget.progressByJob?.[ask.jobId] ?? (budget.lastProgressJobId === undefined || budget.lastProgressJobId === ask.jobId ? budget.lastProgress : 0);
+  const job = ask.incarnation === undefined ? ask.jobId : `${ask.jobId}@${ask.incarnation}`;
+  const previous = budget.progressByJob?.[job] ?? (budget.lastProgressJobId === undefined || budget.lastProgressJobId === job ? budget.lastProgress : 0);
   if (workerIsSuspect) {
     return {
       granted: false,
@@ -104,8 +113,8 @@ export function requestExtension(
       epoch: budget.epoch,
       count: budget.count + 1,
       lastProgress: currentProgress,
-      lastProgressJobId: ask.jobId,
-      progressByJob: { ...budget.progressByJob, [ask.jobId]: currentProgress },
+      lastProgressJobId: job,
+      progressByJob: { ...budget.progressByJob, [job]: currentProgress },
       totalSeconds: budget.totalSeconds + seconds,
     },
   };
