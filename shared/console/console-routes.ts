@@ -1,4 +1,5 @@
 import { consoleAssets } from './console-assets.js';
+import { FORWARD_TIMEOUT_MS, forwardWithin, isTimeout } from './forward-within.js';
 
 /** An answer the listener sends as-is. */
 export interface RawReply {
@@ -12,6 +13,8 @@ export interface ForwardedRequest {
   url: URL;
   body: string;
   contentType?: string;
+  /** Aborts once the console stops waiting for the answer (see forward-within.ts). */
+  signal?: AbortSignal;
 }
 
 /** Sends a request on to a Vigil listener (plain for the local cloud, signed for a deployed one). */
@@ -28,15 +31,18 @@ export interface ConsoleRouteOptions {
   forward: Forwarder;
   /** Whether `/_local/faults` answers here (the local cloud's gate listener). */
   faults: boolean;
+  /** How long a listener has to answer; FORWARD_TIMEOUT_MS unless a test says otherwise. */
+  forwardTimeoutMs?: number;
 }
 
 const json = (statusCode: number, body: unknown): RawReply => ({ statusCode, contentType: 'application/json', body: JSON.stringify(body) });
 
 /** A plain HTTP forwarder (the local cloud: same machine, no credentials). */
-export const plainForwarder: Forwarder = async ({ method, url, body, contentType }) => {
+export const plainForwarder: Forwarder = async ({ method, url, body, contentType, signal }) => {
   const response = await fetch(url, {
     method,
     redirect: 'manual',
+    ...(signal ? { signal } : {}),
     ...(method !== 'GET' && method !== 'HEAD' ? { body } : {}),
     ...(contentType ? { headers: { 'content-type': contentType } } : {}),
   });
@@ -76,9 +82,13 @@ export function consoleRoutes(options: ConsoleRouteOptions) {
       return json(404, { error: { code: 'route_not_found', message: `The console forwards Vigil's API routes only, not ${rest}.` } });
     }
     const upstream = new URL(base.replace(/\/$/, '') + rest + url.search);
+    const timeoutMs = options.forwardTimeoutMs ?? FORWARD_TIMEOUT_MS;
     try {
-      return await options.forward({ method, url: upstream, body, ...(contentType ? { contentType } : {}) });
+      return await forwardWithin(options.forward, { method, url: upstream, body, ...(contentType ? { contentType } : {}) }, timeoutMs);
     } catch (error) {
+      if (isTimeout(error)) {
+        return json(504, { error: { code: 'upstream_timeout', message: `${target} did not answer within ${timeoutMs / 1000} s; the console stopped waiting.` } });
+      }
       return json(502, { error: { code: 'upstream_unavailable', message: `${target} did not answer (${String(error)}). Check that it runs and the endpoint is right.` } });
     }
   };

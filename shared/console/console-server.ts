@@ -17,6 +17,8 @@ export interface ConsoleServerOptions {
   region?: string;
   /** Replaces the forwarder (tests). */
   forward?: Forwarder;
+  /** How long a listener has to answer a forwarded call (tests); see forward-within.ts. */
+  forwardTimeoutMs?: number;
 }
 
 /**
@@ -25,7 +27,12 @@ export interface ConsoleServerOptions {
  */
 export async function startConsoleServer(options: ConsoleServerOptions): Promise<{ url: string; server: Server; close(): Promise<void> }> {
   const forward = options.forward ?? (options.sign ? signedForwarder(options.region ? { fallbackRegion: options.region } : {}) : plainForwarder);
-  const routes = consoleRoutes({ targets: () => options.targets, forward, faults: false });
+  const routes = consoleRoutes({
+    targets: () => options.targets,
+    forward,
+    faults: false,
+    ...(options.forwardTimeoutMs !== undefined ? { forwardTimeoutMs: options.forwardTimeoutMs } : {}),
+  });
   const server = createServer(async (request, response) => {
     try {
       const refusal = refusalOf(request.headers, (server.address() as AddressInfo).port);

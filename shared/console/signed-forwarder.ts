@@ -17,7 +17,7 @@ export function signedForwarder(options: { fallbackRegion?: string; credentials?
     }
     return signer;
   };
-  return async ({ method, url, body, contentType }) => {
+  return async ({ method, url, body, contentType, signal }) => {
     const region = regionOfApiGatewayUrl(url.href) ?? options.fallbackRegion ?? process.env['AWS_REGION'] ?? 'us-east-1';
     const hasBody = method !== 'GET' && method !== 'HEAD';
     const headers = await signerFor(region)({
@@ -30,6 +30,7 @@ export function signedForwarder(options: { fallbackRegion?: string; credentials?
     const response = await fetch(url, {
       method,
       redirect: 'manual',
+      ...(signal ? { signal } : {}),
       headers: { ...(contentType ? { 'content-type': contentType } : {}), ...headers },
       ...(hasBody ? { body } : {}),
     });

@@ -6,4 +6,9 @@ export function timeLeft(deadlineIso: string, nowMs: number): string {
   return delta >= 0 ? `${text} left` : `${text} overdue`;
 }
 
-export const shortTime = (iso: unknown): string => (typeof iso === 'string' && iso ? new Date(iso).toLocaleTimeString() : '');
+/** A time for a person: the time of day when it is today, else the date too (lists span 30 days). */
+export function shortTime(iso: unknown, today: Date = new Date()): string {
+  if (typeof iso !== 'string' || !iso) return '';
+  const at = new Date(iso);
+  return at.toDateString() === today.toDateString() ? at.toLocaleTimeString() : at.toLocaleString();
+}

@@ -1,5 +1,7 @@
 import { endpoints, type Endpoints } from './api.js';
 import { esc } from './escape.js';
+import { rewriteKeepingOperatorState } from './keep-operator-state.js';
+import { oneAtATime } from './one-at-a-time.js';
 import type { Flash, Page } from './page.js';
 import { escalationsPage } from './pages/escalations-page.js';
 import { faultsPage } from './pages/faults-page.js';
@@ -22,7 +24,7 @@ function decodedOrAsIs(part: string): string {
 function route(where: Endpoints): Page {
   const parts = location.hash.replace(/^#\/?/, '').split('/').map(decodedOrAsIs);
   const [name, a = '', b = ''] = parts;
-  if (name === 'job' && a && b) return jobPage(a, b);
+  if (name === 'job' && a && b) return jobPage(where, a, b);
   if (name === 'pools') return poolsIndexPage(where);
   if (name === 'pool' && a && b) return poolPage(a, b);
   if (name === 'escalations') return escalationsPage(where);
@@ -53,31 +55,36 @@ async function start() {
       link.classList.toggle('active', location.hash.startsWith(link.getAttribute('href') ?? '#?'));
     }
   };
-  const refresh = async () => {
+  const show = (html: string) => {
+    const live = document.getElementById('live');
+    if (!live || html === lastLive) return;
+    rewriteKeepingOperatorState(live, html);
+    lastLive = html;
+  };
+  const refresh = oneAtATime(async () => {
     const mine = visit;
     try {
       const html = await page.live();
-      const live = document.getElementById('live');
-      // Only a change is written, so inputs inside the live part keep focus and what was typed.
-      if (mine === visit && live && html !== lastLive) {
-        live.innerHTML = html;
-        lastLive = html;
-      }
+      if (mine === visit) show(html);
       document.getElementById('connection')?.replaceChildren();
     } catch (error) {
       const element = document.getElementById('connection');
       if (element) element.innerHTML = `<span class="problem">Vigil is not answering (${esc(String(error))}); retrying.</span>`;
     }
-  };
+  });
 
   window.addEventListener('hashchange', () => {
     page = route(where);
     render();
     void refresh();
   });
-  main.addEventListener('change', () => void refresh());
+  const inControls = (event: Event) => (event.target as HTMLElement).closest('#controls') !== null;
+  // A keystroke filters what was read, without a request; a changed choice asks again (after the round under way).
   main.addEventListener('input', (event) => {
-    if ((event.target as HTMLElement).closest('#controls')) void refresh();
+    if (inControls(event) && page.view) show(page.view());
+  });
+  main.addEventListener('change', (event) => {
+    if (inControls(event)) void refresh();
   });
   main.addEventListener('click', async (event) => {
     const target = (event.target as HTMLElement).closest<HTMLElement>('[data-action]');

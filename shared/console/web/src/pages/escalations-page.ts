@@ -22,13 +22,16 @@ interface Asked {
   id: string;
 }
 
-/** What each option needs from the person besides the choice (the API validates it). */
+/**
+ * What each option needs from the person besides the choice (the API validates it). The fields keep
+ * what was typed when the list is redrawn (another question came in, one was answered elsewhere).
+ */
 function extraFields({ region, id }: Asked): string {
-  const of = `data-region="${esc(region)}" data-for="${esc(id)}"`;
+  const of = (name: string) => `data-field="${name}" data-region="${esc(region)}" data-for="${esc(id)}" data-keep="${esc(`${region} ${id} ${name}`)}"`;
   return `<div class="answer-fields">
-    <label>timeout s <input type="number" min="1" data-field="timeoutSeconds" ${of} value="1800"></label>
-    <label>clarification <input data-field="clarification" ${of}></label>
-    <label>subtasks (JSON) <input data-field="subtasks" ${of} placeholder='[{"itemId":"a","input":{}}]'></label></div>`;
+    <label>timeout s <input type="number" min="1" ${of('timeoutSeconds')} value="1800"></label>
+    <label>clarification <input ${of('clarification')}></label>
+    <label>subtasks (JSON) <input ${of('subtasks')} placeholder='[{"itemId":"a","input":{}}]'></label></div>`;
 }
 
 function field(root: HTMLElement, { region, id }: Asked, name: string): string {

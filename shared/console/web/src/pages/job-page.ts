@@ -1,40 +1,12 @@
-import { api } from '../api.js';
+import { api, errorText, type ApiAnswer, type Endpoints } from '../api.js';
 import { esc } from '../escape.js';
 import { shortTime, timeLeft } from '../format.js';
 import type { JobHistoryJson } from '../history-types.js';
 import type { Page } from '../page.js';
 import { layoutTimeline } from '../timeline-layout.js';
 import { timelineSvg } from '../timeline-svg.js';
-
-interface RegionJob {
-  status: string;
-  fenceToken?: number;
-  timeoutReason?: string;
-  timeoutTracking?: { effectiveDeadlineAt: string; totalExtensionsGranted: number };
-  workflows?: Array<{ workflowId: string; workerId: string; state: string; lastProgressAt?: string }>;
-  /** Set when the job has more workflows than this answer lists (they come a page at a time). */
-  nextCursor?: string;
-}
-
-/** Workflows listed on the card; the answer holds up to a page of them (1,000). */
-const SHOWN_WORKFLOWS = 200;
-
-function regionCard(region: string, job: RegionJob | undefined, history: JobHistoryJson | undefined): string {
-  if (!job || !history) return `<div class="card region" data-region="${esc(region)}"><h3>${esc(region)}</h3><p class="problem">not answering</p></div>`;
-  const workflows = (job.workflows ?? [])
-    .slice(0, SHOWN_WORKFLOWS)
-    .map((w) => `<tr><td>${esc(w.workflowId)}</td><td>${esc(w.workerId)}</td><td>${esc(w.state)}</td><td>${esc(shortTime(w.lastProgressAt))}</td></tr>`)
-    .join('');
-  const unshown = (job.workflows?.length ?? 0) - SHOWN_WORKFLOWS;
-  // Past the answer's page the count is not known here: say so rather than a wrong number.
-  const more = job.nextCursor !== undefined ? `<p>… and more than ${Math.max(0, unshown)} more workflows</p>` : unshown > 0 ? `<p>… and ${unshown} more workflows</p>` : '';
-  return `<div class="card region" data-region="${esc(region)}">
-    <h3>${esc(region)} <span class="status status-${esc(job.status)}">${esc(job.status)}</span></h3>
-    <p>fence token <b>${esc(job.fenceToken)}</b> · deadline ${esc(shortTime(history.effectiveDeadlineAt))}
-      (${esc(job.timeoutTracking?.totalExtensionsGranted ?? 0)} s extensions)${job.timeoutReason ? ` · reason <b>${esc(job.timeoutReason)}</b>` : ''}</p>
-    <table class="workflows"><thead><tr><th>Workflow</th><th>Worker</th><th>State</th><th>Last progress</th></tr></thead><tbody>${workflows}</tbody></table>${more}
-  </div>`;
-}
+import { heardVigilTime, vigilNow } from '../vigil-clock.js';
+import { regionCard, type RegionJob } from './region-card.js';
 
 const LEGEND = `<p class="legend">
   <span class="mark-progress">● progress</span> <span class="mark-heartbeat">○ heartbeat</span>
@@ -46,33 +18,47 @@ const LEGEND = `<p class="legend">
 /** The picture fills the page's width (at least 640 px); it is redrawn on each poll anyway. */
 const timelineWidth = () => Math.max(640, Math.floor((document.getElementById('live')?.clientWidth ?? 960) - 4));
 
+/** A region's answer that it holds no job of this id (as opposed to a failure, or a listener the console does not know). */
+const unknownJob = (answer: ApiAnswer): boolean => answer.status === 404 && (answer.body as { error?: { code?: string } } | undefined)?.error?.code === 'job_not_found';
+
+/** The job's status, strategy, times and, while it runs, the time left on Vigil's clock. */
+function head(jobId: string, h: JobHistoryJson): string {
+  heardVigilTime(h.now);
+  const left = h.status === 'RUNNING' ? timeLeft(h.effectiveDeadlineAt, vigilNow()) : '';
+  return `<div class="job-head">
+      <h2>${esc(jobId)} <span id="job-status" class="status status-${esc(h.status)}">${esc(h.status)}</span></h2>
+      <p>${esc(h.strategy)} · started ${esc(shortTime(h.startedAt))} · deadline ${esc(shortTime(h.effectiveDeadlineAt))}
+      ${left ? ` · <b>${esc(left)}</b>` : ''}${h.timeoutReason && h.status === 'TIMED_OUT' ? ` · reason <b id="job-reason">${esc(h.timeoutReason)}</b>` : ''}</p>
+    </div>`;
+}
+
+/** The gate's history did not come: the regions' parts still show (an outage plays out there). */
+const gateProblem = (jobId: string, answer: ApiAnswer) => `<div class="job-head"><h2>${esc(jobId)}</h2>
+    <p class="problem">The gate did not answer (${esc(errorText(answer))}): below, each region that knows this job, as it answers.</p></div>`;
+
 /** One job: its status, each region and workflow, and the timeline of every decision. */
-export function jobPage(source: string, jobId: string): Page {
+export function jobPage(where: Endpoints, source: string, jobId: string): Page {
   const path = `/jobs/${encodeURIComponent(jobId)}`;
   return {
     title: `Job ${jobId}`,
     controls: () => '',
     async live() {
       const top = await api<JobHistoryJson>(source, `${path}/history`);
-      if (!top.ok) return `<p class="problem">${esc(source)} answered HTTP ${top.status} for job ${esc(jobId)}.</p>`;
-      const regions = source === 'gate' ? (top.body.regions ?? []) : [source];
+      if (!top.ok && source !== 'gate') return `<p class="problem">${esc(source)} answered ${esc(errorText(top))} for job ${esc(jobId)}.</p>`;
+      // Without the gate's history its regions are not known: every region is asked, those without the job left out.
+      const regions = !top.ok ? where.regions : source === 'gate' ? (top.body.regions ?? []) : [source];
       const perRegion = await Promise.all(
         regions.map(async (region) => {
           const [job, history] = await Promise.all([api<RegionJob>(region, path), region === source ? top : api<JobHistoryJson>(region, `${path}/history`)]);
-          return { region, job: job.ok ? job.body : undefined, history: history.ok ? history.body : undefined };
+          return { region, job, history };
         }),
       );
-      const histories = [...(source === 'gate' ? [top.body] : []), ...perRegion.flatMap((r) => (r.history ? [r.history] : []))];
-      const h = top.body;
-      const left = h.status === 'RUNNING' ? timeLeft(h.effectiveDeadlineAt, Date.now()) : '';
-      return `<div class="job-head">
-          <h2>${esc(jobId)} <span id="job-status" class="status status-${esc(h.status)}">${esc(h.status)}</span></h2>
-          <p>${esc(h.strategy)} · started ${esc(shortTime(h.startedAt))} · deadline ${esc(shortTime(h.effectiveDeadlineAt))}
-          ${left ? ` · <b>${esc(left)}</b>` : ''}${h.timeoutReason && h.status === 'TIMED_OUT' ? ` · reason <b id="job-reason">${esc(h.timeoutReason)}</b>` : ''}</p>
-        </div>
-        <div class="timeline-box">${timelineSvg(layoutTimeline(histories, timelineWidth()))}</div>${LEGEND}
+      const shown = top.ok ? perRegion : perRegion.filter(({ history }) => !unknownJob(history));
+      const histories = [...(source === 'gate' && top.ok ? [top.body] : []), ...shown.flatMap(({ history }) => (history.ok ? [history.body] : []))];
+      return `${top.ok ? head(jobId, top.body) : gateProblem(jobId, top)}
+        ${histories.length ? `<div class="timeline-box">${timelineSvg(layoutTimeline(histories, timelineWidth()))}</div>${LEGEND}` : ''}
         ${histories.some((x) => x.truncated) ? '<p class="problem">History truncated: the oldest samples are not shown.</p>' : ''}
-        <div class="regions">${perRegion.map((r) => regionCard(r.region, r.job, r.history)).join('')}</div>`;
+        <div class="regions">${shown.map(({ region, job, history }) => regionCard(region, job, history)).join('')}</div>`;
     },
   };
 }

@@ -116,7 +116,7 @@ export function poolPage(region: string, poolId: string): Page {
         ? dlq.body.entries
             .map(
               (d) => `<tr data-dlq-item="${esc(d.itemId)}"><td>${esc(d.itemId)}</td><td>${esc(d.timeoutCount)}</td>
-                <td><details><summary>${esc(d.history?.length ?? 0)} attempts</summary>${historyTable(d.history)}</details></td>
+                <td><details data-keep="${esc(`dlq ${d.itemId}`)}"><summary>${esc(d.history?.length ?? 0)} attempts</summary>${historyTable(d.history)}</details></td>
                 <td><button data-action="retry" data-item="${esc(d.itemId)}">Retry</button></td></tr>`,
             )
             .join('')
