@@ -1,10 +1,8 @@
 import { InvalidRequestError, JobNotFoundError } from '../domain/errors.js';
 import { belongsTo } from '../domain/job.js';
 import { DEFAULT_TENANT, ownedBy } from '../domain/tenant.js';
-import { withoutGrants } from '../domain/worker-extensions.js';
 import { jobView } from './job-views.js';
 import type { ManagerDeps } from './manager-deps.js';
-import { retiredGrantsOf } from './retired-grants.js';
 
 /**
  * `GET /jobs/{jobId}?cursor=` by the job's tenant: another tenant's job is not found (see `own-job.ts`).
@@ -19,8 +17,5 @@ export async function getJob(deps: ManagerDeps, jobId: string, tenant: string = 
   if (afterIndex !== undefined && !(Number.isInteger(afterIndex) && afterIndex >= 0 && workflows.some((w) => w.index > afterIndex))) {
     throw new InvalidRequestError("The 'cursor' query parameter is not one this API issued. Pass the nextCursor of the previous answer, or omit it for the first page.");
   }
-  // The deadline as the timer enforces it: a grant whose worker failed or reset since does not count,
-  // though the job's wake-up has not yet dropped it.
-  const job = stored.job.status === 'RUNNING' && stored.job.tracking.workersWithExtensions > 0 ? withoutGrants(stored.job, await retiredGrantsOf(deps, stored.job)) : stored.job;
-  return jobView(job, workflows, deps.clock.now(), stored.grants, afterIndex);
+  return jobView(stored.job, workflows, deps.clock.now(), stored.grants, afterIndex);
 }

@@ -7,7 +7,7 @@ import { toIso, type EpochMs } from '../domain/time.js';
 import type { WorkflowTokens } from './workflow-tokens.js';
 import { latestAdvanceAt, withWorkflowProgress } from '../domain/record-progress.js';
 
-/** Each worker's grant that counts toward the deadline, with what it said when it asked (AD-26). */
+/** Each worker's grant the job holds, with what it said when it asked (AD-26); a failed worker's until the wake-up drops it. */
 function workerExtensions(job: Job, records: readonly WorkerGrantRecord[]) {
   const grants = decodeGrants(job.tracking.workerGrants);
   return records.flatMap((record) => {
