@@ -3,6 +3,7 @@ import type { Job } from '../domain/job.js';
 import { VersionConflictError } from '../ports/job-store.js';
 import { forEachJobOfWorker } from './jobs-of-worker.js';
 import type { ManagerDeps } from './manager-deps.js';
+import { newWorker } from '../domain/worker-health.js';
 import { retireWorkerGrantsEverywhere } from './retire-worker-grants.js';
 
 const MAX_ATTEMPTS = 3;
@@ -22,13 +23,14 @@ export async function resetBudgetWhenIdle(deps: ManagerDeps, workerId: string, f
     // Idle is checked on every attempt: the write that overtook the last one may be a grant of work it started since.
     const { jobs: activeJobs, listedGrants } = await forEachJobOfWorker(deps, workerId, async () => undefined);
     if (activeJobs > 0) return;
-    const worker = await deps.jobs.getWorker(workerId);
-    if (!worker) return;
+    const stored = await deps.jobs.getWorker(workerId);
+    // No item: the worker's first call was an extension request that crashed before writing it; its grant may still be on a job.
+    const worker = stored ?? newWorker(workerId, deps.clock.now());
     const budget = resetBudget(worker.budget, listedGrants > 0);
     // Epoch 0 with nothing spent and no grant on any job: this worker was never granted anything, so there is nothing to walk.
     if (budget.epoch === 0 && budget.count === 0) return;
     try {
-      if (budget !== worker.budget) await deps.jobs.saveWorker({ ...worker, budget }, worker.version);
+      if (budget !== worker.budget) await deps.jobs.saveWorker({ ...worker, budget }, stored ? stored.version : 0);
       await retireWorkerGrantsEverywhere(deps, workerId, budget.epoch, finishedIn);
       return;
     } catch (error) {

@@ -76,7 +76,9 @@ export function requestExtension(
 ): ExtensionOutcome {
   const { currentProgress } = ask;
   const job = ask.incarnation === undefined ? ask.jobId : `${ask.jobId}@${ask.incarnation}`;
-  const previous = budget.progressByJob?.[job] ?? (budget.lastProgressJobId === undefined || budget.lastProgressJobId === job ? budget.lastProgress : 0);
+  // A budget stored before progress was keyed by incarnation names the job by its id alone: read as this job's, it can only deny.
+  const sameJob = (key: string | undefined) => key === undefined || key === job || key === ask.jobId;
+  const previous = budget.progressByJob?.[job] ?? budget.progressByJob?.[ask.jobId] ?? (sameJob(budget.lastProgressJobId) ? budget.lastProgress : 0);
   if (workerIsSuspect) {
     return {
       granted: false,
