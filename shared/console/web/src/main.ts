@@ -46,8 +46,11 @@ async function start() {
   let visit = 0;
   let lastLive = '';
 
+  // One round of requests at a time per visit of a page: a new page does not wait behind the last one's round (its answer is dropped).
+  let refresh: () => Promise<void> = async () => undefined;
   const render = () => {
     visit++;
+    refresh = oneAtATime(round);
     lastLive = '';
     document.title = `Vigil · ${page.title}`;
     main.innerHTML = `<div id="controls">${page.controls()}</div><div id="live" aria-live="polite"></div>`;
@@ -61,17 +64,19 @@ async function start() {
     rewriteKeepingOperatorState(live, html);
     lastLive = html;
   };
-  const refresh = oneAtATime(async () => {
+  async function round(): Promise<void> {
     const mine = visit;
     try {
       const html = await page.live();
-      if (mine === visit) show(html);
+      if (mine !== visit) return;
+      show(html);
       document.getElementById('connection')?.replaceChildren();
     } catch (error) {
+      if (mine !== visit) return;
       const element = document.getElementById('connection');
       if (element) element.innerHTML = `<span class="problem">Vigil is not answering (${esc(String(error))}); retrying.</span>`;
     }
-  });
+  }
 
   window.addEventListener('hashchange', () => {
     page = route(where);
