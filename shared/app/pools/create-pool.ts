@@ -9,6 +9,7 @@ import { DEFAULT_TENANT, storedTenant } from '../../domain/tenant.js';
 import type { ManagerDeps } from '../manager-deps.js';
 import { poolView } from './pool-views.js';
 import { decidePool } from './pool-state-stores.js';
+import { withSortedKeys } from '../../domain/same-json.js';
 import { openCreatedPool } from '../../domain/pools/pool-decisions.js';
 
 // The tenant is part of the digest (absent for the default one, so older pools keep theirs): another
@@ -20,13 +21,6 @@ const digests = (submission: PoolSubmission, tenant: string = DEFAULT_TENANT) =>
   const hash = (text: string) => createHash('sha256').update(text).digest('hex');
   return { canonical: hash(JSON.stringify(withSortedKeys(body))), asSent: hash(JSON.stringify(body)) };
 };
-
-/** JSON objects with their keys in one order, at every depth; arrays keep theirs. */
-function withSortedKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withSortedKeys);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, withSortedKeys((value as Record<string, unknown>)[key])]));
-}
 
 /**
  * `POST /pools`: idempotent on `poolId` like jobs; the same id with another body is a 409.

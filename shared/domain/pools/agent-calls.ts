@@ -1,4 +1,5 @@
 import { AgentCompleted } from '../../events/pools/agent-completed.js';
+import { sameJson } from '../same-json.js';
 import { CommandCompleted } from '../../events/pools/command-completed.js';
 import { CommandStarted } from '../../events/pools/command-started.js';
 import { metric, publish, type Decision, type Effect } from '../effects.js';
@@ -87,12 +88,15 @@ function onOverAttempt(item: PoolItem, attempt: number, call: AgentCall, now: Ep
   const endedAt = entry?.endedAt ?? now;
   if (call.type === 'heartbeat') return { item, effects: [], reply: { action: 'terminate', deadlineAt: null, terminateBy: toIso(endedAt) } };
   // A complete sent again (its answer was lost) after it ended the attempt: answered as the first was.
-  if (call.type === 'complete' && entry?.outcome === call.outcome && entry.resolution === undefined) return { item, effects: [], reply: { state: item.state } };
+  // One with another outcome or result is not a repeat: refused, its result kept as a late one.
+  const repeatsCompletion = call.type === 'complete' && entry?.outcome === call.outcome && entry.resolution === undefined && sameJson(call.result, item.result);
+  if (repeatsCompletion) return { item, effects: [], reply: { state: item.state } };
   if (call.type === 'terminated') {
     // Past the grace period (a runner's report after its SIGKILL): still answered, its partial result
-    // kept as a late one. A repeat of a `terminated` that ended the attempt carried nothing new.
+    // kept as a late one. A repeat of the `terminated` that ended the attempt carried nothing new;
+    // another partial result than the one kept is kept as a late one.
     const carried = carriedResult(call);
-    const late = carried.carries && entry?.resolution !== 'graceful';
+    const late = carried.carries && (entry?.resolution !== 'graceful' || !sameJson(call.partialResult, item.partialResult));
     return { item: late ? withLateResult(item, attempt, call.type, carried.result, now) : item, effects: [], reply: { state: item.state } };
   }
   return refuse(item, attempt, call, now, new StaleAttemptError(item.itemId, attempt, item.attempt, true));

@@ -90,7 +90,8 @@ export type EscalationOption = (typeof ESCALATION_OPTIONS)[number];
 
 /** Work the app does after the item's write; kept on the item until done, so a crash loses none. */
 export type FollowUp =
-  | { type: 'fail_pool'; reason: string }
+  /** `at`: the moment of the timeout that fails the pool, however late its wake-up ran. */
+  | { type: 'fail_pool'; reason: string; at?: EpochMs }
   | { type: 'check_pool_finished' }
   | { type: 'index_escalation'; escalationId: string }
   | { type: 'create_items'; items: Array<{ itemId: string; input: unknown }> }
