@@ -1,22 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DynamoJobStore } from '../../shared/adapters/aws/dynamo-job-store.js';
 import { fireJobTimer } from '../../shared/app/fire-job-timer.js';
 import { requestExtension } from '../../shared/app/request-extension.js';
-import type { WorkerHealth } from '../../shared/domain/worker-health.js';
 import { at } from '../support/fixtures.js';
+import { StoreThatFailsOneWorkerWrite } from './support/store-that-fails-one-worker-write.js';
 import { submit, tokenOf, useTestManager } from './support/test-manager.js';
 
-/** The real store, except that the next worker write can be made to fail as a crash would. */
-class StoreThatFailsOneWorkerWrite extends DynamoJobStore {
-  failNextWorkerWrite = false;
-  override async saveWorker(worker: WorkerHealth, expectedVersion: number): Promise<WorkerHealth> {
-    if (this.failNextWorkerWrite) {
-      this.failNextWorkerWrite = false;
-      throw new Error('the process died before the worker budget was written');
-    }
-    return super.saveWorker(worker, expectedVersion);
-  }
-}
 
 describe('AD-26 extension retried after a crash between the job writes and the budget write (dynalite)', () => {
   const m = useTestManager({ store: (doc, tableName) => new StoreThatFailsOneWorkerWrite(doc, tableName) });

@@ -1,36 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { DynamoJobStore } from '../../shared/adapters/aws/dynamo-job-store.js';
 import { completeWorkflow } from '../../shared/app/complete-workflow.js';
 import { fireJobTimer } from '../../shared/app/fire-job-timer.js';
 import { reportProgress } from '../../shared/app/report-progress.js';
 import { requestExtension } from '../../shared/app/request-extension.js';
-import type { WorkerHealth } from '../../shared/domain/worker-health.js';
 import { at } from '../support/fixtures.js';
+import { StoreThatFailsOneWorkerWrite } from './support/store-that-fails-one-worker-write.js';
 import { submit, tokenOf, useTestManager } from './support/test-manager.js';
 
-/** The real store, except that the next worker write can be made to fail as a crash would (as test/app/extension-retry.test.ts). */
-class StoreThatFailsOneWorkerWrite extends DynamoJobStore {
-  failNextWorkerWrite = false;
-  override async saveWorker(worker: WorkerHealth, expectedVersion: number): Promise<WorkerHealth> {
-    if (this.failNextWorkerWrite) {
-      this.failNextWorkerWrite = false;
-      throw new Error('the process died before the worker budget was written');
-    }
-    return super.saveWorker(worker, expectedVersion);
-  }
-}
 
 /**
  * README: a worker gets a fresh budget when "it has completed its work: its last active workflow got an
  * outcome", and "a fresh budget retires the old budget's grants on every job". The grant of a request
  * that crashed after reaching the job but before the budget write (the crash request-extension.ts
- * is written for) is left on the job when the worker then finishes instead of retrying:
- * reset-budget-when-idle.ts sees an untouched budget (count 0, epoch 0) and walks nothing.
+ * is written for) was left on the job when the worker then finished instead of retrying: the reset
+ * saw an untouched budget (count 0, epoch 0), or no worker item at all, and walked nothing (review
+ * findings). The index still lists the grant's record, so the reset now starts a fresh budget.
  */
 describe('AD-26: a worker that completed its work leaves no grant counting on a job (dynalite)', () => {
   const m = useTestManager({ store: (doc, tableName) => new StoreThatFailsOneWorkerWrite(doc, tableName) });
 
-  it('a grant whose request crashed before the budget write keeps the job alive 30 s past its deadline after the worker finished its part', async () => {
+  it('a grant whose request crashed before the budget write stops counting once the worker finished its part: the job times out at its own 60 s', async () => {
     const submitted = await submit(m, {
       jobId: 'job-1',
       timeoutSeconds: 60,
@@ -57,6 +46,34 @@ describe('AD-26: a worker that completed its work leaves no grant counting on a 
     m.clock.set(at(60));
     await fireJobTimer(m.deps, m.timers.expectArmed('job-1'));
     // worker-a's grant must not count any more: the job's deadline is its own 60 s.
+    const job = await m.getJob('job-1');
+    expect({ status: job.status, total: job.tracking.totalExtensionsGranted }).toEqual({ status: 'TIMED_OUT', total: 0 });
+  });
+
+  // The same crash on the worker's first call (docs/api.md allows an extension request first): no worker item exists yet.
+  it("worker-a's first call is an extension that crashes before the budget write; after worker-a completes, job-1 still times out at its own 60 s", async () => {
+    const submitted = await submit(m, {
+      jobId: 'job-1',
+      timeoutSeconds: 60,
+      stuckThresholdSeconds: 100_000,
+      workflows: [
+        { workflowId: 'wf-a', workerId: 'worker-a' },
+        { workflowId: 'wf-c', workerId: 'worker-c' },
+      ],
+    });
+    const tokenA = tokenOf(submitted, 'wf-a');
+    m.clock.set(at(10));
+    (m.jobs as StoreThatFailsOneWorkerWrite).failNextWorkerWrite = true;
+    await expect(requestExtension(m.deps, { workerId: 'worker-a', token: tokenA, currentProgress: 0.3 })).rejects.toThrow(/died/);
+    expect((await m.getJob('job-1')).tracking.totalExtensionsGranted).toBe(30);
+    m.clock.set(at(20));
+    await completeWorkflow(m.deps, { jobId: 'job-1', workflowId: 'wf-a', workerId: 'worker-a', outcome: 'completed', token: tokenA });
+    // The completion writes the worker's first item, with a fresh budget that retires the uncounted grant.
+    expect((await m.jobs.getWorker('worker-a'))?.budget).toMatchObject({ epoch: 1, count: 0 });
+    m.clock.set(at(55));
+    await reportProgress(m.deps, { jobId: 'job-1', workflowId: 'wf-c', workerId: 'worker-c', token: tokenOf(submitted, 'wf-c'), progress: 0.5 });
+    m.clock.set(at(60));
+    await fireJobTimer(m.deps, m.timers.expectArmed('job-1'));
     const job = await m.getJob('job-1');
     expect({ status: job.status, total: job.tracking.totalExtensionsGranted }).toEqual({ status: 'TIMED_OUT', total: 0 });
   });
