@@ -19,7 +19,12 @@ import { submit, tokenOf, useTestManager } from './support/test-manager.js';
 describe('AD-26: a worker that completed its work leaves no grant counting on a job (dynalite)', () => {
   const m = useTestManager({ store: (doc, tableName) => new StoreThatFailsOneWorkerWrite(doc, tableName) });
 
-  it('a grant whose request crashed before the budget write stops counting once the worker finished its part: the job times out at its own 60 s', async () => {
+  /**
+   * worker-a's grant reaches job-1 at 10 s (deadline 90 s), then the process dies before the budget
+   * write; at 20 s worker-a finishes its part instead of asking again; worker-c keeps the job alive.
+   * `heardBefore`: worker-a reported at 5 s (it has a worker item) or the extension was its first call.
+   */
+  async function grantCrashedThenWorkerFinished(heardBefore: boolean) {
     const submitted = await submit(m, {
       jobId: 'job-1',
       timeoutSeconds: 60,
@@ -30,51 +35,34 @@ describe('AD-26: a worker that completed its work leaves no grant counting on a 
       ],
     });
     const tokenA = tokenOf(submitted, 'wf-a');
-    m.clock.set(at(5));
-    await reportProgress(m.deps, { jobId: 'job-1', workflowId: 'wf-a', workerId: 'worker-a', token: tokenA, progress: 0.1 });
-    // 10 s: worker-a asks; the grant reaches job-1 (deadline 90 s), then the process dies before the budget write.
+    if (heardBefore) {
+      m.clock.set(at(5));
+      await reportProgress(m.deps, { jobId: 'job-1', workflowId: 'wf-a', workerId: 'worker-a', token: tokenA, progress: 0.1 });
+    }
     m.clock.set(at(10));
     (m.jobs as StoreThatFailsOneWorkerWrite).failNextWorkerWrite = true;
     await expect(requestExtension(m.deps, { workerId: 'worker-a', token: tokenA, currentProgress: 0.3 })).rejects.toThrow(/died/);
     expect((await m.getJob('job-1')).tracking.totalExtensionsGranted).toBe(30);
-    // 20 s: worker-a finishes its part instead of asking again: its work is done, its budget is fresh.
     m.clock.set(at(20));
     await completeWorkflow(m.deps, { jobId: 'job-1', workflowId: 'wf-a', workerId: 'worker-a', outcome: 'completed', token: tokenA });
-    // Keep worker-c healthy and the job otherwise alive; the job's own wake-up at 60 s.
+    const budget = (await m.jobs.getWorker('worker-a'))?.budget;
     m.clock.set(at(55));
     await reportProgress(m.deps, { jobId: 'job-1', workflowId: 'wf-c', workerId: 'worker-c', token: tokenOf(submitted, 'wf-c'), progress: 0.5 });
     m.clock.set(at(60));
     await fireJobTimer(m.deps, m.timers.expectArmed('job-1'));
-    // worker-a's grant must not count any more: the job's deadline is its own 60 s.
     const job = await m.getJob('job-1');
-    expect({ status: job.status, total: job.tracking.totalExtensionsGranted }).toEqual({ status: 'TIMED_OUT', total: 0 });
+    return { budget, job: { status: job.status, total: job.tracking.totalExtensionsGranted } };
+  }
+
+  it('a grant whose request crashed before the budget write stops counting once the worker finished its part: the job times out at its own 60 s', async () => {
+    const { budget, job } = await grantCrashedThenWorkerFinished(true);
+    expect(budget).toMatchObject({ epoch: 1, count: 0 });
+    expect(job).toEqual({ status: 'TIMED_OUT', total: 0 });
   });
 
-  // The same crash on the worker's first call (docs/api.md allows an extension request first): no worker item exists yet.
-  it("worker-a's first call is an extension that crashes before the budget write; after worker-a completes, job-1 still times out at its own 60 s", async () => {
-    const submitted = await submit(m, {
-      jobId: 'job-1',
-      timeoutSeconds: 60,
-      stuckThresholdSeconds: 100_000,
-      workflows: [
-        { workflowId: 'wf-a', workerId: 'worker-a' },
-        { workflowId: 'wf-c', workerId: 'worker-c' },
-      ],
-    });
-    const tokenA = tokenOf(submitted, 'wf-a');
-    m.clock.set(at(10));
-    (m.jobs as StoreThatFailsOneWorkerWrite).failNextWorkerWrite = true;
-    await expect(requestExtension(m.deps, { workerId: 'worker-a', token: tokenA, currentProgress: 0.3 })).rejects.toThrow(/died/);
-    expect((await m.getJob('job-1')).tracking.totalExtensionsGranted).toBe(30);
-    m.clock.set(at(20));
-    await completeWorkflow(m.deps, { jobId: 'job-1', workflowId: 'wf-a', workerId: 'worker-a', outcome: 'completed', token: tokenA });
-    // The completion writes the worker's first item, with a fresh budget that retires the uncounted grant.
-    expect((await m.jobs.getWorker('worker-a'))?.budget).toMatchObject({ epoch: 1, count: 0 });
-    m.clock.set(at(55));
-    await reportProgress(m.deps, { jobId: 'job-1', workflowId: 'wf-c', workerId: 'worker-c', token: tokenOf(submitted, 'wf-c'), progress: 0.5 });
-    m.clock.set(at(60));
-    await fireJobTimer(m.deps, m.timers.expectArmed('job-1'));
-    const job = await m.getJob('job-1');
-    expect({ status: job.status, total: job.tracking.totalExtensionsGranted }).toEqual({ status: 'TIMED_OUT', total: 0 });
+  it('the same when the crashed extension was the worker\'s first call: its completion writes its first item, with a fresh budget', async () => {
+    const { budget, job } = await grantCrashedThenWorkerFinished(false);
+    expect(budget).toMatchObject({ epoch: 1, count: 0 });
+    expect(job).toEqual({ status: 'TIMED_OUT', total: 0 });
   });
 });
