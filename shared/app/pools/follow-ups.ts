@@ -14,7 +14,7 @@ const FINISH_CHECK_CANDIDATES = 3;
 async function runFollowUp(deps: ManagerDeps, item: PoolItem, pool: Pool, followUp: FollowUp): Promise<void> {
   switch (followUp.type) {
     case 'fail_pool': {
-      const pool = await decidePool(deps, item.poolId, (current) => failPool(current, followUp.reason, followUp.at ?? deps.clock.now()));
+      const pool = await decidePool(deps, item.poolId, (current) => failPool(current, followUp.reason, deps.clock.now()));
       await wakeRunningItems(deps, pool);
       return;
     }

@@ -122,7 +122,7 @@ function timeOut(item: PoolItem, run: AttemptRun, timeout: TimeoutInfo, config: 
   next = updateHistoryEntry(next, run.attempt, (entry) => ({ ...entry, timeout }));
   next = terminate(next, run, { kind: 'timeout', timeout }, config, now);
   // `fail` fails the pool at the timeout itself (contract); the item's own fate waits for the resolution.
-  if (action === 'fail') next = withFollowUp(next, { type: 'fail_pool', reason: `item ${item.itemId} timed out (timeout_action: fail)`, at: now });
+  if (action === 'fail') next = withFollowUp(next, { type: 'fail_pool', reason: `item ${item.itemId} timed out (timeout_action: fail)` });
   const terminateBy = next.run?.terminating?.terminateBy ?? now;
   return {
     item: next,

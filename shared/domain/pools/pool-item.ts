@@ -90,8 +90,7 @@ export type EscalationOption = (typeof ESCALATION_OPTIONS)[number];
 
 /** Work the app does after the item's write; kept on the item until done, so a crash loses none. */
 export type FollowUp =
-  /** `at`: the moment of the timeout that fails the pool, however late its wake-up ran. */
-  | { type: 'fail_pool'; reason: string; at?: EpochMs }
+  | { type: 'fail_pool'; reason: string }
   | { type: 'check_pool_finished' }
   | { type: 'index_escalation'; escalationId: string }
   | { type: 'create_items'; items: Array<{ itemId: string; input: unknown }> }
