@@ -1,8 +1,8 @@
 import { unchanged, type Decision } from '../effects.js';
 import type { EpochMs } from '../time.js';
 import { withWakeUp } from './item-wake-up.js';
-import type { PoolConfig } from './pool-config.js';
-import { ClarifiedInputTooLargeError, EscalationAnsweredError, ItemNotInDlqError } from './pool-errors.js';
+import { agentLimitSeconds, type PoolConfig } from './pool-config.js';
+import { ClarifiedInputTooLargeError, EscalationAnsweredError, ItemNotInDlqError, TimeoutNotIncreasedError } from './pool-errors.js';
 import { ITEM_BOUNDS, type EscalationOption, type PoolItem } from './pool-item.js';
 import { settles, withFollowUp } from './resolve-attempt.js';
 import { storedBytes } from '../stored-size.js';
@@ -35,13 +35,14 @@ function withClarification(item: PoolItem, clarification: string): unknown {
 
 /**
  * A human's answer to an escalation (seed 002), applied at once; a second answer is refused.
- * `increase_timeout` sets the item's own limit and keeps its `timeoutCount` (contract).
+ * `increase_timeout` sets the item's own limit and keeps its `timeoutCount` (contract), and only raises it.
  */
 export function answerEscalation(item: PoolItem, escalationId: string, answer: EscalationAnswer, config: PoolConfig, now: EpochMs): Decision<PoolItem> {
   const escalation = item.escalation;
   if (!escalation || escalation.escalationId !== escalationId || escalation.status !== 'pending' || item.state !== 'escalated') {
     throw new EscalationAnsweredError(escalationId);
   }
+  if (answer.option === 'increase_timeout') assertRaisesLimit(item, answer.timeoutSeconds ?? 0, config);
   const answered = {
     option: answer.option,
     at: now,
@@ -102,4 +103,15 @@ export function withFollowUpsDone(item: PoolItem, done: number, config: PoolConf
   const next: PoolItem = rest.length > 0 ? { ...without, pending: rest } : without;
   const timed = withWakeUp(item, next, config, now);
   return { state: timed.item, effects: timed.effects };
+}
+
+/**
+ * Seed 002's option is "increase timeout for this task". The item's own limit is a whole attempt's
+ * (it replaces the pool's, and no command gets less): a number at or below what an agent's attempt
+ * has now would cut the task, so it is refused. Under `per_command` an attempt has no limit of its
+ * own, and any number adds one.
+ */
+function assertRaisesLimit(item: PoolItem, timeoutSeconds: number, config: PoolConfig): void {
+  const current = agentLimitSeconds(config, 'agent', item.limitSeconds);
+  if (current !== null && timeoutSeconds <= current) throw new TimeoutNotIncreasedError(item.itemId, timeoutSeconds, current);
 }

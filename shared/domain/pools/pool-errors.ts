@@ -23,6 +23,14 @@ export class ClarifiedInputTooLargeError extends VigilError {
     );
   }
 }
+export class TimeoutNotIncreasedError extends VigilError {
+  readonly code = 'invalid_request';
+  constructor(itemId: string, timeoutSeconds: number, currentSeconds: number) {
+    super(
+      `increase_timeout with timeoutSeconds ${timeoutSeconds} would not raise item '${itemId}''s time limit, ${currentSeconds} s for a whole attempt (commands included). Nothing was changed: send more than ${currentSeconds}, or answer another option.`,
+    );
+  }
+}
 export class PoolConflictError extends VigilError {
   readonly code = 'submission_conflict';
   constructor(poolId: string) {

@@ -52,6 +52,8 @@ export function schedulePools(world: World, nodes: SimNodes, horizon: number): M
  */
 class SimHuman {
   private readonly redriven = new Set<string>();
+  /** How many times the human raised each item's limit. */
+  private readonly timeoutsRaised = new Map<string, number>();
 
   constructor(
     private readonly world: World,
@@ -93,7 +95,12 @@ class SimHuman {
     // A subtask of a subtask is not split again: the ids stay short.
     const options = itemId.split('.').length > 2 ? ESCALATION_OPTIONS.filter((o) => o !== 'split') : ESCALATION_OPTIONS;
     const option = this.world.rng.pick(options);
-    if (option === 'increase_timeout') return { option, timeoutSeconds: HUMAN_LIMIT_SECONDS };
+    // More than the item has: a redrive's limit, or an earlier answer's (an answer that would not raise it is refused).
+    if (option === 'increase_timeout') {
+      const raises = (this.timeoutsRaised.get(itemId) ?? 0) + 1;
+      this.timeoutsRaised.set(itemId, raises);
+      return { option, timeoutSeconds: HUMAN_LIMIT_SECONDS * (1 + raises) };
+    }
     if (option === 'clarify') return { option, clarification: 'do the smallest useful part' };
     if (option === 'split') return { option, subtasks: [{ itemId: `${itemId}.a` }, { itemId: `${itemId}.b` }] };
     return { option };

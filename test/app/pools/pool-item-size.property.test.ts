@@ -89,7 +89,7 @@ function largestAnswer(option: Extract<Step, { kind: 'answer' }>['option'], seq:
       : option === 'split'
         ? { option, subtasks: Array.from({ length: subtaskCount }, (_, i) => ({ itemId: longId(`s${seq}`, i), input: digits(perInput, `s${i}`) })) }
         : option === 'increase_timeout'
-          ? { option, timeoutSeconds: 3 }
+          ? { option, timeoutSeconds: 5 }
           : { option };
   expect(answerBody.safeParse(answer).success).toBe(true);
   return answer;

@@ -97,6 +97,34 @@ describe('pool limits the agent cannot choose, transitions at their due time, re
     expect(await send(m.deps, second, { type: 'heartbeat' })).toMatchObject({ action: 'continue' });
   });
 
+  it('increase_timeout that would cut the task is refused with the item\'s current limit and changes nothing; a higher one applies (a review finding)', async () => {
+    // Prepare: hybrid [claude 300 s, shell 60 s] makes a 360 s attempt; the shell step times out; escalated at once
+    await newPool(m.deps, {
+      agent_template: [{ claude: '/analyze ${item}' }, { shell: 'validate ${item.id}' }],
+      timeout_escalation: 1,
+      timeout_config: { timeout_policy: 'hybrid', cleanup_grace_period_secs: 5 },
+    });
+    const first = await claim(m.deps, 'a');
+    await send(m.deps, first, { type: 'command_start', index: 0, commandType: 'claude' });
+    m.clock.set(at(200));
+    await send(m.deps, first, { type: 'command_finish', index: 0, outcome: 'succeeded' });
+    await send(m.deps, first, { type: 'command_start', index: 1, commandType: 'shell' });
+    m.clock.set(at(261));
+    expect(await send(m.deps, first, { type: 'heartbeat' })).toMatchObject({ action: 'terminate' });
+    await send(m.deps, first, { type: 'terminated', cleanup: 'completed' });
+    const escalationId = escalationIdOf('p', 'i-1', 1);
+    // Act: the human answers on the scale of the step that failed, then on the attempt's
+    const cut = await answerEscalation(m.deps, escalationId, { option: 'increase_timeout', timeoutSeconds: 120 }).catch((error: unknown) => error);
+    const unchanged = { item: (await getItem(m.deps, 'p', 'i-1')).state, escalations: (await listEscalations(m.deps, 'p')).escalations.map((e) => e.status) };
+    await answerEscalation(m.deps, escalationId, { option: 'increase_timeout', timeoutSeconds: 720 });
+    m.clock.set(at(300));
+    const second = await claimPoolItem(m.deps, 'p', { agentId: 'b', kind: 'agent' });
+    // Assess
+    expect(cut).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/would not raise item 'i-1''s time limit, 360 s .*send more than 360/) });
+    expect(unchanged).toEqual({ item: 'escalated', escalations: ['pending'] });
+    expect(second?.deadlineAt).toBe(new Date(at(300 + 720)).toISOString());
+  });
+
   it('a silent agent whose deadline and grace period both passed before a late wake-up is dead-lettered at that wake-up', async () => {
     // Prepare: deadline 10 s, grace 5 s; the wake-up due at 10 s is delivered at 16 s (a late timer or the sweep)
     await newPool(m.deps, { agent_timeout_secs: 10, timeout_config: { cleanup_grace_period_secs: 5 } });
