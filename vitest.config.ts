@@ -49,6 +49,7 @@ function tier(name: keyof typeof tiers): TestProjectInlineConfiguration {
       include: testsUnder(tiers[name]),
       sequence: { groupOrder: groupOf[name] },
       maxWorkers: filesAtOnce(groupOf[name]),
+      ...(name === 'app' ? { isolate: false } : {}),
       // Only the emulator tier shares one AWS API emulator per run (see the setup file).
       ...(name === 'emulator' ? { globalSetup: ['test/support/emulator-global-setup.ts'] } : {}),
     },
