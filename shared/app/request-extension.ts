@@ -71,7 +71,7 @@ export async function requestExtension(deps: ManagerDeps, input: ExtensionInput)
       ...(tokenJob.incarnation !== undefined ? { incarnation: tokenJob.incarnation } : {}),
       jobEnded: isTerminal(tokenJob.status),
       ...(workflowFinished ? { workflowFinished } : {}),
-      jobPastDeadline: now >= tokenJobDeadline,
+      jobBeingTimedOut: now >= tokenJobDeadline || tokenJob.tracking.locallyTimedOut,
     };
     const outcome = decideExtension(worker.budget, ask, suspect, deps.policy.extensions);
     const deny = async (denialReason: string): Promise<ExtensionAnswer> => {

@@ -64,8 +64,8 @@ export interface ExtensionAsk {
   jobEnded?: boolean;
   /** The token's workflow has reported its outcome: the worker is done with it, as its progress route says (409). */
   workflowFinished?: { workflowId: string };
-  /** That job is past its effective deadline: it is owed its timeout, which no grant may undo. */
-  jobPastDeadline?: boolean;
+  /** That job is past its effective deadline, or its region reported it timed out or stuck to the gate: it is owed its timeout, which no grant may undo. */
+  jobBeingTimedOut?: boolean;
 }
 
 export function requestExtension(
@@ -97,8 +97,11 @@ export function requestExtension(
       denialReason: `Workflow '${ask.workflowFinished.workflowId}' of this token has reported its outcome; ask with the token of a workflow still running.`,
     };
   }
-  if (ask.jobPastDeadline) {
-    return { granted: false, denialReason: `Job '${ask.jobId}' of this token is past its deadline and is being timed out; an extension must be asked for before the deadline.` };
+  if (ask.jobBeingTimedOut) {
+    return {
+      granted: false,
+      denialReason: `Job '${ask.jobId}' of this token is being timed out (past its deadline, or reported stuck or timed out to the gate); an extension must be asked for before that.`,
+    };
   }
   if (budget.count > 0 && currentProgress <= previous) {
     return {

@@ -43,7 +43,8 @@ export const grantOf = (job: Job, workerIndex: number): WorkerGrant | undefined 
  * extends each job once. Seed 000 Part 8 item 3: a grant whose progress advanced is progress, so it
  * also resets the job's stuck clock. A job already past its effective deadline is owed its timeout,
  * only waiting for its wake-up: a grant then would let a late wake-up decide whether it ends, so it
- * is refused (its worker's other jobs still take it).
+ * is refused (its worker's other jobs still take it). So is a grant to a job whose region already
+ * reported its timeout to the gate (seed 000 Part 4): that job ends by the gate's word or its fallback.
  */
 export function recordWorkerExtension(
   job: Job,
@@ -56,6 +57,8 @@ export function recordWorkerExtension(
 ): Decision<Job> {
   if (isTerminal(job.status)) return unchanged(job, 'already_terminal');
   if (ctx.now >= liveEffectiveDeadline(job, retiredGrants)) return unchanged(job, 'deadline_passed');
+  // Its region reported its timeout to the gate and waits for the decision or its fallback: no grant undoes that.
+  if (job.tracking.locallyTimedOut) return unchanged(job, 'local_timeout_reported');
   if (!workerIndexes.some((index) => job.workflowMarks[index] === WorkflowMark.active)) {
     return unchanged(job, 'worker_has_no_active_workflow');
   }
