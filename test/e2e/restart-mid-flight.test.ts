@@ -13,7 +13,9 @@ import { isFinished, ms, LOOSE_LATENESS_MS, publishedTimedOutEvents, useVigilPro
 const REGIONS = ['us-east-1', 'eu-west-1', 'ap-southeast-2'] as const;
 type Region = (typeof REGIONS)[number];
 
-const vigil = useVigilProcess({ regions: [...REGIONS] });
+// A 6 s gate stuck threshold makes the regions report every 3 s, so the gate's grace for extension
+// reports is 8 s: the cut-off gate declares at 2 + 8 s, plus the one more grace it waits for regions it has not heard.
+const vigil = useVigilProcess({ regions: [...REGIONS], gateStuckThresholdSeconds: 6 });
 const run = randomUUID().slice(0, 8);
 const regionClient = (region: Region) => new VigilClient(vigil.regionUrl(region));
 
@@ -28,8 +30,8 @@ describe('kill -9 mid-flight and a restart with the same data dir', () => {
         const view = ok(await gate.getJob(job.jobId));
         return view.globallyTimedOut ? view : undefined;
       },
-      // The global deadline (2 s) plus the gate's grace for extension reports in flight (15 s).
-      { what: 'the gate to declare the global timeout', timeoutMs: 25_000 },
+      // The global deadline (2 s) plus twice the gate's grace (8 s): 18 s.
+      { what: 'the gate to declare the global timeout', timeoutMs: 30_000 },
     );
     const regionsBefore = await Promise.all(REGIONS.map(async (region) => ok(await regionClient(region).getJob(job.jobId))));
 

@@ -46,7 +46,9 @@ describeWithEmulator('DynamoDB gate store: conditional writes', (emulator) => {
     const store = await freshStore(emulator.clientConfig());
     await store.create(gateJob('gate-race'));
     const read = required(await store.get('gate-race'), 'not created');
-    const declared = onGateTimerFired(read, { fenceToken: read.timeoutFenceToken }, read.timerDueAt ?? 0, defaultGatePolicy).state;
+    // Its regions never reported: the gate waits one grace for their reports, then declares.
+    const waiting = onGateTimerFired(read, { fenceToken: read.timeoutFenceToken }, read.timerDueAt ?? 0, defaultGatePolicy).state;
+    const declared = onGateTimerFired(waiting, { fenceToken: read.timeoutFenceToken }, waiting.timerDueAt ?? 0, defaultGatePolicy).state;
 
     // Act
     const winner = await store.save(declared, read.version);

@@ -72,6 +72,11 @@ export interface GateJob {
    * up (`on-gate-timer-fired.ts`): if one turns out to have it after all (a resent submit), it is told the decision.
    */
   dcSettledUnheard?: string[];
+  /**
+   * Set once, when condition 1 came due while a running region's extension total may be unheard: the
+   * gate waits for reports until then, and declares on what it has after (on-gate-timer-fired.ts).
+   */
+  extensionReportsAwaitedUntil?: EpochMs;
   /** Timed re-sends of the decision actually sent (absent before the first): the give-up counts these, not the clock. */
   rebroadcasts?: number;
   /** Present once the job was cancelled through the gate. */

@@ -1,12 +1,12 @@
 import { metric, unchanged, type Decision } from '../effects.js';
-import type { EpochMs } from '../time.js';
+import { secondsToMs, type EpochMs } from '../time.js';
 import type { TimerRequest } from '../../ports/timers.js';
 import { broadcastDecision } from './broadcast-decision.js';
 import { declareGlobalTimeout } from './declare-global-timeout.js';
 import { allRegionsFinal, isDecided, type DcStatus, type GateJob } from './gate-job.js';
 import type { GatePolicy } from './gate-policy.js';
 import { armGateTimer, disarmGateTimer } from './gate-timer.js';
-import { globalTimeoutDueAt } from './global-deadline.js';
+import { extensionsMayBeUnheard, globalTimeoutDueAt } from './global-deadline.js';
 
 /**
  * The gate job's wake-up, checked lazily like the manager's: a timer armed before the decision is
@@ -44,12 +44,30 @@ export function onGateTimerFired(
 
 const rebroadcastsBeforeGivingUp = (policy: GatePolicy): number => Math.ceil(policy.rebroadcastGiveUpSeconds / policy.rebroadcastSeconds);
 
+/**
+ * Condition 1's grace assumes the gate could hear the regions' periodic reports during it. A gate
+ * that could not (down, or cut off, across the grace) would cut short a grant it never heard of, so
+ * it first rebuilds its view from the reports (seed 000 Scenario 2): once per job, from the moment it
+ * finds a running region's total may be unheard, it waits one more grace (a report interval and its
+ * slack), then declares on what it has. A region cut off for good still ends by its own deadline and
+ * fallback; the gate's decision comes at most one grace after the wake-up that found its view stale.
+ */
 function checkGlobalDeadline(job: GateJob, now: EpochMs, policy: GatePolicy): Decision<GateJob> {
   const due = globalTimeoutDueAt(job, policy);
-  if (now >= due) return declareGlobalTimeout(job, { kind: 'timeout' }, now, policy);
-  if (job.timerDueAt === due) return unchanged(job, 'not_due', armGateTimer(job, due).effects);
-  const rearmed = armGateTimer(job, due);
-  return { state: rearmed.job, effects: rearmed.effects };
+  if (now < due) return wakeAt(job, due);
+  const awaitedUntil = job.extensionReportsAwaitedUntil;
+  if (awaitedUntil === undefined && extensionsMayBeUnheard(job)) {
+    const until = now + secondsToMs(policy.extensionReportGraceSeconds);
+    const waiting = armGateTimer({ ...job, extensionReportsAwaitedUntil: until }, until);
+    return { state: waiting.job, effects: waiting.effects };
+  }
+  if (awaitedUntil !== undefined && now < awaitedUntil) return wakeAt(job, awaitedUntil);
+  return declareGlobalTimeout(job, { kind: 'timeout' }, now, policy);
+}
+
+function wakeAt(job: GateJob, dueAt: EpochMs): Decision<GateJob> {
+  const rearmed = armGateTimer(job, dueAt);
+  return job.timerDueAt === dueAt ? unchanged(job, 'not_due', rearmed.effects) : { state: rearmed.job, effects: rearmed.effects };
 }
 
 /**

@@ -51,6 +51,8 @@ describe('the gate after outages and late cancels (dynalite)', () => {
     await submitTwoRegions('outage-give-up');
     await w.pump();
     await w.fireGate('outage-give-up', at(60 + GRACE_SECONDS));
+    // Silent regions: the gate waits one more grace for their reports, then declares.
+    await w.fireGate('outage-give-up', at(60 + 2 * GRACE_SECONDS));
     expect((await w.gateJob('outage-give-up')).globallyTimedOut).toBe(true);
     await w.gateToRegions();
     for (const region of w.managers.keys()) expect((await w.manager(region).getJob('outage-give-up')).status).toBe('TIMED_OUT');
@@ -59,11 +61,11 @@ describe('the gate after outages and late cancels (dynalite)', () => {
     // down and are lost (EventBridge's async retries of on-manager-report run out within minutes, as the
     // local cloud drops what arrives at a severed gate). The gate comes back; its overdue wake-up fires.
     await w.regionsToGate(true);
-    w.clock.set(at(60 + GRACE_SECONDS + 2 * 3600));
+    w.clock.set(at(60 + 2 * GRACE_SECONDS + 2 * 3600));
     await sweepGateTimers(w.gate);
     await w.pump();
     // Anything else the gate does on its own later.
-    w.clock.set(at(60 + GRACE_SECONDS + 3 * 3600));
+    w.clock.set(at(60 + 2 * GRACE_SECONDS + 3 * 3600));
     await sweepGateTimers(w.gate);
     await w.pump();
 

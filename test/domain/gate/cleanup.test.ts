@@ -113,9 +113,11 @@ describe('cleanup once every region reported its final status (seed 001 §10.7.7
     const datacenters = Object.fromEntries(REGIONS.map((region) => [region, { workflows: [] }]));
     let job = startGateJob({ jobId: 'job-1', timeoutSeconds: 300, datacenters }, 'digest', T0).state;
     job = markRegionSubmitted(markRegionSubmitted(job, US, 1).state, EU, 1).state;
+    // (after waiting one more grace for the reports of the regions it had not heard: unheard-extensions.test.ts)
     job = onGateTimerFired(job, { fenceToken: 0 }, T0 + seconds(300 + policy.extensionReportGraceSeconds), policy).state;
-    job = onFinalStatus(job, finalStatus(US, 'COMPLETED'), T0 + seconds(320), policy).state;
-    job = onFinalStatus(job, finalStatus(EU, 'COMPLETED'), T0 + seconds(320), policy).state;
+    job = onGateTimerFired(job, { fenceToken: 0 }, T0 + seconds(300 + 2 * policy.extensionReportGraceSeconds), policy).state;
+    job = onFinalStatus(job, finalStatus(US, 'COMPLETED'), T0 + seconds(340), policy).state;
+    job = onFinalStatus(job, finalStatus(EU, 'COMPLETED'), T0 + seconds(340), policy).state;
     const resendsDone = { ...job, rebroadcasts: policy.rebroadcastGiveUpSeconds / policy.rebroadcastSeconds };
 
     // Act

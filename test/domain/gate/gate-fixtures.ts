@@ -1,6 +1,7 @@
 import type { Effect } from '../../../shared/domain/effects.js';
-import type { GateJob } from '../../../shared/domain/gate/gate-job.js';
+import { regionsNotFinal, type GateJob } from '../../../shared/domain/gate/gate-job.js';
 import { defaultGatePolicy, type GatePolicy } from '../../../shared/domain/gate/gate-policy.js';
+import { onProgressReport } from '../../../shared/domain/gate/on-progress-report.js';
 import { markRegionSubmitted } from '../../../shared/domain/gate/region-submission.js';
 import { startGateJob } from '../../../shared/domain/gate/start-gate-job.js';
 import { toIso, type EpochMs } from '../../../shared/domain/time.js';
@@ -20,6 +21,19 @@ export function runningGateJob(timeoutSeconds = 300, regions: readonly string[] 
   const datacenters = Object.fromEntries(regions.map((region) => [region, { workflows: [] }]));
   let job = startGateJob({ jobId: 'job-1', timeoutSeconds, datacenters }, 'digest', T0).state;
   for (const region of regions) job = markRegionSubmitted(job, region, 1).state;
+  return job;
+}
+
+/**
+ * Every running region's periodic report sent at `at`, with the extension figures the gate already
+ * holds and progress just made: a gate that heard from each region past its deadline knows every
+ * grant, and decides condition 1 at its due time without waiting for reports (on-gate-timer-fired.ts).
+ */
+export function heardFromEveryRegion(job: GateJob, at: EpochMs): GateJob {
+  for (const region of regionsNotFinal(job)) {
+    const figures = { totalExtensions: job.dcTotalExtensions[region] ?? 0, maxExtension: job.dcMaxExtension[region] ?? 0, workers: job.dcWorkersWithExtensions[region] ?? 0 };
+    job = onProgressReport(job, progressReport(region, { sentAt: at, lastProgressAt: at, fenceToken: job.dcFenceToken[region] ?? 1, ...figures }), at, policy).state;
+  }
   return job;
 }
 

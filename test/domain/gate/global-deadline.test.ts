@@ -4,7 +4,7 @@ import { onGateTimerFired } from '../../../shared/domain/gate/on-gate-timer-fire
 import { onProgressReport } from '../../../shared/domain/gate/on-progress-report.js';
 import { startGateJob } from '../../../shared/domain/gate/start-gate-job.js';
 import {
-  AP, EU, T0, US, globalTimeoutsByRegion, policy, progressReport, runningGateJob, seconds,
+  AP, EU, T0, US, globalTimeoutsByRegion, heardFromEveryRegion, policy, progressReport, runningGateJob, seconds,
 } from './gate-fixtures.js';
 
 // The gate decides condition 1 only the report grace after the global deadline: an extension granted
@@ -47,7 +47,8 @@ describe('seed 000 Part 5, condition 1: the global deadline plus the largest ext
     const early = onGateTimerFired(job, { fenceToken: 0 }, T0 + seconds(60) + grace, policy);
     const again = onGateTimerFired(early.state, { fenceToken: 0 }, T0 + seconds(70), policy);
     const atDeadline = onGateTimerFired(early.state, { fenceToken: 0 }, T0 + seconds(82.5), policy);
-    const due = onGateTimerFired(early.state, { fenceToken: 0 }, T0 + seconds(82.5) + grace, policy);
+    // Every region's periodic report at 90 s, past each one's deadline: the gate knows every grant.
+    const due = onGateTimerFired(heardFromEveryRegion(early.state, T0 + seconds(90)), { fenceToken: 0 }, T0 + seconds(82.5) + grace, policy);
 
     // Assess
     expect(early.state.globallyTimedOut).toBe(false);
@@ -66,7 +67,7 @@ describe('seed 000 Part 5, condition 1: the global deadline plus the largest ext
   it('with no extensions the deadline is the plain timeout', () => {
     // Act
     const atDeadline = onGateTimerFired(runningGateJob(60), { fenceToken: 0 }, T0 + seconds(60), policy);
-    const { state } = onGateTimerFired(runningGateJob(60), { fenceToken: 0 }, T0 + seconds(60) + grace, policy);
+    const { state } = onGateTimerFired(heardFromEveryRegion(runningGateJob(60), T0 + seconds(70)), { fenceToken: 0 }, T0 + seconds(60) + grace, policy);
 
     // Assess
     expect(atDeadline.state.globallyTimedOut).toBe(false);
@@ -82,7 +83,7 @@ describe('seed 000 Part 5, condition 1: the global deadline plus the largest ext
 
     // Act
     job = onProgressReport(job, progressReport(US, { sentAt: T0 + seconds(40), lastProgressAt: T0 + seconds(40), totalExtensions: 0 }), T0 + seconds(40), policy).state;
-    const { state } = onGateTimerFired(job, { fenceToken: 0 }, T0 + seconds(60) + grace, policy);
+    const { state } = onGateTimerFired(heardFromEveryRegion(job, T0 + seconds(70)), { fenceToken: 0 }, T0 + seconds(60) + grace, policy);
 
     // Assess
     expect(state.globallyTimedOut).toBe(true);
@@ -96,7 +97,7 @@ describe('seed 000 Part 5, condition 1: the global deadline plus the largest ext
 
     // Act: the first wake-up, armed at the deadline plus the grace.
     const fired = onGateTimerFired(job, { fenceToken: 0 }, T0 + seconds(60) + grace, policy);
-    const due = onGateTimerFired(fired.state, { fenceToken: 0 }, T0 + seconds(90) + grace, policy);
+    const due = onGateTimerFired(heardFromEveryRegion(fired.state, T0 + seconds(100)), { fenceToken: 0 }, T0 + seconds(90) + grace, policy);
 
     // Assess
     expect(fired.state.globallyTimedOut).toBe(false);

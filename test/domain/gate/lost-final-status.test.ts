@@ -22,7 +22,12 @@ describe('a final status lost on the way to the gate', () => {
   // region just before the deadline, or whose immediate report to the gate was lost and is carried by the
   // region's next periodic report (every 10 s), must reach the gate before the gate declares. A region
   // that reaches its own deadline still reports its local timeout at once (condition 2, not delayed).
-  const decidedAt = T0 + seconds(300 + policy.extensionReportGraceSeconds);
+  // AP, silent since before the deadline, might have granted an extension the gate never heard of: the
+  // gate waits one more grace for its reports (unheard-extensions.test.ts), then declares.
+  const dueAt = T0 + seconds(300 + policy.extensionReportGraceSeconds);
+  const decidedAt = dueAt + seconds(policy.extensionReportGraceSeconds);
+  /** The wake-up at the due time, which waits for the silent region, then the one at the wait's end. */
+  const decide = (job: GateJob) => fire(fire(job, dueAt, policy).state, decidedAt, policy);
 
   /** US and EU completed and were heard; AP completed too but its JobFinalStatus was lost. */
   function apCompletionLost(): GateJob {
@@ -32,17 +37,20 @@ describe('a final status lost on the way to the gate', () => {
     return job;
   }
 
-  it('at the global deadline plus the report grace the gate asks the silent region (its decision), and only that region', () => {
+  it('at the global deadline plus the report grace, and one more grace for the silent region\'s reports, the gate asks it (its decision), and only it', () => {
     // Prepare
     const job = apCompletionLost();
 
     // Act
     const early = onGateTimerFired(job, { fenceToken: job.timeoutFenceToken }, T0 + seconds(300), policy);
-    const { state, effects } = onGateTimerFired(job, { fenceToken: job.timeoutFenceToken }, decidedAt, policy);
+    const waiting = fire(job, dueAt, policy);
+    const { state, effects } = fire(waiting.state, decidedAt, policy);
 
     // Assess
     expect(early.state.globallyTimedOut).toBe(false);
     expect(globalTimeoutsByRegion(early.effects)).toEqual({});
+    expect(waiting.state.globallyTimedOut).toBe(false);
+    expect(globalTimeoutsByRegion(waiting.effects)).toEqual({});
     expect(globalTimeoutsByRegion(effects)).toEqual({ [AP]: 1 });
     // Declared, but no region confirmed it: the gate does not report TIMED_OUT while AP may answer COMPLETED.
     expect(state.globallyTimedOut).toBe(true);
@@ -51,7 +59,7 @@ describe('a final status lost on the way to the gate', () => {
 
   it("the silent region's answer (COMPLETED) ends the gate's view COMPLETED, with no timer left", () => {
     // Prepare
-    const asked = onGateTimerFired(apCompletionLost(), { fenceToken: 0 }, decidedAt, policy).state;
+    const asked = decide(apCompletionLost()).state;
 
     // Act
     const { state, effects } = onFinalStatus(asked, finalStatus(AP, 'COMPLETED'), decidedAt + seconds(1), policy);
@@ -69,7 +77,7 @@ describe('a final status lost on the way to the gate', () => {
     // Prepare: US completed (heard), AP timed out by the gate's decision, EU completed but was not heard
     let job = runningGateJob(300);
     job = onFinalStatus(job, finalStatus(US, 'COMPLETED'), T0 + seconds(100), policy).state;
-    job = onGateTimerFired(job, { fenceToken: 0 }, decidedAt, policy).state;
+    job = decide(job).state;
     job = onFinalStatus(job, finalStatus(AP, 'TIMED_OUT', { timeoutReason: 'global_timeout' }), decidedAt + seconds(1), policy).state;
 
     // Act
@@ -83,7 +91,7 @@ describe('a final status lost on the way to the gate', () => {
 
   it('asking is bounded: the re-sends stop after an hour\'s worth of them', () => {
     // Prepare
-    let job = onGateTimerFired(apCompletionLost(), { fenceToken: 0 }, decidedAt, policy).state;
+    let job = decide(apCompletionLost()).state;
     let asks = 0;
 
     // Act: fire the re-send wake-up every time it is due, for two hours

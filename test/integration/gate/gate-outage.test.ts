@@ -147,6 +147,9 @@ describe('global deadline with extensions', () => {
     await passTime(gc, submittedAt + (timeoutSeconds + EXTENSION_SECONDS) * 1_000 + reportGraceMs() - 1 - gc.clock.now(), { reporting: [slow] });
     const justBeforeExtended = ok(await gc.gate.getJob(job.jobId));
     await gc.clock.advance(1);
+    // us-east-1 has not been heard since before its deadline: the gate waits one more grace for its reports.
+    const waiting = ok(await gc.gate.getJob(job.jobId));
+    await gc.clock.advance(reportGraceMs());
     // Declared while us-east-1 is cut off; the gate reports TIMED_OUT once a region confirms it.
     const decided = ok(await gc.gate.getJob(job.jobId));
     ok(await gc.gate.setFaults({}));
@@ -154,15 +157,16 @@ describe('global deadline with extensions', () => {
     const regions = await views(job.jobId);
     const confirmed = ok(await gc.gate.getJob(job.jobId));
 
-    // Assess: not at the original deadline, but exactly at the extended one, by the gate's own rule.
+    // Assess: not at the original deadline, but at the extended one and the wait for the unheard region, by the gate's own rule.
     expect(whenLearnt.status).toBe('RUNNING');
     expect(pastOriginalDeadline).toMatchObject({ status: 'RUNNING', globallyTimedOut: false });
     expect(atExtended).toMatchObject({ status: 'RUNNING', globallyTimedOut: false });
     expect(justBeforeExtended).toMatchObject({ status: 'RUNNING', globallyTimedOut: false });
+    expect(waiting).toMatchObject({ status: 'RUNNING', globallyTimedOut: false });
     expect(decided).toMatchObject({ status: 'RUNNING', globallyTimedOut: true, timeoutReason: 'timeout' });
     expect(confirmed).toMatchObject({ status: 'TIMED_OUT', globallyTimedOut: true });
     const decision = eventsOf(gc.cloud, job.jobId).find((e) => e.detailType === 'JobGlobalTimeout');
-    expect(Date.parse(String(decision?.detail['timedOutAt']))).toBe(submittedAt + (timeoutSeconds + EXTENSION_SECONDS) * 1_000 + reportGraceMs());
+    expect(Date.parse(String(decision?.detail['timedOutAt']))).toBe(submittedAt + (timeoutSeconds + EXTENSION_SECONDS) * 1_000 + 2 * reportGraceMs());
     // us-east-1, cut off, reached its own (extended) deadline and fell back GATE_FALLBACK_SECONDS later,
     // before the gate decided: this file's fallback (4 s) is shorter than the report grace (in production
     // the 300 s fallback outlasts it), so the gate's decision finds that region already ended on its own.
