@@ -46,6 +46,9 @@ const WORK_IS_OVER = new Set(['workflow_finished', 'job_not_found', 'invalid_tok
 /** Beats per stuck threshold: a lost beat or two still leaves the worker visibly alive. */
 const BEATS_PER_THRESHOLD = 4;
 
+/** The silence after which a workflow heartbeats, from its job's stuck threshold (the cost model calls at the same rate). */
+export const sdkHeartbeatMs = (stuckThresholdSeconds: number): number => Math.max(250, (stuckThresholdSeconds * 1000) / BEATS_PER_THRESHOLD);
+
 function progressBody(workerId: string, update: ProgressUpdate) {
   if (typeof update === 'number') return { workerId, progress: update };
   if (typeof update === 'string') return { workerId, step: update };
@@ -66,7 +69,7 @@ export async function startWorkflow(options: WorkflowOptions): Promise<WorkflowH
   let lastProgress: number | undefined;
 
   const stuckThresholdSeconds = options.stuckThresholdSeconds ?? (await readStuckThreshold(http, base)) ?? DEFAULT_STUCK_THRESHOLD_SECONDS;
-  const heartbeatIntervalMs = Math.max(250, (stuckThresholdSeconds * 1000) / BEATS_PER_THRESHOLD);
+  const heartbeatIntervalMs = sdkHeartbeatMs(stuckThresholdSeconds);
 
   const learn = (answer: ProgressAnswer): ProgressAnswer => {
     deadlineAtMs = Date.parse(answer.deadlineAt);
@@ -84,6 +87,7 @@ export async function startWorkflow(options: WorkflowOptions): Promise<WorkflowH
   });
 
   const report = async (body: object): Promise<ProgressAnswer> => {
+    beatAfterSilence();
     try {
       const answer = await http.call('POST', `${base}/workflows/${encodeURIComponent(workflowId)}/progress`, { body, token });
       return learn(progressAnswer.parse(answer.body));
@@ -97,16 +101,23 @@ export async function startWorkflow(options: WorkflowOptions): Promise<WorkflowH
     }
   };
 
-  const heartbeat = setInterval(() => {
+  // A beat after each interval of silence: any report answers `cancel` as a beat does, so a worker
+  // that reports more often than this sends none (each is a billed call), and one that goes quiet
+  // still learns to stop within the interval.
+  let heartbeat: NodeJS.Timeout | undefined;
+  const beatAfterSilence = (): void => {
+    clearTimeout(heartbeat);
     if (controller.signal.aborted) return;
-    report(lastProgress === undefined ? { workerId } : { workerId, progress: lastProgress }).catch((error: unknown) => options.onHeartbeatError?.(error));
-  }, heartbeatIntervalMs);
-  heartbeat.unref();
-  controller.signal.addEventListener('abort', () => clearInterval(heartbeat), { once: true });
+    heartbeat = setTimeout(() => {
+      report(lastProgress === undefined ? { workerId } : { workerId, progress: lastProgress }).catch((error: unknown) => options.onHeartbeatError?.(error));
+    }, heartbeatIntervalMs);
+    heartbeat.unref();
+  };
+  controller.signal.addEventListener('abort', () => clearTimeout(heartbeat), { once: true });
   // A first report right away: it marks the workflow running and learns the deadline. Refused or
   // unanswered, the caller gets the error and no handle, so no heartbeat may outlive it.
   await report({ workerId }).catch((error: unknown) => {
-    clearInterval(heartbeat);
+    clearTimeout(heartbeat);
     deadlineWatch.stop();
     throw error;
   });
@@ -131,12 +142,12 @@ export async function startWorkflow(options: WorkflowOptions): Promise<WorkflowH
       return parsed;
     },
     complete: async (outcome) => {
-      clearInterval(heartbeat);
+      clearTimeout(heartbeat);
       deadlineWatch.stop();
       const answer = await http.call('POST', `${base}/workflows/${encodeURIComponent(workflowId)}/complete`, { body: { workerId, outcome }, token });
       return completeAnswer.parse(answer.body);
     },
-    stop: () => (clearInterval(heartbeat), deadlineWatch.stop()),
+    stop: () => (clearTimeout(heartbeat), deadlineWatch.stop()),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Plan } from '../world/plan.js';
 import { NO_RATES } from '../world/plan.js';
 import { REGION_NAMES } from '../world/generate-plan.js';
+import { sdkHeartbeatMs } from '../../sdk/workflow.js';
 
 /** A cost workload: a job's shape (regions, workflows per region, job length, progress period). */
 export interface Workload {
@@ -10,6 +11,8 @@ export interface Workload {
   durationMs: number;
   progressEveryMs: number;
 }
+
+const STUCK_THRESHOLD_SECONDS = 120;
 
 /** `jobs` well-behaved jobs of the workload, all submitted at once, no faults. */
 export function workloadPlan(workload: Workload, jobs: number): Plan {
@@ -23,7 +26,7 @@ export function workloadPlan(workload: Workload, jobs: number): Plan {
       viaGate: regions.length > 1,
       regions,
       timeoutSeconds: Math.round((workload.durationMs * 2) / 1000) + 60,
-      stuckThresholdSeconds: 120,
+      stuckThresholdSeconds: STUCK_THRESHOLD_SECONDS,
       submitAtMs: 0,
       workers: regions.flatMap((region) =>
         Array.from({ length: workload.workflows }, (_, w) => ({
@@ -33,6 +36,7 @@ export function workloadPlan(workload: Workload, jobs: number): Plan {
           behaviour: 'normal' as const,
           durationMs: workload.durationMs,
           faultAfterMs: 0,
+          sdkHeartbeatMs: sdkHeartbeatMs(STUCK_THRESHOLD_SECONDS),
         })),
       ),
     })),

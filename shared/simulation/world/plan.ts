@@ -45,6 +45,12 @@ export interface WorkerSpec {
   durationMs: number;
   /** When the behaviour's fault starts, from the worker's start. */
   faultAfterMs: number;
+  /**
+   * Calls as the shipped SDK does (`startWorkflow`), for the cost model: a first report at once,
+   * progress on a fixed period from the start, and a heartbeat after each silence this long (the
+   * job's stuck threshold ÷ 4). Absent, the worker reports on a jittered period only.
+   */
+  sdkHeartbeatMs?: number;
 }
 
 export interface JobSpec {

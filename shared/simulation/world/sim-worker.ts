@@ -24,6 +24,8 @@ export class SimWorker {
   private failureReported = false;
   private burstEnd: 'silence' | 'repeats' | undefined;
   private startedAt = 0;
+  /** SDK-like calls (`sdkHeartbeatMs`): the next call is a heartbeat, not a progress report. */
+  private nextIsBeat = false;
 
   constructor(
     private readonly world: World,
@@ -36,7 +38,20 @@ export class SimWorker {
   start(token: string): void {
     this.startedAt = this.world.now;
     this.world.log(`worker ${this.spec.workerId} starts (${this.spec.behaviour})`);
-    this.schedule(token, this.world.rng.int(0, this.world.plan.progressEveryMs));
+    // As the SDK, a first report at once (a beat: no progress yet).
+    this.nextIsBeat = this.spec.sdkHeartbeatMs !== undefined;
+    this.schedule(token, this.spec.sdkHeartbeatMs !== undefined ? 0 : this.world.rng.int(0, this.world.plan.progressEveryMs));
+  }
+
+  /** As the SDK's caller works: one progress call per period of the work, then the outcome at once. */
+  private reportedEveryStep(): boolean {
+    return this.steps >= Math.floor(this.spec.durationMs / this.world.plan.progressEveryMs);
+  }
+
+  /** As the SDK calls: progress at start + k × period; between, a heartbeat after each silence of `sdkHeartbeatMs`. */
+  private nextProgressAt(): number {
+    const period = this.world.plan.progressEveryMs;
+    return this.startedAt + (this.steps + 1) * period;
   }
 
   private schedule(token: string, delayMs: number): void {
@@ -58,7 +73,7 @@ export class SimWorker {
       this.stopped = true;
       return;
     }
-    const finished = this.world.now - this.startedAt >= this.spec.durationMs;
+    const finished = this.spec.sdkHeartbeatMs !== undefined ? this.reportedEveryStep() : this.world.now - this.startedAt >= this.spec.durationMs;
     const repeatsItself = behaviour === 'hangs' || behaviour === 'extension-no-progress' || behaviour === 'bursts';
     if (finished && !(this.faulty() && repeatsItself)) {
       this.stopped = true;
@@ -70,7 +85,8 @@ export class SimWorker {
       return;
     }
     // A bursty worker also pauses: half its reports repeat its last value before it rises again.
-    const stalled = (this.faulty() && repeatsItself) || (behaviour === 'bursts' && this.world.rng.chance(0.5));
+    const beat = this.nextIsBeat;
+    const stalled = beat || (this.faulty() && repeatsItself) || (behaviour === 'bursts' && this.world.rng.chance(0.5));
     if (!stalled) this.steps++;
     // A repeated call (a client resending) carries what the first one said, when it said it.
     const progress = this.progress();
@@ -85,7 +101,18 @@ export class SimWorker {
       }
     });
     if (!this.stopped && this.faulty() && (behaviour === 'extension-no-progress' || behaviour === 'recovers' || behaviour === 'extends-then-dies')) await this.askForExtension(token);
-    if (!this.stopped) this.schedule(token, behaviour === 'bursts' ? this.world.rng.int(100, 1_500) : this.world.plan.progressEveryMs + this.world.rng.int(0, 500));
+    if (!this.stopped) this.schedule(token, this.nextCallInMs());
+  }
+
+  private nextCallInMs(): number {
+    const { sdkHeartbeatMs } = this.spec;
+    if (sdkHeartbeatMs !== undefined) {
+      const toProgress = this.reportedEveryStep() ? 0 : this.nextProgressAt() - this.world.now;
+      // A beat due at the moment of the next report goes first, as the SDK's timer may: the dearer case.
+      this.nextIsBeat = sdkHeartbeatMs <= toProgress;
+      return this.nextIsBeat ? sdkHeartbeatMs : toProgress;
+    }
+    return this.spec.behaviour === 'bursts' ? this.world.rng.int(100, 1_500) : this.world.plan.progressEveryMs + this.world.rng.int(0, 500);
   }
 
   /** `extends-then-dies`: a few reports (and grants) after its fault, it falls silent holding them. */

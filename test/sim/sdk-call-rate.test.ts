@@ -1,0 +1,95 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { WORKLOADS } from '../../shared/simulation/cost/report.js';
+import { POOL_WORKLOAD } from '../../shared/simulation/cost/pool-workload.js';
+import { measureVigil } from '../../shared/simulation/cost/vigil-usage.js';
+import { startWorkflow } from '../../shared/sdk/workflow.js';
+
+/**
+ * The cost model's simulated workers call as the shipped SDK (`startWorkflow`) does: every
+ * worker call is an API Gateway request (or a function-URL call), a Lambda invocation, its DynamoDB
+ * reads and usually a write, so a model that called less would price Vigil too low (found by a
+ * review: it had priced only the progress calls). Agents are priced at a stated 30 s heartbeat (README).
+ */
+
+const MINUTE = 60_000;
+const ENDPOINT = 'https://vigil.example';
+
+/** Stubs `fetch`: answers each route as Vigil would with a running job or attempt, and records every request. */
+function fakeVigil(deadlineAt: string) {
+  const requests: string[] = [];
+  const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+  const fetch = vi.fn(async (url: string | URL, init?: RequestInit) => {
+    const path = new URL(String(url)).pathname;
+    requests.push(`${init?.method ?? 'GET'} ${path}`);
+    if (path.endsWith('/progress')) return json({ status: 'RUNNING', cancel: false, deadlineAt });
+    if (path.endsWith('/complete') && path.includes('/workflows/')) return json({ jobId: 'j', workflowId: 'wf-0', state: 'completed', jobStatus: 'RUNNING' });
+    if (path.endsWith('/claims')) {
+      return json({
+        itemId: 'item-0',
+        attempt: 1,
+        token: 't',
+        deadlineAt,
+        commands: [{ index: 0, type: 'claude', limitSeconds: 480 }],
+        // The pool workload's config: checkpoints every 120 s
+        checkpointIntervalSeconds: POOL_WORKLOAD.config.checkpoint_interval_secs,
+      });
+    }
+    if (path.endsWith('/heartbeat')) return json({ action: 'continue', deadlineAt });
+    if (path.includes('/commands/')) return json({ deadlineAt });
+    return json({});
+  });
+  vi.stubGlobal('fetch', fetch);
+  return requests;
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('the cost model prices the calls the shipped SDK makes', () => {
+  it('README cost sketch (4 wf × 15 min, progress every 60 s): the model prices at least the calls a workflow on the SDK makes', async () => {
+    // Arrange: the model's count for the sketch workload, per workflow
+    const sketch = WORKLOADS[4];
+    if (!sketch) throw new Error('no sketch workload');
+    const { perJob } = await measureVigil(sketch);
+    const modelCallsPerWorkflow = perJob.apiRequestsWorker / sketch.workflows;
+    // Arrange: the real SDK on a virtual clock, the worker passing stuckThresholdSeconds (the README's assumption)
+    vi.useFakeTimers({ now: 0, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    const requests = fakeVigil(new Date(31 * MINUTE).toISOString());
+    const work = await startWorkflow({ endpoint: ENDPOINT, jobId: 'j', workflowId: 'wf-0', workerId: 'w-0', token: 't', stuckThresholdSeconds: 120 });
+
+    // Act: the workload as stated: a progress call every 60 s for 15 minutes, then the outcome
+    const reports = sketch.durationMs / sketch.progressEveryMs;
+    for (let k = 1; k <= reports; k++) {
+      await vi.advanceTimersByTimeAsync(sketch.progressEveryMs);
+      await work.progress(k / (reports + 1));
+    }
+    await work.complete('completed');
+
+    // Assess: every request the SDK sent is a billed worker call (API Gateway request + Lambda + DynamoDB)
+    const heartbeats = requests.filter((r) => r.endsWith('/progress')).length - reports;
+    expect(heartbeats).toBeGreaterThan(0);
+    expect(modelCallsPerWorkflow, `model ${modelCallsPerWorkflow} calls per workflow, SDK ${requests.length} (${reports} progress, ${heartbeats} heartbeats and the first report, 1 complete)`).toBeGreaterThanOrEqual(requests.length);
+  }, 60_000);
+
+  it('a workflow reporting more often than its heartbeat interval sends no heartbeat; one that goes quiet beats after each interval', async () => {
+    // Arrange: a 120 s stuck threshold: a beat after each 30 s without a call
+    vi.useFakeTimers({ now: 0, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    const requests = fakeVigil(new Date(31 * MINUTE).toISOString());
+    const work = await startWorkflow({ endpoint: ENDPOINT, jobId: 'j', workflowId: 'wf-0', workerId: 'w-0', token: 't', stuckThresholdSeconds: 120 });
+
+    // Act: a report every 10 s for 5 minutes, then 65 s of quiet
+    for (let k = 1; k <= 30; k++) {
+      await vi.advanceTimersByTimeAsync(10_000);
+      await work.progress(k / 31);
+    }
+    const whileReporting = requests.length;
+    await vi.advanceTimersByTimeAsync(65_000);
+    work.stop();
+
+    // Assess: the first report and 30 reports, then two beats (at 30 s and 60 s of quiet)
+    expect(whileReporting).toBe(31);
+    expect(requests.length - whileReporting).toBe(2);
+  }, 60_000);
+});
