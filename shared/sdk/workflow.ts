@@ -12,7 +12,7 @@ export interface WorkflowOptions extends Omit<VigilHttpOptions, 'endpoint'> {
   workerId: string;
   token: string;
   /**
-   * The job's stuck threshold; the heartbeat runs four times within it. When absent the SDK reads it
+   * The job's stuck threshold; the heartbeat runs four times within it (at least every 30 s). When absent the SDK reads it
    * from GET /jobs/{jobId} (a client route: it needs `signer` on AWS) and falls back to 120 s.
    */
   stuckThresholdSeconds?: number;
@@ -46,8 +46,16 @@ const WORK_IS_OVER = new Set(['workflow_finished', 'job_not_found', 'invalid_tok
 /** Beats per stuck threshold: a lost beat or two still leaves the worker visibly alive. */
 const BEATS_PER_THRESHOLD = 4;
 
+/**
+ * At most this long without a call: AD-26 counts a worker healthy for 30 s (the extension base) past
+ * its last call, and one silent 30 s longer as failed, whose grants every job then drops when it is
+ * heard again (worker-health.ts). A job with a long stuck threshold must not cost its worker its grants.
+ */
+const HEALTHY_SILENCE_MS = 30_000;
+
 /** The silence after which a workflow heartbeats, from its job's stuck threshold (the cost model calls at the same rate). */
-export const sdkHeartbeatMs = (stuckThresholdSeconds: number): number => Math.max(250, (stuckThresholdSeconds * 1000) / BEATS_PER_THRESHOLD);
+export const sdkHeartbeatMs = (stuckThresholdSeconds: number): number =>
+  Math.max(250, Math.min(HEALTHY_SILENCE_MS, (stuckThresholdSeconds * 1000) / BEATS_PER_THRESHOLD));
 
 function progressBody(workerId: string, update: ProgressUpdate) {
   if (typeof update === 'number') return { workerId, progress: update };
