@@ -5,6 +5,7 @@ import {
   ComparisonOperator,
   Dashboard,
   GraphWidget,
+  Metric,
   TreatMissingData,
   type IMetric,
 } from 'aws-cdk-lib/aws-cloudwatch';
@@ -12,7 +13,7 @@ import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { AlarmNotifications } from './alarm-notifications.js';
-import type { VigilFunction } from './vigil-function.js';
+import { commonEnvironment, type VigilFunction } from './vigil-function.js';
 import type { VigilHttpApi } from './vigil-http-api.js';
 
 export interface OperationsProps {
@@ -72,6 +73,14 @@ export class Operations extends Construct {
           ...firstOccurrence,
         }),
       );
+    }
+    // Decided events the bus will never carry: refused for good, or dropped from an outbox full while the bus was down.
+    for (const [metricName, what] of [
+      ['EventsRefused', 'EventBridge refused events for good (a bus policy or IAM condition that does not allow their type); each is logged whole with its reason'],
+      ['OutboxEventsDropped', 'an outbox filled while the bus was down and its oldest events were dropped'],
+    ] as const) {
+      const metric = new Metric({ namespace: commonEnvironment.POWERTOOLS_METRICS_NAMESPACE, metricName, dimensionsMap: { service: commonEnvironment.POWERTOOLS_SERVICE_NAME }, statistic: 'Sum', period: PERIOD });
+      this.alarms.push(metric.createAlarm(this, `${metricName}Alarm`, { alarmDescription: `Vigil: ${what}.`, ...firstOccurrence }));
     }
     this.notifications.notifyOn(...this.alarms);
     this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: props.dashboardName });

@@ -1,6 +1,6 @@
 import type { Decision, Effect } from '../domain/effects.js';
 import type { EpochMs } from '../domain/time.js';
-import type { BusEvent } from '../ports/event-bus.js';
+import { EventPublishError, type BusEvent } from '../ports/event-bus.js';
 import { VersionConflictError } from '../ports/job-store.js';
 import { outboxEvents, publishedEvents, runEffects, type EffectPorts } from './effect-runner.js';
 import { boundOutbox, outboxRoom } from './outbox-bound.js';
@@ -77,13 +77,19 @@ export async function decideAndSave<State extends OutboxState>(
       return { state: await flushOutbox(store, ports, current, now()), decision };
     }
     let stored: State;
+    const { timerFailures: _cleared, ...decided } = decision.state;
+    const next = withOutbox(store, current, decided as State, decision.effects, now());
     try {
-      const { timerFailures: _cleared, ...decided } = decision.state;
-      stored = await store.save(withOutbox(store, ports, current, decided as State, decision.effects, now()), current.version);
+      stored = await store.save(next.state, current.version);
     } catch (error) {
       if (!(error instanceof VersionConflictError) || attempt >= MAX_DECIDE_ATTEMPTS) throw error;
       await ports.backoff?.(attempt);
       continue;
+    }
+    // Counted once the write that lets them go is stored, not for each decision a lost race repeats.
+    if (next.dropped > 0) {
+      ports.telemetry.error('outbox full while the bus is down: its oldest events dropped', { dropped: next.dropped, kept: next.state.outbox?.length ?? 0 });
+      for (let i = 0; i < next.dropped; i++) ports.telemetry.metric('OutboxEventsDropped');
     }
     // The history is a view beside the decision: recorded alongside the effects, never delaying them.
     const finishing = store.isFinished(stored) && !store.isFinished(current);
@@ -117,34 +123,30 @@ async function runSideEffects(ports: EffectPorts, effects: readonly Effect[], di
 
 function withOutbox<State extends OutboxState>(
   store: VersionedStore<State>,
-  ports: EffectPorts,
   before: State,
   state: State,
   effects: readonly Effect[],
   now: EpochMs,
-): State {
+): { state: State; dropped: number } {
   const events = outboxEvents(effects);
   const finishing = store.rewriteFinishedView !== undefined && store.isFinished(state) && !store.isFinished(before);
   if (events.length === 0 && !finishing) {
     // An outbox left by an outage rides on every write: what the write adds (a split's subtasks) may leave it less room.
-    return state.outbox?.length ? { ...state, outbox: boundedOutbox(store, ports, state.outbox, outboxRoom(state), now) } : state;
+    if (!state.outbox?.length) return { state, dropped: 0 };
+    const { kept, dropped } = boundedOutbox(store, state.outbox, outboxRoom(state), now);
+    return { state: { ...state, outbox: kept }, dropped };
   }
+  const bounded = events.length > 0 ? boundedOutbox(store, [...(state.outbox ?? []), ...events], outboxRoom(state), now) : undefined;
   const pending: State = {
     ...state,
-    ...(events.length > 0 ? { outbox: boundedOutbox(store, ports, [...(state.outbox ?? []), ...events], outboxRoom(state), now) } : {}),
+    ...(bounded ? { outbox: bounded.kept } : {}),
     ...(finishing ? { viewPending: true } : {}),
   };
-  return store.isFinished(state) ? { ...pending, timerDueAt: now + OUTBOX_RETRY_MS } : pending;
+  return { state: store.isFinished(state) ? { ...pending, timerDueAt: now + OUTBOX_RETRY_MS } : pending, dropped: bounded?.dropped ?? 0 };
 }
 
-function boundedOutbox<State extends OutboxState>(store: VersionedStore<State>, ports: EffectPorts, events: BusEvent[], roomBytes: number, now: EpochMs): BusEvent[] {
-  const { kept, dropped } = boundOutbox(store.compactOutbox ? store.compactOutbox(events, now) : events, roomBytes);
-  if (dropped > 0) {
-    ports.telemetry.error('outbox full while the bus is down: its oldest events dropped', { dropped, kept: kept.length });
-    ports.telemetry.metric('OutboxEventsDropped');
-  }
-  return kept;
-}
+const boundedOutbox = <State extends OutboxState>(store: VersionedStore<State>, events: BusEvent[], roomBytes: number, now: EpochMs) =>
+  boundOutbox(store.compactOutbox ? store.compactOutbox(events, now) : events, roomBytes);
 
 /** Whether an item still owes a publish or its view (and so keeps its retry wake-up once finished). */
 export const hasPending = (state: OutboxState): boolean => (state.outbox?.length ?? 0) > 0 || state.viewPending === true;
@@ -164,12 +166,12 @@ export async function flushOutbox<State extends OutboxState>(
   viewWritten = false,
 ): Promise<State> {
   if (!hasPending(state)) return state;
-  try {
-    if (state.outbox && state.outbox.length > 0) await ports.bus.publish(state.outbox);
-  } catch (error) {
-    // A view this decision wrote need not be written again by the retry.
-    const { viewPending: _written, ...rest } = state;
-    return deferOutbox(store, ports, viewWritten ? (rest as State) : state, now, 'outbox not published', error);
+  const { unsent, error } = await publishOutbox(ports, state.outbox ?? []);
+  if (unsent.length > 0) {
+    // What went out is not sent again, and a view this decision wrote need not be written again by the retry.
+    const left = { ...state, outbox: [...unsent] };
+    const { viewPending: _written, ...rest } = left;
+    return deferOutbox(store, ports, viewWritten ? (rest as State) : left, now, 'outbox not published', error, state);
   }
   if (!viewWritten && state.viewPending === true && store.rewriteFinishedView && !(await store.rewriteFinishedView(state))) {
     return deferOutbox(store, ports, state, now, "finished item's view not written", undefined);
@@ -183,6 +185,27 @@ export async function flushOutbox<State extends OutboxState>(
   return saveUnlessOvertaken(store, cleared, state);
 }
 
+/**
+ * Publishes the outbox; returns what did not go out and may on a later try. An event the bus refuses
+ * for good (EventBridge's non-retryable entry errors: a policy that does not allow its type, a detail
+ * it cannot take) would be sent again forever: it is logged whole, counted (`EventsRefused`, which
+ * alarms) and let go.
+ */
+async function publishOutbox(ports: EffectPorts, outbox: readonly BusEvent[]): Promise<{ unsent: readonly BusEvent[]; error?: unknown }> {
+  if (outbox.length === 0) return { unsent: [] };
+  try {
+    await ports.bus.publish(outbox);
+    return { unsent: [] };
+  } catch (error) {
+    if (!(error instanceof EventPublishError)) return { unsent: outbox, error };
+    if (error.refused.length > 0) {
+      ports.telemetry.error('events refused by the bus for good: let go', { refused: error.refused.map(({ event, reason }) => ({ reason, ...event })) });
+      for (const _refused of error.refused) ports.telemetry.metric('EventsRefused');
+    }
+    return { unsent: error.unsent, error };
+  }
+}
+
 async function deferOutbox<State extends OutboxState>(
   store: VersionedStore<State>,
   ports: EffectPorts,
@@ -190,6 +213,8 @@ async function deferOutbox<State extends OutboxState>(
   now: EpochMs,
   what: string,
   error: unknown,
+  /** The state as stored, when `state` already differs from it (its outbox cut to what is left). */
+  stored: State = state,
 ): Promise<State> {
   const outboxFailures = (state.outboxFailures ?? 0) + 1;
   const retryAt = now + retryDelayMs(outboxFailures);
@@ -198,7 +223,7 @@ async function deferOutbox<State extends OutboxState>(
   const keepsEarlierWakeUp = !store.isFinished(state) && state.timerDueAt !== undefined && state.timerDueAt < retryAt;
   const timerDueAt = keepsEarlierWakeUp ? (state.timerDueAt as EpochMs) : retryAt;
   ports.telemetry.warn(`${what}; retrying later`, { events: state.outbox?.length ?? 0, outboxFailures, retryAt, ...(error !== undefined ? { error: String(error) } : {}) });
-  return saveUnlessOvertaken(store, { ...state, outboxFailures, timerDueAt }, state);
+  return saveUnlessOvertaken(store, { ...state, outboxFailures, timerDueAt }, stored);
 }
 
 /**

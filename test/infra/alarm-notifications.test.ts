@@ -35,4 +35,16 @@ describe('alarms reach someone', () => {
     }
     for (const [stackName, template] of templatesOf()) expect(Object.keys(resourcesOfType(template, 'AWS::SNS::Subscription')), stackName).toEqual([]);
   });
+
+  it('every stack alarms on the first decided event the bus will never carry: refused for good, or dropped from a full outbox', () => {
+    for (const [stackName, template] of templatesOf()) {
+      const alarmed = Object.values(resourcesOfType(template, 'AWS::CloudWatch::Alarm'))
+        .map((alarm) => alarm.Properties ?? {})
+        .filter((p) => p['Namespace'] === 'Vigil' && p['Threshold'] === 1)
+        .map((p) => `${String(p['MetricName'])} ${JSON.stringify(p['Dimensions'])}`);
+      expect(alarmed, stackName).toEqual(
+        expect.arrayContaining(['EventsRefused', 'OutboxEventsDropped'].map((name) => `${name} ${JSON.stringify([{ Name: 'service', Value: 'vigil' }])}`)),
+      );
+    }
+  });
 });
