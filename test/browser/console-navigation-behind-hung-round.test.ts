@@ -5,8 +5,9 @@ import { iso, json, notFound, useScriptedConsole } from './scripted-console.js';
 
 /*
  * a7f72a7 made every refresh of main.ts go through `oneAtATime`, including the one a page change
- * (hashchange) starts. The escalations page waits for every region (Promise.all), and a region that
- * holds its connection is only given up on by the console server after 10 s (forward-within.ts).
+ * (hashchange) starts. The escalations page then waited for every region (Promise.all; it now waits
+ * 2 s at most), and a region that holds its connection is only given up on by the console server
+ * after 10 s (forward-within.ts).
  * Leaving that page for the jobs list then shows nothing until the old page's round ends: the jobs
  * list's own 2 s patience ("one that has not answered within 2 s is named ... while the others' rows
  * stay current", docs/console.md) does not help, because its first round has not even started.

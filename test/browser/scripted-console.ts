@@ -83,3 +83,20 @@ export function useScriptedConsole(): ScriptedConsole {
   });
   return harness;
 }
+
+/**
+ * Replies a listener holds back (it hangs) until `release`, which sends them all and answers the
+ * calls after it at once: a listener that answers late.
+ */
+export function heldReplies(): { hold(reply: () => RawReply): RawReply | Promise<RawReply>; held(): number; release(): void } {
+  const waiting: Array<() => void> = [];
+  let holding = true;
+  return {
+    hold: (reply) => (holding ? new Promise<RawReply>((resolve) => waiting.push(() => resolve(reply()))) : reply()),
+    held: () => waiting.length,
+    release() {
+      holding = false;
+      for (const send of waiting.splice(0)) send();
+    },
+  };
+}

@@ -1,3 +1,6 @@
+/** How long a round waits for a listener before it shows the others' news and says that one is not answering. */
+export const PATIENCE_MS = 2_000;
+
 /** What the page knows of one listener: its latest answer or failure, and whether a call is overdue. */
 export interface ListenerState<Answer> {
   source: string;
@@ -5,13 +8,13 @@ export interface ListenerState<Answer> {
   answer?: Answer;
   /** Why the latest call failed (the console's own server did not answer). */
   error?: unknown;
-  /** How long the call under way has waited, when that is longer than the patience. */
+  /** How long the call under way has waited, once that is the patience or longer. */
   overdueMs?: number;
 }
 
 /**
- * Asks every listener on its own and keeps each one's latest answer. A round waits for the answers
- * at most `patienceMs`: one listener that hangs neither holds back the others' news nor goes
+ * Asks every listener on its own and keeps each one's latest answer. A round waits for its listeners'
+ * answers at most `patienceMs`: one listener that hangs neither holds back the others' news nor goes
  * unreported (its call is overdue), and it is not asked again before it answers.
  */
 export class ListenerRounds<Answer> {
@@ -27,7 +30,7 @@ export class ListenerRounds<Answer> {
     for (const source of sources) if (!this.asking.has(source)) this.start(source);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const patience = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.patienceMs)));
-    await Promise.race([Promise.all([...this.asking.values()].map((call) => call.settled)), patience]);
+    await Promise.race([Promise.all(sources.map((source) => this.asking.get(source)?.settled)), patience]);
     clearTimeout(timer);
   }
 
@@ -35,7 +38,7 @@ export class ListenerRounds<Answer> {
     const now = Date.now();
     return sources.map((source) => {
       const waited = now - (this.asking.get(source)?.since ?? now);
-      return { source, ...this.latest.get(source), ...(waited > this.patienceMs ? { overdueMs: waited } : {}) };
+      return { source, ...this.latest.get(source), ...(waited >= this.patienceMs ? { overdueMs: waited } : {}) };
     });
   }
 

@@ -1,6 +1,8 @@
 import { api, apiAllPages, errorText, type Endpoints } from '../api.js';
 import { esc } from '../escape.js';
 import { shortTime } from '../format.js';
+import { ListenerRounds, PATIENCE_MS } from '../listener-rounds.js';
+import { notAnswering } from '../not-answering.js';
 import type { Page } from '../page.js';
 
 interface Escalation {
@@ -53,19 +55,22 @@ function answerBody(root: HTMLElement, asked: Asked, option: string): { body?: u
   return { body: { option } };
 }
 
-/** Seed 002's questions for a human, from every region; answering applies the option at once. */
+/**
+ * Seed 002's questions for a human, from every region, each region asked on its own (one that hangs
+ * is named, the others' questions show); answering applies the option at once.
+ */
 export function escalationsPage(where: Endpoints): Page {
+  const rounds = new ListenerRounds((region) => apiAllPages<Escalation>(region, '/escalations', 'escalations'), PATIENCE_MS);
   return {
     title: 'Escalations',
     controls: () => '',
     async live() {
-      const answers = await Promise.all(where.regions.map(async (region) => ({ region, answer: await apiAllPages<Escalation>(region, '/escalations', 'escalations') })));
-      const problems = answers.filter((a) => !a.answer.ok).map((a) => `${a.region}: ${errorText(a.answer)}`);
-      const pending = answers.flatMap(({ region, answer }) =>
-        answer.ok ? answer.body.entries.filter((e) => e.status === 'pending').map((e) => ({ ...e, region })) : [],
-      );
+      await rounds.round(where.regions);
+      const states = rounds.states(where.regions);
+      const listed = states.flatMap(({ source, answer }) => (answer?.ok ? [{ region: source, ...answer.body }] : []));
+      const pending = listed.flatMap(({ region, entries }) => entries.filter((e) => e.status === 'pending').map((e) => ({ ...e, region })));
       // Listed by id, answered ones too: past the pages read, a pending question may still follow.
-      const cutShort = answers.filter(({ answer }) => answer.ok && answer.body.more).map(({ region }) => region);
+      const cutShort = listed.filter(({ more }) => more).map(({ region }) => region);
       const cards = pending
         .map(
           (e) => `<div class="card escalation" data-region="${esc(e.region)}" data-escalation="${esc(e.escalationId)}">
@@ -82,8 +87,8 @@ export function escalationsPage(where: Endpoints): Page {
       const more = cutShort.length
         ? `<p class="more">More escalations follow in ${esc(cutShort.join(', '))} than this page reads: <code>vigil escalations list</code> lists them all.</p>`
         : '';
-      const none = cutShort.length ? '' : '<p class="empty">No pending questions.</p>';
-      return `${problems.length ? `<p class="problem">${esc(problems.join('; '))}</p>` : ''}
+      const none = cutShort.length ? '' : `<p class="empty">No pending questions${listed.length < where.regions.length ? ' in the regions that answered' : ''}.</p>`;
+      return `${notAnswering(states, (answer) => (answer.ok ? undefined : errorText(answer)))}
         <div id="pending-escalations">${cards || none}${more}</div>`;
     },
     async act(action, target, root) {

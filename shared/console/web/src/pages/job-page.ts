@@ -2,6 +2,8 @@ import { api, errorText, type ApiAnswer, type Endpoints } from '../api.js';
 import { esc } from '../escape.js';
 import { shortTime, timeLeft } from '../format.js';
 import type { JobHistoryJson } from '../history-types.js';
+import { ListenerRounds, PATIENCE_MS } from '../listener-rounds.js';
+import { notAnswering, troubles } from '../not-answering.js';
 import type { Page } from '../page.js';
 import { layoutTimeline } from '../timeline-layout.js';
 import { timelineSvg } from '../timeline-svg.js';
@@ -23,7 +25,6 @@ const unknownJob = (answer: ApiAnswer): boolean => answer.status === 404 && (ans
 
 /** The job's status, strategy, times and, while it runs, the time left on Vigil's clock. */
 function head(jobId: string, h: JobHistoryJson): string {
-  heardVigilTime(h.now);
   const left = h.status === 'RUNNING' ? timeLeft(h.effectiveDeadlineAt, vigilNow()) : '';
   return `<div class="job-head">
       <h2>${esc(jobId)} <span id="job-status" class="status status-${esc(h.status)}">${esc(h.status)}</span></h2>
@@ -33,32 +34,60 @@ function head(jobId: string, h: JobHistoryJson): string {
 }
 
 /** The gate's history did not come: the regions' parts still show (an outage plays out there). */
-const gateProblem = (jobId: string, answer: ApiAnswer) => `<div class="job-head"><h2>${esc(jobId)}</h2>
-    <p class="problem">The gate did not answer (${esc(errorText(answer))}): below, each region that knows this job, as it answers.</p></div>`;
+const gateProblem = (jobId: string, why: string) => `<div class="job-head"><h2>${esc(jobId)}</h2>
+    <p class="problem">The gate did not answer (${esc(why)}): below, each region that knows this job, as it answers.</p></div>`;
 
-/** One job: its status, each region and workflow, and the timeline of every decision. */
+/** What one listener says of the job: its history, and a region its part (status, fence token, workflows). */
+interface Part {
+  history: ApiAnswer<JobHistoryJson>;
+  job?: ApiAnswer<RegionJob>;
+}
+
+/**
+ * One job: its status, each region and workflow, and the timeline of every decision. Each listener is
+ * asked on its own (one that hangs is named, the others' parts show).
+ */
 export function jobPage(where: Endpoints, source: string, jobId: string): Page {
   const path = `/jobs/${encodeURIComponent(jobId)}`;
+  const rounds = new ListenerRounds<Part>(async (listener) => {
+    const [history, job] = await Promise.all([api<JobHistoryJson>(listener, `${path}/history`), listener === 'gate' ? undefined : api<RegionJob>(listener, path)]);
+    if (listener === source && history.ok) heardVigilTime(history.body.now);
+    return { history, ...(job ? { job } : {}) };
+  }, PATIENCE_MS);
+  const top = () => rounds.states([source])[0] ?? { source };
+  /** The job's regions: the gate's, or, while the gate names none, every region (those without the job are left out). */
+  const regions = (): string[] => {
+    const history = top().answer?.history;
+    return source !== 'gate' ? [source] : history?.ok ? (history.body.regions ?? []) : where.regions;
+  };
+  const listeners = () => [...new Set([source, ...regions()])];
+
+  const view = (): string => {
+    const { answer } = top();
+    const gateOk = source === 'gate' && answer?.history.ok === true;
+    if (source !== 'gate' && answer && !answer.history.ok) return `<p class="problem">${esc(source)} answered ${esc(errorText(answer.history))} for job ${esc(jobId)}.</p>`;
+    const shown = rounds.states(regions()).flatMap(({ source: region, answer: part }) =>
+      part?.job && (gateOk || !unknownJob(part.history)) ? [{ region, job: part.job, history: part.history }] : [],
+    );
+    const histories = [...(gateOk && answer ? [answer.history.body] : []), ...shown.flatMap(({ history }) => (history.ok ? [history.body] : []))];
+    const why = answer ? errorText(answer.history) : (troubles(top())[0] ?? 'no answer yet');
+    const heading = answer?.history.ok ? head(jobId, answer.history.body) : source === 'gate' ? gateProblem(jobId, why) : `<div class="job-head"><h2>${esc(jobId)}</h2></div>`;
+    return `${notAnswering(rounds.states(listeners()))}${heading}
+        ${histories.length ? `<div class="timeline-box">${timelineSvg(layoutTimeline(histories, timelineWidth()))}</div>${LEGEND}` : ''}
+        ${histories.some((x) => x.truncated) ? '<p class="problem">History truncated: the oldest samples are not shown.</p>' : ''}
+        <div class="regions">${shown.map(({ region, job, history }) => regionCard(region, job, history)).join('')}</div>`;
+  };
+
   return {
     title: `Job ${jobId}`,
     controls: () => '',
     async live() {
-      const top = await api<JobHistoryJson>(source, `${path}/history`);
-      if (!top.ok && source !== 'gate') return `<p class="problem">${esc(source)} answered ${esc(errorText(top))} for job ${esc(jobId)}.</p>`;
-      // Without the gate's history its regions are not known: every region is asked, those without the job left out.
-      const regions = !top.ok ? where.regions : source === 'gate' ? (top.body.regions ?? []) : [source];
-      const perRegion = await Promise.all(
-        regions.map(async (region) => {
-          const [job, history] = await Promise.all([api<RegionJob>(region, path), region === source ? top : api<JobHistoryJson>(region, `${path}/history`)]);
-          return { region, job, history };
-        }),
-      );
-      const shown = top.ok ? perRegion : perRegion.filter(({ history }) => !unknownJob(history));
-      const histories = [...(source === 'gate' && top.ok ? [top.body] : []), ...shown.flatMap(({ history }) => (history.ok ? [history.body] : []))];
-      return `${top.ok ? head(jobId, top.body) : gateProblem(jobId, top)}
-        ${histories.length ? `<div class="timeline-box">${timelineSvg(layoutTimeline(histories, timelineWidth()))}</div>${LEGEND}` : ''}
-        ${histories.some((x) => x.truncated) ? '<p class="problem">History truncated: the oldest samples are not shown.</p>' : ''}
-        <div class="regions">${shown.map(({ region, job, history }) => regionCard(region, job, history)).join('')}</div>`;
+      const asked = listeners();
+      await rounds.round(asked);
+      // The gate's first answer may name regions not asked yet (ones this console does not forward to).
+      const named = listeners().filter((listener) => !asked.includes(listener));
+      if (named.length) await rounds.round(named);
+      return view();
     },
   };
 }

@@ -1,15 +1,13 @@
 import type { Endpoints } from '../api.js';
 import { esc } from '../escape.js';
 import { shortTime, timeLeft } from '../format.js';
-import { ListenerRounds, type ListenerState } from '../listener-rounds.js';
+import { ListenerRounds, PATIENCE_MS } from '../listener-rounds.js';
+import { notAnswering } from '../not-answering.js';
 import type { Page } from '../page.js';
 import { readVigilClock, vigilNow } from '../vigil-clock.js';
-import { jobById, mergedRows, newestJobs, type Listing, type ListingAnswer, type Row } from './job-rows.js';
+import { jobById, mergedRows, newestJobs, type Listing, type Row } from './job-rows.js';
 
 const STATUSES = ['RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT'];
-
-/** How long a round waits for a listener before it shows the others' news and says that one is not answering. */
-const PATIENCE_MS = 2_000;
 
 /** A job id as the contract allows it: only such a text is looked up by id. */
 const JOB_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -17,14 +15,6 @@ const JOB_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 function value(id: string): string {
   const element = document.getElementById(id) as HTMLInputElement | HTMLSelectElement | null;
   return element?.value ?? '';
-}
-
-function problemsOf(states: ReadonlyArray<ListenerState<ListingAnswer>>): string[] {
-  return states.flatMap(({ source, answer, error, overdueMs }) => [
-    ...(overdueMs !== undefined ? [`${source}: no answer for ${Math.round(overdueMs / 1000)} s`] : []),
-    ...(error !== undefined ? [`${source}: ${String(error)}`] : []),
-    ...(answer && !answer.ok ? [`${source}: HTTP ${answer.status}`] : []),
-  ]);
 }
 
 const rowHtml = (row: Row, now: number) => `<tr class="job-row" data-job="${esc(row.jobId)}" data-status="${esc(row.status)}">
@@ -66,8 +56,7 @@ export function jobsPage(where: Endpoints): Page {
     const { rows, notFound } = rowsFor(text, value('status-filter'));
     const now = vigilNow();
     const empty = notFound ? `No listener that answered holds a job ${esc(text)}.` : more() ? '' : 'No jobs yet.';
-    const problems = problemsOf(listed());
-    return `${problems.length ? `<p class="problem">Not answering: ${esc(problems.join('; '))}</p>` : ''}
+    return `${notAnswering(listed(), (answer) => (answer.ok ? undefined : `HTTP ${answer.status}`))}
       <table class="jobs"><thead><tr><th>Job</th><th>Status</th><th>Strategy</th><th>Where</th><th>Time left / reason</th><th>Submitted</th></tr></thead>
       <tbody>${rows.map((row) => rowHtml(row, now)).join('') || (empty ? `<tr><td colspan="6" class="empty">${empty}</td></tr>` : '')}</tbody></table>${
         more()
