@@ -128,7 +128,11 @@ export class Invariants {
     if (due(region, previous) || now >= effectiveDeadline(next.tracking)) return true;
     if (!spec.viaGate) return false;
     const gateJob = this.gateJobs.get(spec.jobId);
-    if (gateJob && now >= gateJob.submittedAt + gateJob.timeoutSeconds * 1000) return true;
+    if (gateJob) {
+      // Condition 1: the global deadline plus the largest extension total any region holds.
+      const largest = Math.max(0, ...spec.regions.map((r) => this.jobs.get(`${spec.jobId}/${r}`)?.tracking.totalExtensionsGranted ?? 0));
+      if (now >= gateJob.submittedAt + (gateJob.timeoutSeconds + largest) * 1000) return true;
+    }
     return spec.regions.some((r) => r !== region && due(r, this.jobs.get(`${spec.jobId}/${r}`)));
   }
 
