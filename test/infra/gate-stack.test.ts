@@ -157,7 +157,8 @@ describe('gate stack', () => {
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId(gate.functions.SweepGateTimers.handler), 'Arn'] } })],
     });
     const dlqCount = 4;
-    template().resourceCountIs('AWS::CloudWatch::Alarm', dlqCount + Object.keys(gate.functions).length);
+    // … and the events the bus will never carry (refused, dropped: alarm-notifications.test.ts).
+    template().resourceCountIs('AWS::CloudWatch::Alarm', dlqCount + Object.keys(gate.functions).length + 2);
     template().hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'Vigil-gate' });
   });
 });

@@ -414,8 +414,8 @@ describe('regional stack: operations', () => {
         }),
       );
     }
-    // … and the agent timeout rate (below).
-    expect(alarms).toHaveLength(dlqs.length + Object.keys(usEast1.functions).length + 1);
+    // … the events the bus will never carry (refused, dropped: alarm-notifications.test.ts) and the agent timeout rate (below).
+    expect(alarms).toHaveLength(dlqs.length + Object.keys(usEast1.functions).length + 2 + 1);
   });
 
   it('has a dashboard named after the region', () => {
