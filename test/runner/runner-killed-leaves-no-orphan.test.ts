@@ -47,7 +47,8 @@ describe('vigil run killed outright leaves no child running', () => {
     runner.child.kill('SIGKILL');
     await runner.done;
     // Assess: the child (its group leader) is gone within the grace period plus generous slack
-    expect(await goneWithin(pid, 12_000), `child ${pid} still runs 12 s after its runner was killed (an orphan)`).toBe(true);
+    const gone = await goneWithin(pid, 12_000);
+    expect(gone, `child ${pid} still runs 12 s after its runner was killed (an orphan); its state: ${stateOf(pid)}; its guard: ${guardsOf(pid).join(', ') || 'none running'}`).toBe(true);
   });
 
   it("a group that ended is released: its guard exits while the runner runs on", async () => {
@@ -72,4 +73,10 @@ describe('vigil run killed outright leaves no child running', () => {
 function guardsOf(pgid: number): string[] {
   const found = spawnSync('pgrep', ['-f', `vigil-group-guard ${pgid} `], { encoding: 'utf8' });
   return found.stdout.split('\n').filter(Boolean);
+}
+
+/** A process's state and parent as /proc tells them (`R 1`, `Z 1`, …), for a failure message. */
+function stateOf(pid: number): string {
+  const found = spawnSync('ps', ['-o', 'stat=,ppid=,pgid=,args=', '-p', String(pid)], { encoding: 'utf8' });
+  return found.stdout.trim() || 'gone';
 }

@@ -129,9 +129,13 @@ export class Invariants {
     if (!spec.viaGate) return false;
     const gateJob = this.gateJobs.get(spec.jobId);
     if (gateJob) {
-      // Condition 1: the global deadline plus the largest extension total any region holds.
+      // Condition 1: the global deadline plus the largest extension total any region holds; or, after
+      // the global deadline, a gate that could not hear a region's grants and waited its grace for them
+      // (on-gate-timer-fired.ts: it then declares on what it has, as a partition forces it to).
       const largest = Math.max(0, ...spec.regions.map((r) => this.jobs.get(`${spec.jobId}/${r}`)?.tracking.totalExtensionsGranted ?? 0));
       if (now >= gateJob.submittedAt + (gateJob.timeoutSeconds + largest) * 1000) return true;
+      const waited = gateJob.extensionReportsAwaitedUntil;
+      if (waited !== undefined && now >= waited && now >= gateJob.submittedAt + gateJob.timeoutSeconds * 1000) return true;
     }
     return spec.regions.some((r) => r !== region && due(r, this.jobs.get(`${spec.jobId}/${r}`)));
   }
