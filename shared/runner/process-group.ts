@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
+import type { Writable } from 'node:stream';
 import { groupHasLiveMembers } from './group-members.js';
 
 export interface ChildGroup {
@@ -94,11 +95,23 @@ function guardGroup(pgid: number, graceMs: number): () => void {
 }
 
 /**
+ * The command starts only once its group's guard runs: a runner killed between the two (SIGKILL can
+ * land between any two lines) must not leave a group that nobody guards. The shell waits for `go` on
+ * fd 3, then becomes the command (the same pid, so the group's id) with fd 3 closed; should the runner
+ * die first, it reads the end of the pipe and never starts it.
+ */
+export const START_WHEN_GUARDED = 'IFS= read -r go <&3; [ "$go" = go ] || exit 0; exec 3<&-; exec "$@"';
+
+/**
  * Starts `command` as the leader of a new process group, so a signal reaches everything it started;
  * a guard stops the group `graceMs` after SIGTERM should this process die without doing it.
  */
 export function spawnGroup(command: string, args: readonly string[], env: NodeJS.ProcessEnv, graceMs: number): ChildGroup {
-  const child: ChildProcess = spawn(command, args, { detached: true, stdio: ['ignore', 'inherit', 'inherit'], env });
+  const child: ChildProcess = spawn('sh', ['-c', START_WHEN_GUARDED, 'vigil-group', command, ...args], {
+    detached: true,
+    stdio: ['ignore', 'inherit', 'inherit', 'pipe'],
+    env,
+  });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
     child.once('error', () => resolve({ code: 127, signal: null }));
@@ -118,6 +131,9 @@ export function spawnGroup(command: string, args: readonly string[], env: NodeJS
     alive: () => groupHasLiveMembers(pid),
   };
   const release = pid > 0 ? guardGroup(pid, graceMs) : () => undefined;
+  const startGate = child.stdio[3] as Writable | null | undefined;
+  startGate?.on('error', () => undefined);
+  startGate?.end('go\n');
   live.add(group);
   void exited.then(() => forgetWhenGone(group, release));
   return group;
