@@ -71,7 +71,10 @@ describe.skipIf(!chromiumAvailable())('the console’s pools and escalations on 
       await page.goto(`${env.cloud.endpoints.gate}/#/escalations`);
       await page.waitForSelector(`${card} button[data-option="increase_timeout"]`);
     }
+    // The second page's refreshes now fail: it keeps showing the question it read, and says why it is old.
     await second.route('**/console/api/*/escalations', (route) => (route.request().method() === 'GET' ? route.abort() : route.continue()));
+    await second.waitForSelector('.problem:has-text("its last answer is shown")');
+    expect(await second.locator(card).count()).toBe(1);
 
     // Act 1: `clarify` without a text: the API's validation answers, nothing changes.
     await first.click(`${card} button[data-option="clarify"]`);
@@ -88,7 +91,7 @@ describe.skipIf(!chromiumAvailable())('the console’s pools and escalations on 
     const reclaimed = await pools.claim('console-esc', 'agent-3');
     expect(Date.parse(reclaimed?.deadlineAt ?? '') - Date.now()).toBeGreaterThan(800_000);
 
-    // Act 3: the other operator, whose page had not refreshed, answers too.
+    // Act 3: the other operator, whose page could not refresh, answers too.
     await second.click(`${card} button[data-option="skip"]`);
     await second.waitForSelector('#flash.flash-error');
     expect(await second.textContent('#flash')).toMatch(/^409 /);

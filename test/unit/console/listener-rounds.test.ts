@@ -29,4 +29,22 @@ describe('each listener asked on its own', () => {
     await rounds.round(['gate']);
     expect(rounds.states(['gate'])).toEqual([{ source: 'gate', error: new TypeError('Failed to fetch') }]);
   });
+
+  it('a failed call after an answer keeps that answer beside the failure, and the next answer clears the failure', async () => {
+    // Prepare: the gate answers, then fails once, then answers again.
+    const replies: Array<() => Promise<string>> = [
+      () => Promise.resolve('first'),
+      () => Promise.reject(new TypeError('Failed to fetch')),
+      () => Promise.resolve('third'),
+    ];
+    const rounds = new ListenerRounds(() => (replies.shift() ?? (() => Promise.resolve('later')))(), 50);
+    await rounds.round(['gate']);
+    // Act
+    await rounds.round(['gate']);
+    const afterFailure = rounds.states(['gate']);
+    await rounds.round(['gate']);
+    // Assess
+    expect(afterFailure).toEqual([{ source: 'gate', answer: 'first', error: new TypeError('Failed to fetch') }]);
+    expect(rounds.states(['gate'])).toEqual([{ source: 'gate', answer: 'third' }]);
+  });
 });

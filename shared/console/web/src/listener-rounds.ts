@@ -4,9 +4,9 @@ export const PATIENCE_MS = 2_000;
 /** What the page knows of one listener: its latest answer or failure, and whether a call is overdue. */
 export interface ListenerState<Answer> {
   source: string;
-  /** The latest answer, unless the latest call failed. */
+  /** The latest answer, kept when a later call fails: a moment's failure does not blank what the page showed. */
   answer?: Answer;
-  /** Why the latest call failed (the console's own server did not answer). */
+  /** Why the latest call failed (the console's own server did not answer); cleared by the next answer. */
   error?: unknown;
   /** How long the call under way has waited, once that is the patience or longer. */
   overdueMs?: number;
@@ -18,7 +18,7 @@ export interface ListenerState<Answer> {
  * unreported (its call is overdue), and it is not asked again before it answers.
  */
 export class ListenerRounds<Answer> {
-  private readonly latest = new Map<string, { answer: Answer } | { error: unknown }>();
+  private readonly latest = new Map<string, { answer?: Answer; error?: unknown }>();
   private readonly asking = new Map<string, { since: number; settled: Promise<void> }>();
 
   constructor(
@@ -45,7 +45,7 @@ export class ListenerRounds<Answer> {
   private start(source: string): void {
     const settled = this.ask(source).then(
       (answer) => void this.latest.set(source, { answer }),
-      (error: unknown) => void this.latest.set(source, { error }),
+      (error: unknown) => void this.latest.set(source, { ...this.latest.get(source), error }),
     );
     this.asking.set(source, { since: Date.now(), settled: settled.finally(() => this.asking.delete(source)) });
   }

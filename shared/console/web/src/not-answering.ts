@@ -8,7 +8,7 @@ import type { ListenerState } from './listener-rounds.js';
 export function troubles<Answer>({ answer, error, overdueMs }: ListenerState<Answer>, failed: (answer: Answer) => string | undefined = () => undefined): string[] {
   return [
     ...(overdueMs !== undefined ? [`no answer for ${Math.round(overdueMs / 1000)} s`] : []),
-    ...(error !== undefined ? [String(error)] : []),
+    ...(error !== undefined ? [`${String(error)}${answer !== undefined ? ' (its last answer is shown)' : ''}`] : []),
     ...(answer !== undefined ? [failed(answer)].filter((text) => text !== undefined) : []),
   ];
 }
