@@ -19,7 +19,8 @@ type Detail<S extends Shape> = z.infer<z.ZodMiniObject<S>>;
  * the same meaning, and may add optional fields (a change old readers cannot take is a new
  * detail-type). So a reader accepts every version, older and newer, dropping fields it does not
  * know. Regions are deployed one after another: an upgraded gate must still stop an older region's
- * job, and still hear an older region's reports.
+ * job, and still hear an older region's reports. The one exception is AgentCompleted version 2
+ * (pools/agent-completed.ts), which widens `outcome` for an end version 1 sent no event for.
  */
 export interface EventContract<S extends Shape> {
   detailType: string;

@@ -30,6 +30,7 @@ export const statusByCode: Readonly<Record<string, number>> = {
   attempt_terminating: 409,
   command_out_of_order: 409,
   command_not_started: 409,
+  too_many_commands_running: 409,
   item_not_in_dlq: 409,
   escalation_answered: 409,
   item_exists: 409,

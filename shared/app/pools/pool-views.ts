@@ -8,6 +8,9 @@ const shownCounts = ({ splitsPending: _pending, split: _split, ...counts }: Pool
 /** Every item the pool holds, a split's subtasks and the split item itself included. */
 const allItems = (counts: PoolCounts) => Object.entries(counts).reduce((sum, [state, count]) => (state === 'splitsPending' ? sum : sum + (count ?? 0)), 0);
 
+/** The resolved config as the pool was given it, defaults filled in: which limits were given is Vigil's own bookkeeping. */
+const configView = ({ limitsGiven: _bookkeeping, ...config }: Pool['config']) => config;
+
 export const poolView = (pool: Pool, counts?: PoolCounts) => ({
   poolId: pool.poolId,
   status: pool.status,
@@ -16,7 +19,7 @@ export const poolView = (pool: Pool, counts?: PoolCounts) => ({
   items: counts ? allItems(counts) : pool.itemCount,
   createdAt: toIso(pool.createdAt),
   ...(pool.finishedAt !== undefined ? { finishedAt: toIso(pool.finishedAt) } : {}),
-  config: pool.config,
+  config: configView(pool.config),
 });
 
 const historyView = (entry: HistoryEntry) => ({

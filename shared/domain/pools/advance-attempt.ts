@@ -6,11 +6,12 @@ import { metric, publish, type Decision, type Effect } from '../effects.js';
 import { msToSeconds, secondsToMs, toIso, type EpochMs } from '../time.js';
 import { attemptEventFields } from './attempt-events.js';
 import { updateHistoryEntry, withTimeoutStat } from './item-history.js';
-import { commandDeadlineAt, itemDecision } from './item-wake-up.js';
+import { itemDecision } from './item-wake-up.js';
 import { countsTowardEscalation, MAX_STALL_THRESHOLD, type PoolConfig } from './pool-config.js';
 import { poolIsStopped, type Pool } from './pool.js';
-import type { AttemptRun, PoolItem, TerminationReason, TimeoutInfo } from './pool-item.js';
+import type { AttemptRun, PoolItem, RunningCommand, TerminationReason, TimeoutInfo } from './pool-item.js';
 import { resolveAttempt, withFollowUp, type ItemStep } from './resolve-attempt.js';
+import { firstCommandDue } from './running-commands.js';
 
 /**
  * After a long outage many windows can be overdue, each a request and a miss, until the stall ends
@@ -20,16 +21,20 @@ const MAX_STEPS = 2 * MAX_STALL_THRESHOLD + 8;
 
 type Due =
   | { kind: 'agent_deadline'; at: EpochMs }
-  | { kind: 'command_deadline'; at: EpochMs }
+  | { kind: 'command_deadline'; at: EpochMs; command: RunningCommand }
   | { kind: 'checkpoint_missed'; at: EpochMs }
   | { kind: 'checkpoint_requested'; at: EpochMs };
 
-/** The attempt's next time-driven transition; ties go to deadlines first. */
+/**
+ * The attempt's next time-driven transition; ties go to deadlines first. Every running command keeps
+ * its own deadline (seed 003 schedules each command's check and cancels none when the next starts):
+ * the first of them is due, so starting the next command never lets an unfinished one outlive its limit.
+ */
 function nextDue(run: AttemptRun, config: PoolConfig): Due {
   const candidates: Due[] = [];
   if (run.agentDeadlineAt !== null) candidates.push({ kind: 'agent_deadline', at: run.agentDeadlineAt });
-  const commandDeadline = commandDeadlineAt(run, config);
-  if (commandDeadline !== undefined) candidates.push({ kind: 'command_deadline', at: commandDeadline });
+  const commandDue = firstCommandDue(run, config);
+  if (commandDue) candidates.push({ kind: 'command_deadline', ...commandDue });
   if (run.checkpointOpenUntil !== undefined) candidates.push({ kind: 'checkpoint_missed', at: run.checkpointOpenUntil });
   else candidates.push({ kind: 'checkpoint_requested', at: run.nextCheckpointAt });
   return candidates.reduce((earliest, due) => (due.at < earliest.at ? due : earliest));
@@ -96,18 +101,13 @@ function applyDue(item: PoolItem, run: AttemptRun, due: Due, config: PoolConfig,
     effects.push(publish(AgentStalled.build({ ...fields, misses, terminateBy: toIso(terminateBy) })), metric('AgentStalled'));
     return { item: stalled, effects };
   }
-  return timeOut(item, run, timeoutInfo(run, due.kind, now), config, now);
+  return timeOut(item, run, timeoutInfo(run, due, now), config, now);
 }
 
-function timeoutInfo(run: AttemptRun, kind: 'agent_deadline' | 'command_deadline', now: EpochMs): TimeoutInfo {
-  if (kind === 'command_deadline' && run.command) {
-    return {
-      type: 'command',
-      commandIndex: run.command.index,
-      commandType: run.command.type,
-      limitSeconds: run.command.limitSeconds,
-      elapsedSeconds: msToSeconds(now - run.command.startedAt),
-    };
+function timeoutInfo(run: AttemptRun, due: Extract<Due, { kind: 'agent_deadline' | 'command_deadline' }>, now: EpochMs): TimeoutInfo {
+  if (due.kind === 'command_deadline') {
+    const { command } = due;
+    return { type: 'command', commandIndex: command.index, commandType: command.type, limitSeconds: command.limitSeconds, elapsedSeconds: msToSeconds(now - command.startedAt) };
   }
   return { type: 'agent', limitSeconds: run.agentLimitSeconds ?? 0, elapsedSeconds: msToSeconds(now - run.startedAt) };
 }

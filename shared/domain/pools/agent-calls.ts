@@ -1,19 +1,18 @@
 import { AgentCompleted } from '../../events/pools/agent-completed.js';
 import { sameJson } from '../same-json.js';
-import { CommandCompleted } from '../../events/pools/command-completed.js';
-import { CommandStarted } from '../../events/pools/command-started.js';
 import { metric, publish, type Decision, type Effect } from '../effects.js';
 import type { VigilError } from '../errors.js';
-import { msToSeconds, secondsToMs, toIso, type EpochMs } from '../time.js';
+import { msToSeconds, toIso, type EpochMs } from '../time.js';
 import { advanceAttempt, type PoolForAttempts } from './advance-attempt.js';
 import { attemptEventFields } from './attempt-events.js';
 import { updateHistoryEntry, withExecution, withLateResult } from './item-history.js';
 import { itemDecision } from './item-wake-up.js';
-import { commandLimitSeconds, enforcesCommandDeadlines, templateCommands } from './pool-config.js';
-import { AttemptTerminatingError, CommandNotStartedError, CommandOutOfOrderError, StaleAttemptError } from './pool-errors.js';
+import type { CallStep } from './call-step.js';
+import { finishCommand, startCommand } from './command-calls.js';
+import { AttemptTerminatingError, StaleAttemptError } from './pool-errors.js';
 import type { Pool } from './pool.js';
-import { ITEM_BOUNDS, type AttemptRun, type PoolItem, type RunningCommand } from './pool-item.js';
-import { givenBackFate, resolveAttempt, settles, withFollowUp, type ItemStep } from './resolve-attempt.js';
+import { ITEM_BOUNDS, type AttemptRun, type PoolItem } from './pool-item.js';
+import { givenBackFate, resolveAttempt, settles, withFollowUp } from './resolve-attempt.js';
 
 export type AgentCall =
   | { type: 'heartbeat' }
@@ -60,11 +59,6 @@ export function decideAgentCall(item: PoolItem, pool: PoolForAttempts, attempt: 
     reply: step.reply,
     ...(step.refusal ? { refusal: step.refusal } : {}),
   };
-}
-
-interface CallStep extends ItemStep {
-  reply: unknown;
-  refusal?: VigilError;
 }
 
 function refuse(item: PoolItem, attempt: number, call: AgentCall, now: EpochMs, refusal: VigilError): CallStep {
@@ -122,56 +116,15 @@ function onTerminatingAttempt(item: PoolItem, run: AttemptRun, pool: Pick<Pool, 
 }
 
 function onRunningAttempt(item: PoolItem, run: AttemptRun, pool: Pick<Pool, 'config'>, call: AgentCall, now: EpochMs): CallStep {
-  const fields = attemptEventFields(item, run, now);
   switch (call.type) {
     case 'heartbeat': {
       const asked = run.checkpointOpenUntil !== undefined || (run.collectUntil !== undefined && run.collectUntil > now);
       return { item, effects: [], reply: { action: asked ? 'checkpoint' : 'continue', deadlineAt: isoOrNull(run.agentDeadlineAt) } };
     }
-    case 'command_start': {
-      const enforced = enforcesCommandDeadlines(pool.config);
-      const deadlineOf = (command: RunningCommand) => {
-        const deadlines = [run.agentDeadlineAt, enforced ? command.startedAt + secondsToMs(command.limitSeconds) : null].filter((at): at is number => typeof at === 'number');
-        return { deadlineAt: deadlines.length > 0 ? toIso(Math.min(...deadlines)) : null };
-      };
-      // A repeat (its answer was lost) keeps the command's start: restarting it would move its deadline.
-      if (run.command?.index === call.index) return { item, effects: [], reply: deadlineOf(run.command) };
-      const next = run.nextCommandIndex ?? 0;
-      if (call.index < next) return refuse(item, run.attempt, call, now, new CommandOutOfOrderError(item.itemId, run.attempt, call.index, next));
-      // A template step's type is the pool's, whatever the agent calls it: its limit cannot be chosen by the agent.
-      const type = templateCommands(pool.config)[call.index]?.type ?? call.commandType;
-      const limitSeconds = commandLimitSeconds(pool.config, type, call.index, item.limitSeconds);
-      const command = { index: call.index, type, limitSeconds, startedAt: now };
-      return {
-        item: { ...item, run: { ...run, command, nextCommandIndex: call.index + 1 } },
-        effects: [publish(CommandStarted.build({ ...fields, commandIndex: call.index, commandType: type, timeoutSeconds: enforced ? limitSeconds : null }))],
-        reply: deadlineOf(command),
-      };
-    }
-    case 'command_finish': {
-      if (run.command?.index !== call.index) {
-        // A repeat of a finished command's finish (its answer was lost) is answered alike; one never started is refused.
-        if (call.index < (run.nextCommandIndex ?? 0)) return { item, effects: [], reply: { state: item.state } };
-        // Not a late result of anything: refused, not kept.
-        return { item, effects: [], reply: undefined, refusal: new CommandNotStartedError(item.itemId, run.attempt, call.index) };
-      }
-      const { command: finished, ...rest } = run;
-      return {
-        item: { ...item, run: rest },
-        effects: [
-          publish(
-            CommandCompleted.build({
-              ...fields,
-              commandIndex: finished.index,
-              commandType: finished.type,
-              outcome: call.outcome,
-              durationSeconds: msToSeconds(now - finished.startedAt),
-            }),
-          ),
-        ],
-        reply: { state: item.state },
-      };
-    }
+    case 'command_start':
+      return startCommand(item, run, pool.config, call.index, call.commandType, now);
+    case 'command_finish':
+      return finishCommand(item, run, call.index, call.outcome, now);
     case 'checkpoint':
       return { item: withCheckpoint(item, run, call.state, call.progress, now), effects: [], reply: { state: item.state } };
     case 'complete':
@@ -223,11 +176,23 @@ function complete(item: PoolItem, run: AttemptRun, call: Extract<AgentCall, { ty
   return { item: next, effects, reply: { state: next.state } };
 }
 
-/** The agent stopped on its own (crash handler, operator): the item goes back to the pool for another attempt, or to a human (givenBackFate). */
+/**
+ * The agent stopped on its own (crash handler, operator): the item goes back to the pool for another
+ * attempt, or to a human (givenBackFate). The attempt's end is published as every other end is (seed
+ * 003 unregister_agent_timeout: AgentCompleted whenever a handle is removed), before the fate's own
+ * events. Not an execution sample nor a completion count (seed 003 §3 samples completions only).
+ */
 function stoppedUnasked(item: PoolItem, run: AttemptRun, pool: Pick<Pool, 'config'>, call: Extract<AgentCall, { type: 'terminated' }>, now: EpochMs): CallStep {
   let next = endRun(item, run, 'cancelled', now);
   next = updateHistoryEntry(next, run.attempt, (entry) => ({ ...entry, resolution: 'graceful' }));
   if (call.partialResult !== undefined) next = { ...next, partialResult: call.partialResult };
   const fate = givenBackFate(next, pool.config, now);
-  return { item: fate.item, effects: fate.effects, reply: { state: fate.item.state } };
+  const ended = AgentCompleted.build({
+    ...attemptEventFields(item, run, now),
+    outcome: 'given_back',
+    durationSeconds: msToSeconds(now - run.startedAt),
+    cleanup: call.cleanup,
+    itemState: fate.item.state,
+  });
+  return { item: fate.item, effects: [publish(ended), ...fate.effects], reply: { state: fate.item.state } };
 }

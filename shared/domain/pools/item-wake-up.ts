@@ -1,22 +1,20 @@
 import type { Decision, Effect } from '../effects.js';
-import { secondsToMs, type EpochMs } from '../time.js';
-import { enforcesCommandDeadlines, type PoolConfig } from './pool-config.js';
+import type { EpochMs } from '../time.js';
+import type { PoolConfig } from './pool-config.js';
 import { monitored } from './monitoring.js';
 import { itemTimerId, type AttemptRun, type PoolItem } from './pool-item.js';
+import { firstCommandDue } from './running-commands.js';
 
 /** A crash between an item's write and its follow-ups is repaired this soon by its wake-up. */
 export const FOLLOW_UP_RETRY_MS = 30_000;
 
-export const commandDeadlineAt = (run: AttemptRun, config: PoolConfig): EpochMs | undefined =>
-  run.command && enforcesCommandDeadlines(config) ? run.command.startedAt + secondsToMs(run.command.limitSeconds) : undefined;
-
 /**
  * The one wake-up of an attempt (ARCHITECTURE, agent fleets): the earliest of the agent deadline,
- * the command deadline, the checkpoint window and the grace period's end.
+ * the running commands' deadlines, the checkpoint window and the grace period's end.
  */
 export function attemptWakeUpAt(run: AttemptRun, config: PoolConfig): EpochMs {
   if (run.terminating) return run.terminating.terminateBy;
-  const candidates = [run.agentDeadlineAt, commandDeadlineAt(run, config), run.checkpointOpenUntil ?? run.nextCheckpointAt];
+  const candidates = [run.agentDeadlineAt, firstCommandDue(run, config)?.at, run.checkpointOpenUntil ?? run.nextCheckpointAt];
   return Math.min(...candidates.filter((at): at is EpochMs => typeof at === 'number'));
 }
 

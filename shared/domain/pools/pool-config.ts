@@ -33,9 +33,18 @@ export interface PoolConfig {
   checkpoint_timeout_secs: number;
   stall_threshold: number;
   timeout_escalation: number;
+  /**
+   * Which agent limits the submission gave (the others are defaults): only a given one bounds an
+   * attempt under `per_command` (`agentLimitSeconds`). Vigil's own, not a config key: the pool's view
+   * leaves it out. Absent on pools created before it was kept (`limitGiven` infers it).
+   */
+  limitsGiven?: Record<GivenLimit, boolean>;
 }
 
-export type PoolConfigInput = Partial<Omit<PoolConfig, 'timeout_config'>> & { timeout_config?: Partial<TimeoutConfig> };
+/** The agent limits a pool may give or leave to their defaults. */
+export type GivenLimit = 'agent_timeout_secs' | 'delegation_timeout_secs';
+
+export type PoolConfigInput = Partial<Omit<PoolConfig, 'timeout_config' | 'limitsGiven'>> & { timeout_config?: Partial<TimeoutConfig> };
 
 // Seed 002's table: agent 15 min, expert (delegation) 10 min, checkpoints every 5 min within 30 s.
 export const DEFAULT_AGENT_TIMEOUT_SECS = 900;
@@ -79,8 +88,14 @@ export function resolvePoolConfig(input: PoolConfigInput = {}): PoolConfig {
     stall_threshold: input.stall_threshold ?? DEFAULT_STALL_THRESHOLD,
     timeout_escalation: input.timeout_escalation ?? DEFAULT_TIMEOUT_ESCALATION,
   };
-  return { ...resolved, agent_timeout_secs: input.agent_timeout_secs ?? derivedAgentTimeoutSecs(resolved) ?? DEFAULT_AGENT_TIMEOUT_SECS };
+  return {
+    ...resolved,
+    agent_timeout_secs: input.agent_timeout_secs ?? defaultAgentTimeoutSecs(resolved),
+    limitsGiven: { agent_timeout_secs: input.agent_timeout_secs !== undefined, delegation_timeout_secs: input.delegation_timeout_secs !== undefined },
+  };
 }
+
+const defaultAgentTimeoutSecs = (config: Omit<PoolConfig, 'agent_timeout_secs'>): number => derivedAgentTimeoutSecs(config) ?? DEFAULT_AGENT_TIMEOUT_SECS;
 
 /**
  * Spec 113's calculate_agent_timeout() derives a missing agent limit as 60 s per command, which
@@ -95,15 +110,34 @@ function derivedAgentTimeoutSecs(config: Omit<PoolConfig, 'agent_timeout_secs'>)
 }
 
 /**
+ * Whether the pool gave this limit. A pool created before `limitsGiven` was kept stored only the
+ * resolved number: one other than its default was given; one equal to it is read as the default.
+ */
+export function limitGiven(config: PoolConfig, limit: GivenLimit): boolean {
+  const given = config.limitsGiven?.[limit];
+  if (given !== undefined) return given;
+  return limit === 'agent_timeout_secs' ? config.agent_timeout_secs !== defaultAgentTimeoutSecs(config) : config.delegation_timeout_secs !== DEFAULT_DELEGATION_TIMEOUT_SECS;
+}
+
+/**
  * The agent limit of one attempt: the item's own limit (a redrive or `increase_timeout`), else the
- * expert's delegation limit (seed 002), else the pool's. Null under `per_command`: no agent deadline.
+ * expert's delegation limit (seed 002), else the pool's; null when the attempt has no agent deadline.
+ *
+ * The contract says "Without `agent_timeout_secs` the agent limit is the sum of the command limits
+ * when there is a template, else 900 s (600 s for `kind: "expert"`); under `per_command` there is no
+ * agent deadline". It does not say whether "under `per_command`" belongs to that sentence. Seed 003
+ * decides: `register_agent_timeout` schedules the agent timeout (`schedule_timeout_check`) under every
+ * policy, and per_command only adds each command's own check. So under `per_command` there is no
+ * *default* agent deadline, and a limit the pool gave (`agent_timeout_secs`, or for an expert
+ * `delegation_timeout_secs`) applies under every policy: without it, an agent idling between
+ * commands would hold its item for ever.
  */
 export function agentLimitSeconds(config: PoolConfig, kind: AgentKind, itemLimitSeconds: number | undefined): number | null {
   // A limit a human set for this item (redrive, `increase_timeout`) applies under every policy.
   if (itemLimitSeconds !== undefined) return itemLimitSeconds;
-  if (config.timeout_config.timeout_policy === 'per_command') return null;
-  if (kind === 'expert') return config.delegation_timeout_secs;
-  return config.agent_timeout_secs;
+  const limit: GivenLimit = kind === 'expert' ? 'delegation_timeout_secs' : 'agent_timeout_secs';
+  if (config.timeout_config.timeout_policy === 'per_command' && !limitGiven(config, limit)) return null;
+  return config[limit];
 }
 
 export const enforcesCommandDeadlines = (config: PoolConfig): boolean => config.timeout_config.timeout_policy !== 'per_agent';

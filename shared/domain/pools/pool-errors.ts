@@ -119,3 +119,12 @@ export class CommandOutOfOrderError extends VigilError {
     );
   }
 }
+/** A command started while the most an attempt may run at once are running: each keeps its own deadline, so each is kept on the item. */
+export class TooManyCommandsRunningError extends VigilError {
+  readonly code = 'too_many_commands_running';
+  constructor(itemId: string, attempt: number, running: readonly number[]) {
+    super(
+      `Attempt ${attempt} of item '${itemId}' already has ${running.length} commands running (${running.join(', ')}), the most one attempt may run at once. Nothing was changed: finish one (POST …/commands/{index}/finish) before starting another.`,
+    );
+  }
+}

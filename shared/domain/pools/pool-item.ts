@@ -61,6 +61,9 @@ export interface AttemptRun {
   startedAt: EpochMs;
   agentDeadlineAt: EpochMs | null;
   agentLimitSeconds: number | null;
+  /** Commands started and not finished, in start order (at most `ITEM_BOUNDS.runningCommands`); read through `runningCommands`. */
+  commands?: RunningCommand[];
+  /** The one running command of items written before several could run; read through `runningCommands`, never written. */
   command?: RunningCommand;
   /** Seed 002: requests open every interval from the claim; the agent clock never moves for them. */
   nextCheckpointAt: EpochMs;
@@ -163,6 +166,8 @@ export const ITEM_BOUNDS = {
   replacedCollectionAnswers: 20,
   /** A split's subtask inputs together: they wait on the item (its follow-up) until created. */
   subtaskInputsBytes: 128 * 1024,
+  /** Commands of one attempt running at once (each keeps its own deadline); a start past them is refused. */
+  runningCommands: 32,
 } as const;
 
 export const newItemStats = (): ItemStats => ({

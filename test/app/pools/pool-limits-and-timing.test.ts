@@ -44,11 +44,13 @@ describe('pool limits the agent cannot choose, transitions at their due time, re
     expect(await send(m.deps, agent, { type: 'heartbeat' })).toMatchObject({ action: 'terminate' });
   });
 
-  it('a command started again after a later one is refused (command_out_of_order): no agent restarts its way past a limit', async () => {
-    // Prepare: two shell steps of 60 s each, no agent deadline
+  it('a finished command started again after a later one is refused (command_out_of_order): no agent restarts its way past a limit', async () => {
+    // Prepare: two shell steps of 60 s each, no agent deadline; command 0 finishes, command 1 starts
     await newPool(m.deps, { agent_template: [{ shell: 'a' }, { shell: 'b' }], timeout_config: { timeout_policy: 'per_command' } });
     const agent = await claim(m.deps, 'a');
     await send(m.deps, agent, { type: 'command_start', index: 0, commandType: 'shell' });
+    m.clock.set(at(40));
+    await send(m.deps, agent, { type: 'command_finish', index: 0, outcome: 'succeeded' });
     m.clock.set(at(50));
     await send(m.deps, agent, { type: 'command_start', index: 1, commandType: 'shell' });
     // Act: just before command 1's limit, the agent "starts" command 0 again

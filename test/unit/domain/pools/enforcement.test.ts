@@ -47,6 +47,23 @@ describe('agent and command deadlines (seed 003 policies)', () => {
     expect(eventOf(effects, 'TimeoutOccurred')).toMatchObject({ timeoutType: 'agent' });
   });
 
+  it('an item written before several commands could run (its one `command`) keeps that command\'s deadline when the next starts', () => {
+    // Prepare: as stored before, command 0 (shell, 2 s) running as `command`
+    const pool = poolWith({ timeout_config: { timeout_policy: 'per_command', command_timeouts: { shell: 2 } } });
+    const started = call(claimed(pool), pool, 0, { type: 'command_start', index: 0, commandType: 'shell' }).state;
+    const first = started.run?.commands?.[0];
+    if (!started.run || !first) throw new Error('command 0 did not start');
+    const { commands: _now, ...run } = started.run;
+    const legacy = { ...started, run: { ...run, command: first } };
+    // Act
+    const next = call(legacy, pool, 1, { type: 'command_start', index: 1, commandType: 'shell' }).state;
+    const { effects } = wake(next, pool, 2);
+    // Assess
+    expect(next.run).not.toHaveProperty('command');
+    expect(next.run?.commands?.map((command) => command.index)).toEqual([0, 1]);
+    expect(eventOf(effects, 'TimeoutOccurred')).toMatchObject({ timeoutType: 'command', commandIndex: 0, elapsedSeconds: 2 });
+  });
+
   it('a finished command no longer has a deadline', () => {
     // Prepare
     const pool = poolWith({ timeout_config: { timeout_policy: 'per_command', command_timeouts: { shell: 2 } } });

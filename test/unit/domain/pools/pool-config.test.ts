@@ -19,6 +19,7 @@ describe('pool config (seed 003 names, seed 002 defaults)', () => {
       checkpoint_timeout_secs: 30,
       stall_threshold: 3,
       timeout_escalation: 3,
+      limitsGiven: { agent_timeout_secs: false, delegation_timeout_secs: false },
     });
   });
 
@@ -42,7 +43,7 @@ describe('pool config (seed 003 names, seed 002 defaults)', () => {
     expect(resolvePoolConfig({ agent_template: template, agent_timeout_secs: 42 }).agent_timeout_secs).toBe(42);
   });
 
-  it('gives experts the delegation limit, per_command no agent deadline, and an item limit precedence', () => {
+  it('gives experts the delegation limit, per_command no default agent deadline, and an item limit precedence', () => {
     // Prepare
     const config = resolvePoolConfig({});
     const perCommand = resolvePoolConfig({ timeout_config: { timeout_policy: 'per_command' } });
@@ -50,7 +51,36 @@ describe('pool config (seed 003 names, seed 002 defaults)', () => {
     expect(agentLimitSeconds(config, 'agent', undefined)).toBe(900);
     expect(agentLimitSeconds(config, 'expert', undefined)).toBe(600);
     expect(agentLimitSeconds(perCommand, 'agent', undefined)).toBeNull();
+    expect(agentLimitSeconds(perCommand, 'expert', undefined)).toBeNull();
     expect(agentLimitSeconds(perCommand, 'agent', 1800)).toBe(1800);
+  });
+
+  // Seed 003 schedules the agent timeout under every policy: the contract's "under per_command there
+  // is no agent deadline" is about the default limit only (pool-config.ts, agentLimitSeconds).
+  it('under per_command a given limit applies, each to its own kind: agent_timeout_secs to agents, delegation_timeout_secs to experts', () => {
+    // Prepare
+    const perCommand = { timeout_policy: 'per_command' as const };
+    const agentGiven = resolvePoolConfig({ agent_timeout_secs: 600, timeout_config: perCommand });
+    const delegationGiven = resolvePoolConfig({ delegation_timeout_secs: 1200, timeout_config: perCommand });
+    // The given value may equal the default (here the sum of the command limits, 60 s): it is still given
+    const givenAsDefault = resolvePoolConfig({ agent_timeout_secs: 60, agent_template: [{ shell: 'x' }], timeout_config: perCommand });
+    // Assess
+    expect([agentLimitSeconds(agentGiven, 'agent', undefined), agentLimitSeconds(agentGiven, 'expert', undefined)]).toEqual([600, null]);
+    expect([agentLimitSeconds(delegationGiven, 'agent', undefined), agentLimitSeconds(delegationGiven, 'expert', undefined)]).toEqual([null, 1200]);
+    expect(agentLimitSeconds(givenAsDefault, 'agent', undefined)).toBe(60);
+  });
+
+  it('a per_command pool stored before limitsGiven was kept: a limit other than its default was given; one equal to it reads as the default', () => {
+    // Prepare: configs as such pools stored them, without limitsGiven
+    const stored = (input: Parameters<typeof resolvePoolConfig>[0]) => {
+      const { limitsGiven: _absent, ...config } = resolvePoolConfig({ ...input, timeout_config: { timeout_policy: 'per_command' } });
+      return config;
+    };
+    // Assess
+    expect(agentLimitSeconds(stored({ agent_timeout_secs: 600 }), 'agent', undefined)).toBe(600);
+    expect(agentLimitSeconds(stored({ delegation_timeout_secs: 1200 }), 'expert', undefined)).toBe(1200);
+    expect(agentLimitSeconds(stored({ agent_timeout_secs: 900 }), 'agent', undefined)).toBeNull();
+    expect(agentLimitSeconds(stored({ agent_template: [{ shell: 'x' }] }), 'agent', undefined)).toBeNull();
   });
 
   it("reads spec 113's YAML map block and ignores its other map keys", () => {
