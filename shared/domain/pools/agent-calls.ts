@@ -189,7 +189,7 @@ function stoppedUnasked(item: PoolItem, run: AttemptRun, pool: Pick<Pool, 'confi
   const fate = givenBackFate(next, pool.config, now);
   const ended = AgentCompleted.build({
     ...attemptEventFields(item, run, now),
-    outcome: 'given_back',
+    outcome: 'cancelled',
     durationSeconds: msToSeconds(now - run.startedAt),
     cleanup: call.cleanup,
     itemState: fate.item.state,

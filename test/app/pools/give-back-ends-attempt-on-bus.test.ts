@@ -20,10 +20,10 @@ function attemptsStillOpen(events: readonly BusEvent[]): string[] {
   return [...open].sort();
 }
 
-describe('an attempt the agent gives back unasked ends on the bus with AgentCompleted given_back (dynalite)', () => {
+describe('an attempt the agent gives back unasked ends on the bus with AgentCompleted cancelled (dynalite)', () => {
   const m = useTestManager();
 
-  it('a give-back publishes AgentCompleted (outcome given_back, the item back available); an observer of events sees no agent still running', async () => {
+  it('a give-back publishes AgentCompleted (outcome cancelled, the item back available); an observer of events sees no agent still running', async () => {
     // Prepare: one item, a generous deadline
     await newPool(m.deps, { agent_timeout_secs: 600 }, ['i-1']);
     const first = await claim(m.deps, 'agent-a');
@@ -37,7 +37,7 @@ describe('an attempt the agent gives back unasked ends on the bus with AgentComp
     const ends = m.bus.ofType('AgentCompleted').map((event) => AgentCompleted.parse(event.detail));
     expect((await m.deps.pools.getItem('p', 'i-1'))?.history.map((h) => h.outcome)).toEqual(['cancelled', 'succeeded']);
     expect(ends).toEqual([
-      expect.objectContaining({ attempt: 1, agentId: 'agent-a', outcome: 'given_back', durationSeconds: 5, cleanup: 'completed', itemState: 'available', version: 2 }),
+      expect.objectContaining({ attempt: 1, agentId: 'agent-a', outcome: 'cancelled', durationSeconds: 5, cleanup: 'completed', itemState: 'available', version: 2 }),
       expect.objectContaining({ attempt: 2, outcome: 'succeeded', version: 2 }),
     ]);
     expect(attemptsStillOpen(m.bus.published)).toEqual([]);
