@@ -1,7 +1,17 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { AVAILABLE_INDEX, AVAILABLE_INDEX_KEYS, TIMER_INDEX, TIMER_INDEX_ATTRIBUTES, TTL_ATTRIBUTE, WORKER_INDEX } from '../../shared/adapters/aws/jobs-table.js';
+import {
+  AVAILABLE_INDEX,
+  AVAILABLE_INDEX_KEYS,
+  POOL_ITEMS_INDEX,
+  POOL_ITEMS_INDEX_ATTRIBUTES,
+  POOL_ITEMS_INDEX_KEYS,
+  TIMER_INDEX,
+  TIMER_INDEX_ATTRIBUTES,
+  TTL_ATTRIBUTE,
+  WORKER_INDEX,
+} from '../../shared/adapters/aws/jobs-table.js';
 
 export interface StateTableProps {
   readonly deletionProtection: boolean;
@@ -13,7 +23,7 @@ export interface StateTableProps {
  * The single table of a region manager or of the gate, declared exactly like
  * `shared/adapters/aws/jobs-table.ts` creates it for the emulators: pk/sk, the sparse `timers`
  * index the backstop sweep queries, and TTL so finished jobs expire; the regional table also has
- * `byWorker` and the sparse `available` index of claimable pool items.
+ * `byWorker`, the sparse `available` index of claimable pool items and `poolItems` (a pool's item states).
  */
 export class StateTable extends Construct {
   public readonly table: Table;
@@ -51,6 +61,15 @@ export class StateTable extends Construct {
         partitionKey: { name: AVAILABLE_INDEX_KEYS.partition, type: AttributeType.STRING },
         sortKey: { name: AVAILABLE_INDEX_KEYS.sort, type: AttributeType.STRING },
         projectionType: ProjectionType.KEYS_ONLY,
+      });
+      // A pool's counts and its items in one state, read without the items' payloads. Keyed by the
+      // `poolId` every pool row already has, so adding it to a live table backfills existing pools.
+      this.table.addGlobalSecondaryIndex({
+        indexName: POOL_ITEMS_INDEX,
+        partitionKey: { name: POOL_ITEMS_INDEX_KEYS.partition, type: AttributeType.STRING },
+        sortKey: { name: POOL_ITEMS_INDEX_KEYS.sort, type: AttributeType.STRING },
+        projectionType: ProjectionType.INCLUDE,
+        nonKeyAttributes: POOL_ITEMS_INDEX_ATTRIBUTES,
       });
     }
   }

@@ -1,4 +1,4 @@
-import type { PoolCounts } from '../domain/pools/pool-decisions.js';
+import type { ItemStateEntry } from '../domain/pools/item-census.js';
 import type { Pool } from '../domain/pools/pool.js';
 import type { ItemState, PoolItem } from '../domain/pools/pool-item.js';
 import type { TenantOwned } from '../domain/tenant.js';
@@ -81,12 +81,25 @@ export interface PoolStore {
   subtaskIdsHeldBy(poolId: string, owner: string): Promise<string[]>;
   /** Up to `limit` ids of available items, read without their bodies (a claim's candidates). */
   availableItemIds(poolId: string, limit: number): Promise<string[]>;
-  /** Up to `limit` items in that state, in item-id order after `afterItemId` (the DLQ page, running items). */
+  /**
+   * Up to `limit` items in that state, in item-id order after `afterItemId` (the DLQ page, running
+   * items). Found in the pool's index, so an item that entered the state a moment ago may be missing;
+   * every item answered was read back from the table in that state.
+   */
   itemsInState(poolId: string, state: ItemState, limit: number, afterItemId?: string): Promise<ItemPage>;
-  countItems(poolId: string): Promise<PoolCounts>;
+  /**
+   * Every item's state: from the pool's index (`'index'`: small entries, a few pages for any pool,
+   * but a moment behind the writes), or read consistently from the table (`'table'`: its pages grow
+   * with what the items hold; only where the index cannot be trusted yet).
+   */
+  itemStates(poolId: string, from: 'index' | 'table'): Promise<ItemStateEntry[]>;
+  /** These items' states, read consistently (items that do not exist are left out). */
+  readItemStates(poolId: string, itemIds: readonly string[]): Promise<ItemStateEntry[]>;
   /** Every item's metric counters, page by page (only `itemId` and `stats` are read). */
   itemStats(poolId: string, nextToken?: string): Promise<{ items: Array<Pick<PoolItem, 'itemId' | 'stats'>>; nextToken?: string }>;
   putEscalationPointer(pointer: EscalationPointer): Promise<void>;
+  /** The pointer of an escalation that was asked (its `index_escalation` follow-up ran), read consistently. */
+  getEscalationPointer(escalationId: string): Promise<EscalationPointer | undefined>;
   /**
    * Up to `limit` escalations of one pool, or of every pool of one tenant, in escalation-id order
    * after `afterEscalationId`.

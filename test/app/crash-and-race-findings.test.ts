@@ -45,11 +45,11 @@ describe('a create whose answer was lost is recognised too', () => {
 describe('pools on dynalite: a completion check racing a dead letter\'s retry', () => {
   const m = useTestManager();
 
-  /** The real store; the next count of the pool's items lets a competitor run to completion after it. */
+  /** The real store; the next read of the pool's item states lets a competitor run to completion after it. */
   class CountThenCompete extends DynamoPoolStore {
     competitor: (() => Promise<unknown>) | undefined;
-    override async countItems(poolId: string) {
-      const counts = await super.countItems(poolId);
+    override async itemStates(poolId: string, from: 'index' | 'table') {
+      const counts = await super.itemStates(poolId, from);
       const competitor = this.competitor;
       this.competitor = undefined;
       if (competitor) await competitor();

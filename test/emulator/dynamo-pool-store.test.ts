@@ -5,6 +5,7 @@ import { DynamoJobStore } from '../../shared/adapters/aws/dynamo-job-store.js';
 import { DynamoPoolStore } from '../../shared/adapters/aws/dynamo-pool-store.js';
 import { ensureTable } from '../../shared/adapters/aws/jobs-table.js';
 import { claimItem } from '../../shared/domain/pools/claim-item.js';
+import { countStates } from '../../shared/domain/pools/item-census.js';
 import { resolvePoolConfig } from '../../shared/domain/pools/pool-config.js';
 import { itemTimerId, newPoolItem } from '../../shared/domain/pools/pool-item.js';
 import type { Pool } from '../../shared/domain/pools/pool.js';
@@ -49,7 +50,7 @@ describeWithEmulator('DynamoDB pool store: conditional writes, claims, the timer
     // Assess
     expect(first.created).toBe(true);
     expect(second).toMatchObject({ created: false, existing: { poolId: 'p1', submissionHash: 'h1', version: 1 } });
-    expect(await pools.countItems('p1')).toMatchObject({ available: 3, running: 0 });
+    expect(countStates(await pools.itemStates('p1', 'index'))).toMatchObject({ available: 3, running: 0 });
   });
 
   it('of two claims decided on the same version exactly one is written; the loser gets a version conflict', async () => {
@@ -67,7 +68,7 @@ describeWithEmulator('DynamoDB pool store: conditional writes, claims, the timer
     // Assess
     await expect(lost).rejects.toBeInstanceOf(VersionConflictError);
     expect((await pools.getItem('p2', 'a'))?.history.map((entry) => entry.agentId)).toEqual(['agent-a']);
-    expect(await pools.countItems('p2')).toMatchObject({ available: 2, running: 1 });
+    expect(countStates(await pools.itemStates('p2', 'index'))).toMatchObject({ available: 2, running: 1 });
   });
 
   it("a running item's wake-up is on the shared timers index with scope pool and the attempt as its fence", async () => {
@@ -136,6 +137,6 @@ describeWithEmulator('DynamoDB pool store: conditional writes, claims, the timer
     expect(afterRelease).toEqual({ ...released, reservedAt: 0 });
     expect(retakenAfterRelease).toBe(true);
     expect((await pools.itemsInState('p5', 'available', 10)).items.map((item) => item.itemId)).toEqual(['a', 'b', 'c']);
-    expect((await pools.countItems('p5')).available).toBe(3);
+    expect((countStates(await pools.itemStates('p5', 'index'))).available).toBe(3);
   });
 });

@@ -54,7 +54,7 @@ describe('regional stack: state', () => {
     });
   });
 
-  it('has the sparse timers index, the byWorker index and the sparse available index (pool claims) the store queries', () => {
+  it('has the sparse timers index, the byWorker index, the sparse available index (pool claims) and the poolItems index (pool counts) the store queries', () => {
     expect(resourceOf(template(), usEast1.table).Properties?.['GlobalSecondaryIndexes']).toEqual([
       {
         IndexName: 'timers',
@@ -79,6 +79,14 @@ describe('regional stack: state', () => {
           { AttributeName: 'availableKey', KeyType: 'RANGE' },
         ],
         Projection: { ProjectionType: 'KEYS_ONLY' },
+      },
+      {
+        IndexName: 'poolItems',
+        KeySchema: [
+          { AttributeName: 'poolId', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['state', 'splitPending'] },
       },
     ]);
   });

@@ -21,6 +21,7 @@ export async function batchGet(
   doc: DynamoDBDocumentClient,
   tableName: string,
   keys: ReadonlyArray<{ pk: string; sk: string }>,
+  projection?: { expression: string; names: Record<string, string> },
 ): Promise<Record<string, unknown>[]> {
   const found: Record<string, unknown>[] = [];
   let pending = [...keys];
@@ -28,7 +29,15 @@ export async function batchGet(
     if (attempt >= MAX_ATTEMPTS) throw new Error(`BatchGetItem left ${pending.length} keys unprocessed on ${tableName}`);
     if (attempt > 0) await backoff(attempt);
     const result = await doc.send(
-      new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }),
+      new BatchGetCommand({
+        RequestItems: {
+          [tableName]: {
+            Keys: pending,
+            ConsistentRead: true,
+            ...(projection ? { ProjectionExpression: projection.expression, ExpressionAttributeNames: projection.names } : {}),
+          },
+        },
+      }),
     );
     found.push(...(result.Responses?.[tableName] ?? []));
     pending = (result.UnprocessedKeys?.[tableName]?.Keys ?? []) as typeof pending;

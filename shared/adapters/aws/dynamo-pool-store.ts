@@ -1,20 +1,20 @@
 import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { PoolCounts } from '../../domain/pools/pool-decisions.js';
+import type { ItemStateEntry } from '../../domain/pools/item-census.js';
 import type { Pool } from '../../domain/pools/pool.js';
 import { itemTimerId, poolTimerId, type ItemState, type PoolItem } from '../../domain/pools/pool-item.js';
 import { storedTenant } from '../../domain/tenant.js';
 import type { AskedAgent, CheckpointCollection, ClaimReceipt, EscalationPage, EscalationPointer, ItemPage, PoolStore } from '../../ports/pool-store.js';
 import { batchGet } from './batch-requests.js';
 import { DynamoClaimReceipts } from './claim-receipts.js';
-import { AVAILABLE_INDEX, AVAILABLE_INDEX_KEYS, POOL_KEY_PREFIX, timerShardOf } from './jobs-table.js';
+import { DynamoSubtaskReservations } from './subtask-reservations.js';
+import { AVAILABLE_INDEX, AVAILABLE_INDEX_KEYS, SPLIT_PENDING_ATTRIBUTE, timerShardOf } from './jobs-table.js';
+import { ITEM_PREFIX, itemKey, poolPk } from './pool-keys.js';
+import { BATCH_GET_KEYS, DynamoPoolItemStates, isMissingIndex } from './pool-item-states.js';
 import { createOrReturnExisting, putVersioned, withoutStorageAttributes } from './versioned-item.js';
 
-const ITEM_PREFIX = 'ITEM#';
-const poolPk = (poolId: string) => `${POOL_KEY_PREFIX}${poolId}`;
 const poolKey = (poolId: string) => ({ pk: poolPk(poolId), sk: 'POOL' });
-const itemKey = (poolId: string, itemId: string) => ({ pk: poolPk(poolId), sk: `${ITEM_PREFIX}${itemId}` });
 const SUBTASK_PREFIX = 'SUBTASK#';
 const subtaskKey = (poolId: string, itemId: string) => ({ pk: poolPk(poolId), sk: `${SUBTASK_PREFIX}${itemId}` });
 const collectionKey = (poolId: string, collectionId: string) => ({ pk: poolPk(poolId), sk: `COLL#${collectionId}` });
@@ -42,13 +42,9 @@ function escalationsOf(scope: { poolId: string } | { tenant: string }) {
     ExpressionAttributeValues: { ':pk': ESCALATIONS_PK, ...(stored === undefined ? {} : { ':tenant': stored }) },
   };
 }
-const isMissingIndex = (error: unknown): boolean =>
-  error instanceof Error && error.name === 'ValidationException' && /does not have the specified index/i.test(error.message);
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 /** A random point in the `available` index's key space. */
 const randomAvailableKey = (random: () => number): string => Array.from({ length: 4 }, () => BASE64URL[Math.floor(random() * BASE64URL.length)]).join('');
-/** DynamoDB's `Limit` is a 32-bit integer; pages are followed anyway. */
-const PAGE_LIMIT = 1_000;
 /** Conditional item creates in flight at once (each is its own PutItem: a batch write has no condition). */
 const CREATE_CONCURRENCY = 16;
 
@@ -57,7 +53,7 @@ const asPool = (item: Record<string, unknown>) => withoutStorageAttributes(item,
 // `jobId` on an item is the timer index's copy of its timer id, not part of the item; the
 // `available` index keys are the claim index's.
 const asItem = (item: Record<string, unknown>) =>
-  withoutStorageAttributes(item, ['jobId', AVAILABLE_INDEX_KEYS.partition, AVAILABLE_INDEX_KEYS.sort, SPLIT_PENDING]) as unknown as PoolItem;
+  withoutStorageAttributes(item, ['jobId', AVAILABLE_INDEX_KEYS.partition, AVAILABLE_INDEX_KEYS.sort, SPLIT_PENDING_ATTRIBUTE]) as unknown as PoolItem;
 
 /**
  * The sort key spreads a pool's available items in an order unrelated to their ids and new on every
@@ -74,12 +70,10 @@ const itemIndexAttributes = (item: PoolItem): Record<string, unknown> => ({
     ? {}
     : { timerShard: timerShardOf(itemTimerId(item.poolId, item.itemId)), jobId: itemTimerId(item.poolId, item.itemId), timerFenceToken: item.attempt }),
   ...(item.state === 'available' ? { [AVAILABLE_INDEX_KEYS.partition]: item.poolId, [AVAILABLE_INDEX_KEYS.sort]: availableKeyOf(item) } : {}),
-  // A split whose subtasks are not created yet still holds its pool open (countItems): a crash between
+  // A split whose subtasks are not created yet still holds its pool open (item-census.ts): a crash between
   // the answer's write and its follow-up must not let the pool complete without them (simulator, seed 21).
-  ...((item.pending ?? []).some((followUp) => followUp.type === 'create_items') ? { [SPLIT_PENDING]: true } : {}),
+  ...((item.pending ?? []).some((followUp) => followUp.type === 'create_items') ? { [SPLIT_PENDING_ATTRIBUTE]: true } : {}),
 });
-
-const SPLIT_PENDING = 'splitPending';
 
 /** A pool has a wake-up only while its outbox waits to be published (decide-and-save.ts): the sweep retries it. */
 const poolIndexAttributes = (pool: Pool & { timerDueAt?: number }): Record<string, unknown> =>
@@ -101,6 +95,8 @@ function decodeToken(token: string | undefined): Record<string, unknown> | undef
 
 export class DynamoPoolStore implements PoolStore {
   private readonly receipts: DynamoClaimReceipts;
+  private readonly reservations: DynamoSubtaskReservations;
+  private readonly stateReads: DynamoPoolItemStates;
 
   /** `random` picks where a claim starts reading the `available` index; a simulation passes its seeded stream. */
   constructor(
@@ -109,6 +105,8 @@ export class DynamoPoolStore implements PoolStore {
     private readonly random: () => number = Math.random,
   ) {
     this.receipts = new DynamoClaimReceipts(doc, tableName);
+    this.reservations = new DynamoSubtaskReservations(doc, tableName);
+    this.stateReads = new DynamoPoolItemStates(doc, tableName);
   }
 
   getClaimReceipt(poolId: string, agentId: string, claimId: string) {
@@ -160,6 +158,8 @@ export class DynamoPoolStore implements PoolStore {
   }
 
   async reserveSubtaskIds(poolId: string, itemIds: readonly string[], owner: string): Promise<string[]> {
+    // Named on the owner's row before any is reserved: a call cut off in between leaves nothing its release cannot find.
+    await this.reservations.record(poolId, owner, itemIds);
     const held = await Promise.all(itemIds.map(async (itemId) => ((await this.reserveSubtaskId(poolId, itemId, owner)) ? undefined : itemId)));
     const taken = held.filter((itemId): itemId is string => itemId !== undefined);
     if (taken.length > 0) await this.releaseSubtaskIds(poolId, itemIds.filter((itemId) => !taken.includes(itemId)), owner);
@@ -170,15 +170,14 @@ export class DynamoPoolStore implements PoolStore {
     await Promise.all(itemIds.map((itemId) => this.releaseSubtaskId(poolId, itemId, owner)));
   }
 
+  /** Reads only the ids `owner` ever named (its row), not every reservation of the pool. */
   async subtaskIdsHeldBy(poolId: string, owner: string): Promise<string[]> {
-    const held = await this.queryAll({
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :subtasks)',
-      FilterExpression: '#owner = :owner',
-      ProjectionExpression: 'sk',
-      ExpressionAttributeNames: { '#owner': 'owner' },
-      ExpressionAttributeValues: { ':pk': poolPk(poolId), ':subtasks': SUBTASK_PREFIX, ':owner': owner },
-    });
-    return held.map((item) => String(item['sk']).slice(SUBTASK_PREFIX.length));
+    const named = await this.reservations.named(poolId, owner);
+    const rows: Record<string, unknown>[] = [];
+    for (let start = 0; start < named.length; start += BATCH_GET_KEYS) {
+      rows.push(...(await batchGet(this.doc, this.tableName, named.slice(start, start + BATCH_GET_KEYS).map((itemId) => subtaskKey(poolId, itemId)))));
+    }
+    return rows.filter((row) => row['owner'] === owner).map((row) => String(row['sk']).slice(SUBTASK_PREFIX.length));
   }
 
   private async reserveSubtaskId(poolId: string, itemId: string, owner: string): Promise<boolean> {
@@ -232,30 +231,36 @@ export class DynamoPoolStore implements PoolStore {
   }
 
 
+  /**
+   * Candidates from the pool's index, each read back from the table and kept only if it is in that
+   * state there: the index may still show an item as it was a moment ago.
+   */
   async itemsInState(poolId: string, state: ItemState, limit: number, afterItemId?: string): Promise<ItemPage> {
+    try {
+      return await this.itemsInStateFrom('index', poolId, state, limit, afterItemId);
+    } catch (error) {
+      if (!isMissingIndex(error)) throw error;
+      return this.itemsInStateFrom('table', poolId, state, limit, afterItemId);
+    }
+  }
+
+  private async itemsInStateFrom(from: 'index' | 'table', poolId: string, state: ItemState, limit: number, afterItemId?: string): Promise<ItemPage> {
     const items: PoolItem[] = [];
-    let startKey: Record<string, unknown> | undefined = afterItemId === undefined ? undefined : itemKey(poolId, afterItemId);
-    do {
-      const page = await this.doc.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :items)',
-          FilterExpression: '#state = :state',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':pk': poolPk(poolId), ':items': ITEM_PREFIX, ':state': state },
-          ConsistentRead: true,
-          Limit: PAGE_LIMIT,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      const found = page.Items ?? [];
-      for (const [index, item] of found.entries()) {
-        items.push(asItem(item));
-        // "More" means more may follow: the next page can turn out empty.
-        if (items.length >= limit) return { items, more: index < found.length - 1 || page.LastEvaluatedKey !== undefined };
+    const pages = this.stateReads.idsInState(poolId, state, from, afterItemId);
+    for await (const ids of pages) {
+      for (let start = 0; start < ids.length; ) {
+        const wanted = ids.slice(start, start + Math.min(BATCH_GET_KEYS, limit - items.length));
+        start += wanted.length;
+        const read = new Map((await this.getItems(wanted.map((itemId) => ({ poolId, itemId })))).map((item) => [item.itemId, item]));
+        items.push(...wanted.flatMap((itemId) => (read.get(itemId)?.state === state ? [read.get(itemId) as PoolItem] : [])));
+        if (items.length >= limit) {
+          // "More" means more may follow: the rest can turn out empty.
+          const more = start < ids.length || !(await pages.next()).done;
+          await pages.return(undefined);
+          return { items, more };
+        }
       }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    }
     return { items, more: false };
   }
 
@@ -314,32 +319,17 @@ export class DynamoPoolStore implements PoolStore {
     return ids.slice(0, limit);
   }
 
-  async countItems(poolId: string): Promise<PoolCounts> {
-    const counts = { available: 0, running: 0, succeeded: 0, failed: 0, skipped: 0, dlq: 0, escalated: 0, split: 0, splitsPending: 0 };
-    const states = await this.queryAll({
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :items)',
-      ProjectionExpression: '#state, #splitPending',
-      ExpressionAttributeNames: { '#state': 'state', '#splitPending': SPLIT_PENDING },
-      ExpressionAttributeValues: { ':pk': poolPk(poolId), ':items': ITEM_PREFIX },
-    });
-    for (const item of states) {
-      const state = item['state'];
-      if (typeof state === 'string' && state in counts && state !== 'splitsPending') counts[state as keyof PoolCounts] += 1;
-      if (item[SPLIT_PENDING] === true) counts.splitsPending += 1;
+  async itemStates(poolId: string, from: 'index' | 'table'): Promise<ItemStateEntry[]> {
+    try {
+      return await this.stateReads.all(poolId, from);
+    } catch (error) {
+      if (from === 'table' || !isMissingIndex(error)) throw error;
+      return this.stateReads.all(poolId, 'table');
     }
-    return counts;
   }
 
-  /** Every page of a strongly consistent query on this table. */
-  private async queryAll(input: Omit<ConstructorParameters<typeof QueryCommand>[0], 'TableName'>): Promise<Record<string, unknown>[]> {
-    const items: Record<string, unknown>[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.doc.send(new QueryCommand({ TableName: this.tableName, ConsistentRead: true, ...input, ExclusiveStartKey: startKey }));
-      items.push(...(page.Items ?? []));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return items;
+  readItemStates(poolId: string, itemIds: readonly string[]): Promise<ItemStateEntry[]> {
+    return this.stateReads.read(poolId, itemIds);
   }
 
   async itemStats(poolId: string, nextToken?: string) {
@@ -360,6 +350,11 @@ export class DynamoPoolStore implements PoolStore {
 
   async putEscalationPointer(pointer: EscalationPointer): Promise<void> {
     await this.doc.send(new PutCommand({ TableName: this.tableName, Item: { ...pointer, pk: ESCALATIONS_PK, sk: pointer.escalationId } }));
+  }
+
+  async getEscalationPointer(escalationId: string): Promise<EscalationPointer | undefined> {
+    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { pk: ESCALATIONS_PK, sk: escalationId }, ConsistentRead: true }));
+    return Item ? (withoutStorageAttributes(Item) as unknown as EscalationPointer) : undefined;
   }
 
   async listEscalationPointers(scope: { poolId: string } | { tenant: string }, limit: number, afterEscalationId?: string): Promise<EscalationPage> {
@@ -387,8 +382,8 @@ export class DynamoPoolStore implements PoolStore {
     // BatchGetItem refuses a key twice (an item escalated twice has two pointers).
     const keys = [...new Map(requested.map((key) => [itemTimerId(key.poolId, key.itemId), key])).values()];
     const found: PoolItem[] = [];
-    for (let start = 0; start < keys.length; start += 100) {
-      const page = await batchGet(this.doc, this.tableName, keys.slice(start, start + 100).map((key) => itemKey(key.poolId, key.itemId)));
+    for (let start = 0; start < keys.length; start += BATCH_GET_KEYS) {
+      const page = await batchGet(this.doc, this.tableName, keys.slice(start, start + BATCH_GET_KEYS).map((key) => itemKey(key.poolId, key.itemId)));
       found.push(...page.map(asItem));
     }
     return found;

@@ -13,6 +13,17 @@ export const WORKER_INDEX = 'byWorker';
  */
 export const AVAILABLE_INDEX = 'available';
 export const AVAILABLE_INDEX_KEYS = { partition: 'availablePool', sort: 'availableKey' } as const;
+/**
+ * On the regional table: every row that names a pool (`poolId`), keyed by its sort key, carrying a
+ * pool item's `state` and split-pending mark and nothing else. A pool's counts and its items in one
+ * state are read here: entries of ~200 bytes whatever the items hold, so thousands fit a 1 MB page
+ * where the base table gives a few items at their largest (`dynamo-pool-store.ts`).
+ */
+export const POOL_ITEMS_INDEX = 'poolItems';
+export const POOL_ITEMS_INDEX_KEYS = { partition: 'poolId', sort: 'sk' } as const;
+/** A split whose subtasks are not created yet (it holds its pool open). */
+export const SPLIT_PENDING_ATTRIBUTE = 'splitPending';
+export const POOL_ITEMS_INDEX_ATTRIBUTES = ['state', SPLIT_PENDING_ATTRIBUTE];
 export const TIMER_SHARDS = 16;
 export const TTL_ATTRIBUTE = 'expiresAt';
 /** Pools and their items live beside jobs under this key prefix (`shared/adapters/aws/dynamo-pool-store.ts`). */
@@ -39,6 +50,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string, wit
                 { AttributeName: 'gsiWorkerId', AttributeType: 'S' as const },
                 { AttributeName: AVAILABLE_INDEX_KEYS.partition, AttributeType: 'S' as const },
                 { AttributeName: AVAILABLE_INDEX_KEYS.sort, AttributeType: 'S' as const },
+                { AttributeName: POOL_ITEMS_INDEX_KEYS.partition, AttributeType: 'S' as const },
               ]
             : []),
         ],
@@ -72,6 +84,14 @@ export async function ensureTable(client: DynamoDBClient, tableName: string, wit
                     { AttributeName: AVAILABLE_INDEX_KEYS.sort, KeyType: 'RANGE' as const },
                   ],
                   Projection: { ProjectionType: 'KEYS_ONLY' as const },
+                },
+                {
+                  IndexName: POOL_ITEMS_INDEX,
+                  KeySchema: [
+                    { AttributeName: POOL_ITEMS_INDEX_KEYS.partition, KeyType: 'HASH' as const },
+                    { AttributeName: POOL_ITEMS_INDEX_KEYS.sort, KeyType: 'RANGE' as const },
+                  ],
+                  Projection: { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: POOL_ITEMS_INDEX_ATTRIBUTES },
                 },
               ]
             : []),

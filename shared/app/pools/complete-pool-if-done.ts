@@ -4,6 +4,7 @@ import type { PoolCounts } from '../../domain/pools/pool-decisions.js';
 import type { Pool } from '../../domain/pools/pool.js';
 import type { OutboxState } from '../decide-and-save.js';
 import type { ManagerDeps } from '../manager-deps.js';
+import { countPoolItems } from './count-pool-items.js';
 import { decidePool } from './pool-state-stores.js';
 
 /** Counts taken again when the pool changed between its read and the completion's write. */
@@ -22,7 +23,7 @@ export async function completePoolIfDone(
 ): Promise<{ pool: Pool; counts: PoolCounts }> {
   let pool = read;
   for (let count = 1; ; count++) {
-    const counts = await deps.pools.countItems(pool.poolId);
+    const counts = await countPoolItems(deps, pool);
     if (pool.status !== 'RUNNING') {
       // A completion cut off between its write and its publish left PoolFinished in the outbox: the
       // repeated follow-up (or a GET) publishes it at once, before the pool's own retry wake-up would.
@@ -41,6 +42,6 @@ export async function completePoolIfDone(
       }),
       counted,
     );
-    if (!changed || count >= MAX_COUNTS) return { pool, counts: changed ? await deps.pools.countItems(pool.poolId) : counts };
+    if (!changed || count >= MAX_COUNTS) return { pool, counts: changed ? await countPoolItems(deps, pool) : counts };
   }
 }

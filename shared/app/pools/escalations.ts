@@ -2,7 +2,7 @@ import { InvalidRequestError } from '../../domain/errors.js';
 import { answerEscalation as decideAnswer, type EscalationAnswer } from '../../domain/pools/item-answers.js';
 import { assertReopenable } from '../../domain/pools/pool-decisions.js';
 import { EscalationAnsweredError, EscalationNotFoundError, SubtaskExistsError } from '../../domain/pools/pool-errors.js';
-import { ESCALATION_OPTIONS } from '../../domain/pools/pool-item.js';
+import { ESCALATION_OPTIONS, type PoolItem } from '../../domain/pools/pool-item.js';
 import { parseEscalationId } from '../../domain/pools/resolve-attempt.js';
 import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import { toIso } from '../../domain/time.js';
@@ -58,7 +58,7 @@ export async function answerEscalation(deps: ManagerDeps, escalationId: string, 
     throw new EscalationNotFoundError(escalationId);
   });
   const item = await deps.pools.getItem(ids.poolId, ids.itemId);
-  if (!item?.escalation || !item.escalation.escalationId.startsWith(`${ids.poolId}~${ids.itemId}~`)) throw new EscalationNotFoundError(escalationId);
+  if (!item || !(await wasAsked(deps, item, escalationId))) throw new EscalationNotFoundError(escalationId);
   const now = deps.clock.now();
   decideAnswer(item, escalationId, answer, pool.config, now); // refuses a second answer before anything is written
   if (answer.option !== 'skip') assertReopenable(pool);
@@ -85,6 +85,15 @@ export async function answerEscalation(deps: ManagerDeps, escalationId: string, 
   await runFollowUps(deps, answered, pool);
   deps.telemetry.info('escalation answered', { poolId: ids.poolId, itemId: ids.itemId, escalationId, option: answer.option });
   return { escalationId, status: 'answered', option: answer.option, itemState: answered.state };
+}
+
+/**
+ * The item's current question, or an earlier one of it (answered, since an item is asked again only
+ * once its question was answered): an id never issued is unknown (404), not "already answered" (409).
+ */
+async function wasAsked(deps: ManagerDeps, item: PoolItem, escalationId: string): Promise<boolean> {
+  if (item.escalation?.escalationId === escalationId) return true;
+  return (await deps.pools.getEscalationPointer(escalationId))?.itemId === item.itemId;
 }
 
 async function releaseSubtaskIdsBut(deps: ManagerDeps, poolId: string, escalationId: string, kept: readonly string[]): Promise<void> {

@@ -1,4 +1,4 @@
-import { withFollowUpsDone } from '../../domain/pools/item-answers.js';
+import { itemsOpenedBy, withFollowUpsDone } from '../../domain/pools/item-answers.js';
 import { failPool, reopenPool } from '../../domain/pools/pool-decisions.js';
 import { newPoolItem, type FollowUp, type PoolItem } from '../../domain/pools/pool-item.js';
 import type { Pool } from '../../domain/pools/pool.js';
@@ -37,7 +37,7 @@ async function runFollowUp(deps: ManagerDeps, item: PoolItem, pool: Pool, follow
       await deps.pools.createItems(followUp.items.map((task) => newPoolItem(item.poolId, task.itemId, task.input)));
       return;
     case 'reopen_pool':
-      await decidePool(deps, item.poolId, reopenPool);
+      await decidePool(deps, item.poolId, (current) => reopenPool(current, { itemIds: itemsOpenedBy(item), at: deps.clock.now() }));
       return;
   }
 }

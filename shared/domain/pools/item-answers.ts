@@ -74,6 +74,9 @@ export function answerEscalation(item: PoolItem, escalationId: string, answer: E
   return { state: timed.item, effects: timed.effects };
 }
 
+/** What an item's `reopen_pool` opened: a split's subtasks (new items), else the item itself (work again). */
+export const itemsOpenedBy = (item: PoolItem): string[] => (item.state === 'split' ? [...(item.splitInto ?? [])] : [item.itemId]);
+
 /** The DLQ's redrive: the item is available again, with a new agent limit when one is given, and its pool runs again. */
 export function retryFromDlq(item: PoolItem, agentTimeoutSecs: number | undefined, config: PoolConfig, now: EpochMs): Decision<PoolItem> {
   if (item.state !== 'dlq') {

@@ -1,6 +1,7 @@
 import { PoolFinished } from '../../events/pools/pool-finished.js';
 import { metric, publish, unchanged, type Decision } from '../effects.js';
 import { toIso, type EpochMs } from '../time.js';
+import { withOpenedLately } from './item-census.js';
 import { monitored } from './monitoring.js';
 import { PoolFinishedError } from './pool-errors.js';
 import type { Pool, PoolStatus } from './pool.js';
@@ -66,12 +67,14 @@ export function assertReopenable(pool: Pool): void {
 
 /**
  * The item a redrive or an answer made work again is written: a COMPLETED pool runs again. A pool
- * that failed or was cancelled since stays as it is (its end wins; the item is not claimed).
+ * that failed or was cancelled since stays as it is (its end wins; the item is not claimed). The
+ * items it opened are remembered a while: the pool's index may not show them open yet.
  */
-export function reopenPool(pool: Pool): Decision<Pool> {
+export function reopenPool(pool: Pool, opened: { itemIds: readonly string[]; at: EpochMs } = { itemIds: [], at: 0 }): Decision<Pool> {
   const reopens = (pool.reopens ?? 0) + 1;
-  if (pool.status === 'RUNNING') return { state: { ...pool, reopens }, effects: [] };
+  const remembered = opened.itemIds.length > 0 ? withOpenedLately(pool, opened.itemIds, opened.at) : {};
+  if (pool.status === 'RUNNING') return { state: { ...pool, reopens, ...remembered }, effects: [] };
   if (pool.status !== 'COMPLETED') return unchanged(pool, 'not_completed');
   const { finishedAt: _reopened, ...rest } = pool;
-  return { state: { ...rest, status: 'RUNNING', reopens }, effects: [] };
+  return { state: { ...rest, status: 'RUNNING', reopens, ...remembered }, effects: [] };
 }

@@ -25,6 +25,13 @@ export interface Pool extends TenantOwned {
    * conditional write and counts again.
    */
   reopens?: number;
+  /**
+   * Items a redrive or an answer opened (or created) within the last `INDEX_SETTLED_MS`: the pool's
+   * index may not show them yet, so a completion reads them from the table (`item-census.ts`).
+   */
+  openedLately?: Array<{ itemId: string; at: EpochMs }>;
+  /** When more were opened at once than `openedLately` keeps: for a while a completion counts the table. */
+  openedLatelyForgottenAt?: EpochMs;
   /** Why the pool FAILED or was CANCELLED. */
   reason?: string;
   /** A digest of the submission and its tenant: the same poolId with another body is a conflict. */
