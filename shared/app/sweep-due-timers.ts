@@ -3,7 +3,7 @@ import type { EpochMs } from '../domain/time.js';
 import type { Clock } from '../ports/clock.js';
 import { systemStopwatch, type Stopwatch } from '../ports/stopwatch.js';
 import type { Telemetry } from '../ports/telemetry.js';
-import type { TimerRequest } from '../ports/timers.js';
+import type { DueWakeUp, TimerRequest } from '../ports/timers.js';
 import { RETRY_BASE_MS } from './retry-backoff.js';
 
 /** Overdue by this much, a wake-up is presumed lost; until then its own delivery should arrive. */
@@ -34,7 +34,7 @@ export interface SweepPorts {
   telemetry: Telemetry;
   attributes: Record<string, unknown>;
   /** Due entries, running items' decisions before finished items' outbox retries (the index's shard sets). */
-  findDueTimers(dueBy: EpochMs, limit: number): Promise<TimerRequest[]>;
+  findDueTimers(dueBy: EpochMs, limit: number): Promise<DueWakeUp[]>;
   fire(timer: TimerRequest): Promise<void>;
   backOff(timer: TimerRequest): Promise<void>;
 }
@@ -71,18 +71,20 @@ export async function sweepDueTimers(ports: SweepPorts, options: SweepOptions = 
   // An entry is fired once per sweep: one still in the index (its fire abandoned and its back-off
   // not yet written, or a fire that moved nothing) must not be fired again behind it.
   const seen = new Set<string>();
-  const queue: TimerRequest[] = [];
+  const queue: DueWakeUp[] = [];
   let exhausted = false;
   let queryError: unknown;
   let querying: Promise<void> | undefined;
   const refill = async (): Promise<void> => {
     try {
       // Asking for what was seen too reaches past the entries still standing at the head of a shard.
-      const found = await ports.findDueTimers(dueBy, queryBatch + seen.size);
+      const limit = queryBatch + seen.size;
+      const found = await ports.findDueTimers(dueBy, limit);
       const fresh = found.filter((timer) => !seen.has(entryKey(timer)));
       for (const timer of fresh) seen.add(entryKey(timer));
       queue.push(...fresh);
-      if (fresh.length === 0) exhausted = true;
+      // Fewer than asked for: the index held no more due by `dueBy`, so no query is needed to know it.
+      if (fresh.length === 0 || found.length < limit) exhausted = true;
     } catch (error) {
       queryError = error;
       exhausted = true;
@@ -103,11 +105,21 @@ export async function sweepDueTimers(ports: SweepPorts, options: SweepOptions = 
       );
     }
   };
+  // Outbox retries wait for every decision fire in flight: a decision that finishes an item (a pool's
+  // last item) publishes the outbox a retry of it would publish again.
+  const decisionsInFlight = new Set<Promise<void>>();
   const worker = async (): Promise<void> => {
     while (inBudget()) {
       const timer = queue.shift();
-      if (timer) {
+      if (timer?.outboxOnly) {
+        while (decisionsInFlight.size > 0) await Promise.all([...decisionsInFlight]);
         await fireOne(timer);
+        continue;
+      }
+      if (timer) {
+        const fire = fireOne(timer);
+        decisionsInFlight.add(fire);
+        await fire.finally(() => decisionsInFlight.delete(fire));
         continue;
       }
       if (exhausted) return;
@@ -118,7 +130,7 @@ export async function sweepDueTimers(ports: SweepPorts, options: SweepOptions = 
   await Promise.all(Array.from({ length: options.concurrency ?? SWEEP_CONCURRENCY }, worker));
 
   if (queryError !== undefined) throw queryError;
-  if (!exhausted) {
+  if (queue.length > 0 || !exhausted) {
     // The budget ran out first: at least `queue.length` due entries wait for the next sweep.
     ports.telemetry.metric('SweepDueLeft');
     ports.telemetry.error('sweep budget spent with overdue wake-ups left; they wait for the next sweep', {

@@ -10,7 +10,6 @@ export interface Stopwatch {
 }
 
 export class TimeLimitError extends Error {
-  readonly code = 'time_limit';
   constructor(what: string, limitMs: number) {
     super(`${what} did not end within ${limitMs} ms`);
     this.name = 'TimeLimitError';

@@ -1,6 +1,6 @@
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EpochMs } from '../../domain/time.js';
-import type { TimerRequest } from '../../ports/timers.js';
+import type { DueWakeUp, TimerRequest } from '../../ports/timers.js';
 import { POOL_KEY_PREFIX, TIMER_INDEX, TIMER_SHARD_SETS } from './jobs-table.js';
 
 /**
@@ -27,11 +27,12 @@ export async function queryDueTimers(
   scope: TimerRequest['scope'],
   dueBy: EpochMs,
   limit: number,
-): Promise<TimerRequest[]> {
-  const timers: TimerRequest[] = [];
-  for (const shards of TIMER_SHARD_SETS) {
+): Promise<DueWakeUp[]> {
+  const timers: DueWakeUp[] = [];
+  for (const [set, shards] of TIMER_SHARD_SETS.entries()) {
     if (timers.length >= limit) break;
-    timers.push(...(await queryShards(doc, tableName, scope, shards, dueBy, limit - timers.length)));
+    const found = await queryShards(doc, tableName, scope, shards, dueBy, limit - timers.length);
+    timers.push(...(set === 0 ? found : found.map((timer) => ({ ...timer, outboxOnly: true }))));
   }
   return timers;
 }
