@@ -78,6 +78,8 @@ export class Operations extends Construct {
     for (const [metricName, what] of [
       ['EventsRefused', 'EventBridge refused events for good (a bus policy or IAM condition that does not allow their type); each is logged whole with its reason'],
       ['OutboxEventsDropped', 'an outbox filled while the bus was down and its oldest events were dropped'],
+      // The detection bound holds while one sweep's budget fires every lost wake-up due (README, "Detection bound").
+      ['SweepDueLeft', 'a backstop sweep spent its time budget with overdue wake-ups left: lost wake-ups now wait a sweep or more, past the stated detection bound'],
     ] as const) {
       const metric = new Metric({ namespace: commonEnvironment.POWERTOOLS_METRICS_NAMESPACE, metricName, dimensionsMap: { service: commonEnvironment.POWERTOOLS_SERVICE_NAME }, statistic: 'Sum', period: PERIOD });
       this.alarms.push(metric.createAlarm(this, `${metricName}Alarm`, { alarmDescription: `Vigil: ${what}.`, ...firstOccurrence }));

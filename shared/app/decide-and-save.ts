@@ -2,11 +2,17 @@ import type { Decision, Effect } from '../domain/effects.js';
 import type { EpochMs } from '../domain/time.js';
 import { EventPublishError, type BusEvent } from '../ports/event-bus.js';
 import { VersionConflictError } from '../ports/job-store.js';
+import type { TimerRequest } from '../ports/timers.js';
 import { outboxEvents, publishedEvents, runEffects, type EffectPorts } from './effect-runner.js';
 import { boundOutbox, outboxRoom } from './outbox-bound.js';
 import { retryDelayMs, RETRY_BASE_MS } from './retry-backoff.js';
 
-/** How soon an outbox is first retried after its publish failed (the sweep picks the wake-up up). */
+/**
+ * How soon an outbox is first retried after its publish failed. The retry is armed as a wake-up of
+ * its own (SQS), so an outage's retries do not queue up in the sweep; its index entry stays as the
+ * backstop. A decision's write sets it too, unarmed: it is only the backstop for a crash before the
+ * publish, and arming it there would cost a message for every finished item.
+ */
 export const OUTBOX_RETRY_MS = RETRY_BASE_MS;
 
 /** A state item with optimistic concurrency, a durable wake-up and a transactional outbox. */
@@ -45,6 +51,8 @@ export interface VersionedStore<State extends OutboxState> {
   rewriteFinishedView?: (state: State) => Promise<boolean>;
   /** The outbox without events a later one in it already says (the store's own rule), before each write. */
   compactOutbox?: (events: readonly BusEvent[], now: EpochMs) => BusEvent[];
+  /** The wake-up that retries this item's outbox at `dueAt`: armed when a publish fails. */
+  retryWakeUp(state: State, dueAt: EpochMs): TimerRequest;
 }
 
 /** Attempts at one decision when others keep writing first; then the caller answers 503 `busy`, having changed nothing. */
@@ -154,9 +162,14 @@ export const hasPending = (state: OutboxState): boolean => (state.outbox?.length
 /**
  * Publishes the outbox and clears it. If another write got in first, it carries the outbox on. If the
  * bus fails, the outbox stays and the item's wake-up moves to a backed-off retry (never later than
- * the wake-up it already had), so the sweep retries it on its own. A finished item's pending view is
- * written first unless the decision just wrote it (`viewWritten`); if that fails the outbox stays the
- * same way.
+ * the wake-up it already had), armed so that it comes back on its own. A finished item's pending view
+ * is written first unless the decision just wrote it (`viewWritten`); if that fails the outbox stays
+ * the same way.
+ *
+ * `claimFirst` (the sweep, for a finished item): the retry is written before the publish instead of
+ * after it fails, so a sweep cut off while the bus hangs does not find the same entries first next
+ * minute. It costs a write only when the publish then succeeds, and the sweep fires such an entry
+ * only when its own retry was lost.
  */
 export async function flushOutbox<State extends OutboxState>(
   store: VersionedStore<State>,
@@ -164,10 +177,24 @@ export async function flushOutbox<State extends OutboxState>(
   state: State,
   now: EpochMs,
   viewWritten = false,
+  claimFirst = false,
 ): Promise<State> {
   if (!hasPending(state)) return state;
+  let claimed: State | undefined;
+  if (claimFirst && store.isFinished(state)) {
+    claimed = await deferOutbox(store, ports, state, now, 'outbox retried by the sweep', undefined, state, false);
+    // Overtaken: whoever wrote first carries the outbox on.
+    if (claimed === state) return state;
+    state = claimed;
+  }
   const { unsent, error } = await publishOutbox(ports, state.outbox ?? []);
   if (unsent.length > 0) {
+    // Claimed and nothing went out: the retry is already written; it only needs its wake-up.
+    if (claimed && unsent.length === (state.outbox ?? []).length && !viewWritten) {
+      ports.telemetry.warn('outbox not published; retrying later', { events: unsent.length, outboxFailures: state.outboxFailures, retryAt: state.timerDueAt, error: String(error) });
+      if (state.timerDueAt !== undefined) await armRetry(store, ports, state, state.timerDueAt);
+      return state;
+    }
     // What went out is not sent again, and a view this decision wrote need not be written again by the retry.
     const left = { ...state, outbox: [...unsent] };
     const { viewPending: _written, ...rest } = left;
@@ -215,6 +242,8 @@ async function deferOutbox<State extends OutboxState>(
   error: unknown,
   /** The state as stored, when `state` already differs from it (its outbox cut to what is left). */
   stored: State = state,
+  /** Arm the retry's wake-up (false: the caller publishes next, and arms only if that fails). */
+  arm = true,
 ): Promise<State> {
   const outboxFailures = (state.outboxFailures ?? 0) + 1;
   const retryAt = now + retryDelayMs(outboxFailures);
@@ -222,8 +251,23 @@ async function deferOutbox<State extends OutboxState>(
   // still owes a decision that must not wait for the retry.
   const keepsEarlierWakeUp = !store.isFinished(state) && state.timerDueAt !== undefined && state.timerDueAt < retryAt;
   const timerDueAt = keepsEarlierWakeUp ? (state.timerDueAt as EpochMs) : retryAt;
-  ports.telemetry.warn(`${what}; retrying later`, { events: state.outbox?.length ?? 0, outboxFailures, retryAt, ...(error !== undefined ? { error: String(error) } : {}) });
-  return saveUnlessOvertaken(store, { ...state, outboxFailures, timerDueAt }, stored);
+  if (arm) ports.telemetry.warn(`${what}; retrying later`, { events: state.outbox?.length ?? 0, outboxFailures, retryAt, ...(error !== undefined ? { error: String(error) } : {}) });
+  const saved = await saveUnlessOvertaken(store, { ...state, outboxFailures, timerDueAt }, stored);
+  // Armed only once written, and only when it is the item's next wake-up (an earlier one is armed already).
+  if (arm && saved !== stored && !keepsEarlierWakeUp) await armRetry(store, ports, saved, retryAt);
+  return saved;
+}
+
+/**
+ * Arms the outbox's retry (an SQS message): the sweep is left for wake-ups that are truly lost. If
+ * arming fails too (SQS in the same outage), the index entry written with the retry is the backstop.
+ */
+async function armRetry<State extends OutboxState>(store: VersionedStore<State>, ports: EffectPorts, state: State, dueAt: EpochMs): Promise<void> {
+  try {
+    await ports.timers.arm(store.retryWakeUp(state, dueAt));
+  } catch (error) {
+    ports.telemetry.warn("outbox retry's wake-up not armed; the sweep fires it", { retryAt: dueAt, error: String(error) });
+  }
 }
 
 /**

@@ -19,7 +19,8 @@ export async function fireJobTimer(deps: ManagerDeps, arrived: TimerRequest, fro
   // The outbox is published after the decision's write, never before it: a bus outage must not stop a timeout.
   if (isTerminal(job.status)) {
     deps.telemetry.metric('WakeUpDropped', { reason: 'already_terminal' });
-    await flushOutbox(managerJobStateStore(deps), deps, job, deps.clock.now());
+    // From the sweep the retry is written before the publish: a sweep cut off on a hung bus moves on.
+    await flushOutbox(managerJobStateStore(deps), deps, job, deps.clock.now(), false, from === 'sweep');
     return;
   }
   const { retired: retiredGrants, lapseAt } = await grantsInForce(deps, job);

@@ -7,7 +7,7 @@ import { jobStateStore } from './job-state-store.js';
 
 /** A region manager's wake-up: a job's or a pool item's (they share the timer queue and index). */
 export const fireManagerTimer = (deps: ManagerDeps, timer: TimerRequest, from: 'queue' | 'sweep' = 'queue'): Promise<void> =>
-  timer.scope === 'pool' ? firePoolTimer(deps, timer) : fireJobTimer(deps, timer, from);
+  timer.scope === 'pool' ? firePoolTimer(deps, timer, from) : fireJobTimer(deps, timer, from);
 
 /** The sweep could not fire this wake-up: move it later on its own item, so it cannot block the others. */
 export const backOffManagerWakeUp = (deps: ManagerDeps, timer: TimerRequest): Promise<void> =>

@@ -1,19 +1,31 @@
 import { LOST_WAKE_UP_GRACE_MS } from '../domain/job-timer.js';
 import type { EpochMs } from '../domain/time.js';
 import type { Clock } from '../ports/clock.js';
+import { systemStopwatch, type Stopwatch } from '../ports/stopwatch.js';
 import type { Telemetry } from '../ports/telemetry.js';
-import type { TimerRequest } from '../ports/timers.js';
-import { inBatches } from './in-batches.js';
+import type { DueWakeUp, TimerRequest } from '../ports/timers.js';
 import { RETRY_BASE_MS } from './retry-backoff.js';
 
 /** Overdue by this much, a wake-up is presumed lost; until then its own delivery should arrive. */
 export const SWEEP_GRACE_MS = LOST_WAKE_UP_GRACE_MS;
-/**
- * Wake-ups fired per sweep. The sweep runs every minute, so this is the recovery capacity per region:
- * 200 lost wake-ups a minute (12,000 an hour); `npm run bench` measures how long a full batch takes.
- */
-export const SWEEP_BATCH = 200;
+/** Overdue entries asked of the index at a time; the sweep asks again while it has time left. */
+export const SWEEP_QUERY_BATCH = 200;
+/** Fires in flight at once: each takes the next entry as soon as it ends (a pool, not groups). */
 export const SWEEP_CONCURRENCY = 8;
+/**
+ * The sweep function runs at most 55 s (`infra/stacks/regional-handlers.ts`). It starts fires for
+ * this long; a fire started last may then hold its slot `SWEEP_FIRE_LIMIT_MS` more and its back-off
+ * `SWEEP_BACK_OFF_LIMIT_MS`: 40 + 8 + 5 s, inside the 55 s. What it leaves waits for the next sweep.
+ */
+export const SWEEP_BUDGET_MS = 40_000;
+/**
+ * A fire that has not ended by then is abandoned (it runs on, unawaited) and its entry backed off,
+ * so a call that hangs (a black-holed endpoint) holds one slot for 8 s instead of the whole sweep.
+ * A fire is a handful of SDK calls, each cut at 2 s and tried up to 3 times (`aws-clients.ts`):
+ * a slow one still ends in time; only a hang is cut.
+ */
+export const SWEEP_FIRE_LIMIT_MS = 8_000;
+export const SWEEP_BACK_OFF_LIMIT_MS = 5_000;
 /** A wake-up whose fire failed is retried this long after, doubling per failure up to 15 minutes. */
 export const SWEEP_RETRY_MS = RETRY_BASE_MS;
 
@@ -21,27 +33,116 @@ export interface SweepPorts {
   clock: Clock;
   telemetry: Telemetry;
   attributes: Record<string, unknown>;
-  findDueTimers(dueBy: EpochMs, limit: number): Promise<TimerRequest[]>;
+  /** Due entries, running items' decisions before finished items' outbox retries (the index's shard sets). */
+  findDueTimers(dueBy: EpochMs, limit: number): Promise<DueWakeUp[]>;
   fire(timer: TimerRequest): Promise<void>;
   backOff(timer: TimerRequest): Promise<void>;
 }
 
+export interface SweepOptions {
+  graceMs?: number;
+  queryBatch?: number;
+  budgetMs?: number;
+  fireLimitMs?: number;
+  concurrency?: number;
+  /** Real time for the budget and the limits (the `Clock` only says what is due). */
+  stopwatch?: Stopwatch;
+}
+
 /**
- * One sweep over a sparse timer index: fairly across shards (the query), each due wake-up fired, a
- * failing one backed off and logged so that it neither stops the sweep nor keeps its place.
+ * One sweep over a sparse timer index. Every entry overdue by more than the grace when the sweep
+ * starts is fired, in the index's order (decisions first, fair across shards), `SWEEP_CONCURRENCY`
+ * at a time, querying again as the fires drain what it read, until none is left or the budget is
+ * spent. A failing fire, or one past its time limit, is backed off and logged, so it neither stops
+ * the sweep nor keeps its place. A sweep that ends with due entries left counts `SweepDueLeft`
+ * (it alarms): the detection bound holds only while one sweep's budget fires everything due.
  */
-export async function sweepDueTimers(ports: SweepPorts, graceMs = SWEEP_GRACE_MS, batch = SWEEP_BATCH): Promise<{ fired: number }> {
-  const due = await ports.findDueTimers(ports.clock.now() - graceMs, batch);
-  let failed = 0;
-  await inBatches(due, SWEEP_CONCURRENCY, async (timer) => {
+export async function sweepDueTimers(ports: SweepPorts, options: SweepOptions = {}): Promise<{ fired: number }> {
+  const graceMs = options.graceMs ?? SWEEP_GRACE_MS;
+  const queryBatch = options.queryBatch ?? SWEEP_QUERY_BATCH;
+  const budgetMs = options.budgetMs ?? SWEEP_BUDGET_MS;
+  const fireLimitMs = options.fireLimitMs ?? SWEEP_FIRE_LIMIT_MS;
+  const stopwatch = options.stopwatch ?? systemStopwatch;
+  const startedMs = stopwatch.elapsedMs();
+  const inBudget = () => stopwatch.elapsedMs() - startedMs < budgetMs;
+  // Fixed at the start: a fired entry moves past it (a decision, a retry), so the sweep ends.
+  const dueBy = ports.clock.now() - graceMs;
+
+  // An entry is fired once per sweep: one still in the index (its fire abandoned and its back-off
+  // not yet written, or a fire that moved nothing) must not be fired again behind it.
+  const seen = new Set<string>();
+  const queue: DueWakeUp[] = [];
+  let exhausted = false;
+  let queryError: unknown;
+  let querying: Promise<void> | undefined;
+  const refill = async (): Promise<void> => {
     try {
-      await ports.fire(timer);
+      // Asking for what was seen too reaches past the entries still standing at the head of a shard.
+      const limit = queryBatch + seen.size;
+      const found = await ports.findDueTimers(dueBy, limit);
+      const fresh = found.filter((timer) => !seen.has(entryKey(timer)));
+      for (const timer of fresh) seen.add(entryKey(timer));
+      queue.push(...fresh);
+      // Fewer than asked for: the index held no more due by `dueBy`, so no query is needed to know it.
+      if (fresh.length === 0 || found.length < limit) exhausted = true;
+    } catch (error) {
+      queryError = error;
+      exhausted = true;
+    }
+  };
+
+  let fired = 0;
+  let failed = 0;
+  const fireOne = async (timer: TimerRequest): Promise<void> => {
+    fired++;
+    try {
+      await stopwatch.within(ports.fire(timer), fireLimitMs, `swept wake-up of ${timer.jobId}`);
     } catch (error) {
       failed++;
       ports.telemetry.error('swept wake-up failed; backing it off', { ...ports.attributes, jobId: timer.jobId, error: String(error) });
-      await ports.backOff(timer);
+      await stopwatch.within(ports.backOff(timer), SWEEP_BACK_OFF_LIMIT_MS, `back-off of ${timer.jobId}`).catch((backOffError: unknown) =>
+        ports.telemetry.error('swept wake-up not backed off; the next sweep fires it again', { ...ports.attributes, jobId: timer.jobId, error: String(backOffError) }),
+      );
     }
-  });
-  if (due.length > 0) ports.telemetry.info('sweep fired overdue timers', { ...ports.attributes, fired: due.length, failed });
-  return { fired: due.length };
+  };
+  // Outbox retries wait for every decision fire in flight: a decision that finishes an item (a pool's
+  // last item) publishes the outbox a retry of it would publish again.
+  const decisionsInFlight = new Set<Promise<void>>();
+  const worker = async (): Promise<void> => {
+    while (inBudget()) {
+      const timer = queue.shift();
+      if (timer?.outboxOnly) {
+        while (decisionsInFlight.size > 0) await Promise.all([...decisionsInFlight]);
+        await fireOne(timer);
+        continue;
+      }
+      if (timer) {
+        const fire = fireOne(timer);
+        decisionsInFlight.add(fire);
+        await fire.finally(() => decisionsInFlight.delete(fire));
+        continue;
+      }
+      if (exhausted) return;
+      querying ??= refill().finally(() => (querying = undefined));
+      await querying;
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency ?? SWEEP_CONCURRENCY }, worker));
+
+  if (queryError !== undefined) throw queryError;
+  if (queue.length > 0 || !exhausted) {
+    // The budget ran out first: at least `queue.length` due entries wait for the next sweep.
+    ports.telemetry.metric('SweepDueLeft');
+    ports.telemetry.error('sweep budget spent with overdue wake-ups left; they wait for the next sweep', {
+      ...ports.attributes,
+      fired,
+      failed,
+      leftAtLeast: queue.length,
+      budgetMs,
+    });
+  }
+  if (fired > 0) ports.telemetry.info('sweep fired overdue timers', { ...ports.attributes, fired, failed });
+  return { fired };
 }
+
+const entryKey = (timer: TimerRequest): string => `${timer.scope}:${timer.jobId}`;

@@ -1,14 +1,22 @@
 import { backOffManagerWakeUp, fireManagerTimer } from './fire-manager-timer.js';
 import type { ManagerDeps } from './manager-deps.js';
-import { sweepDueTimers } from './sweep-due-timers.js';
+import { sweepDueTimers, type SweepOptions } from './sweep-due-timers.js';
 
-export { SWEEP_CONCURRENCY, SWEEP_GRACE_MS, SWEEP_BATCH, SWEEP_RETRY_MS } from './sweep-due-timers.js';
+export {
+  SWEEP_BUDGET_MS,
+  SWEEP_CONCURRENCY,
+  SWEEP_FIRE_LIMIT_MS,
+  SWEEP_GRACE_MS,
+  SWEEP_QUERY_BATCH,
+  SWEEP_RETRY_MS,
+  type SweepOptions,
+} from './sweep-due-timers.js';
 
 /**
  * The backstop: fires every job wake-up the sparse timer index says is overdue. A lost schedule,
  * a lost SQS message, a crash, or an emulator whose Scheduler never fires cannot leak a job.
  */
-export const sweepJobTimers = (deps: ManagerDeps, graceMs?: number, batch?: number): Promise<{ fired: number }> =>
+export const sweepJobTimers = (deps: ManagerDeps, options?: SweepOptions): Promise<{ fired: number }> =>
   sweepDueTimers(
     {
       clock: deps.clock,
@@ -18,6 +26,5 @@ export const sweepJobTimers = (deps: ManagerDeps, graceMs?: number, batch?: numb
       fire: (timer) => fireManagerTimer(deps, timer, 'sweep'),
       backOff: (timer) => backOffManagerWakeUp(deps, timer),
     },
-    graceMs,
-    batch,
+    options,
   );

@@ -12,6 +12,8 @@ export type MetricName =
   | 'WakeUpDropped'
   // An outbox past its bound while the bus was down: its oldest events were dropped (outbox-bound.ts).
   | 'OutboxEventsDropped'
+  // A backstop sweep spent its time budget with overdue wake-ups left (sweep-due-timers.ts): the detection bound is at risk.
+  | 'SweepDueLeft'
   // An event the bus refused for good (a non-retryable entry error): logged whole and let go (decide-and-save.ts).
   | 'EventsRefused'
   // Agent fleets (seed 003 §3): the timeout rate alarm is AgentTimedOut ÷ AgentStarted.

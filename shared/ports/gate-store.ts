@@ -1,6 +1,6 @@
 import type { GateJob } from '../domain/gate/gate-job.js';
 import type { EpochMs } from '../domain/time.js';
-import type { TimerRequest } from './timers.js';
+import type { DueWakeUp } from './timers.js';
 
 /**
  * The gate's state: one item per job in the gate region's table. Every write is conditional;
@@ -16,5 +16,5 @@ export interface GateStore {
    * Overdue wake-ups from the sparse timer index (`timerDueAt`), each as `gateTimerRequest(job)`
    * builds it: scope `gate`, fence token = the job's `timeoutFenceToken`.
    */
-  findDueTimers(dueBy: EpochMs, limit: number): Promise<TimerRequest[]>;
+  findDueTimers(dueBy: EpochMs, limit: number): Promise<DueWakeUp[]>;
 }

@@ -3,7 +3,7 @@ import type { Job, Workflow } from '../domain/job.js';
 import type { WorkflowAdvance } from '../domain/record-progress.js';
 import type { EpochMs } from '../domain/time.js';
 import type { WorkerHealth } from '../domain/worker-health.js';
-import type { TimerRequest } from './timers.js';
+import type { DueWakeUp } from './timers.js';
 
 /** Thrown when a conditional write finds another version than the one the decision read. */
 export class VersionConflictError extends Error {
@@ -80,7 +80,7 @@ export interface JobStore {
   /** The job's grant records; with `incarnation`, only that job's (not an earlier job's with this id). */
   findGrantRecords(jobId: string, incarnation?: string): Promise<WorkerGrantRecord[]>;
   /** Overdue wake-ups from the sparse timer index (the backstop sweep and restart recovery). */
-  findDueTimers(dueBy: EpochMs, limit: number): Promise<TimerRequest[]>;
+  findDueTimers(dueBy: EpochMs, limit: number): Promise<DueWakeUp[]>;
 
   getWorker(workerId: string): Promise<WorkerHealth | undefined>;
   getWorkers(workerIds: readonly string[]): Promise<WorkerHealth[]>;

@@ -16,6 +16,12 @@ export interface TimerRequest {
   dueAt: EpochMs;
 }
 
+/** An overdue entry of the sparse timer index, as the backstop sweep reads it. */
+export interface DueWakeUp extends TimerRequest {
+  /** A finished item's outbox retry (the index's outbox shards): swept after every decision entry. */
+  outboxOnly?: boolean;
+}
+
 export interface Timers {
   arm(timer: TimerRequest): Promise<void>;
   /** Best effort: a disarmed timer that still fires finds nothing due and is dropped. */

@@ -22,6 +22,7 @@ class ItemStore implements VersionedStore<Item> {
     return this.item;
   };
   isFinished = (item: Item) => item.status === 'done';
+  retryWakeUp = (_item: Item, dueAt: number) => ({ scope: 'job' as const, jobId: 'item', fenceToken: 1, dueAt });
   private view(item: Item): Promise<boolean> {
     if (this.viewFailures > 0) {
       this.viewFailures--;

@@ -34,6 +34,7 @@ describe('an outbox never grows past its bound', () => {
       load: async () => stored,
       save: async (next, expected) => (stored = { ...next, version: expected + 1 }),
       isFinished: () => false,
+      retryWakeUp: (_item, dueAt) => ({ scope: 'job', jobId: 'item', fenceToken: 1, dueAt }),
     };
     const bus = new RecordingBus();
     bus.failNextPublishes(Number.MAX_SAFE_INTEGER);

@@ -36,6 +36,7 @@ describe('OutboxEventsDropped counts the events an outbox let go', () => {
         return (stored = { ...next, version: expected + 1 });
       },
       isFinished: () => false,
+      retryWakeUp: (_item, dueAt) => ({ scope: 'job', jobId: 'item', fenceToken: 1, dueAt }),
     };
     const bus = new RecordingBus();
     bus.failNextPublishes(Number.MAX_SAFE_INTEGER);

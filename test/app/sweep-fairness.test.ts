@@ -46,7 +46,7 @@ describe('the backstop sweep is fair across shards and backs off failing wake-up
     m.clock.set(at(60));
 
     // Act
-    await sweepJobTimers(m.deps, undefined, batch).catch(() => undefined);
+    await sweepJobTimers(m.deps, { queryBatch: batch }).catch(() => undefined);
 
     // Assess
     expect((await m.getJob(lost)).status).toBe('TIMED_OUT');

@@ -43,7 +43,7 @@ describe('alarms reach someone', () => {
         .filter((p) => p['Namespace'] === 'Vigil' && p['Threshold'] === 1)
         .map((p) => `${String(p['MetricName'])} ${JSON.stringify(p['Dimensions'])}`);
       expect(alarmed, stackName).toEqual(
-        expect.arrayContaining(['EventsRefused', 'OutboxEventsDropped'].map((name) => `${name} ${JSON.stringify([{ Name: 'service', Value: 'vigil' }])}`)),
+        expect.arrayContaining(['EventsRefused', 'OutboxEventsDropped', 'SweepDueLeft'].map((name) => `${name} ${JSON.stringify([{ Name: 'service', Value: 'vigil' }])}`)),
       );
     }
   });

@@ -157,8 +157,8 @@ describe('gate stack', () => {
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId(gate.functions.SweepGateTimers.handler), 'Arn'] } })],
     });
     const dlqCount = 4;
-    // … and the events the bus will never carry (refused, dropped: alarm-notifications.test.ts).
-    template().resourceCountIs('AWS::CloudWatch::Alarm', dlqCount + Object.keys(gate.functions).length + 2);
+    // … the events the bus will never carry (refused, dropped: alarm-notifications.test.ts) and a sweep left behind (SweepDueLeft).
+    template().resourceCountIs('AWS::CloudWatch::Alarm', dlqCount + Object.keys(gate.functions).length + 3);
     template().hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'Vigil-gate' });
   });
 });

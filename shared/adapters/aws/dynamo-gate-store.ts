@@ -13,7 +13,7 @@ const asGateJob = (item: Record<string, unknown>) => withoutStorageAttributes(it
 
 function indexAttributes(job: GateJob, now: EpochMs): Record<string, unknown> {
   return {
-    ...(job.timerDueAt !== undefined ? { timerShard: timerShardOf(job.jobId), timerFenceToken: job.timeoutFenceToken } : {}),
+    ...(job.timerDueAt !== undefined ? { timerShard: timerShardOf(job.jobId, allRegionsFinal(job)), timerFenceToken: job.timeoutFenceToken } : {}),
     ...(allRegionsFinal(job) ? { [TTL_ATTRIBUTE]: Math.floor(now / 1000) + FINISHED_JOB_RETENTION_SECONDS } : {}),
   };
 }

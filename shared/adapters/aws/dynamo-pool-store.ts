@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ItemStateEntry } from '../../domain/pools/item-census.js';
 import type { Pool } from '../../domain/pools/pool.js';
-import { itemTimerId, poolTimerId, type ItemState, type PoolItem } from '../../domain/pools/pool-item.js';
+import { isItemIdle, itemTimerId, poolTimerId, type ItemState, type PoolItem } from '../../domain/pools/pool-item.js';
 import { storedTenant } from '../../domain/tenant.js';
 import type { AskedAgent, CheckpointCollection, ClaimReceipt, EscalationPage, EscalationPointer, ItemPage, PoolStore } from '../../ports/pool-store.js';
 import { batchGet } from './batch-requests.js';
@@ -68,7 +68,7 @@ const availableKeyOf = (item: PoolItem): string => createHash('sha256').update(`
 const itemIndexAttributes = (item: PoolItem): Record<string, unknown> => ({
   ...(item.timerDueAt === undefined
     ? {}
-    : { timerShard: timerShardOf(itemTimerId(item.poolId, item.itemId)), jobId: itemTimerId(item.poolId, item.itemId), timerFenceToken: item.attempt }),
+    : { timerShard: timerShardOf(itemTimerId(item.poolId, item.itemId), isItemIdle(item)), jobId: itemTimerId(item.poolId, item.itemId), timerFenceToken: item.attempt }),
   ...(item.state === 'available' ? { [AVAILABLE_INDEX_KEYS.partition]: item.poolId, [AVAILABLE_INDEX_KEYS.sort]: availableKeyOf(item) } : {}),
   // A split whose subtasks are not created yet still holds its pool open (item-census.ts): a crash between
   // the answer's write and its follow-up must not let the pool complete without them (simulator, seed 21).
@@ -77,7 +77,7 @@ const itemIndexAttributes = (item: PoolItem): Record<string, unknown> => ({
 
 /** A pool has a wake-up only while its outbox waits to be published (decide-and-save.ts): the sweep retries it. */
 const poolIndexAttributes = (pool: Pool & { timerDueAt?: number }): Record<string, unknown> =>
-  pool.timerDueAt === undefined ? {} : { timerShard: timerShardOf(poolTimerId(pool.poolId)), jobId: poolTimerId(pool.poolId), timerFenceToken: 0 };
+  pool.timerDueAt === undefined ? {} : { timerShard: timerShardOf(poolTimerId(pool.poolId), true), jobId: poolTimerId(pool.poolId), timerFenceToken: 0 };
 
 /** A new pool item as stored: its keys and index attributes (also the bench's seed). */
 export const newItemRecord = (item: PoolItem): Record<string, unknown> => ({ ...item, version: 1, ...itemIndexAttributes(item), ...itemKey(item.poolId, item.itemId) });

@@ -114,9 +114,21 @@ async function waitUntilActive(client: DynamoDBClient, tableName: string): Promi
   }
 }
 
-/** Spreads wake-ups over a few index partitions so no single one runs hot. */
-export function timerShardOf(jobId: string): string {
+/**
+ * Spreads wake-ups over a few index partitions so no single one runs hot. A finished item's wake-up
+ * only retries its outbox (`outboxOnly`): it sits in a shard of its own set ("outbox-0" …), which the
+ * sweep reads after every decision shard, so a bus outage's retries never stand before a running
+ * job's lost wake-up. (Entries written before this split sit in the plain shards; they are swept as before.)
+ */
+export function timerShardOf(jobId: string, outboxOnly = false): string {
   let hash = 0;
   for (let i = 0; i < jobId.length; i++) hash = (hash * 31 + jobId.charCodeAt(i)) >>> 0;
-  return String(hash % TIMER_SHARDS);
+  return `${outboxOnly ? OUTBOX_SHARD_PREFIX : ''}${hash % TIMER_SHARDS}`;
 }
+
+export const OUTBOX_SHARD_PREFIX = 'outbox-';
+/** The index's shards in the order the sweep reads them: decisions first, then outbox retries. */
+export const TIMER_SHARD_SETS: ReadonlyArray<readonly string[]> = [
+  Array.from({ length: TIMER_SHARDS }, (_, shard) => String(shard)),
+  Array.from({ length: TIMER_SHARDS }, (_, shard) => `${OUTBOX_SHARD_PREFIX}${shard}`),
+];

@@ -10,6 +10,7 @@ export const gateStateStore = (gates: GateStore, views?: StateViews<GateJob>): V
   load: (jobId) => gates.get(jobId),
   save: (job, expectedVersion) => gates.save(job, expectedVersion),
   isFinished: allRegionsFinal,
+  retryWakeUp: (job, dueAt) => ({ scope: 'gate', jobId: job.jobId, fenceToken: job.timeoutFenceToken, dueAt }),
   ...(views ? { recordHistory: views.record, rewriteFinishedView: views.rewriteFinished } : {}),
 });
 

@@ -1,11 +1,11 @@
 import { backOffFailedWakeUp } from '../decide-and-save.js';
-import { sweepDueTimers, SWEEP_GRACE_MS } from '../sweep-due-timers.js';
+import { sweepDueTimers, type SweepOptions } from '../sweep-due-timers.js';
 import { gateStateStore } from './decide-gate-job.js';
 import { fireGateTimer } from './fire-gate-timer.js';
 import type { GateDeps } from './gate-deps.js';
 
 /** The gate's backstop over its sparse timer index, fair across shards, failing wake-ups backed off. */
-export const sweepGateTimers = (deps: GateDeps, graceMs = SWEEP_GRACE_MS): Promise<{ fired: number }> =>
+export const sweepGateTimers = (deps: GateDeps, options?: SweepOptions): Promise<{ fired: number }> =>
   sweepDueTimers(
     {
       clock: deps.clock,
@@ -15,5 +15,5 @@ export const sweepGateTimers = (deps: GateDeps, graceMs = SWEEP_GRACE_MS): Promi
       fire: (timer) => fireGateTimer(deps, timer, 'sweep'),
       backOff: (timer) => backOffFailedWakeUp(gateStateStore(deps.gates), timer.jobId, timer.dueAt, deps.clock.now()),
     },
-    graceMs,
+    options,
   );

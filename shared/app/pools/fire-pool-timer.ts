@@ -11,8 +11,10 @@ import { decideItem, itemStateStore, poolStore } from './pool-state-stores.js';
  * in the outbox, finish its follow-ups, then apply whatever is due (deadlines, checkpoint windows,
  * the grace period's end). A wake-up for an older attempt changes nothing.
  */
-export async function firePoolTimer(deps: ManagerDeps, timer: TimerRequest): Promise<void> {
-  if (isPoolTimerId(timer.jobId)) return firePoolOutbox(deps, timer.jobId);
+export async function firePoolTimer(deps: ManagerDeps, timer: TimerRequest, from: 'queue' | 'sweep' = 'queue'): Promise<void> {
+  // From the sweep, an outbox-only entry's retry is written before the publish (`flushOutbox`).
+  const claimFirst = from === 'sweep';
+  if (isPoolTimerId(timer.jobId)) return firePoolOutbox(deps, timer.jobId, claimFirst);
   const ids = parseItemTimerId(timer.jobId);
   if (!ids) return;
   const [pool, loaded] = await Promise.all([deps.pools.getPool(ids.poolId), deps.pools.getItem(ids.poolId, ids.itemId)]);
@@ -21,7 +23,7 @@ export async function firePoolTimer(deps: ManagerDeps, timer: TimerRequest): Pro
     deps.telemetry.info('stale pool timer dropped', { poolId: ids.poolId, itemId: ids.itemId, attempt: timer.fenceToken });
     return;
   }
-  let item = await flushOutbox(itemStateStore(deps.pools, ids.poolId), deps, loaded, deps.clock.now());
+  let item = await flushOutbox(itemStateStore(deps.pools, ids.poolId), deps, loaded, deps.clock.now(), false, claimFirst);
   item = await runFollowUps(deps, item, pool);
   const now = deps.clock.now();
   const { item: decided } = await decideItem(deps, ids.poolId, ids.itemId, (current) => onItemWakeUp(current, pool, now), item);
@@ -33,9 +35,9 @@ export async function firePoolTimer(deps: ManagerDeps, timer: TimerRequest): Pro
 }
 
 /** The pool's own wake-up: its outbox, left by a crash or a bus outage, published (or retried later). */
-async function firePoolOutbox(deps: ManagerDeps, poolId: string): Promise<void> {
+async function firePoolOutbox(deps: ManagerDeps, poolId: string, claimFirst: boolean): Promise<void> {
   const pool = await deps.pools.getPool(poolId);
-  if (pool) await flushOutbox(poolStore(deps.pools), deps, pool, deps.clock.now());
+  if (pool) await flushOutbox(poolStore(deps.pools), deps, pool, deps.clock.now(), false, claimFirst);
 }
 
 export async function backOffPoolWakeUp(deps: ManagerDeps, timer: TimerRequest): Promise<void> {

@@ -2,7 +2,7 @@ import { decideAndSave, type VersionedStore } from '../decide-and-save.js';
 import type { Decision } from '../../domain/effects.js';
 import { ItemNotFoundError, PoolNotFoundError } from '../../domain/pools/pool-errors.js';
 import type { Pool } from '../../domain/pools/pool.js';
-import type { PoolItem } from '../../domain/pools/pool-item.js';
+import { isItemIdle, itemTimerId, poolTimerId, type PoolItem } from '../../domain/pools/pool-item.js';
 import { withoutSupersededCheckpointEvents } from '../../domain/pools/superseded-checkpoint-events.js';
 import type { PoolStore } from '../../ports/pool-store.js';
 import type { ManagerDeps } from '../manager-deps.js';
@@ -12,8 +12,9 @@ export const itemStateStore = (pools: PoolStore, poolId: string): VersionedStore
   load: (itemId) => pools.getItem(poolId, itemId),
   save: (item, expectedVersion) => pools.saveItem(item, expectedVersion),
   // An item needs a wake-up while an attempt runs or follow-ups wait; otherwise only for its outbox.
-  isFinished: (item) => item.run === undefined && (item.pending ?? []).length === 0,
+  isFinished: isItemIdle,
   compactOutbox: withoutSupersededCheckpointEvents,
+  retryWakeUp: (item, dueAt) => ({ scope: 'pool', jobId: itemTimerId(item.poolId, item.itemId), fenceToken: item.attempt, dueAt }),
 });
 
 /** A pool still being created does not exist yet for anyone but its creator. */
@@ -28,6 +29,7 @@ export const poolStore = (pools: PoolStore): VersionedStore<Pool> => ({
   load: async (poolId) => visible(await pools.getPool(poolId)),
   save: (pool, expectedVersion) => pools.savePool(pool, expectedVersion),
   isFinished: () => true,
+  retryWakeUp: (pool, dueAt) => ({ scope: 'pool', jobId: poolTimerId(pool.poolId), fenceToken: 0, dueAt }),
 });
 
 /** `decideAndSave` for one pool item: load, decide, one conditional write with its outbox, effects. */

@@ -182,6 +182,12 @@ export function newPoolItem(poolId: string, itemId: string, input: unknown): Poo
   return { poolId, itemId, input, state: 'available', attempt: 0, timeoutCount: 0, history: [], stats: newItemStats(), version: 0 };
 }
 
+/**
+ * No attempt runs and no follow-up waits: the item's wake-up, if any, only retries its outbox (and
+ * sits in the index's outbox shards, after every decision wake-up).
+ */
+export const isItemIdle = (item: Pick<PoolItem, 'run' | 'pending'>): boolean => item.run === undefined && (item.pending ?? []).length === 0;
+
 /** The item's timer id: pool and item ids cannot contain '/'. */
 export const itemTimerId = (poolId: string, itemId: string): string => `${poolId}/${itemId}`;
 export function parseItemTimerId(timerId: string): { poolId: string; itemId: string } | undefined {

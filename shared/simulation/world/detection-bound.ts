@@ -2,8 +2,11 @@ import { grantSeconds } from '../../domain/extension-budget.js';
 import type { TimeoutPolicy } from '../../domain/policy.js';
 import { HEALTH_WRITE_INTERVAL_MS } from '../../domain/worker-health.js';
 
-/** The stated detection bound is the project's own (shared/app/detection-bound.ts): the simulator checks exactly it. */
-export { detectionBoundMs } from '../../app/detection-bound.js';
+/**
+ * The stated detection bound is the project's own (shared/app/detection-bound.ts): the simulator checks
+ * exactly it, with its stated condition (at most `SWEEP_CAPACITY` entries due per region per sweep).
+ */
+export { boundWithSweepBacklogMs, detectionBoundMs } from '../../app/detection-bound.js';
 
 /** AD-26: the most one worker can be granted, the sum of the halving grants (30 + 15 + … = 58.125 s). */
 export function extensionCapSeconds(policy: TimeoutPolicy): number {

@@ -8,7 +8,7 @@ import { gateJobListing, jobListing, type JobListing } from '../../domain/histor
 import { isTerminal, type Job } from '../../domain/job.js';
 import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import { withoutGrants } from '../../domain/worker-extensions.js';
-import { detectionBoundMs, extensionCapSeconds, latestFailureMs } from './detection-bound.js';
+import { boundWithSweepBacklogMs, detectionBoundMs, extensionCapSeconds, latestFailureMs } from './detection-bound.js';
 import type { SimStore } from '../dynamo/sim-store.js';
 import { GATE_TABLE, JOBS_TABLE, type SimNodes } from './nodes.js';
 import type { JobSpec } from './plan.js';
@@ -140,6 +140,17 @@ export class Invariants {
     return spec.regions.some((r) => r !== region && due(r, this.jobs.get(`${spec.jobId}/${r}`)));
   }
 
+  /**
+   * The most timer-index entries the region can hold at once (one per job and per pool item there,
+   * one per pool): the stated bound holds while they fit one sweep's capacity (`SWEEP_CAPACITY`).
+   */
+  private indexEntriesIn(region: string): number {
+    const plan = this.world.plan;
+    const jobs = plan.jobs.filter((job) => job.regions.includes(region)).length;
+    const pools = plan.pools.filter((pool) => pool.region === region);
+    return jobs + pools.reduce((sum, pool) => sum + pool.items.length + 1, 0);
+  }
+
   private checkJob(spec: JobSpec): void {
     const now = this.world.now;
     const cap = extensionCapSeconds(this.policy());
@@ -151,7 +162,7 @@ export class Invariants {
       completedInTime &&= inTime;
       if (job) this.checkExtensions(spec, region, job, cap);
       if (!job || job.status !== 'RUNNING') continue;
-      const bound = detectionBoundMs(job.tracking.strategy, this.policy());
+      const bound = boundWithSweepBacklogMs(detectionBoundMs(job.tracking.strategy, this.policy()), this.indexEntriesIn(region));
       const deadline = Math.max(this.deadlineInForce(spec, region, job), this.shortenedAt.get(`${spec.jobId}/${region}`) ?? -Infinity);
       if (now > deadline + bound) {
         this.violate('no-leak', spec.jobId, `${region}: still RUNNING ${Math.round((now - deadline) / 1000)} s past its effective deadline, or the moment it was moved earlier (bound ${bound / 1000} s)`);

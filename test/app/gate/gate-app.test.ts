@@ -155,6 +155,7 @@ describe('the gate app layer (dynalite)', () => {
       load: (id) => ((loads += 1), real.load(id)),
       save: async () => Promise.reject(new VersionConflictError('job-1')),
       isFinished: real.isFinished,
+      retryWakeUp: real.retryWakeUp,
     };
 
     // Act
