@@ -78,6 +78,9 @@ function handlerOf(route: Route) {
   return load();
 }
 
+/** Loads every route's handler module now, as the first request to each would (see `loadHandlerModules`). */
+export const loadRouteHandlers = (routes: readonly Route[]): Promise<unknown> => Promise.all(routes.map(handlerOf));
+
 /** One HTTP listener that turns requests into API Gateway v2 events for the route's handler. */
 export async function startHttpListener(options: ListenerOptions): Promise<{ url: string; server: Server }> {
   // Node's default 16 KiB header limit answered an overlong query with a bare 431 (Schemathesis):

@@ -19,6 +19,7 @@ import { startLocalRegion, type LocalRegion } from './local-region.js';
 import { managerRoutes } from './manager-routes.js';
 import { gateRoutes, startLocalGate, type LocalGate } from './local-gate.js';
 import { lockDataDir } from './data-dir-lock.js';
+import { loadHandlerModules } from './handler-modules.js';
 
 const gateDownAnswer = {
   statusCode: 503,
@@ -70,6 +71,9 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
   // The previous run's map must not be read for this one's until every listener accepts connections.
   const endpointsFile = join(options.dataDir, 'endpoints.json');
   rmSync(endpointsFile, { force: true });
+  // Compiled while the stores start; awaited before any listener answers (see handler-modules.ts).
+  const handlersLoaded = loadHandlerModules();
+  handlersLoaded.catch(() => undefined);
   const time = localClock(options);
   const clock = time.scheduler;
   const network = new LocalEventNetwork(Math.random, { scheduler: clock });
@@ -108,6 +112,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
   // Only now that every node hears its events may a wake-up from the previous run fire.
   for (const node of [...regions.values(), gate]) await node.resume();
 
+  await handlersLoaded;
   const control = localControlRoutes(network, metrics, time);
   const servers: Server[] = [];
   const regionUrls: Record<string, string> = {};

@@ -1,10 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLocalCloud, type LocalCloud } from '../../shared/local/local-cloud.js';
+import { startLocalCloud, type LocalCloud, type LocalCloudOptions } from '../../shared/local/local-cloud.js';
 
-/** The embedded local cloud on free ports with a fresh data dir, quick knobs for the browser tests. */
-export async function startConsoleCloud(regions: string[]): Promise<{ cloud: LocalCloud; stop(): Promise<void> }> {
+/**
+ * The embedded local cloud on free ports with a fresh data dir, quick knobs for the browser tests;
+ * `options` overrides them (`virtualClock: true`: time moves only when the test advances it).
+ */
+export async function startConsoleCloud(
+  regions: string[],
+  options: Partial<Omit<LocalCloudOptions, 'dataDir' | 'port' | 'regions'>> = {},
+): Promise<{ cloud: LocalCloud; stop(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-console-'));
   const cloud = await startLocalCloud({
     port: 0,
@@ -17,6 +23,7 @@ export async function startConsoleCloud(regions: string[]): Promise<{ cloud: Loc
     gateReportIntervalSeconds: 1,
     rebroadcastSeconds: 1,
     extensionBaseSeconds: 3,
+    ...options,
   });
   return {
     cloud,

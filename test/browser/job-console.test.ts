@@ -16,7 +16,9 @@ describe.skipIf(!chromiumAvailable())('the console shows jobs as they happen (he
   let page: Page;
 
   beforeAll(async () => {
-    [env, browser] = await Promise.all([startConsoleCloud(['us-east-1', 'eu-west-1']), launchChromium()]);
+    // A virtual clock: Vigil's time moves only when a test advances it, so no deadline here races the
+    // setup on a busy machine (the page still polls in real time).
+    [env, browser] = await Promise.all([startConsoleCloud(['us-east-1', 'eu-west-1'], { virtualClock: true }), launchChromium()]);
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   });
   afterAll(async () => {
@@ -24,9 +26,15 @@ describe.skipIf(!chromiumAvailable())('the console shows jobs as they happen (he
     await env?.stop();
   });
 
+  /** Moves Vigil's time forward by `ms`; answers once everything that fell due has run. */
+  async function advance(ms: number): Promise<void> {
+    const answer = await call(env.cloud.endpoints.gate, 'POST', '/_local/clock/advance', { ms });
+    expect(answer.status).toBe(200);
+  }
+
   it('a job times out and the page shows it with its reason without a reload; the timeline shows the extension that moved the deadline', async () => {
-    // Prepare: a local job of 8 s (stuck threshold 20 s: a 1 s coalescing window), a progress
-    // report, one extension (+3 s here), then heartbeats until the history holds one.
+    // Prepare, with Vigil's time frozen: a local job of 8 s (stuck threshold 20 s: a 1 s coalescing
+    // window), a progress report, one extension (+3 s here), then a heartbeat past the coalescing window.
     const region = env.cloud.endpoints.regions['us-east-1'] ?? '';
     const submitted = await call<Submitted>(region, 'POST', '/jobs', {
       jobId: 'console-timeout',
@@ -42,16 +50,19 @@ describe.skipIf(!chromiumAvailable())('the console shows jobs as they happen (he
     await page.waitForSelector('#job-status');
     expect(await page.textContent('#job-status')).toBe('RUNNING');
     const loadedAt = await page.evaluate(() => performance.timeOrigin);
+    await advance(1_100);
+    await call(region, 'POST', '/jobs/console-timeout/workflows/wf-1/progress', { workerId: 'worker-a' }, token);
     await pollUntil(
       async () => {
-        await call(region, 'POST', '/jobs/console-timeout/workflows/wf-1/progress', { workerId: 'worker-a' }, token);
         const history = await call<{ entries: Array<{ kind: string }> }>(region, 'GET', '/jobs/console-timeout/history');
         return history.body.entries.some((entry) => entry.kind === 'heartbeat') ? true : undefined;
       },
-      { what: 'a heartbeat in the job history', timeoutMs: 6_000, intervalMs: 250 },
+      { what: 'a heartbeat in the job history', timeoutMs: 10_000, intervalMs: 250 },
     );
+    expect(await page.textContent('#job-status')).toBe('RUNNING');
 
-    // Act: nothing but time; the page polls.
+    // Act: time passes beyond the extended deadline (8 s + 3 s); the page polls.
+    await advance(11_500 - 1_100);
     await page.waitForFunction(`document.getElementById('job-status')?.textContent === 'TIMED_OUT'`, undefined, { timeout: 20_000 });
 
     // Assess: same document (no reload), the reason, and the timeline's marks.
@@ -93,7 +104,11 @@ describe.skipIf(!chromiumAvailable())('the console shows jobs as they happen (he
     await page.waitForSelector('tr.job-row[data-job="console-running"]');
     expect(await page.locator('tr.job-row[data-job="console-running"] .time-left').textContent()).toMatch(/left$/);
     await page.selectOption('#status-filter', 'TIMED_OUT');
-    await page.waitForFunction(`document.querySelector('tr.job-row[data-job="console-running"]') === null`);
+    // A filtered list may show some regions' answers before the others: wait for the running job gone
+    // and the timed-out one listed, not merely for the running one gone.
+    await page.waitForFunction(
+      `document.querySelector('tr.job-row[data-job="console-running"]') === null && document.querySelector('tr.job-row[data-job="console-timeout"]') !== null`,
+    );
     expect(await page.locator('tr.job-row[data-job="console-timeout"]').count()).toBe(1);
   }, 60_000);
 
@@ -107,6 +122,17 @@ describe.skipIf(!chromiumAvailable())('the console shows jobs as they happen (he
     });
     expect((await call(eu, 'POST', '/jobs/console-global/takeover')).status).toBe(200);
     await page.goto(`${gate}/#/job/gate/console-global`);
+    // Act: Vigil's time passes the 4 s global deadline, a second at a time (regions report and the
+    // gate re-sends its decision every second), until both regions have confirmed to the gate.
+    await pollUntil(
+      async () => {
+        await advance(1_000);
+        const view = await call<{ datacenters: Record<string, { status?: string }> }>(gate, 'GET', '/jobs/console-global');
+        const confirmed = Object.values(view.body.datacenters ?? {}).filter((dc) => dc.status === 'timed_out').length;
+        return confirmed === 2 ? true : undefined;
+      },
+      { what: 'both regions to confirm the global timeout to the gate', timeoutMs: 30_000, intervalMs: 0 },
+    );
     await page.waitForFunction(`document.querySelectorAll('.lane[data-source="gate"] [data-kind="confirmed"]').length === 2`, undefined, {
       timeout: 30_000,
     });

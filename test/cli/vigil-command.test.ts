@@ -11,7 +11,9 @@ import { ok, VigilClient } from '../support/vigil-client.js';
 
 // Each case spawns the real command (tsx compiles on start): generous on a busy 2-core machine.
 vi.setConfig({ testTimeout: 60_000 });
-const vigil = useVigilProcess({ regions: ['us-east-1'] });
+// A virtual clock: no job here times out (or goes stuck) while a cold command starts; a test that
+// wants a job to end by time advances it (`client.advanceClock`).
+const vigil = useVigilProcess({ regions: ['us-east-1'], virtualClock: true });
 let scratch: string;
 let client: VigilClient;
 
@@ -26,7 +28,8 @@ const file = (name: string, text: string) => {
   writeFileSync(path, text);
   return path;
 };
-const vigilAt = (args: string[]) => runVigil(args, { env: { VIGIL_ENDPOINT: vigil.regionUrl() } });
+const vigilAt = (args: string[], options: Parameters<typeof runVigil>[1] = {}) =>
+  runVigil(args, { ...options, env: { VIGIL_ENDPOINT: vigil.regionUrl(), ...options.env } });
 const newJob = async (timeoutSeconds = 300, stuckThresholdSeconds = 120) =>
   ok(await client.submitJob({ jobId: `cli-${randomUUID()}`, timeoutSeconds, stuckThresholdSeconds, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] }));
 
@@ -116,8 +119,15 @@ describe('vigil: jobs', () => {
   });
 
   it('watch prints plain lines when not on a terminal and ends with the job (TIMED_OUT: exit 3)', async () => {
+    // Prepare: a 6 s job, its time frozen until watch has shown it RUNNING
     const job = await newJob(6);
-    const result = await vigilAt(['watch', job.jobId, '--interval', '0.2']);
+    let output = '';
+    const watching = vigilAt(['watch', job.jobId, '--interval', '0.2'], { timeoutMs: 60_000, onStdout: (soFar) => (output = soFar) });
+    await pollUntil(async () => (output.includes('RUNNING') ? true : undefined), { what: () => `a RUNNING line from watch; so far:\n${output}`, timeoutMs: 45_000 });
+    // Act: the job's time passes its deadline
+    await client.advanceClock(7_000);
+    // Assess
+    const result = await watching;
     expect(result.code, result.transcript).toBe(3);
     const lines = result.stdout.trim().split('\n');
     expect(lines[0]).toContain('RUNNING');
@@ -190,6 +200,8 @@ describe('vigil run --job', () => {
 
   it('stops the child when the job is cancelled: SIGTERM to its group, exit 3, no orphan', async () => {
     // A 6 s stuck threshold: the runner heartbeats every 1.5 s, so it hears the cancel within that.
+    // Vigil's time stays frozen (virtual clock), so only the cancel can end the job, however long the
+    // cold `vigil run` takes to start the child.
     const job = await newJob(300, 6);
     const token = job.workflows[0]?.token ?? '';
     const pidFile = join(scratch, `${job.jobId}.pid`);

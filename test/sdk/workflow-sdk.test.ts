@@ -9,7 +9,9 @@ import { ok, VigilClient } from '../support/vigil-client.js';
 const fastRetry = { retries: 3, baseDelayMs: 10, maxDelayMs: 50 };
 
 describe('the worker SDK against npm start', () => {
-  const vigil = useVigilProcess({ regions: ['us-east-1'] });
+  // A virtual clock: a job's short stuck threshold never ends it while a test watches the SDK beat;
+  // only a cancel does.
+  const vigil = useVigilProcess({ regions: ['us-east-1'], virtualClock: true });
   let proxy: RecordingProxy | undefined;
   afterEach(async () => {
     await proxy?.close();
@@ -25,7 +27,7 @@ describe('the worker SDK against npm start', () => {
   }
 
   it('heartbeats four times per stuck threshold, read from the job', async () => {
-    // Prepare
+    // Prepare: a 2 s stuck threshold, on Vigil's frozen time: the job stays RUNNING however slow the machine
     const { job, workflow } = await submitted(2);
     proxy = await startRecordingProxy(vigil.regionUrl());
     // Act

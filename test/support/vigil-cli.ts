@@ -12,8 +12,14 @@ export interface CliResult {
   transcript: string;
 }
 
-/** Runs `vigil ARGS…` (the package's bin) to its end, killed after `timeoutMs`. */
-export function runVigil(args: string[], options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+/**
+ * Runs `vigil ARGS…` (the package's bin) to its end, killed after `timeoutMs`. `onStdout` hears its
+ * output so far after each chunk: a test that must act while the command runs waits on it.
+ */
+export function runVigil(
+  args: string[],
+  options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number; onStdout?: (soFar: string) => void } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [VIGIL_BIN, ...args], {
       cwd: options.cwd ?? process.cwd(),
@@ -22,7 +28,10 @@ export function runVigil(args: string[], options: { env?: Record<string, string>
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      options.onStdout?.(stdout);
+    });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const killer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
     child.once('error', reject);
