@@ -86,7 +86,7 @@ describe('regional stack: state', () => {
           { AttributeName: 'poolId', KeyType: 'HASH' },
           { AttributeName: 'sk', KeyType: 'RANGE' },
         ],
-        Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['state', 'splitPending'] },
+        Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['state', 'splitPending', 'stats'] },
       },
     ]);
   });

@@ -205,3 +205,24 @@ describe.each(backends)('DynamoDB semantics the adapters rely on (%s)', (_name, 
     expect((await get('big', 'x'))?.['payload']).toBe('small');
   });
 });
+
+describe('the simulator bills an index write as DynamoDB does', () => {
+  it('a unit per started KB of the index entry: a 3 KB projected attribute makes a write of the entry 3 units, and a write that leaves the entry as it was none', async () => {
+    // Prepare: a timer entry carries `timerFenceToken`; the table's own write is 4 KB in each case
+    const memory = new MemoryDynamo();
+    await ensureTable(memory.client, 'vigil-test-units', true);
+    const timerEntry = (fence: unknown, other: string) => ({ pk: 'JOB#1', sk: 'JOB', jobId: '1', timerShard: '3', timerDueAt: 50, timerFenceToken: fence, other });
+    const writeUnits = async (item: Record<string, unknown>) => {
+      const before = memory.usage.writeUnits;
+      await memory.doc.send(new PutCommand({ TableName: 'vigil-test-units', Item: item }));
+      return memory.usage.writeUnits - before;
+    };
+    const table = 4;
+    // Act
+    const small = await writeUnits(timerEntry(1, 'x'.repeat(3_900)));
+    const large = await writeUnits(timerEntry('f'.repeat(2_900), 'x'.repeat(1_000)));
+    const unchanged = await writeUnits(timerEntry('f'.repeat(2_900), 'y'.repeat(1_000)));
+    // Assess
+    expect([small, large, unchanged]).toEqual([table + 1, table + 3, table]);
+  });
+});

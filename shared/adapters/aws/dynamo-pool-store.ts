@@ -9,9 +9,9 @@ import type { AskedAgent, CheckpointCollection, ClaimReceipt, EscalationPage, Es
 import { batchGet } from './batch-requests.js';
 import { DynamoClaimReceipts } from './claim-receipts.js';
 import { DynamoSubtaskReservations } from './subtask-reservations.js';
-import { AVAILABLE_INDEX, AVAILABLE_INDEX_KEYS, SPLIT_PENDING_ATTRIBUTE, timerShardOf } from './jobs-table.js';
-import { ITEM_PREFIX, itemKey, poolPk } from './pool-keys.js';
-import { BATCH_GET_KEYS, DynamoPoolItemStates, isMissingIndex } from './pool-item-states.js';
+import { AVAILABLE_INDEX, AVAILABLE_INDEX_KEYS, POOL_ITEMS_INDEX_KEYS, SPLIT_PENDING_ATTRIBUTE, timerShardOf } from './jobs-table.js';
+import { ITEM_PREFIX, itemIdOfKey, itemKey, poolPk } from './pool-keys.js';
+import { BATCH_GET_KEYS, DynamoPoolItemStates, isMissingIndex, type StatsPage } from './pool-item-states.js';
 import { createOrReturnExisting, putVersioned, withoutStorageAttributes } from './versioned-item.js';
 
 const poolKey = (poolId: string) => ({ pk: poolPk(poolId), sk: 'POOL' });
@@ -332,20 +332,25 @@ export class DynamoPoolStore implements PoolStore {
     return this.stateReads.read(poolId, itemIds);
   }
 
+  /**
+   * From the `poolItems` index (a moment behind the writes), whose entries carry `stats`: a pool of
+   * items at their largest pages as one of small items. On the table when the index is missing or
+   * predates `stats`; a token from a table page (its key has no index partition) continues there.
+   */
   async itemStats(poolId: string, nextToken?: string) {
-    const page = await this.doc.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :items)',
-        ProjectionExpression: 'itemId, stats',
-        ExpressionAttributeValues: { ':pk': poolPk(poolId), ':items': ITEM_PREFIX },
-        ConsistentRead: true,
-        ExclusiveStartKey: decodeToken(nextToken),
-      }),
-    );
-    const token = encodeToken(page.LastEvaluatedKey);
-    const items = (page.Items ?? []) as Array<Pick<PoolItem, 'itemId' | 'stats'>>;
-    return { items, ...(token ? { nextToken: token } : {}) };
+    const after = decodeToken(nextToken);
+    const afterItemId = typeof after?.['sk'] === 'string' ? itemIdOfKey(after['sk']) : undefined;
+    let page: StatsPage | undefined;
+    if (after === undefined || POOL_ITEMS_INDEX_KEYS.partition in after) {
+      try {
+        page = await this.stateReads.statsPage(poolId, 'index', afterItemId);
+      } catch (error) {
+        if (!isMissingIndex(error)) throw error;
+      }
+    }
+    page ??= await this.stateReads.statsPage(poolId, 'table', afterItemId);
+    const token = encodeToken(page.lastKey);
+    return { items: page.items, ...(token ? { nextToken: token } : {}) };
   }
 
   async putEscalationPointer(pointer: EscalationPointer): Promise<void> {

@@ -15,15 +15,23 @@ export const AVAILABLE_INDEX = 'available';
 export const AVAILABLE_INDEX_KEYS = { partition: 'availablePool', sort: 'availableKey' } as const;
 /**
  * On the regional table: every row that names a pool (`poolId`), keyed by its sort key, carrying a
- * pool item's `state` and split-pending mark and nothing else. A pool's counts and its items in one
- * state are read here: entries of ~200 bytes whatever the items hold, so thousands fit a 1 MB page
- * where the base table gives a few items at their largest (`dynamo-pool-store.ts`).
+ * pool item's `state`, split-pending mark and metric counters (`stats`) and nothing else. A pool's
+ * counts, its items in one state and its metrics are read here, whatever the items' payloads hold.
+ * An entry is its keys (pk, sk, poolId: ~40 bytes with short ids, ~400 with 128-character ones),
+ * ~150 bytes of counters for an item run once, and DynamoDB's 100 bytes an index entry: ~0.3 KB.
+ * The counters are bounded (`ITEM_BOUNDS`): 32 command types counted by name, each of up to 64
+ * characters (the contract's limit), and `(other)`; the last 10 executions; the last 10 timeouts,
+ * each naming an agent id of up to 128 characters and a command type: 5.7 KB as DynamoDB counts
+ * them (`largestStats` in the pool tests), so an entry is 6.3 KB at most, ~165 to a 1 MB page: a
+ * pool of 10,000 is 3 pages typically and 60 at every bound, where the base table gives 9 items at
+ * their largest per page (~110 KB each as stored), ~1,150 pages (`dynamo-pool-store.ts`).
+ * Counts read the counters too: a page counts whole entries, whatever the query projects.
  */
 export const POOL_ITEMS_INDEX = 'poolItems';
 export const POOL_ITEMS_INDEX_KEYS = { partition: 'poolId', sort: 'sk' } as const;
 /** A split whose subtasks are not created yet (it holds its pool open). */
 export const SPLIT_PENDING_ATTRIBUTE = 'splitPending';
-export const POOL_ITEMS_INDEX_ATTRIBUTES = ['state', SPLIT_PENDING_ATTRIBUTE];
+export const POOL_ITEMS_INDEX_ATTRIBUTES = ['state', SPLIT_PENDING_ATTRIBUTE, 'stats'];
 export const TIMER_SHARDS = 16;
 export const TTL_ATTRIBUTE = 'expiresAt';
 /** Pools and their items live beside jobs under this key prefix (`shared/adapters/aws/dynamo-pool-store.ts`). */

@@ -1,6 +1,6 @@
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ItemStateEntry } from '../../domain/pools/item-census.js';
-import type { ItemState } from '../../domain/pools/pool-item.js';
+import type { ItemState, ItemStats, PoolItem } from '../../domain/pools/pool-item.js';
 import { batchGet } from './batch-requests.js';
 import { POOL_ITEMS_INDEX, POOL_ITEMS_INDEX_KEYS, SPLIT_PENDING_ATTRIBUTE } from './jobs-table.js';
 import { ITEM_PREFIX, itemIdOfKey, itemKey, poolPk } from './pool-keys.js';
@@ -59,10 +59,17 @@ export const isMissingIndex = (error: unknown): boolean =>
   // A local table created before the index existed (dynalite cannot add one), or an index AWS is still backfilling.
   /does not have the specified index|backfilling global secondary index/i.test(error.message);
 
+/** One page of a pool's items' metric counters, and the key it ended at when more may follow. */
+export interface StatsPage {
+  items: Array<Pick<PoolItem, 'itemId' | 'stats'>>;
+  lastKey?: Record<string, unknown>;
+}
+
 /**
- * A pool's item states without the items' bodies. DynamoDB's 1 MB page counts what it reads before
- * the projection, so the table gives a few items at their largest per page; the `poolItems` index
- * holds ~200 bytes per item, a pool of 10,000 in a page or two.
+ * A pool's item states and metric counters without the items' bodies. DynamoDB's 1 MB page counts
+ * what it reads before the projection, so the table gives a few items at their largest per page;
+ * a `poolItems` entry is ~0.3 KB for an item run once and 6.3 KB with every counter at its bound
+ * (`jobs-table.ts`): a pool of 10,000 is 3 to 60 pages there, against the table's ~1,150.
  */
 export class DynamoPoolItemStates {
   constructor(
@@ -87,6 +94,29 @@ export class DynamoPoolItemStates {
       startKey = page.LastEvaluatedKey;
     } while (startKey);
     return entries;
+  }
+
+  /**
+   * A page of the items' metric counters after `afterItemId`, in item-id order. `undefined` when the
+   * index left `stats` out of an entry: a GSI query answers without the attributes it does not
+   * project (dynalite and DynamoDB alike), as on a local table whose index predates them.
+   */
+  statsPage(poolId: string, from: 'table', afterItemId?: string): Promise<StatsPage>;
+  statsPage(poolId: string, from: 'index', afterItemId?: string): Promise<StatsPage | undefined>;
+  async statsPage(poolId: string, from: 'index' | 'table', afterItemId?: string): Promise<StatsPage | undefined> {
+    const base = itemsOf(poolId, this.tableName, from);
+    const page = await this.doc.send(
+      new QueryCommand({
+        ...base,
+        ProjectionExpression: 'sk, #stats',
+        ExpressionAttributeNames: { ...base.ExpressionAttributeNames, '#stats': 'stats' },
+        ExclusiveStartKey: afterItemId === undefined ? undefined : startAfter(poolId, afterItemId, from),
+      }),
+    );
+    const rows = page.Items ?? [];
+    if (from === 'index' && rows.some((row) => row['stats'] === undefined)) return undefined;
+    const items = rows.map((row) => ({ itemId: itemIdOfKey(row['sk']), stats: row['stats'] as ItemStats }));
+    return { items, ...(page.LastEvaluatedKey ? { lastKey: page.LastEvaluatedKey } : {}) };
   }
 
   async read(poolId: string, itemIds: readonly string[]): Promise<ItemStateEntry[]> {

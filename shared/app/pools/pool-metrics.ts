@@ -15,7 +15,10 @@ const RECENT_TIMEOUTS = 1_000;
  */
 export const NAMED_COMMAND_TYPES = 100;
 
-/** `GET /pools/{poolId}/metrics`: summed from the items' bounded counters by query, so no item is a hot spot. */
+/**
+ * `GET /pools/{poolId}/metrics`: summed from the items' bounded counters by query, so no item is a
+ * hot spot; the store reads them from the pool's index, so on AWS they may lag a write by a moment.
+ */
 export async function poolMetrics(deps: ManagerDeps, poolId: string, tenant: string = DEFAULT_TENANT) {
   await loadOwnPool(deps, poolId, tenant);
   const items: Array<Pick<PoolItem, 'itemId' | 'stats'>> = [];

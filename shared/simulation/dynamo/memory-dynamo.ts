@@ -207,7 +207,7 @@ export class MemoryDynamo implements SimStore {
     // so the table and its indexes share it.
     const stored = after;
     for (const index of table.indexes.values()) {
-      indexWrites += index.touches(before, stored);
+      indexWrites += index.writeUnits(before, stored);
       index.propagate(tableKey, stored, this.now() + (this.options.indexLagMs?.() ?? 0));
     }
     table.put(key, stored);

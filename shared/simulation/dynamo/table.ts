@@ -1,3 +1,4 @@
+import { itemSize } from '../../domain/stored-size.js';
 import { getPath, type Item } from './expression-eval.js';
 
 export interface KeySchema {
@@ -46,17 +47,22 @@ export class SecondaryIndex {
     });
   }
 
-  /** Whether writing `after` over `before` touches this index (a write unit per touched index). */
-  touches(before: Item | undefined, after: Item | undefined): number {
+  /**
+   * The write units writing `after` over `before` costs this index: none when its entry is unchanged,
+   * else a unit per started KB of the entry (the larger of the two when it changes in place; the old
+   * one's delete and the new one's put when its keys move), as DynamoDB bills a GSI write.
+   */
+  writeUnits(before: Item | undefined, after: Item | undefined): number {
     const had = before !== undefined && before[this.definition.hash] !== undefined;
     const has = after !== undefined && after[this.definition.hash] !== undefined;
-    if (!had && !has) return 0;
+    const entryUnits = (item: Item) => Math.max(1, Math.ceil(itemSize(this.project(item)) / 1024));
     if (had && has) {
       const keysMoved = keyString(before, this.definition) !== keyString(after, this.definition);
-      if (keysMoved) return 2;
-      return JSON.stringify(this.project(before)) === JSON.stringify(this.project(after)) ? 0 : 1;
+      if (keysMoved) return entryUnits(before) + entryUnits(after);
+      return JSON.stringify(this.project(before)) === JSON.stringify(this.project(after)) ? 0 : Math.max(entryUnits(before), entryUnits(after));
     }
-    return 1;
+    if (had) return entryUnits(before);
+    return has ? entryUnits(after) : 0;
   }
 
   /** The partition as an index reader sees it at `now`. */

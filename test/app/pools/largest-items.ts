@@ -1,4 +1,5 @@
-import { ITEM_BOUNDS, newPoolItem, type HistoryEntry, type PoolItem } from '../../../shared/domain/pools/pool-item.js';
+import { withExecution, withTimeoutStat } from '../../../shared/domain/pools/item-history.js';
+import { ITEM_BOUNDS, newItemStats, newPoolItem, type HistoryEntry, type ItemStats, type PoolItem } from '../../../shared/domain/pools/pool-item.js';
 import { T0 } from '../../support/fixtures.js';
 
 /**
@@ -28,6 +29,24 @@ function fullEntry(attempt: number): HistoryEntry {
   };
 }
 
+/** A number as long as a double gets (17 significant digits: the most DynamoDB stores of one). */
+const longest = (whole: number) => whole + 0.123456789012;
+
+/**
+ * Metric counters at their bounds: every command type counted by name at the contract's 64
+ * characters (and the rest under `(other)`), the last executions and timeouts each as long as they
+ * get, the timeouts' agents with 128-character ids.
+ */
+export function largestStats(): ItemStats {
+  let stats: ItemStats = { ...newItemStats(), agentsStarted: longest(1e4), agentsCompleted: longest(1e4) };
+  for (let i = 0; i <= ITEM_BOUNDS.commandTypesCounted; i++) {
+    const timeout = { type: 'command' as const, commandIndex: 99, commandType: `${i}`.padStart(64, 'x'), limitSeconds: longest(1e7), elapsedSeconds: longest(1e7) };
+    stats = withTimeoutStat(stats, T0 + i, 1_000 + i, longId('agent', i), timeout);
+  }
+  for (let i = 0; i < ITEM_BOUNDS.recentExecutions; i++) stats = withExecution(stats, T0 + i, longest(1e7));
+  return { ...stats, timeoutsByType: { ...stats.timeoutsByType, agent: longest(1e4) } };
+}
+
 /** An item with every bounded field at its bound: what the pool's answers must still carry. */
 export function largestItem(poolId: string, itemId: string, state: PoolItem['state']): PoolItem {
   const payload = escapedPayload(ITEM_BOUNDS.payloadBytes);
@@ -41,6 +60,7 @@ export function largestItem(poolId: string, itemId: string, state: PoolItem['sta
     lastCheckpoint: { state: payload, progress: 0.5, at: T0, attempt: 1_000 },
     history: Array.from({ length: ITEM_BOUNDS.history }, (_, i) => fullEntry(1_000 - ITEM_BOUNDS.history + i + 1)),
     historyDropped: 980,
+    stats: largestStats(),
   };
 }
 

@@ -1,11 +1,15 @@
+import { randomUUID } from 'node:crypto';
+import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DynamoPoolStore } from '../../../shared/adapters/aws/dynamo-pool-store.js';
-import { POOL_ITEMS_INDEX } from '../../../shared/adapters/aws/jobs-table.js';
+import { ensureTable, POOL_ITEMS_INDEX, SPLIT_PENDING_ATTRIBUTE } from '../../../shared/adapters/aws/jobs-table.js';
+import type { ManagerDeps } from '../../../shared/app/manager-deps.js';
 import { cancelPool } from '../../../shared/app/pools/cancel-pool.js';
 import { startCollection } from '../../../shared/app/pools/collect-checkpoints.js';
 import { listDeadLetters } from '../../../shared/app/pools/dead-letters.js';
 import { getPool } from '../../../shared/app/pools/get-pool.js';
-import { newPoolItem, type PoolItem } from '../../../shared/domain/pools/pool-item.js';
+import { poolMetrics } from '../../../shared/app/pools/pool-metrics.js';
+import { ITEM_BOUNDS, newPoolItem, type PoolItem } from '../../../shared/domain/pools/pool-item.js';
 import type { DynamoCall, TestManager } from '../support/test-manager.js';
 import { useTestManager } from '../support/test-manager.js';
 import { largestItem, longId } from './largest-items.js';
@@ -16,7 +20,7 @@ const SETTLED = 60;
 interface Reads {
   /** Query pages over the pool's ITEM# rows on the table: each reads up to 1 MB of whole items. */
   tablePages: number;
-  /** Query pages on the `poolItems` index: ~200 bytes an item, whatever the item holds. */
+  /** Query pages on the `poolItems` index: ~0.3 KB an item, 6.3 KB with every counter at its bound, whatever the payloads. */
   indexPages: number;
   /** Items read by key (GetItem, BatchGetItem keys). */
   itemsReadByKey: number;
@@ -38,16 +42,16 @@ function readsSince(calls: readonly DynamoCall[], from: number): Reads {
 }
 
 const SIZES = {
-  /** Every bounded field at its bound (~200 KB an item): on the table, 61 of them are 7 pages of 1 MB. */
+  /** Every bounded field at its bound, metric counters too (~200 KB an item): on the table, 61 of them are 7 pages of 1 MB. */
   largest: (poolId: string, itemId: string) => largestItem(poolId, itemId, 'succeeded'),
   small: (poolId: string, itemId: string): PoolItem => ({ ...newPoolItem(poolId, itemId, { n: 1 }), state: 'succeeded' }),
 };
 
 /** A pool whose one item `last` is claimed, and `SETTLED` other items already succeeded, each of the given size. */
-async function poolAtItsTail(m: TestManager, poolId: string, size: keyof typeof SIZES) {
-  await newPool(m.deps, { agent_timeout_secs: 600 }, ['last'], poolId);
-  const agent = await claim(m.deps, 'agent-a', poolId);
-  await m.deps.pools.createItems(Array.from({ length: SETTLED }, (_, i) => SIZES[size](poolId, longId('done', i))));
+async function poolAtItsTail(deps: ManagerDeps, poolId: string, size: keyof typeof SIZES) {
+  await newPool(deps, { agent_timeout_secs: 600 }, ['last'], poolId);
+  const agent = await claim(deps, 'agent-a', poolId);
+  await deps.pools.createItems(Array.from({ length: SETTLED }, (_, i) => SIZES[size](poolId, longId('done', i))));
   return agent;
 }
 
@@ -55,7 +59,7 @@ async function poolAtItsTail(m: TestManager, poolId: string, size: keyof typeof 
 async function readsAtBothSizes(m: TestManager, act: (poolId: string, agent: Awaited<ReturnType<typeof claim>>) => Promise<unknown>) {
   const reads: Partial<Record<keyof typeof SIZES, Reads>> = {};
   for (const size of ['largest', 'small'] as const) {
-    const agent = await poolAtItsTail(m, `p-${size}`, size);
+    const agent = await poolAtItsTail(m.deps, `p-${size}`, size);
     const before = m.calls.length;
     await act(`p-${size}`, agent);
     reads[size] = readsSince(m.calls, before);
@@ -63,10 +67,29 @@ async function readsAtBothSizes(m: TestManager, act: (poolId: string, agent: Awa
   return reads;
 }
 
-// Counts and the items in one state come from the pool's `poolItems` index (state and split mark
-// only), never from a Query of the pool's ITEM# rows: DynamoDB's 1 MB page counts what it reads before
-// the projection, so that Query took ~1,150 sequential pages for 10,000 items at their bounds, past
-// the agent API's 10 s and the client API's 29 s. Whole items are read by key only for what is
+/**
+ * A table (recorded in `m.calls`) whose `poolItems` index projects what it did before it carried the
+ * metric counters: a local data dir's table keeps the projection it was created with.
+ */
+async function tableWithIndexBeforeStats(m: TestManager): Promise<string> {
+  const tableName = `vigil-test-${randomUUID().slice(0, 8)}`;
+  const client = {
+    send: (command: CreateTableCommand) => {
+      if (!(command instanceof CreateTableCommand)) return m.dynamo.client.send(command);
+      const indexes = command.input.GlobalSecondaryIndexes?.map((index) =>
+        index.IndexName === POOL_ITEMS_INDEX ? { ...index, Projection: { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: ['state', SPLIT_PENDING_ATTRIBUTE] } } : index,
+      );
+      return m.dynamo.client.send(new CreateTableCommand({ ...command.input, GlobalSecondaryIndexes: indexes }));
+    },
+  };
+  await ensureTable(client as unknown as DynamoDBClient, tableName, true);
+  return tableName;
+}
+
+// Counts, the items in one state and the metrics come from the pool's `poolItems` index (state, split
+// mark and metric counters only), never from a Query of the pool's ITEM# rows: DynamoDB's 1 MB page
+// counts what it reads before the projection, so that Query took ~1,150 sequential pages for 10,000
+// items at their bounds, past the agent API's 10 s and the client API's 29 s. Whole items are read by key only for what is
 // answered (a DLQ page, the running items) or to confirm what the index shows open.
 describe('pools on dynalite: reads of a whole pool do not grow with what its items hold', () => {
   const m = useTestManager();
@@ -110,6 +133,31 @@ describe('pools on dynalite: reads of a whole pool do not grow with what its ite
     ]);
   }, 120_000);
 
+  it('GET /pools/{poolId}/metrics sums the counters on the index: no page of the ITEM# rows and one index page, for items at their largest as for small ones', async () => {
+    // Act
+    const reads = await readsAtBothSizes(m, (poolId) => poolMetrics(m.deps, poolId));
+    // Assess: the largest items' counters are all read (each keeps its last timeouts)
+    expect(reads.largest).toEqual({ tablePages: 0, indexPages: 1, itemsReadByKey: 0 });
+    expect(reads.small).toEqual(reads.largest);
+    expect((await poolMetrics(m.deps, 'p-largest')).recentTimeouts).toHaveLength(SETTLED * ITEM_BOUNDS.recentTimeouts);
+  }, 120_000);
+
+  it('on a local table whose index predates the counters (the index answers without them), GET …/metrics reads the table as before and answers the same', async () => {
+    // Prepare: the same pool of items at their largest on a current table and on one whose index projects state and split mark only
+    const before = await tableWithIndexBeforeStats(m);
+    const deps = { ...m.deps, pools: new DynamoPoolStore(m.doc, before) };
+    await poolAtItsTail(m.deps, 'p', 'largest');
+    await poolAtItsTail(deps, 'p', 'largest');
+    // Act
+    const onIndex = await poolMetrics(m.deps, 'p');
+    const from = m.calls.length;
+    const onTable = await poolMetrics(deps, 'p');
+    // Assess: one index page shows the counters missing; the rest is the table's 7 pages, as before the index carried them
+    expect(readsSince(m.calls, from)).toEqual({ tablePages: 7, indexPages: 1, itemsReadByKey: 0 });
+    expect(onTable).toEqual(onIndex);
+    expect(onTable.recentTimeouts).toHaveLength(SETTLED * ITEM_BOUNDS.recentTimeouts);
+  }, 120_000);
+
   it('on a table created before the index existed (a local data dir; dynalite cannot add one), the same reads fall back to the table and still answer', async () => {
     // Prepare: a and b claimed; a completes, b times out into the DLQ
     const tableName = await m.dynamo.table(false);
@@ -122,9 +170,11 @@ describe('pools on dynalite: reads of a whole pool do not grow with what its ite
     const running = await getPool(deps, 'p');
     await cancelPool(deps, 'p', undefined);
     const dlq = await listDeadLetters(deps, 'p', {});
+    const metrics = await poolMetrics(deps, 'p');
     // Assess
     expect(running.counts).toMatchObject({ available: 1, running: 1, succeeded: 1 });
     expect((await deps.pools.itemsInState('p', 'running', 10)).items.map((item) => item.timerDueAt)).toEqual([m.clock.now()]); // woken by the cancel
     expect(dlq.items).toEqual([]);
+    expect(metrics).toMatchObject({ agentsStarted: 2, agentsCompleted: 1 });
   });
 });
