@@ -21,7 +21,11 @@ export function resolveEndpoint(flags: EndpointFlags, env: NodeJS.ProcessEnv = p
   try {
     endpoints = endpointsFile.parse(JSON.parse(readFileSync(file, 'utf8')));
   } catch {
-    throw new UsageError(`No Vigil endpoint: pass --endpoint URL, set VIGIL_ENDPOINT, or run 'npm start' here (it writes ${file}).`);
+    throw new UsageError(
+      flags.gate
+        ? `No gate endpoint: pass --endpoint URL (the gate's), or run 'npm start' here (it writes ${file}). ($VIGIL_ENDPOINT is not used for the gate.)`
+        : `No Vigil endpoint: pass --endpoint URL, set VIGIL_ENDPOINT, or run 'npm start' here (it writes ${file}).`,
+    );
   }
   if (flags.gate) return endpoints.gate;
   const first = Object.values(endpoints.regions)[0];

@@ -21,7 +21,7 @@ const commands: Record<string, Command | Record<string, Command>> = {
 
 const usage = `Usage: vigil <command> [options]   (vigil <command> --help for its options)
 
-  submit FILE                  submit a job (JSON or YAML; --gate for the gate)
+  submit FILE                  submit a job (JSON or YAML; one with datacenters goes to the gate)
   status JOB                   show a job
   watch JOB                    follow a job live until it ends
   cancel JOB                   cancel a job

@@ -42,12 +42,22 @@ export interface ErrorBody {
   error: { code: string; message: string; details?: unknown };
 }
 
+/** What an unknown top-level field most likely means, where Vigil can tell (a field of another route). */
+const UNKNOWN_FIELD_HINTS: Readonly<Record<string, string>> = {
+  datacenters:
+    "is not a field of a region's job: a multi-region job (with datacenters) is submitted to the gate (POST /jobs on the gate's endpoint); " +
+    'remove it to run the job in this region alone',
+};
+
+const unknownFieldProblem = (path: readonly PropertyKey[], key: string): string =>
+  (path.length === 0 && Object.hasOwn(UNKNOWN_FIELD_HINTS, key) ? UNKNOWN_FIELD_HINTS[key] : undefined) ?? 'is not a field of this request; remove it';
+
 export function errorResponse(error: unknown): { statusCode: number; body: ErrorBody; unexpected: boolean } {
   if (error instanceof $ZodError) {
     // An unknown key is reported on its parent object: name the key itself, one detail each.
     const problems = error.issues.flatMap((issue) =>
       issue.code === 'unrecognized_keys'
-        ? issue.keys.map((key) => ({ field: [...issue.path, key].join('.'), problem: 'is not a field of this request; remove it' }))
+        ? issue.keys.map((key) => ({ field: [...issue.path, key].join('.'), problem: unknownFieldProblem(issue.path, key) }))
         : [{ field: issue.path.join('.'), problem: issue.message }],
     );
     const { details, sentence } = boundedProblems(problems, ({ field, problem }) => `${field || '(body)'}: ${problem}`);

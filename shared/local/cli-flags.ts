@@ -45,7 +45,10 @@ const flagsSchema = z.object({
 
 export const usage = `Usage: npm start -- [--port 4700] [--regions us-east-1,eu-west-1,ap-southeast-2] [--data-dir .vigil]
                     [--gate-fallback-seconds 300] [--stuck-threshold-seconds 120] [--gate-stuck-threshold-seconds 180]
-                    [--virtual-clock]`;
+                    [--virtual-clock] [--help]`;
+
+/** `npm start -- --help` (or `-h`): the usage is the answer, not a refusal of an unknown flag. */
+export const asksForHelp = (argv: readonly string[]): boolean => argv.some((arg) => arg === '--help' || arg === '-h');
 
 /** Parses the flags; throws an Error whose message says what is wrong and shows the usage. */
 export function parseFlags(argv: readonly string[]): LocalCloudFlags {

@@ -6,10 +6,14 @@ process.env['POWERTOOLS_LOG_LEVEL'] ??= 'INFO';
 
 const { mkdirSync, rmSync } = await import('node:fs');
 const { join } = await import('node:path');
-const { parseFlags } = await import('./cli-flags.js');
+const { asksForHelp, parseFlags, usage } = await import('./cli-flags.js');
 const { lockDataDir } = await import('./data-dir-lock.js');
 const { leftOutMessage, regionsLeftOut } = await import('./regions-left-out.js');
 
+if (asksForHelp(process.argv.slice(2))) {
+  console.log(usage);
+  process.exit(0);
+}
 let flags;
 try {
   flags = parseFlags(process.argv.slice(2));

@@ -34,12 +34,31 @@ const OPTIONS = {
   trace: { type: 'boolean' },
 } as const;
 
+/** A value each flag that takes one could be given, for the message of a flag given without one. */
+const EXAMPLE_VALUES: Record<Exclude<keyof typeof OPTIONS, 'trace'>, string> = {
+  seed: '7',
+  seeds: '100',
+  jobs: '4',
+  regions: '2',
+  pools: '1',
+  'max-timeout': '600',
+  faults: 'none',
+  store: 'memory',
+};
+
+/** `e.g. --seeds 100 or --seeds=100`, for the flag `node:util` names in its message (`'--seeds <value>'`). */
+function valueExample(message: string): string {
+  const flag = /'--([a-z-]+)/.exec(message)?.[1] ?? '';
+  const value = Object.hasOwn(EXAMPLE_VALUES, flag) ? EXAMPLE_VALUES[flag as keyof typeof EXAMPLE_VALUES] : undefined;
+  return value === undefined ? 'right after the flag or after = (--flag=value)' : `e.g. --${flag} ${value} or --${flag}=${value}`;
+}
+
 /** `node:util` raises these for a flag it does not know, a value it lacks, or a bare word. */
 function explain(error: unknown): UsageError {
   const code = (error as { code?: string }).code;
   const message = (error as Error).message;
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return new UsageError(`${message.split('.')[0]}: not a simulator flag.`);
-  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return new UsageError(`${message.split('.')[0]}: give the flag a value, e.g. --seed 7 or --seed=7.`);
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return new UsageError(`${message.split('.')[0]}: give the flag a value, ${valueExample(message)}.`);
   if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return new UsageError(`${message.split('.')[0]}: every argument is a --flag (values follow their flag).`);
   return new UsageError(message);
 }

@@ -3,6 +3,7 @@ import { handler as getJob } from '../../functions/api/get-job.js';
 import { handler as cancelJob } from '../../functions/api/cancel-job.js';
 import { handler as reportProgress } from '../../functions/api/report-progress.js';
 import { handler as submitJob } from '../../functions/api/submit-job.js';
+import { handler as createPool } from '../../functions/pools/create-pool.js';
 import { errorOf, invoke } from './support/http-events.js';
 import { useHttpTestManager } from './support/test-manager.js';
 
@@ -58,6 +59,43 @@ describe('HTTP handlers refuse bad input with the contract\'s errors and change 
     // Assess
     expect(answer.statusCode).toBe(400);
     expect(errorOf(answer).details?.map((d) => d.field).sort()).toEqual(['surprise', 'timeoutSeconds', 'workflows']);
+  });
+
+  // First-time user: a field left out was answered "Invalid input: expected number, received undefined".
+  it('a required field left out → 400 whose details say it is required, on a job, a progress report and a pool alike', async () => {
+    // Prepare
+    const submitted = await invoke(submitJob, { method: 'POST', route: '/jobs', body: validBody });
+    const token = (submitted.body['workflows'] as Array<{ token: string }>)[0]?.token ?? '';
+    // Act
+    const job = await invoke(submitJob, { method: 'POST', route: '/jobs', body: { workflows: validBody.workflows } });
+    const progress = await invoke(reportProgress, {
+      method: 'POST',
+      route: '/jobs/{jobId}/workflows/{workflowId}/progress',
+      pathParameters: { jobId: 'job-1', workflowId: 'wf-1' },
+      headers: { 'x-vigil-token': token },
+      body: { progress: 0.5 },
+    });
+    const pool = await invoke(createPool, { method: 'POST', route: '/pools', body: { poolId: 'p-1', items: [{ input: {} }] } });
+    // Assess
+    expect([job.statusCode, progress.statusCode, pool.statusCode]).toEqual([400, 400, 400]);
+    expect(errorOf(job).details).toEqual([{ field: 'timeoutSeconds', problem: 'is required (expected number)' }]);
+    expect(errorOf(progress).details).toEqual([{ field: 'workerId', problem: 'is required (expected string)' }]);
+    expect(errorOf(pool).details).toEqual([{ field: 'items.0.itemId', message: 'is required (expected string)' }]);
+    for (const answer of [job, progress, pool]) expect(errorOf(answer).message).not.toMatch(/received undefined/);
+  });
+
+  // First-time user: a gate job sent to a region was told only "datacenters: is not a field".
+  it('a job with datacenters sent to a region → 400 invalid_request whose datacenters detail says such a job goes to the gate', async () => {
+    // Prepare
+    const body = { timeoutSeconds: 60, datacenters: { 'us-east-1': { workflows: validBody.workflows } } };
+    // Act
+    const answer = await invoke(submitJob, { method: 'POST', route: '/jobs', body });
+    // Assess
+    expect(answer.statusCode).toBe(400);
+    expect(errorOf(answer).code).toBe('invalid_request');
+    expect(errorOf(answer).details).toContainEqual({ field: 'datacenters', problem: expect.stringMatching(/is submitted to the gate/) });
+    expect(errorOf(answer).message).toMatch(/datacenters: is not a field of a region's job: a multi-region job .* gate/);
+    expect(await m.snapshot()).toEqual([]);
   });
 
   it('an unknown field inside a workflow is named by its full path', async () => {

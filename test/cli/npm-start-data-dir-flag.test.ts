@@ -1,26 +1,12 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseFlags } from '../../shared/local/cli-flags.js';
+import { npmStart } from '../support/npm-start.js';
 
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'vigil-review-datadir-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-/** `npm start -- ARGS` (`tsx shared/local/main.ts`) to its end; killed after `ms`. */
-function npmStart(args: string[], ms: number): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'shared/local/main.ts', ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const killer = setTimeout(() => child.kill('SIGKILL'), ms);
-    child.once('exit', (code) => (clearTimeout(killer), resolve({ code, output })));
-  });
-}
 
 /**
  * Scenario: `npm start -- --data-dir DIR` with a DIR that cannot be a directory (an existing file, a

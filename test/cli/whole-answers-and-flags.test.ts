@@ -121,6 +121,23 @@ describe('vigil escalations answer and vigil cancel', () => {
     expect(badTimeout.stderr).toContain('--timeout');
   });
 
+  // First-time user: increase_timeout without --timeout was refused by the API naming its field, timeoutSeconds.
+  it.each([
+    ['increase_timeout', '--timeout'],
+    ['clarify', '--clarification'],
+    ['split', '--subtasks'],
+  ])('vigil escalations answer ID %s without %s exits 2 naming that flag (not the API field), and calls nothing', async (option, flag) => {
+    // Prepare
+    const fake = await vigil.fakeVigil(() => errorReply(400, 'invalid_request', 'The request is invalid: timeoutSeconds: increase_timeout needs timeoutSeconds'));
+    // Act
+    const result = await runVigil(['escalations', 'answer', 'p~i~3', option, '--endpoint', fake.url]);
+    // Assess
+    expect(result.code, result.transcript).toBe(2);
+    expect(result.stderr, result.transcript).toContain(`${option} needs ${flag} `);
+    expect(result.stderr, result.transcript).not.toMatch(/timeoutSeconds|subtasks:|clarification:/);
+    expect(fake.seen).toEqual([]);
+  });
+
   it('vigil dlq retry with a bad --agent-timeout exits 2 naming the flag, and calls nothing', async () => {
     // Prepare
     const fake = await vigil.fakeVigil(() => ({ status: 200, body: {} }));

@@ -51,4 +51,12 @@ describe('the simulator command line', () => {
     expect(text).toMatch(message);
     expect(text).toContain('usage: npm run simulate --');
   });
+
+  // First-time user: `--seeds` with no value was answered "… e.g. --seed 7", naming another flag.
+  it.each(['seed', 'seeds', 'jobs', 'regions', 'pools', 'max-timeout', 'faults', 'store'])('--%s without a value is answered with an example of that same flag', (flag) => {
+    // Act
+    const text = mistake([`--${flag}`]);
+    // Assess
+    expect(text).toMatch(new RegExp(`give the flag a value, e\\.g\\. --${flag} \\S+ or --${flag}=\\S+\\.`));
+  });
 });

@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { gateJobAnswer, gateSubmittedJobAnswer, type GateJobAnswer } from '../../contract/gate-responses.js';
+import { gateJobAnswer, gateSubmittedJobAnswer, type GateJobAnswer, type GateSubmittedJobAnswer } from '../../contract/gate-responses.js';
 import { cancelAnswer, jobAnswer, submittedJobAnswer, type JobAnswer } from '../../contract/manager-responses.js';
 import { VigilApiError } from '../../sdk/errors.js';
 import type { VigilHttp } from '../../sdk/vigil-http.js';
 import { command } from '../command-line.js';
 import { vigilHttp } from '../endpoint.js';
-import { ExitCode, exitCodeOfStatus } from '../exit-codes.js';
+import { ExitCode, exitCodeOfStatus, UsageError } from '../exit-codes.js';
 import { readInputFile } from '../input-file.js';
 import { withClientChosenId } from '../client-chosen-id.js';
 import { gateJobLines, jobLines } from '../job-display.js';
@@ -28,38 +28,56 @@ async function fetchJob(http: VigilHttp, gate: boolean | undefined, jobId: strin
 const linesOf = (job: JobAnswer | GateJobAnswer, gate: boolean | undefined, nowMs: number) =>
   gate ? gateJobLines(job as GateJobAnswer) : jobLines(job as JobAnswer, nowMs);
 
+/** A job file written for the gate: one with `datacenters` (contract, "Gate API"). */
+const isGateJob = (data: unknown): boolean => data !== null && typeof data === 'object' && !Array.isArray(data) && 'datacenters' in data;
+
 export const submit = command(
   {
     usage: 'vigil submit FILE [--gate]',
-    summary: 'Submit a job from a JSON or YAML file (to the gate with --gate: a body with "datacenters").',
+    summary:
+      'Submit a job from a JSON or YAML file. A job with "datacenters" goes to the gate, with or without --gate. ' +
+      "The job's id and tokens are printed as the answer gives them, the gate's or a region's, whichever --endpoint answered.",
     options: {},
     positionals: ['FILE'],
   },
   async ({ values, positionals }) => {
     const file = withClientChosenId(readInputFile(positionals[0] ?? ''), 'jobId');
-    const http = vigilHttp(values);
+    const http = vigilHttp({ ...values, gate: values.gate === true || isGateJob(file.data) });
     const { status, body } = await http.call('POST', '/jobs', { body: file.data });
-    if (values.gate) {
-      const job = gateSubmittedJobAnswer.parse(body);
-      print(values.json, job, () => [
-        `${status === 201 ? 'submitted' : 'already submitted'} ${job.jobId} (gate_coordinated)`,
-        ...Object.entries(job.datacenters).flatMap(([region, dc]) => [
-          ...dc.workflows.map((w) => `  ${region} ${w.workflowId} ${w.workerId} token ${w.token}`),
-          // The rest of a large region's tokens are that region's to give (its workers talk to it).
-          ...(typeof dc['nextCursor'] === 'string' ? [`  ${region}: more tokens at that region's GET ${jobPath(job.jobId)}/tokens?cursor=${encodeURIComponent(dc['nextCursor'])}`] : []),
-        ]),
-      ]);
-    } else {
-      // A large job's answer holds the first page of tokens; the rest are fetched, so every worker's is shown.
-      const { nextCursor, ...first } = submittedJobAnswer.parse(body);
-      const job = nextCursor === undefined ? first : submittedJobAnswer.parse({ ...first, workflows: await entriesFrom(http, `${jobPath(first.jobId)}/tokens`, 'workflows', body) });
-      print(values.json, job, () => [
-        `${status === 201 ? 'submitted' : 'already submitted'} ${job.jobId} ${job.status} deadline ${job.deadlineAt}`,
-        ...job.workflows.map((w) => `  ${w.workflowId} ${w.workerId} token ${w.token}`),
-      ]);
+    const verb = status === 201 ? 'submitted' : 'already submitted';
+    // A job was created whichever flag was given: the answer decides how it is shown, so no job is left without its tokens.
+    const gateJob = gateSubmittedJobAnswer.safeParse(body);
+    if (gateJob.success) {
+      printGateSubmit(values.json, verb, gateJob.data);
+      return ExitCode.ok;
     }
+    const regionJob = submittedJobAnswer.safeParse(body);
+    if (!regionJob.success) {
+      throw new UsageError(
+        `Vigil answered ${status}, but neither as a region nor as the gate answers a submit: check that --endpoint is a Vigil. ` +
+          `The job may have been created; the answer was:\n${JSON.stringify(body, null, 2)}`,
+      );
+    }
+    // A large job's answer holds the first page of tokens; the rest are fetched, so every worker's is shown.
+    const { nextCursor, ...first } = regionJob.data;
+    const job = nextCursor === undefined ? first : submittedJobAnswer.parse({ ...first, workflows: await entriesFrom(http, `${jobPath(first.jobId)}/tokens`, 'workflows', body) });
+    print(values.json, job, () => [
+      `${verb} ${job.jobId} ${job.status} deadline ${job.deadlineAt}`,
+      ...job.workflows.map((w) => `  ${w.workflowId} ${w.workerId} token ${w.token}`),
+    ]);
     return ExitCode.ok;
   });
+
+function printGateSubmit(json: boolean | undefined, verb: string, job: GateSubmittedJobAnswer): void {
+  print(json, job, () => [
+    `${verb} ${job.jobId} (gate_coordinated)`,
+    ...Object.entries(job.datacenters).flatMap(([region, dc]) => [
+      ...dc.workflows.map((w) => `  ${region} ${w.workflowId} ${w.workerId} token ${w.token}`),
+      // The rest of a large region's tokens are that region's to give (its workers talk to it).
+      ...(typeof dc['nextCursor'] === 'string' ? [`  ${region}: more tokens at that region's GET ${jobPath(job.jobId)}/tokens?cursor=${encodeURIComponent(dc['nextCursor'])}`] : []),
+    ]),
+  ]);
+}
 
 export const status = command(
   {

@@ -89,6 +89,13 @@ export const escalationsList = command(
   },
 );
 
+/** The flag each option's answer needs (the API's `timeoutSeconds`, `clarification`, `subtasks`), asked for by its flag's name. */
+const FLAG_AN_OPTION_NEEDS: ReadonlyMap<string, { flag: 'timeout' | 'clarification' | 'subtasks'; what: string }> = new Map([
+  ['increase_timeout', { flag: 'timeout', what: "S, the item's new limit in seconds" }],
+  ['clarify', { flag: 'clarification', what: "TEXT, the text to add to the item's input" }],
+  ['split', { flag: 'subtasks', what: 'FILE, a JSON or YAML list of { itemId, input }' }],
+] as const);
+
 export const escalationsAnswer = command(
   {
     usage: 'vigil escalations answer ID OPTION [--timeout S] [--clarification TEXT] [--subtasks FILE]',
@@ -102,6 +109,8 @@ export const escalationsAnswer = command(
     positionals: ['ID', 'OPTION'],
   },
   async ({ values, positionals }) => {
+    const needed = FLAG_AN_OPTION_NEEDS.get(positionals[1] ?? '');
+    if (needed && values[needed.flag] === undefined) throw new UsageError(`${positionals[1]} needs --${needed.flag} ${needed.what}.`);
     const answer = {
       option: positionals[1],
       ...(values.timeout !== undefined ? { timeoutSeconds: secondsFlag('timeout', values.timeout, 0, { above: 0 }) } : {}),
