@@ -5,5 +5,5 @@ import { httpRoute, ok } from '../../shared/http/http-handler.js';
 import { managerFor, regionOfHttpEvent } from '../../shared/wiring/manager-resolver.js';
 
 export const handler = httpRoute({ query: listJobsQuery }).handle(async ({ query, event }) =>
-  ok(await listJobs((await managerFor(regionOfHttpEvent(event))).history, query, callerTenant(event))),
+  ok(await listJobs(await managerFor(regionOfHttpEvent(event)), query, callerTenant(event))),
 );

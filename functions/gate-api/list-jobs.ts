@@ -5,5 +5,5 @@ import { httpRoute, ok } from '../../shared/http/http-handler.js';
 import { gate } from '../../shared/wiring/gate-resolver.js';
 
 export const handler = httpRoute({ query: listJobsQuery }).handle(async ({ query, event }) =>
-  ok(await listJobs((await gate()).history, query, callerTenant(event))),
+  ok(await listJobs(await gate(), query, callerTenant(event))),
 );

@@ -14,7 +14,7 @@ export interface HandlerAccess {
   readonly publishEvents: boolean;
   /** Send to the timer queue, upsert/delete schedules in the group, pass the Scheduler role. */
   readonly armTimers: boolean;
-  /** Read the workflow token HMAC key (regional stacks only). */
+  /** Read the stack's key secret: a region's workflow-token HMAC key (its page cursors' key derives from it), the gate's page-cursor key. */
   readonly tokenSecret: boolean;
 }
 
@@ -65,7 +65,7 @@ export function grantAccess(fn: VigilFunction, access: HandlerAccess, resources:
   if (access.publishEvents) resources.bus.grantPutEventsTo(fn.handler);
   if (access.armTimers) resources.timers.grantArm(fn);
   if (access.tokenSecret) {
-    if (!resources.tokenSecret) throw new Error(`${fn.node.path} needs the workflow token secret, but its stack has none`);
+    if (!resources.tokenSecret) throw new Error(`${fn.node.path} needs its stack's key secret, but the stack has none`);
     // GetSecretValue alone (grantRead adds DescribeSecret, which no handler calls).
     Grant.addToPrincipal({ grantee: fn.handler, actions: ['secretsmanager:GetSecretValue'], resourceArns: [resources.tokenSecret.secretArn] });
   }

@@ -3,6 +3,7 @@ import { HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus } from 'aws-cdk-lib/aws-events';
 import { PolicyStatement, Role } from 'aws-cdk-lib/aws-iam';
+import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { LambdaEnv } from '../../shared/config/lambda-env.js';
@@ -13,6 +14,7 @@ import { BackstopSweep } from '../constructs/backstop-sweep.js';
 import { BusForwardingRule, forwardingRulesOf } from '../constructs/bus-forwarding-rule.js';
 import { BusSubscription } from '../constructs/bus-subscription.js';
 import { grantAccess } from '../constructs/handler-access.js';
+import { PageCursorSecret } from '../constructs/workflow-token-secret.js';
 import { Operations } from '../constructs/operations.js';
 import { deadLetterQueue } from '../constructs/secure-queue.js';
 import { StateTable } from '../constructs/state-table.js';
@@ -35,6 +37,7 @@ export class GateStack extends Stack {
   public readonly table: Table;
   public readonly bus: EventBus;
   public readonly timers: TimerDelivery;
+  public readonly cursorSecret: Secret;
   public readonly api: VigilHttpApi;
   public readonly functions: Record<GateHandlerName, VigilFunction>;
   public readonly managerReportDlq: Queue;
@@ -54,6 +57,7 @@ export class GateStack extends Stack {
       scheduleGroupName: PhysicalNames.gateScheduleGroup,
       consumerTimeout: GATE_TIMER_CONSUMER_TIMEOUT,
     });
+    this.cursorSecret = new PageCursorSecret(this, 'PageCursorKey', { removalPolicy }).secret;
     this.functions = this.createFunctions(config, removalPolicy);
     this.grantSubmitToRegions(config.regions);
 
@@ -131,7 +135,7 @@ export class GateStack extends Stack {
       [LambdaEnv.regions]: config.regions.join(','),
       [LambdaEnv.submitFromGateFunctionName]: PhysicalNames.submitFromGateFunction,
     };
-    const resources = { table: this.table, bus: this.bus, timers: this.timers };
+    const resources = { table: this.table, bus: this.bus, timers: this.timers, tokenSecret: this.cursorSecret };
     const entries = Object.entries(gateHandlers) as [GateHandlerName, (typeof gateHandlers)[GateHandlerName]][];
     const functions = {} as Record<GateHandlerName, VigilFunction>;
     for (const [name, spec] of entries) {
@@ -139,7 +143,7 @@ export class GateStack extends Stack {
         entry: spec.entry,
         description: `Vigil gate: ${spec.description}`,
         ...('timeout' in spec ? { timeout: spec.timeout } : {}),
-        environment: spec.access ? gateEnvironment : {},
+        environment: spec.access ? { ...gateEnvironment, ...(spec.access.tokenSecret ? { [LambdaEnv.cursorSecretArn]: this.cursorSecret.secretArn } : {}) } : {},
         logRemovalPolicy: removalPolicy,
         tracing: config.tracing,
         systemLogLevel: config.systemLogLevel,

@@ -21,7 +21,8 @@ export const regionalHandlers = {
   GetJob: { entry: 'functions/api/get-job.ts', description: 'GET /jobs/{jobId}', access: readOnly },
   GetJobTokens: { entry: 'functions/api/get-job-tokens.ts', description: 'GET /jobs/{jobId}/tokens', access: withTokens(readOnly) },
   GetJobHistory: { entry: 'functions/api/get-job-history.ts', description: 'GET /jobs/{jobId}/history', access: readOnly },
-  ListJobs: { entry: 'functions/api/list-jobs.ts', description: 'GET /jobs', access: readOnly },
+  // Its page cursors are sealed under a key derived from the token secret (the list's days hold every tenant's jobs).
+  ListJobs: { entry: 'functions/api/list-jobs.ts', description: 'GET /jobs', access: withTokens(readOnly) },
   ReportProgress: {
     entry: 'functions/api/report-progress.ts',
     description: 'POST /jobs/{jobId}/workflows/{workflowId}/progress',

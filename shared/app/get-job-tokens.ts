@@ -1,5 +1,5 @@
 import { id } from '../contract/manager-requests.js';
-import { InvalidRequestError } from '../domain/errors.js';
+import { CursorNotIssuedError } from '../domain/errors.js';
 import { belongsTo } from '../domain/job.js';
 import { DEFAULT_TENANT } from '../domain/tenant.js';
 import { tokenPage, TOKEN_PAGE_SIZE, type TokenPage } from './job-views.js';
@@ -17,12 +17,10 @@ export async function getJobTokens(
   cursor: string | undefined,
   tenant: string = DEFAULT_TENANT,
 ): Promise<{ jobId: string } & TokenPage> {
-  const notIssued = () =>
-    new InvalidRequestError("The 'cursor' query parameter is not one this API issued. Pass the nextCursor of the previous answer, or omit it for the first page.");
-  if (cursor !== undefined && !id.safeParse(cursor).success) throw notIssued();
+  if (cursor !== undefined && !id.safeParse(cursor).success) throw new CursorNotIssuedError();
   const job = ownJob(await deps.jobs.getJob(jobId), tenant, jobId);
   // A nextCursor names a workflow item of this job id (a leftover of an earlier job's included).
-  if (cursor !== undefined && !(await deps.jobs.getWorkflow(jobId, cursor))) throw notIssued();
+  if (cursor !== undefined && !(await deps.jobs.getWorkflow(jobId, cursor))) throw new CursorNotIssuedError();
   const { workflows, more } = await deps.jobs.getWorkflowsAfter(jobId, cursor, TOKEN_PAGE_SIZE);
   // Leftovers of an expired job with this id are skipped; the cursor still moves past them.
   const own = workflows.filter((w) => belongsTo(w, job));

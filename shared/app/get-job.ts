@@ -1,4 +1,4 @@
-import { InvalidRequestError, JobNotFoundError } from '../domain/errors.js';
+import { CursorNotIssuedError, JobNotFoundError } from '../domain/errors.js';
 import { belongsTo } from '../domain/job.js';
 import { DEFAULT_TENANT, ownedBy } from '../domain/tenant.js';
 import { jobView } from './job-views.js';
@@ -15,7 +15,7 @@ export async function getJob(deps: ManagerDeps, jobId: string, tenant: string = 
   const afterIndex = cursor === undefined ? undefined : Number(cursor);
   // A nextCursor is the position of a listed workflow with more after it: any other is not one this API issued.
   if (afterIndex !== undefined && !(Number.isInteger(afterIndex) && afterIndex >= 0 && workflows.some((w) => w.index > afterIndex))) {
-    throw new InvalidRequestError("The 'cursor' query parameter is not one this API issued. Pass the nextCursor of the previous answer, or omit it for the first page.");
+    throw new CursorNotIssuedError();
   }
   return jobView(stored.job, workflows, deps.clock.now(), stored.grants, afterIndex);
 }

@@ -7,6 +7,7 @@ import type { JobStore } from '../ports/job-store.js';
 import type { PoolStore } from '../ports/pool-store.js';
 import type { Telemetry } from '../ports/telemetry.js';
 import type { Timers } from '../ports/timers.js';
+import type { PageCursors } from './page-cursors.js';
 import type { WorkflowTokens } from './workflow-tokens.js';
 
 /** Everything a region manager's use case needs, wired once per process (Lambda module scope). */
@@ -21,6 +22,8 @@ export interface ManagerDeps {
   clock: Clock;
   policy: TimeoutPolicy;
   tokens: WorkflowTokens;
+  /** Seals the page cursors of listings that read partitions every tenant shares (same secret as `tokens`). */
+  cursors: PageCursors;
   telemetry: Telemetry;
   /** The decision history and jobs list (the console's view); absent, nothing is recorded. */
   history?: HistoryStore;

@@ -24,9 +24,9 @@ export interface ProgressInput {
 /**
  * The hot path: one batched read, then at most one write, to the workflow's own item (a rare
  * history sample aside), once per coalescing window for a workflow reported on faster than that.
- * Every call is the worker's healthcheck (AD-26); only a call that advances its workflow resets
- * the job's stuck clock (seed 000, problem 4), which the job's timer reads from the workflows. Once
- * the job has ended the answer tells the worker to stop.
+ * Every call on a running job is the worker's healthcheck (AD-26); only a call that advances its
+ * workflow resets the job's stuck clock (seed 000, problem 4), which the job's timer reads from the
+ * workflows. Once the job has ended the call writes nothing and the answer tells the worker to stop.
  */
 export async function reportProgress(deps: ManagerDeps, input: ProgressInput) {
   const claim = deps.tokens.verify(input.token, input.workerId, { jobId: input.jobId, workflowId: input.workflowId });
@@ -44,7 +44,8 @@ export async function reportProgress(deps: ManagerDeps, input: ProgressInput) {
     // A workflow heard before carries this call in its own write: the worker item stays as it is.
     // Its first call also touches the worker, so a workflow the index does not list yet (on AWS
     // it lags the table) never holds the worker's only recent call.
-    recordHealthcheck(deps, claim.scopedWorkerId, worker, workflow, workflowWritten && lastHeardAt(workflow) !== undefined, now),
+    // A finished job's token is no sign of life: a replay of it must not clear a reported failure (as a finished workflow's writes nothing).
+    isTerminal(job.status) ? undefined : recordHealthcheck(deps, claim.scopedWorkerId, worker, workflow, workflowWritten && lastHeardAt(workflow) !== undefined, now),
     writes.sample ? recordProgressSample(deps, job, workflow, { advanced: writes.advance !== undefined, progress: input.progress }, now) : undefined,
   ]);
   // Only what is durable: this workflow's stored advance (or this one's, written above) and the job's

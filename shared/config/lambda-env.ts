@@ -16,8 +16,10 @@ export const LambdaEnv = {
   scheduleGroupName: 'SCHEDULE_GROUP_NAME',
   schedulerRoleArn: 'SCHEDULER_ROLE_ARN',
   schedulerDlqArn: 'SCHEDULER_DLQ_ARN',
-  /** Secrets Manager secret holding the HMAC key for workflow tokens (region managers). */
+  /** Secrets Manager secret holding the HMAC key for workflow tokens (region managers); page cursors are sealed under a key derived from it. */
   tokenSecretArn: 'TOKEN_SECRET_ARN',
+  /** Gate: Secrets Manager secret its page cursors' key is derived from (the gate signs no tokens). */
+  cursorSecretArn: 'CURSOR_SECRET_ARN',
   /** Policy knobs. */
   defaultStuckThresholdSeconds: 'DEFAULT_STUCK_THRESHOLD_SECONDS',
   gateFallbackSeconds: 'GATE_FALLBACK_SECONDS',

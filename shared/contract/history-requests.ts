@@ -1,4 +1,5 @@
 import * as z from '../validation/zod.js';
+import { sealedCursor } from './manager-requests.js';
 
 /** `GET /jobs?status=&limit=&cursor=` on a region manager and on the gate. */
 export const listJobsQuery = z.strictObject({
@@ -8,7 +9,7 @@ export const listJobsQuery = z.strictObject({
       .string()
       .check(z.regex(/^[0-9]{1,3}$/, 'must be a whole number from 1 to 100'), z.refine((text) => Number(text) >= 1 && Number(text) <= 100, 'must be from 1 to 100')),
   ),
-  cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(1024))),
+  cursor: z.optional(sealedCursor),
 });
 export type ListJobsQuery = z.infer<typeof listJobsQuery>;
 

@@ -11,6 +11,13 @@ export const id = z
     z.regex(/^(?!\.\.?$)[A-Za-z0-9._:-]+$/, 'must be 1–128 characters of A-Z a-z 0-9 . _ : -, and not "." or ".." (a URL path cannot carry them)'),
   );
 
+/**
+ * A sealed page cursor (`shared/app/page-cursors.ts`): opaque text (base64url), checked when opened.
+ * The longest position a listing seals (an escalation id of two 128-character ids) makes about 400
+ * characters.
+ */
+export const sealedCursor = z.string().check(z.minLength(1), z.maxLength(1024));
+
 const MAX_TIMEOUT_SECONDS = 31_536_000;
 
 export const workflowsSchema = z

@@ -3,7 +3,7 @@ import { ITEM_BOUNDS } from '../domain/pools/pool-item.js';
 import { storedBytes } from '../domain/stored-size.js';
 import { ESCALATION_OPTIONS } from '../domain/pools/pool-item.js';
 import { MAX_STALL_THRESHOLD, TIMEOUT_ACTIONS, TIMEOUT_POLICIES } from '../domain/pools/pool-config.js';
-import { durationSeconds, fraction, id } from './manager-requests.js';
+import { durationSeconds, fraction, id, sealedCursor } from './manager-requests.js';
 
 const MAX_ITEMS = 10_000;
 const MAX_COMMANDS = 100;
@@ -194,7 +194,7 @@ export const dlqQuery = z.object({ limit: z.optional(z.string().check(z.regex(/^
 export const collectionQuery = z.object({ cursor: z.optional(z.string().check(z.regex(/^\d{1,6}$/, 'must be the nextCursor of the previous answer'))) });
 export const escalationsQuery = z.object({
   poolId: z.optional(id),
-  cursor: z.optional(z.string().check(z.maxLength(300), z.regex(/^[A-Za-z0-9._:-]+~[A-Za-z0-9._:-]+~[sr]?\d+$/, 'must be the nextCursor of the previous answer'))),
+  cursor: z.optional(sealedCursor),
 });
 
 export const answerBody = z

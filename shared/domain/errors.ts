@@ -16,6 +16,12 @@ export abstract class VigilError extends Error {
 export class InvalidRequestError extends VigilError {
   readonly code = 'invalid_request';
 }
+/** A `cursor` that is not a `nextCursor` this API gave out for the same listing (tampered, another region's, made up). */
+export class CursorNotIssuedError extends InvalidRequestError {
+  constructor() {
+    super("The 'cursor' is not a cursor this API gave out; start again without it, or pass the previous answer's 'nextCursor' unchanged.");
+  }
+}
 export class JobNotFoundError extends VigilError {
   readonly code = 'job_not_found';
   constructor(jobId: string) {

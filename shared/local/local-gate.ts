@@ -7,6 +7,7 @@ import { GATE } from '../adapters/local/event-routes.js';
 import type { LocalEventNetwork } from '../adapters/local/local-event-network.js';
 import { LocalTimers } from '../adapters/local/local-timers.js';
 import type { GateDeps } from '../app/gate/gate-deps.js';
+import { PageCursors } from '../app/page-cursors.js';
 import { defaultGatePolicy, extensionReportGraceFor } from '../domain/gate/gate-policy.js';
 import type { Scheduler } from '../ports/scheduler.js';
 import type { TimerRequest } from '../ports/timers.js';
@@ -21,6 +22,7 @@ import { cancelBody, jobPath } from '../contract/manager-requests.js';
 import { cancelAnswer, healthAnswer } from '../contract/manager-responses.js';
 import { localContext } from './lambda-context.js';
 import type { LocalMetrics } from './local-metrics.js';
+import { loadOrCreateSecret } from './local-secret.js';
 import { LocalRegionManagers } from './local-region-managers.js';
 import { scheduledEvent } from './scheduled-event.js';
 import { sqsTimerEvent } from './sqs-timer-event.js';
@@ -136,6 +138,8 @@ export async function startLocalGate(options: LocalGateOptions): Promise<LocalGa
     },
     telemetry,
     history: new DynamoHistoryStore(dynamo.doc, LOCAL_GATE_TABLE, () => clock.now()),
+    // As deployed, the gate's own key: it signs no tokens, only seals its jobs list's cursors.
+    cursors: new PageCursors(loadOrCreateSecret(join(options.dataDir, 'secrets', `${GATE}.key`))),
   };
   installGateResolver(async () => deps);
   network.consume(GATE, async (event) => {

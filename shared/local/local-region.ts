@@ -7,6 +7,7 @@ import { regionDynamo } from '../adapters/local/region-dynamo.js';
 import type { LocalEventNetwork } from '../adapters/local/local-event-network.js';
 import { LocalTimers } from '../adapters/local/local-timers.js';
 import type { ManagerDeps } from '../app/manager-deps.js';
+import { PageCursors } from '../app/page-cursors.js';
 import { WorkflowTokens } from '../app/workflow-tokens.js';
 import type { TimeoutPolicy } from '../domain/policy.js';
 import type { Scheduler } from '../ports/scheduler.js';
@@ -59,6 +60,8 @@ export async function startLocalRegion(options: LocalRegionOptions): Promise<Loc
   const timers = new LocalTimers(clock, fireTimer, (error, timer) =>
     telemetry.warn('local timer failed', { jobId: timer.jobId, region, error: String(error) }),
   );
+  // One key per region, as deployed: its worker tokens and (derived) its page cursors.
+  const secret = loadOrCreateSecret(join(dataDir, 'secrets', `${region}.key`));
   const deps: ManagerDeps = {
     region,
     managerId: `${region}/local`,
@@ -69,7 +72,8 @@ export async function startLocalRegion(options: LocalRegionOptions): Promise<Loc
     clock,
     backoff: jitteredBackoff,
     policy: options.policy,
-    tokens: new WorkflowTokens(loadOrCreateSecret(join(dataDir, 'secrets', `${region}.key`))),
+    tokens: new WorkflowTokens(secret),
+    cursors: new PageCursors(secret),
     telemetry,
     history: new DynamoHistoryStore(dynamo.doc, LOCAL_JOBS_TABLE, () => clock.now()),
   };

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-/** The workflow-token key of a local region: generated once into the data dir, kept across restarts. */
+/** A local key (a region's worker tokens and page cursors, the gate's page cursors): generated once into the data dir, kept across restarts. */
 export function loadOrCreateSecret(path: string): Buffer {
   if (!existsSync(path)) {
     mkdirSync(dirname(path), { recursive: true });

@@ -7,7 +7,7 @@ export interface JobListQuery {
   tenant: string;
   status?: JobStatus;
   limit: number;
-  /** Opaque, from the previous page's `nextCursor`. */
+  /** The store's own position, from its previous page's `nextCursor` (callers see it sealed: `page-cursors.ts`). */
   cursor?: string;
 }
 

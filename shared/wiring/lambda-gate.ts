@@ -3,6 +3,7 @@ import { DynamoGateStore } from '../adapters/aws/dynamo-gate-store.js';
 import { DynamoHistoryStore } from '../adapters/aws/dynamo-history-store.js';
 import { LambdaRegionManagers } from '../adapters/aws/lambda-region-managers.js';
 import type { GateDeps } from '../app/gate/gate-deps.js';
+import { PageCursors } from '../app/page-cursors.js';
 import { defaultGatePolicy, extensionReportGraceFor } from '../domain/gate/gate-policy.js';
 import { defaultTimeoutPolicy } from '../domain/policy.js';
 import { LambdaEnv } from '../config/lambda-env.js';
@@ -13,8 +14,9 @@ import { PowertoolsTelemetry } from '../telemetry/powertools.js';
 import { awsClients } from './aws-clients.js';
 import { awsTimersFromEnv } from './aws-timers.js';
 import { buildOnce } from './build-once.js';
+import { secretFromEnv } from './secret-from-env.js';
 
-function build(): GateDeps {
+async function build(): Promise<GateDeps> {
   const gateRegion = requiredEnv('AWS_REGION');
   return {
     gateRegion,
@@ -34,6 +36,8 @@ function build(): GateDeps {
       extensionReportGraceSeconds: extensionReportGraceFor(secondsEnv(LambdaEnv.gateReportIntervalSeconds, defaultTimeoutPolicy.gateReportIntervalSeconds)),
     },
     telemetry: new PowertoolsTelemetry({ region: gateRegion, role: 'gate' }),
+    // The gate has no worker tokens: its own key secret, granted to the jobs list alone.
+    cursors: new PageCursors(await secretFromEnv(LambdaEnv.cursorSecretArn)),
   };
 }
 

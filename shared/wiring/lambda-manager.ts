@@ -1,9 +1,9 @@
-import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import { createEventBridgeBus } from '../adapters/aws/eventbridge-bus.js';
 import { DynamoHistoryStore } from '../adapters/aws/dynamo-history-store.js';
 import { DynamoJobStore } from '../adapters/aws/dynamo-job-store.js';
 import { DynamoPoolStore } from '../adapters/aws/dynamo-pool-store.js';
 import type { ManagerDeps } from '../app/manager-deps.js';
+import { PageCursors } from '../app/page-cursors.js';
 import { WorkflowTokens } from '../app/workflow-tokens.js';
 import { LambdaEnv } from '../config/lambda-env.js';
 import { policyFromEnv } from '../config/policy-from-env.js';
@@ -14,16 +14,13 @@ import { PowertoolsTelemetry } from '../telemetry/powertools.js';
 import { awsClients } from './aws-clients.js';
 import { awsTimersFromEnv } from './aws-timers.js';
 import { buildOnce } from './build-once.js';
-
-async function tokenSecret(): Promise<Buffer> {
-  const { SecretString } = await awsClients.secrets.send(new GetSecretValueCommand({ SecretId: requiredEnv(LambdaEnv.tokenSecretArn) }));
-  if (!SecretString) throw new Error(`Secret ${LambdaEnv.tokenSecretArn} has no string value`);
-  return Buffer.from(SecretString, 'utf8');
-}
+import { secretFromEnv } from './secret-from-env.js';
 
 async function build(): Promise<ManagerDeps> {
   const region = requiredEnv('AWS_REGION');
   const managerId = `${region}/${process.env['AWS_LAMBDA_FUNCTION_NAME'] ?? 'manager'}`;
+  // Only the functions that issue or check worker tokens, or page a list every tenant shares, are granted the secret.
+  const secret = await secretFromEnv(LambdaEnv.tokenSecretArn);
   return {
     region,
     managerId,
@@ -35,8 +32,8 @@ async function build(): Promise<ManagerDeps> {
     clock: systemClock,
     backoff: jitteredBackoff,
     policy: policyFromEnv(),
-    // Only the functions that issue or check worker tokens are granted the secret.
-    tokens: new WorkflowTokens(process.env[LambdaEnv.tokenSecretArn] ? await tokenSecret() : undefined),
+    tokens: new WorkflowTokens(secret),
+    cursors: new PageCursors(secret),
     telemetry: new PowertoolsTelemetry({ region }),
   };
 }

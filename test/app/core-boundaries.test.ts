@@ -160,15 +160,16 @@ describe('AD-26 reset on recovery: a worker back from a silent failure has its o
   it('a silently failed worker\'s next report gives it a fresh budget and drops its old grant from its other running job', async () => {
     // Prepare: worker-a works on job-1 and on job-2 and is granted 30 s at 10 s (on both); job-1 is then cancelled.
     const job1 = await submit(m, { jobId: 'job-1', timeoutSeconds: 1_000, stuckThresholdSeconds: 3_600, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] });
-    await submit(m, { jobId: 'job-2', timeoutSeconds: 1_000, stuckThresholdSeconds: 3_600, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] });
+    const job2 = await submit(m, { jobId: 'job-2', timeoutSeconds: 1_000, stuckThresholdSeconds: 3_600, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] });
     const token = tokenOf(job1, 'wf-1');
     m.clock.set(at(10));
     expect(await requestExtension(m.deps, { workerId: 'worker-a', token, currentProgress: 0.5 })).toMatchObject({ granted: true });
     expect((await m.getJob('job-2')).tracking.totalExtensionsGranted).toBe(30);
     await cancelJob(m.deps, 'job-1', 'done');
-    // Act: worker-a, silent since 10 s (failed at about 101 s), reports at 150 s
+    // Act: worker-a, silent since 10 s (failed at about 101 s), reports on its running job-2 at 150 s
+    // (a report on the cancelled job-1 is no healthcheck: it writes nothing).
     m.clock.set(at(150));
-    await reportProgress(m.deps, { jobId: 'job-1', workflowId: 'wf-1', workerId: 'worker-a', token, progress: 0.6 });
+    await reportProgress(m.deps, { jobId: 'job-2', workflowId: 'wf-1', workerId: 'worker-a', token: tokenOf(job2, 'wf-1'), progress: 0.6 });
     // Assess: a fresh budget, and the old budget's grant no longer counts on job-2 (its stored deadline, view and reports)
     expect((await m.jobs.getWorker('worker-a'))?.budget).toMatchObject({ epoch: 1, count: 0 });
     expect((await m.getJob('job-2')).tracking).toMatchObject({ totalExtensionsGranted: 0, workersWithExtensions: 0 });

@@ -9,7 +9,6 @@ import type { GateDeps } from '../../shared/app/gate/gate-deps.js';
 import { onManagerReport } from '../../shared/app/gate/on-manager-report.js';
 import { submitGateJob } from '../../shared/app/gate/submit-gate-job.js';
 import { sweepGateTimers } from '../../shared/app/gate/sweep-gate-timers.js';
-import { listJobs } from '../../shared/app/history/list-jobs.js';
 import { submitJob } from '../../shared/app/submit-job.js';
 import { sweepJobTimers } from '../../shared/app/sweep-job-timers.js';
 import { InvalidRequestError } from '../../shared/domain/errors.js';
@@ -20,7 +19,7 @@ import type { TimerRequest } from '../../shared/ports/timers.js';
 import { startTestDynamo } from '../support/dynalite.js';
 import { at, GATE_REGION, T0 } from '../support/fixtures.js';
 import { ManualClock, RecordingBus, RecordingTelemetry, RecordingTimers } from './support/recording-ports.js';
-import { testManager, useTestManager, type TestDynamo, type TestManager } from './support/test-manager.js';
+import { testGateCursors, testManager, useTestManager, type TestDynamo, type TestManager } from './support/test-manager.js';
 import { REGIONS, TestRegions } from './support/test-regions.js';
 import { FlakyHistory } from './support/flaky-history.js';
 
@@ -97,6 +96,7 @@ describe('the gate lists a finished job with its final status even when one view
       clock,
       policy: defaultGatePolicy,
       telemetry: new RecordingTelemetry(),
+      cursors: testGateCursors(),
     };
   });
 
@@ -139,7 +139,7 @@ describe('GET /jobs refuses a cursor it did not issue (dynalite)', () => {
     const day = Math.floor(m.clock.now() / 86_400_000);
     const queriesBefore = m.calls.filter((call) => call.command === 'QueryCommand').length;
     // Act
-    const answer = listJobs(m.deps.history, { cursor: forged({ day: day + 1_000 }) }).then(
+    const answer = m.deps.history!.listJobs({ tenant: DEFAULT_TENANT, limit: 10, cursor: forged({ day: day + 1_000 }) }).then(
       (page) => ({ page }),
       (error: unknown) => ({ error }),
     );

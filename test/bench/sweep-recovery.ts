@@ -14,6 +14,7 @@ import type { ManagerDeps } from '../../shared/app/manager-deps.js';
 import { inBatches } from '../../shared/app/in-batches.js';
 import { submitJob } from '../../shared/app/submit-job.js';
 import { SWEEP_BUDGET_MS, SWEEP_CONCURRENCY, SWEEP_QUERY_BATCH, sweepJobTimers } from '../../shared/app/sweep-job-timers.js';
+import { PageCursors } from '../../shared/app/page-cursors.js';
 import { WorkflowTokens } from '../../shared/app/workflow-tokens.js';
 import type { Job } from '../../shared/domain/job.js';
 import type { TimerRequest } from '../../shared/ports/timers.js';
@@ -49,6 +50,7 @@ async function managerOn(dynamo: Awaited<ReturnType<typeof startTestDynamo>>) {
     clock,
     policy: policy(),
     tokens: new WorkflowTokens(Buffer.from('bench-secret')),
+    cursors: new PageCursors(Buffer.from('bench-secret')),
     telemetry: new RecordingTelemetry(),
   };
   return { deps, jobs, clock, timers };

@@ -6,6 +6,7 @@ import { DynamoPoolStore } from '../../shared/adapters/aws/dynamo-pool-store.js'
 import { createEventBridgeBus } from '../../shared/adapters/aws/eventbridge-bus.js';
 import { ensureTable } from '../../shared/adapters/aws/jobs-table.js';
 import type { ManagerDeps } from '../../shared/app/manager-deps.js';
+import { PageCursors } from '../../shared/app/page-cursors.js';
 import { WorkflowTokens } from '../../shared/app/workflow-tokens.js';
 import { defaultTimeoutPolicy } from '../../shared/domain/policy.js';
 import type { EpochMs } from '../../shared/domain/time.js';
@@ -50,6 +51,7 @@ export async function managerOnEmulator(clientConfig: EmulatorClientConfig, now:
     clock: timers.clock,
     policy: defaultTimeoutPolicy,
     tokens: new WorkflowTokens(Buffer.from('emulator-test-secret')),
+    cursors: new PageCursors(Buffer.from('emulator-test-secret')),
     telemetry: quietTelemetry,
   };
   return { ...timers, deps, store, busObserver };

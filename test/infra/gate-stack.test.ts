@@ -58,6 +58,11 @@ describe('gate stack', () => {
     expect((table.Properties?.['GlobalSecondaryIndexes'] as { IndexName: string }[]).map((index) => index.IndexName)).toEqual(['timers']);
   });
 
+  it("the gate's page-cursor key is its one secret, generated at deploy time", () => {
+    template().resourceCountIs('AWS::SecretsManager::Secret', 1);
+    template().hasResourceProperties('AWS::SecretsManager::Secret', { GenerateSecretString: { PasswordLength: 64, ExcludePunctuation: true } });
+  });
+
   it('every gate handler runs nodejs22.x on arm64 with tracing and gets the gate wiring’s variables', () => {
     const gateEnvironment = [
       LambdaEnv.gateTableName,
@@ -79,7 +84,8 @@ describe('gate stack', () => {
         Architectures: ['arm64'],
       });
       expect(resourceOf(template(), fn.handler).Properties?.['TracingConfig'], name).toBeUndefined();
-      const expected = name === 'Health' || name === 'OpenApi' ? common : [...common, ...gateEnvironment];
+      // The jobs list seals its page cursors under the gate's own key.
+      const expected = name === 'Health' || name === 'OpenApi' ? common : [...common, ...gateEnvironment, ...(name === 'ListJobs' ? [LambdaEnv.cursorSecretArn] : [])];
       expect(Object.keys(environmentOf(template(), fn)).sort(), name).toEqual(expected.sort());
     }
     expect(environmentOf(template(), gate.functions.SubmitJob)).toMatchObject({

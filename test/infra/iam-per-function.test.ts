@@ -52,7 +52,8 @@ describe('exact IAM of every regional function (us-east-1; every region has the 
     GetJob: [...base('GetJob'), ...tableRead('JobsTable')],
     GetJobTokens: [...base('GetJobTokens'), ...tableRead('JobsTable'), ...tokenSecret],
     GetJobHistory: [...base('GetJobHistory'), ...tableRead('JobsTable')],
-    ListJobs: [...base('ListJobs'), ...tableRead('JobsTable')],
+    // Its page cursors are sealed under a key derived from the token secret.
+    ListJobs: [...base('ListJobs'), ...tableRead('JobsTable'), ...tokenSecret],
     // A failed worker reporting again retires its grants: job decisions (review finding).
     ReportProgress: [...decider('ReportProgress'), ...tokenSecret],
     CompleteWorkflow: [...decider('CompleteWorkflow'), ...tokenSecret],
@@ -113,7 +114,8 @@ describe('exact IAM of every gate function', () => {
     SubmitJob: [...decider('SubmitJob'), ...submitFromGate],
     GetJob: [...base('GetJob'), ...tableRead('GateTable')],
     GetJobHistory: [...base('GetJobHistory'), ...tableRead('GateTable')],
-    ListJobs: [...base('ListJobs'), ...tableRead('GateTable')],
+    // Its page cursors are sealed under the gate's own key.
+    ListJobs: [...base('ListJobs'), ...tableRead('GateTable'), ...grants(['secretsmanager:GetSecretValue'], ['<PageCursorKeySecret>'])],
     CancelJob: decider('CancelJob'),
     Health: base('Health'),
     OpenApi: base('OpenApi'),

@@ -208,7 +208,8 @@ describe('regional stack: Lambda handlers', () => {
       GetJob: manager,
       GetJobTokens: withTokens,
       GetJobHistory: manager,
-      ListJobs: manager,
+      // Its page cursors are sealed under a key derived from the token secret.
+      ListJobs: withTokens,
       ReportProgress: withTokens,
       CompleteWorkflow: withTokens,
       RequestExtension: withTokens,
@@ -265,7 +266,7 @@ describe('regional stack: Lambda handlers', () => {
     expect(capabilitiesOf('GetJob')).toEqual({ ...none, readTable: true });
     expect(capabilitiesOf('GetJobTokens')).toEqual({ ...none, readTable: true, tokenSecret: true });
     expect(capabilitiesOf('GetJobHistory')).toEqual({ ...none, readTable: true });
-    expect(capabilitiesOf('ListJobs')).toEqual({ ...none, readTable: true });
+    expect(capabilitiesOf('ListJobs')).toEqual({ ...none, readTable: true, tokenSecret: true });
     for (const name of ['SubmitJob', 'ReportProgress', 'CompleteWorkflow', 'RequestExtension', 'SubmitFromGate', 'PoolClientApi', 'PoolAgentApi'] as const) {
       expect(capabilitiesOf(name), name).toEqual({ ...decider, tokenSecret: true });
     }

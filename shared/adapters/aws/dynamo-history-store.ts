@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { historySlot, type HistoryEntry, type SampleWindow } from '../../domain/history/history-entry.js';
 import type { JobListing } from '../../domain/history/job-listing.js';
-import { InvalidRequestError } from '../../domain/errors.js';
+import { CursorNotIssuedError } from '../../domain/errors.js';
 import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import type { EpochMs } from '../../domain/time.js';
 import type { HistoryStore, JobListQuery } from '../../ports/history-store.js';
@@ -48,10 +48,8 @@ function parseCursor(cursor: string): Cursor {
   } catch {
     // fall through to the error below
   }
-  throw cursorNotIssued();
+  throw new CursorNotIssuedError();
 }
-
-const cursorNotIssued = () => new InvalidRequestError("The 'cursor' is not one this API issued. Pass the 'nextCursor' of the previous page unchanged, or omit it.");
 
 const encodeCursor = (cursor: Cursor) => Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url');
 
@@ -155,7 +153,7 @@ export class DynamoHistoryStore implements HistoryStore {
     const oldest = today - LISTED_DAYS + 1;
     let { day, after } = query.cursor ? parseCursor(query.cursor) : { day: today, after: undefined };
     // Issued cursors name today or an earlier day (one past the list's end simply ends it).
-    if (day > today) throw cursorNotIssued();
+    if (day > today) throw new CursorNotIssuedError();
     const jobs: JobListing[] = [];
     let queries = 0;
     for (; day >= oldest && queries < MAX_QUERIES_PER_PAGE; ) {

@@ -6,6 +6,7 @@ import type { GateStore } from '../../ports/gate-store.js';
 import type { RegionManagers } from '../../ports/region-managers.js';
 import type { Telemetry } from '../../ports/telemetry.js';
 import type { Timers } from '../../ports/timers.js';
+import type { PageCursors } from '../page-cursors.js';
 
 /** Everything a gate use case needs, wired once per process. */
 export interface GateDeps {
@@ -18,6 +19,8 @@ export interface GateDeps {
   clock: Clock;
   policy: GatePolicy;
   telemetry: Telemetry;
+  /** Seals the jobs list's page cursors (its days are shared by every tenant). */
+  cursors: PageCursors;
   /** The decision history and jobs list (the console's view); absent, nothing is recorded. */
   history?: HistoryStore;
   /** Waits between attempts after a lost conditional write (`contention-backoff.ts`); absent, retries at once. */

@@ -16,17 +16,17 @@ export const ESCALATIONS_PAGE_SIZE = 50;
 /**
  * `GET /escalations?poolId=…&cursor=`: the questions (pending and answered), in escalation-id order
  * (so one pool's item's questions sit together); the item holds each one's state. The cursor is the
- * `nextCursor` of the previous answer (the last escalation id read). Only the caller's tenant's: with
- * `poolId` its pool (another tenant's is a 404), without it every pool of the tenant, so a page may
- * hold fewer than a page size, even none, and still have a `nextCursor`.
+ * `nextCursor` of the previous answer: the last escalation id read, sealed for this tenant and
+ * `poolId` (the pointers of every tenant share one partition, so the last one read is often another
+ * tenant's). Only the caller's tenant's: with `poolId` its pool (another tenant's is a 404), without
+ * it every pool of the tenant, so a page may hold fewer than a page size, even none, and still have a
+ * `nextCursor`.
  */
 export async function listEscalations(deps: ManagerDeps, poolId: string | undefined, cursor?: string, tenant: string = DEFAULT_TENANT) {
-  if (poolId !== undefined && cursor !== undefined && !cursor.startsWith(`${poolId}~`)) {
-    throw new InvalidRequestError(`The cursor '${cursor}' is not one of pool '${poolId}'. Pass the nextCursor of the previous answer for the same poolId, or omit it for the first page.`);
-  }
+  const scope = ['GET /escalations', tenant, poolId ?? ''];
+  const after = cursor === undefined ? undefined : deps.cursors.open(cursor, scope);
   if (poolId !== undefined) await loadOwnPool(deps, poolId, tenant);
-  const scope = poolId === undefined ? { tenant } : { poolId };
-  const { pointers, more, readUpTo } = await deps.pools.listEscalationPointers(scope, ESCALATIONS_PAGE_SIZE, cursor);
+  const { pointers, more, readUpTo } = await deps.pools.listEscalationPointers(poolId === undefined ? { tenant } : { poolId }, ESCALATIONS_PAGE_SIZE, after);
   const items = await deps.pools.getItems(pointers.map((pointer) => ({ poolId: pointer.poolId, itemId: pointer.itemId })));
   const byKey = new Map(items.map((item) => [`${item.poolId}/${item.itemId}`, item]));
   const escalations = pointers.flatMap((pointer) => {
@@ -46,7 +46,7 @@ export async function listEscalations(deps: ManagerDeps, poolId: string | undefi
       },
     ];
   });
-  return { escalations, ...(more && readUpTo ? { nextCursor: readUpTo } : {}) };
+  return { escalations, ...(more && readUpTo ? { nextCursor: deps.cursors.seal(readUpTo, scope) } : {}) };
 }
 
 /** `POST /escalations/{escalationId}/answer`: applied at once; a second answer is a 409. */

@@ -52,8 +52,9 @@ export const XRAY_TRACED_SHARE = 0.05;
 
 /**
  * What each deployed stack (a region, and the gate) costs a month however few jobs run: about 17
- * alarms at $0.10, a dashboard past the free three ($3), the token secret ($0.40), the alarm topic's
- * KMS key ($1) and the timer queue's idle long polling (about $0.25). The sweep is measured apart.
+ * alarms at $0.10, a dashboard past the free three ($3), its key secret ($0.40: a region's token
+ * secret, the gate's page-cursor key), the alarm topic's KMS key ($1) and the timer queue's idle long
+ * polling (about $0.25). The sweep is measured apart.
  */
 export const FIXED_USD_PER_STACK_MONTH = 6.35;
 export const HOURS_PER_MONTH = 730;

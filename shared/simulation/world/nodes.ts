@@ -10,6 +10,7 @@ import { onManagerReport } from '../../app/gate/on-manager-report.js';
 import { fireJobTimer } from '../../app/fire-job-timer.js';
 import type { ManagerDeps } from '../../app/manager-deps.js';
 import { onGateDecision } from '../../app/on-gate-decision.js';
+import { PageCursors } from '../../app/page-cursors.js';
 import { WorkflowTokens } from '../../app/workflow-tokens.js';
 import { defaultGatePolicy } from '../../domain/gate/gate-policy.js';
 import { defaultTimeoutPolicy } from '../../domain/policy.js';
@@ -87,6 +88,7 @@ export async function buildNodes(world: World, storeKind: StoreKind = 'memory'):
       clock: world.clock,
       policy: defaultTimeoutPolicy,
       tokens: new WorkflowTokens(secret),
+      cursors: new PageCursors(secret),
       telemetry: new SilentTelemetry(world.calls),
       // As deployed: the decision history and the jobs list are written beside the state (and counted).
       history: new DynamoHistoryStore(dynamo.doc, JOBS_TABLE, () => world.now),
@@ -114,6 +116,7 @@ export async function buildNodes(world: World, storeKind: StoreKind = 'memory'):
     policy: defaultGatePolicy,
     telemetry: new SilentTelemetry(world.calls),
     history: new DynamoHistoryStore(gateDynamo.doc, GATE_TABLE, () => world.now),
+    cursors: new PageCursors(Buffer.from(`simulated gate key ${world.plan.seed}`)),
   };
   consumers.set(GATE, (event) => whileUp(() => onManagerReport(gateDeps, parseReport(eventOf(event)))));
   return {

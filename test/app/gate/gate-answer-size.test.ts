@@ -10,7 +10,7 @@ import type { RegionManagers } from '../../../shared/ports/region-managers.js';
 import { startTestDynamo } from '../../support/dynalite.js';
 import { GATE_REGION, T0 } from '../../support/fixtures.js';
 import { ManualClock, RecordingBus, RecordingTelemetry, RecordingTimers } from '../support/recording-ports.js';
-import { testManager, type TestDynamo, type TestManager } from '../support/test-manager.js';
+import { testGateCursors, testManager, type TestDynamo, type TestManager } from '../support/test-manager.js';
 
 const REGIONS = ['us-east-1', 'eu-west-1', 'ap-southeast-2', 'us-west-2', 'eu-central-1', 'ap-northeast-1', 'sa-east-1'];
 /** The longest IAM principal ARN (613 characters), which every token carries. */
@@ -47,6 +47,7 @@ describe('the gate’s submit answer fits Lambda’s 6 MB for any caller and any
       clock,
       policy: defaultGatePolicy,
       telemetry: new RecordingTelemetry(),
+      cursors: testGateCursors(),
     };
     const body = {
       jobId: 'j'.repeat(128),

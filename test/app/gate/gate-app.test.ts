@@ -13,7 +13,7 @@ import { VersionConflictError } from '../../../shared/ports/job-store.js';
 import { startTestDynamo } from '../../support/dynalite.js';
 import { at, GATE_REGION, T0 } from '../../support/fixtures.js';
 import { ManualClock, RecordingBus, RecordingTelemetry, RecordingTimers } from '../support/recording-ports.js';
-import { testManager, type TestDynamo, type TestManager } from '../support/test-manager.js';
+import { testGateCursors, testManager, type TestDynamo, type TestManager } from '../support/test-manager.js';
 import { REGIONS, TestRegions } from '../support/test-regions.js';
 
 /** The gate's app layer, on dynalite, with an injected clock. */
@@ -43,6 +43,7 @@ describe('the gate app layer (dynalite)', () => {
       clock,
       policy: defaultGatePolicy,
       telemetry: new RecordingTelemetry(),
+      cursors: testGateCursors(),
     };
   });
 

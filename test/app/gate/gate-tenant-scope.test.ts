@@ -16,7 +16,7 @@ import { startTestDynamo } from '../../support/dynalite.js';
 import { GATE_REGION, T0 } from '../../support/fixtures.js';
 import { invoke, type HttpRequest } from '../support/http-events.js';
 import { ManualClock, RecordingBus, RecordingTelemetry, RecordingTimers } from '../support/recording-ports.js';
-import { testManager, type TestDynamo, type TestManager } from '../support/test-manager.js';
+import { testGateCursors, testManager, type TestDynamo, type TestManager } from '../support/test-manager.js';
 import { REGIONS, TestRegions } from '../support/test-regions.js';
 
 const T = 'arn:aws:sts::111111111111:assumed-role/team-t';
@@ -63,6 +63,7 @@ describe('HTTP on the gate: a client reads and acts only on its own tenant\'s jo
       clock,
       policy: defaultGatePolicy,
       telemetry: new RecordingTelemetry(),
+      cursors: testGateCursors(),
     };
     expect((await invoke(submitJob, { method: 'POST', route: '/jobs', body, iamUserArn: `${T}/session-1` })).statusCode).toBe(201);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { listDeadLetters } from '../../../shared/app/pools/dead-letters.js';
-import { listEscalations } from '../../../shared/app/pools/escalations.js';
+import { ESCALATIONS_PAGE_SIZE, listEscalations } from '../../../shared/app/pools/escalations.js';
 import { InvalidRequestError } from '../../../shared/domain/errors.js';
 import type { PoolItem } from '../../../shared/domain/pools/pool-item.js';
 import { T0 } from '../../support/fixtures.js';
@@ -52,12 +52,17 @@ describe('pool listings are paged so every answer fits in Lambda’s 6 MB', () =
     expect(everything.length).toBeGreaterThan(2);
   });
 
-  it('a cursor of another pool is refused with a 400 that says what to pass', async () => {
+  it('a cursor of another pool is refused with a 400 that says to start again', async () => {
+    // Prepare: a cursor of p2's escalations (one more than a page)
+    await newPool(m.deps, {}, ['seed']);
+    await newPool(m.deps, {}, ['seed'], 'p2');
+    for (let n = 0; n <= ESCALATIONS_PAGE_SIZE; n++) await m.deps.pools.putEscalationPointer({ escalationId: `p2~i-${n}~3`, poolId: 'p2', itemId: `i-${n}`, askedAt: T0 });
+    const { nextCursor } = await listEscalations(m.deps, 'p2');
     // Act
-    const refused = await listEscalations(m.deps, 'p', 'other~i~3').catch((error: unknown) => error);
+    const refused = await listEscalations(m.deps, 'p', nextCursor).catch((error: unknown) => error);
     // Assess
     expect(refused).toBeInstanceOf(InvalidRequestError);
-    expect(String((refused as Error).message)).toContain('Pass the nextCursor of the previous answer');
+    expect(String((refused as Error).message)).toContain('start again without it');
   });
 
   it('an item escalated twice is listed under both questions (found by the item-size property: a 500 before)', async () => {

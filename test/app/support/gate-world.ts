@@ -11,7 +11,7 @@ import { defaultGatePolicy } from '../../../shared/domain/gate/gate-policy.js';
 import { startTestDynamo } from '../../support/dynalite.js';
 import { GATE_REGION, T0 } from '../../support/fixtures.js';
 import { ManualClock, RecordingBus, RecordingTelemetry, RecordingTimers } from './recording-ports.js';
-import { testManager, type TestDynamo, type TestManager, type TestManagerOptions } from './test-manager.js';
+import { testGateCursors, testManager, type TestDynamo, type TestManager, type TestManagerOptions } from './test-manager.js';
 import { REGIONS, TestRegions } from './test-regions.js';
 
 const MANAGER_REPORTS = ['JobProgressReport', 'JobTimeoutReport', 'JobLeaderTransfer', 'JobFinalStatus'];
@@ -72,6 +72,7 @@ export function useGateWorld(options: TestManagerOptions = {}): GateWorld {
       clock,
       policy: defaultGatePolicy,
       telemetry: new RecordingTelemetry(),
+      cursors: testGateCursors(),
     };
     Object.assign(world, { gate, gateBus, gateTimers, clock, managers });
   });

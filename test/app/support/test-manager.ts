@@ -7,6 +7,7 @@ import type { ManagerDeps } from '../../../shared/app/manager-deps.js';
 import { getJob } from '../../../shared/app/get-job.js';
 import { submitJob, type SubmitInput } from '../../../shared/app/submit-job.js';
 import { getJobTokens } from '../../../shared/app/get-job-tokens.js';
+import { PageCursors } from '../../../shared/app/page-cursors.js';
 import { WorkflowTokens } from '../../../shared/app/workflow-tokens.js';
 import type { Job } from '../../../shared/domain/job.js';
 import type { TimeoutPolicy } from '../../../shared/domain/policy.js';
@@ -68,6 +69,9 @@ function recordingDocumentClient(dynamo: TestDynamo, calls: DynamoCall[]): Dynam
 
 export const TOKEN_SECRET = Buffer.from('vigil-test-token-secret');
 
+/** The test gate's page cursors, under a key of its own (the gate signs no tokens). */
+export const testGateCursors = () => new PageCursors(Buffer.from('vigil-test-gate-key'));
+
 export interface TestManagerOptions {
   policy?: Partial<TimeoutPolicy>;
   store?: (doc: DynamoDBDocumentClient, tableName: string) => DynamoJobStore;
@@ -99,6 +103,7 @@ export async function testManager(dynamo: TestDynamo, options: TestManagerOption
     clock,
     policy: policy(options.policy),
     tokens: new WorkflowTokens(TOKEN_SECRET),
+    cursors: new PageCursors(TOKEN_SECRET),
     telemetry,
     backoff: jitteredBackoff,
     ...(history ? { history } : {}),

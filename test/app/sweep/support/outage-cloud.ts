@@ -5,6 +5,7 @@ import { ensureTable } from '../../../../shared/adapters/aws/jobs-table.js';
 import { fireManagerTimer } from '../../../../shared/app/fire-manager-timer.js';
 import type { ManagerDeps } from '../../../../shared/app/manager-deps.js';
 import { sweepJobTimers, type SweepOptions } from '../../../../shared/app/sweep-job-timers.js';
+import { PageCursors } from '../../../../shared/app/page-cursors.js';
 import { WorkflowTokens } from '../../../../shared/app/workflow-tokens.js';
 import type { EpochMs } from '../../../../shared/domain/time.js';
 import type { TimerRequest, Timers } from '../../../../shared/ports/timers.js';
@@ -90,6 +91,7 @@ export async function outageCloud(
     clock,
     policy: policy(options.policy),
     tokens: new WorkflowTokens(Buffer.from('review-outage-secret')),
+    cursors: new PageCursors(Buffer.from('review-outage-secret')),
     telemetry,
   };
   const phase = options.sweepPhaseMs ?? 1_000;
