@@ -137,9 +137,10 @@ import { CI_PLAN } from './support/seed-range.js';
 
 /**
  * The unmutated code passes these (they are among the CI seeds), so a violation is the mutant's. A
- * mutant is caught on the first seed that breaks an invariant; most are within the first 50, but a
- * stale attempt acting as the live one shows on about 1 % of seeds (3 of the first 300), and which
- * seeds those are moves whenever a use case's writes change (the world's crashes follow writes).
+ * mutant is caught on the first seed that breaks an invariant, most within the first few. A stale
+ * attempt acting as the live one changed an item's fate on about 1 % of seeds; the stale-attempt
+ * guard now also flags a call of an older attempt answered as the live one, which shows within the
+ * first seeds. 300 is the ceiling a surviving mutant spends before it fails the test.
  */
 const SEEDS = 300;
 

@@ -81,6 +81,22 @@ describe('agent pools in the simulator', () => {
     expect(world.staleChanges.map((c) => c.invariant)).toEqual(['stale-attempt']);
   });
 
+  it('a call of an older attempt answered as the live one is reported, though it changed nothing; refused as stale, it is not', async () => {
+    // Prepare
+    const { world, nodes, region } = await claimedWorld();
+    const node = nodes.regions.get(region);
+    const poolId = world.plan.pools[0]?.poolId ?? '';
+    if (!node) throw new Error('no region');
+    const heartbeat = (refusedAsStale: boolean) => ({ poolId, itemId: 'it-0', attempt: 0, what: 'heartbeat', mustNotChange: isStaleFor(0), refusedAsStale: () => refusedAsStale });
+    // Act: attempt 0 is not the live one (attempt 1 is); neither call writes anything
+    await withStaleAttemptCheck(world, node.observePools, heartbeat(true), async () => undefined);
+    const afterRefusal = world.staleChanges.length;
+    await withStaleAttemptCheck(world, node.observePools, heartbeat(false), async () => undefined);
+    // Assess
+    expect(afterRefusal).toBe(0);
+    expect(world.staleChanges.map((c) => c.invariant)).toEqual(['stale-attempt']);
+  });
+
   it('shrinking a pool failure keeps only the pool, agent and item it needs', async () => {
     // Prepare: a "failure" that needs the second pool's first agent and its last item.
     const plan = generatePlan(3, { ...CI_PLAN, pools: 2 });

@@ -260,10 +260,11 @@ export class SimAgent {
   private async send(held: Held, call: AgentCall, retry: RetryPolicy): Promise<{ reply?: unknown; refusal?: VigilError }> {
     let answer: { reply?: unknown; refusal?: VigilError } = {};
     const { poolId } = this.pool;
+    const refusedAsStale = () => (answer.refusal as (VigilError & { code?: string }) | undefined)?.code === 'stale_attempt';
     const mustNotChange = (due: PoolItem) =>
       isStaleFor(held.attempt)(due) || (due.run?.terminating !== undefined && !['heartbeat', 'terminated', 'checkpoint'].includes(call.type));
     await this.call(call.type, 'worker', retry, () =>
-      withStaleAttemptCheck(this.world, this.observe, { poolId, itemId: held.itemId, attempt: held.attempt, what: call.type, mustNotChange }, async () => {
+      withStaleAttemptCheck(this.world, this.observe, { poolId, itemId: held.itemId, attempt: held.attempt, what: call.type, mustNotChange, refusedAsStale }, async () => {
         try {
           answer = { reply: await agentCall(this.deps, { poolId, itemId: held.itemId, agentId: this.spec.agentId, attempt: held.attempt, token: held.token, call }) };
         } catch (error) {

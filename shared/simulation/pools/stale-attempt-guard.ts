@@ -14,6 +14,8 @@ export interface AttemptInput {
   what: string;
   /** Whether this input, against the item as due by now, may change nothing (stale, or a result while terminating). */
   mustNotChange: (due: PoolItem) => boolean;
+  /** An agent's call: whether it was refused as `stale_attempt`, the contract's answer to a call of an older attempt. */
+  refusedAsStale?: () => boolean;
 }
 
 /**
@@ -30,6 +32,15 @@ export async function withStaleAttemptCheck(world: World, observe: PoolStore, in
     await run();
   } finally {
     const after = await observe.getItem(input.poolId, input.itemId);
+    // Changing nothing is not enough: an older attempt answered as the live one (200 `continue`)
+    // keeps an agent at work that another attempt has taken over.
+    if (input.refusedAsStale && input.attempt < due.attempt && !input.refusedAsStale()) {
+      world.staleChanges.push({
+        invariant: 'stale-attempt',
+        jobId: `${input.poolId}/${input.itemId}`,
+        message: `${input.what} of attempt ${input.attempt} was answered as the live attempt; the latest is ${due.attempt}`,
+      });
+    }
     if (after && fateOf(after) !== fateOf(before) && fateOf(after) !== fateOf(due)) {
       world.staleChanges.push({
         invariant: 'stale-attempt',
