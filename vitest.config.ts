@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import LongFilesFirst from './test/support/long-files-first.js';
 
 /**
  * The test tiers, one vitest project each, so a tier runs on its own (`npm run test:<tier>`) and
@@ -49,7 +50,7 @@ function tier(name: keyof typeof tiers): TestProjectInlineConfiguration {
       include: testsUnder(tiers[name]),
       sequence: { groupOrder: groupOf[name] },
       maxWorkers: filesAtOnce(groupOf[name]),
-      ...(name === 'app' ? { isolate: false } : {}),
+      ...(name === 'app' || name === 'domain' ? { isolate: false } : {}),
       // Only the emulator tier shares one AWS API emulator per run (see the setup file).
       ...(name === 'emulator' ? { globalSetup: ['test/support/emulator-global-setup.ts'] } : {}),
     },
@@ -61,6 +62,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    sequence: { sequencer: LongFilesFirst },
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     // CI also keeps a machine-readable result, from which .ci/run prints its closing count line.
     reporters: process.env['CI'] ? ['default', 'json'] : ['default'],

@@ -1,6 +1,6 @@
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEventBridgeBus, EventPublishError } from '../../../../shared/adapters/aws/eventbridge-bus.js';
 import type { BusEvent } from '../../../../shared/ports/event-bus.js';
 
@@ -14,6 +14,8 @@ describe('EventBridge bus (FailedEntryCount handling and chunking, against a moc
   const bus = createEventBridgeBus({ client: new EventBridgeClient({}), eventBusName: 'vigil-bus', retryBaseDelayMs: 1 });
 
   beforeEach(() => eventBridge.reset());
+  // The domain tier shares modules between files: the real client comes back for the next file.
+  afterAll(() => eventBridge.restore());
 
   it('sends at most 10 entries per call, each with source vigil on the configured bus', async () => {
     // Prepare

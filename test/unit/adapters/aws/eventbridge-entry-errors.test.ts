@@ -1,6 +1,6 @@
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEventBridgeBus, EventPublishError } from '../../../../shared/adapters/aws/eventbridge-bus.js';
 import type { BusEvent } from '../../../../shared/ports/event-bus.js';
 
@@ -20,6 +20,8 @@ describe('EventBridge per-entry error codes (mocked SDK)', () => {
   const bus = createEventBridgeBus({ client: new EventBridgeClient({ region: 'eu-west-1' }), eventBusName: 'vigil-bus', retryBaseDelayMs: 1 });
 
   beforeEach(() => eventBridge.reset());
+  // The domain tier shares modules between files: the real client comes back for the next file.
+  afterAll(() => eventBridge.restore());
 
   it.each(['AccessDeniedException', 'NotAuthorizedForDetailTypeException'])(
     'an entry rejected with the non-retryable %s is not sent again, and the publish names it refused',

@@ -10,7 +10,7 @@ import {
 } from '@aws-sdk/client-scheduler';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { SCHEDULE_NAME_PATTERN, scheduleNameFor } from '../../../../shared/adapters/aws/schedule-name.js';
 import { atExpression } from '../../../../shared/adapters/aws/scheduler-at-expression.js';
 import { createSqsSchedulerTimers, sqsDelaySecondsFor } from '../../../../shared/adapters/aws/sqs-scheduler-timers.js';
@@ -70,6 +70,11 @@ describe('SQS + Scheduler timers (error paths and exact requests, against a mock
   beforeEach(() => {
     sqs.reset();
     scheduler.reset();
+  });
+  // The domain tier shares modules between files: the real clients come back for the next file.
+  afterAll(() => {
+    sqs.restore();
+    scheduler.restore();
   });
 
   it('sends a near timer with DelaySeconds rounded up to whole seconds', async () => {

@@ -1,0 +1,21 @@
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * Files known to run far longer than their size suggests: each seeds half runs 500 simulated seeds
+ * from a few lines. On a fresh clone vitest has no durations yet and starts the largest files first,
+ * so these started last and ran alone at the end of their group while the other core sat idle.
+ */
+const LONG_RUNNING = [/test\/sim\/seeds-\d+-\d+\.test\.ts$/];
+
+/** Vitest's own order (groups, then durations from its cache, else size), with the long runners of each group first. */
+export default class LongFilesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const group = (file: TestSpecification) => file.project.config.sequence.groupOrder;
+    const long = (file: TestSpecification) => (LONG_RUNNING.some((pattern) => pattern.test(file.moduleId)) ? 0 : 1);
+    return sorted
+      .map((file, index) => ({ file, index }))
+      .sort((a, b) => group(a.file) - group(b.file) || long(a.file) - long(b.file) || a.index - b.index)
+      .map(({ file }) => file);
+  }
+}
