@@ -19,7 +19,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
  * naming the flag (test/integration/local-cloud-guards.test.ts). Correct behaviour: both are refused as
  * bad flags — exit 2, a message naming `--data-dir` and what it needs, no stack trace; the file untouched.
  */
-describe('npm start --data-dir that cannot be used', () => {
+describe('npm start -- --data-dir that cannot be used', () => {
   it('a --data-dir naming an existing file is refused as a bad flag: exit 2 naming --data-dir, no stack trace, the file untouched', async () => {
     // Prepare
     const file = join(scratch, 'not-a-dir.log');

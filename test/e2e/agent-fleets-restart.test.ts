@@ -5,7 +5,7 @@ import { VigilClient } from '../support/vigil-client.js';
 import { ms, useVigilProcess } from './e2e-support.js';
 
 /**
- * `kill -9` and a restart of `npm start --virtual-clock` with agent attempts in flight: time moves
+ * `kill -9` and a restart of `npm start -- --virtual-clock` with agent attempts in flight: time moves
  * only when the test advances it, so the restart eats into no deadline or grace period, and both end
  * at their exact instants after it.
  */

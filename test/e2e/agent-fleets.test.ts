@@ -5,7 +5,7 @@ import { VigilClient, ok } from '../support/vigil-client.js';
 import { advanceUntil, ms, useVigilProcess } from './e2e-support.js';
 
 /**
- * Agent fleets on `npm start --virtual-clock`: each test advances time itself (so they run one after
+ * Agent fleets on `npm start -- --virtual-clock`: each test advances time itself (so they run one after
  * the other) and the agent timeouts of a second or less end at their exact instants.
  */
 const vigil = useVigilProcess({ regions: ['us-east-1'], virtualClock: true });

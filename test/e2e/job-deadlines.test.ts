@@ -5,7 +5,7 @@ import { failed, ok, VigilClient } from '../support/vigil-client.js';
 import { ms, timedOutEvents, useVigilProcess } from './e2e-support.js';
 
 /**
- * Deadlines of a real `npm start --virtual-clock` process: time moves only when a test advances it
+ * Deadlines of a real `npm start -- --virtual-clock` process: time moves only when a test advances it
  * (`POST /_local/clock/advance`), so each test orders its events explicitly and asserts exact
  * instants: RUNNING 1 ms before a deadline, TIMED_OUT at it. They share the process's clock, so they
  * run one after the other. (job-deadlines-real-time.test.ts keeps one on the system clock.)

@@ -4,7 +4,7 @@ import { ok, VigilClient } from '../support/vigil-client.js';
 import { ms, publishedTimedOutEvents, timedOutEvents, useVigilProcess } from './e2e-support.js';
 
 /**
- * `kill -9` and a restart of a real `npm start --virtual-clock`: time moves only when the test
+ * `kill -9` and a restart of a real `npm start -- --virtual-clock`: time moves only when the test
  * advances it, so the restart costs no job any time (no restart budget to race), and the downtime is
  * whatever the test says. (restart-mid-flight.test.ts restarts on the system clock.)
  */

@@ -5,7 +5,7 @@ import { ok, VigilClient } from '../support/vigil-client.js';
 import { VigilProcess } from '../support/vigil-process.js';
 
 /**
- * A review finding. Scenario: `npm start --regions us-east-1,eu-west-1` accepts a local-authority job in eu-west-1 and
+ * A review finding. Scenario: `npm start -- --regions us-east-1,eu-west-1` accepts a local-authority job in eu-west-1 and
  * a gate job spanning both regions; the process is killed (SIGKILL) and started again on the same
  * data dir with `--regions us-east-1`.
  *
