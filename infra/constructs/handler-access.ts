@@ -15,7 +15,7 @@ export interface HandlerAccess {
   /** Send to the timer queue, upsert/delete schedules in the group, pass the Scheduler role. */
   readonly armTimers: boolean;
   /** Read the stack's key secret: a region's workflow-token HMAC key (its page cursors' key derives from it), the gate's page-cursor key. */
-  readonly tokenSecret: boolean;
+  readonly keySecret: boolean;
 }
 
 export interface HandlerSpec {
@@ -29,19 +29,19 @@ export interface HandlerSpec {
   readonly functionName?: string;
 }
 
-export const readOnly: HandlerAccess = { table: 'read', publishEvents: false, armTimers: false, tokenSecret: false };
+export const readOnly: HandlerAccess = { table: 'read', publishEvents: false, armTimers: false, keySecret: false };
 
 /**
  * Anything that goes through `decideAndSave`: it may write the item, run ArmTimer/DisarmTimer
  * effects and flush the item's outbox to the bus, whatever the decision at hand is.
  */
-export const decider: HandlerAccess = { table: 'readWrite', publishEvents: true, armTimers: true, tokenSecret: false };
+export const decider: HandlerAccess = { table: 'readWrite', publishEvents: true, armTimers: true, keySecret: false };
 
 export interface StateResources {
   readonly table: Table;
   readonly bus: IEventBus;
   readonly timers: TimerDelivery;
-  readonly tokenSecret?: ISecret;
+  readonly keySecret?: ISecret;
 }
 
 /**
@@ -64,9 +64,9 @@ export function grantAccess(fn: VigilFunction, access: HandlerAccess, resources:
   );
   if (access.publishEvents) resources.bus.grantPutEventsTo(fn.handler);
   if (access.armTimers) resources.timers.grantArm(fn);
-  if (access.tokenSecret) {
-    if (!resources.tokenSecret) throw new Error(`${fn.node.path} needs its stack's key secret, but the stack has none`);
+  if (access.keySecret) {
+    if (!resources.keySecret) throw new Error(`${fn.node.path} needs its stack's key secret, but the stack has none`);
     // GetSecretValue alone (grantRead adds DescribeSecret, which no handler calls).
-    Grant.addToPrincipal({ grantee: fn.handler, actions: ['secretsmanager:GetSecretValue'], resourceArns: [resources.tokenSecret.secretArn] });
+    Grant.addToPrincipal({ grantee: fn.handler, actions: ['secretsmanager:GetSecretValue'], resourceArns: [resources.keySecret.secretArn] });
   }
 }

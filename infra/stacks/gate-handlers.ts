@@ -13,7 +13,7 @@ export const gateHandlers = {
   GetJob: { entry: 'functions/gate-api/get-job.ts', description: 'GET /jobs/{jobId}', access: readOnly },
   GetJobHistory: { entry: 'functions/gate-api/get-job-history.ts', description: 'GET /jobs/{jobId}/history', access: readOnly },
   // Its page cursors are sealed under the gate's key (the list's days hold every tenant's jobs).
-  ListJobs: { entry: 'functions/gate-api/list-jobs.ts', description: 'GET /jobs', access: { ...readOnly, tokenSecret: true } },
+  ListJobs: { entry: 'functions/gate-api/list-jobs.ts', description: 'GET /jobs', access: { ...readOnly, keySecret: true } },
   CancelJob: { entry: 'functions/gate-api/cancel-job.ts', description: 'POST /jobs/{jobId}/cancel (every region)', access: decider },
   Health: { entry: 'functions/api/health.ts', description: 'GET /health', access: undefined },
   OpenApi: { entry: 'functions/gate-api/openapi.ts', description: 'GET /openapi.json', access: undefined },

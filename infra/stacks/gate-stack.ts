@@ -135,7 +135,7 @@ export class GateStack extends Stack {
       [LambdaEnv.regions]: config.regions.join(','),
       [LambdaEnv.submitFromGateFunctionName]: PhysicalNames.submitFromGateFunction,
     };
-    const resources = { table: this.table, bus: this.bus, timers: this.timers, tokenSecret: this.cursorSecret };
+    const resources = { table: this.table, bus: this.bus, timers: this.timers, keySecret: this.cursorSecret };
     const entries = Object.entries(gateHandlers) as [GateHandlerName, (typeof gateHandlers)[GateHandlerName]][];
     const functions = {} as Record<GateHandlerName, VigilFunction>;
     for (const [name, spec] of entries) {
@@ -143,7 +143,7 @@ export class GateStack extends Stack {
         entry: spec.entry,
         description: `Vigil gate: ${spec.description}`,
         ...('timeout' in spec ? { timeout: spec.timeout } : {}),
-        environment: spec.access ? { ...gateEnvironment, ...(spec.access.tokenSecret ? { [LambdaEnv.cursorSecretArn]: this.cursorSecret.secretArn } : {}) } : {},
+        environment: spec.access ? { ...gateEnvironment, ...(spec.access.keySecret ? { [LambdaEnv.cursorSecretArn]: this.cursorSecret.secretArn } : {}) } : {},
         logRemovalPolicy: removalPolicy,
         tracing: config.tracing,
         systemLogLevel: config.systemLogLevel,

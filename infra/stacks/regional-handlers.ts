@@ -3,7 +3,7 @@ import { PhysicalNames } from '../config/physical-names.js';
 import { decider, readOnly, type HandlerAccess, type HandlerSpec } from '../constructs/handler-access.js';
 import { TIMER_CONSUMER_TIMEOUT_SECONDS } from '../../shared/config/delivery-settings.js';
 
-const withTokens = (access: HandlerAccess): HandlerAccess => ({ ...access, tokenSecret: true });
+const withTokens = (access: HandlerAccess): HandlerAccess => ({ ...access, keySecret: true });
 
 // Submissions may carry up to 10,000 workflows; HTTP APIs cut integrations off at 30 s.
 const SUBMIT_TIMEOUT = Duration.seconds(29);

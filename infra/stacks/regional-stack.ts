@@ -164,14 +164,14 @@ export class RegionalStack extends Stack {
       ...(spec.timeout !== undefined ? { timeout: spec.timeout } : {}),
       ...(spec.functionName !== undefined ? { functionName: spec.functionName } : {}),
       environment: access
-        ? { ...managerEnvironment, ...(access.tokenSecret ? { [LambdaEnv.tokenSecretArn]: this.tokenSecret.secretArn } : {}) }
+        ? { ...managerEnvironment, ...(access.keySecret ? { [LambdaEnv.tokenSecretArn]: this.tokenSecret.secretArn } : {}) }
         : {},
       logRemovalPolicy: removalPolicy,
       tracing: config.tracing,
       systemLogLevel: config.systemLogLevel,
       ...(reservedConcurrency !== undefined ? { reservedConcurrency } : {}),
     });
-    if (access) grantAccess(fn, access, { table: this.table, bus: this.bus, timers: this.timers, tokenSecret: this.tokenSecret });
+    if (access) grantAccess(fn, access, { table: this.table, bus: this.bus, timers: this.timers, keySecret: this.tokenSecret });
     return fn;
   }
 
