@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { parseSimulateArgs } from './cli-args.js';
 import { generatePlan } from './world/generate-plan.js';
-import { runPlan } from './run-plan.js';
+import { runPlan, type RunResult } from './run-plan.js';
 import { describeFailures, sweepSeeds } from './sweep.js';
 import { breaks, shrink } from './shrink.js';
 
@@ -9,12 +9,13 @@ import { breaks, shrink } from './shrink.js';
 async function main(): Promise<number> {
   const args = parseSimulateArgs(process.argv.slice(2));
   const started = performance.now();
-  if (args.seeds === 1) {
-    const result = await runPlan(generatePlan(args.seed, args.options), { keepTrace: args.trace, store: args.store });
+  // One seed also prints its trace (with --trace) and its digest, from the same run.
+  const printOneSeed = (result: RunResult) => {
     for (const line of result.trace) console.log(line);
     console.log(`seed ${args.seed}: ${result.steps} steps, ${(result.simulatedMs / 3_600_000).toFixed(2)} h simulated, digest ${result.digest}`);
-  }
-  const summary = await sweepSeeds(args.seed, args.seeds, args.options, { store: args.store });
+  };
+  const oneSeed = args.seeds === 1;
+  const summary = await sweepSeeds(args.seed, args.seeds, args.options, { store: args.store, keepTrace: oneSeed && args.trace }, oneSeed ? printOneSeed : undefined);
   const seconds = (performance.now() - started) / 1000;
   console.log(
     `${summary.seeds} seed(s) from ${args.seed} × ${args.options.jobs} jobs × ${args.options.pools} pools × faults [${args.options.faults.join(',') || 'none'}]: ` +
