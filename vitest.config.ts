@@ -78,6 +78,8 @@ export default defineConfig({
           exclude: testsUnder(Object.values(tiers).flat()),
           sequence: { groupOrder: groupOf.other },
           maxWorkers: filesAtOnce(groupOf.other),
+          // Its CLI, runner and SDK files spawn the `vigil` command by the dozen: from one bundle built per run.
+          globalSetup: ['test/support/vigil-cli-bundle-setup.ts'],
         },
       },
     ],

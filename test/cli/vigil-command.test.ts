@@ -9,7 +9,8 @@ import { processExists, runVigil } from '../support/vigil-cli.js';
 import { startRecordingProxy } from '../support/recording-proxy.js';
 import { ok, VigilClient } from '../support/vigil-client.js';
 
-// Each case spawns the real command (tsx compiles on start): generous on a busy 2-core machine.
+// Each case spawns the real command (bundled once per run; the package's bin where a case says
+// `shipped`, tsx compiling on start): generous on a busy 2-core machine.
 vi.setConfig({ testTimeout: 60_000 });
 // A virtual clock: no job here times out (or goes stuck) while a cold command starts; a test that
 // wants a job to end by time advances it (`client.advanceClock`).
@@ -35,8 +36,8 @@ const newJob = async (timeoutSeconds = 300, stuckThresholdSeconds = 120) =>
 
 describe('vigil: usage', () => {
   it('no command prints the usage and exits 2; --help exits 0', async () => {
-    const bare = await runVigil([]);
-    const help = await runVigil(['--help']);
+    // The package's bin as npx runs it: the shipped entry point, tsx and all.
+    const [bare, help] = await Promise.all([runVigil([], { shipped: true }), runVigil(['--help'], { shipped: true })]);
     expect(bare.code).toBe(2);
     expect(bare.stdout).toContain('Usage: vigil <command>');
     expect(help.code).toBe(0);
@@ -44,17 +45,16 @@ describe('vigil: usage', () => {
 
   it('every subcommand explains itself with --help', async () => {
     const subcommands = ['submit', 'status', 'watch', 'cancel', 'pools create', 'pools status', 'dlq list', 'dlq retry', 'escalations list', 'escalations answer', 'run'];
-    for (const words of subcommands) {
-      const result = await runVigil([...words.split(' '), '--help']);
+    // One process per subcommand, all at once.
+    const results = await Promise.all(subcommands.map(async (words) => ({ words, result: await runVigil([...words.split(' '), '--help']) })));
+    for (const { words, result } of results) {
       expect(result.code, result.transcript).toBe(0);
       expect(result.stdout).toContain(`Usage: vigil ${words}`);
     }
   }, 120_000);
 
   it('an unknown command, an unknown flag or a missing argument exits 2 and says how to fix it', async () => {
-    const unknown = await runVigil(['frobnicate']);
-    const flag = await vigilAt(['status', 'j', '--no-such-flag']);
-    const missing = await vigilAt(['status']);
+    const [unknown, flag, missing] = await Promise.all([runVigil(['frobnicate']), vigilAt(['status', 'j', '--no-such-flag']), vigilAt(['status'])]);
     expect(unknown.code).toBe(2);
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain("Unknown option '--no-such-flag'");
@@ -63,8 +63,7 @@ describe('vigil: usage', () => {
   });
 
   it('without an endpoint it says where one comes from (exit 2); an endpoint that does not answer is exit 4', async () => {
-    const none = await runVigil(['status', 'j'], { cwd: scratch });
-    const down = await runVigil(['status', 'j', '--endpoint', 'http://127.0.0.1:9']);
+    const [none, down] = await Promise.all([runVigil(['status', 'j'], { cwd: scratch }), runVigil(['status', 'j', '--endpoint', 'http://127.0.0.1:9'])]);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('--endpoint');
     expect(down.code, down.transcript).toBe(4);
@@ -73,8 +72,10 @@ describe('vigil: usage', () => {
 
 describe('vigil: jobs', () => {
   it('submit FILE (JSON or YAML) prints the job and its tokens; --json is machine-readable', async () => {
-    const json = await vigilAt(['submit', file('job.json', JSON.stringify({ timeoutSeconds: 60, workflows: [{ workflowId: 'wf-1', workerId: 'w' }] })), '--json']);
-    const yaml = await vigilAt(['submit', file('job.yaml', 'timeoutSeconds: 60\nworkflows:\n  - workflowId: wf-1\n    workerId: w\n')]);
+    const [json, yaml] = await Promise.all([
+      vigilAt(['submit', file('job.json', JSON.stringify({ timeoutSeconds: 60, workflows: [{ workflowId: 'wf-1', workerId: 'w' }] })), '--json']),
+      vigilAt(['submit', file('job.yaml', 'timeoutSeconds: 60\nworkflows:\n  - workflowId: wf-1\n    workerId: w\n')]),
+    ]);
     expect(json.code, json.transcript).toBe(0);
     expect(JSON.parse(json.stdout)).toMatchObject({ status: 'RUNNING', workflows: [{ workflowId: 'wf-1', token: expect.any(String) }] });
     expect(yaml.code, yaml.transcript).toBe(0);
@@ -82,8 +83,10 @@ describe('vigil: jobs', () => {
   });
 
   it('submit of a missing file or an invalid job exits 2 with the reason', async () => {
-    const missing = await vigilAt(['submit', join(scratch, 'nope.json')]);
-    const invalid = await vigilAt(['submit', file('bad.json', JSON.stringify({ timeoutSeconds: -1, workflows: [] }))]);
+    const [missing, invalid] = await Promise.all([
+      vigilAt(['submit', join(scratch, 'nope.json')]),
+      vigilAt(['submit', file('bad.json', JSON.stringify({ timeoutSeconds: -1, workflows: [] }))]),
+    ]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('Cannot read');
     expect(invalid.code).toBe(2);
@@ -93,8 +96,7 @@ describe('vigil: jobs', () => {
 
   it('status exits 0 while RUNNING, 2 for an unknown job, 3 once cancelled; cancel twice is exit 2', async () => {
     const job = await newJob();
-    const running = await vigilAt(['status', job.jobId]);
-    const unknown = await vigilAt(['status', 'no-such-job']);
+    const [running, unknown] = await Promise.all([vigilAt(['status', job.jobId]), vigilAt(['status', 'no-such-job'])]);
     const cancel = await vigilAt(['cancel', job.jobId, '--reason', 'test']);
     const again = await vigilAt(['cancel', job.jobId]);
     const cancelled = await vigilAt(['status', job.jobId, '--json']);
@@ -140,9 +142,12 @@ describe('vigil: jobs', () => {
     mkdirSync(join(dir, '.vigil'));
     writeFileSync(join(dir, '.vigil', 'endpoints.json'), readFileSync(join(vigil.dataDir, 'endpoints.json')));
     const job = await newJob();
-    const region = await runVigil(['status', job.jobId], { cwd: dir });
-    const gate = await runVigil(['status', job.jobId, '--gate'], { cwd: dir });
-    const env = await runVigil(['status', job.jobId], { cwd: scratch, env: { VIGIL_ENDPOINT: vigil.regionUrl() } });
+    const [region, gate, env] = await Promise.all([
+      // What a user types in a project folder: `npx vigil status JOB`, through the shipped bin.
+      runVigil(['status', job.jobId], { cwd: dir, shipped: true }),
+      runVigil(['status', job.jobId, '--gate'], { cwd: dir }),
+      runVigil(['status', job.jobId], { cwd: scratch, env: { VIGIL_ENDPOINT: vigil.regionUrl() } }),
+    ]);
     expect(region.code, region.transcript).toBe(0);
     expect(gate.code, gate.transcript).toBe(2); // the gate does not know a region's local job
     expect(gate.stderr).toContain('job_not_found');
@@ -154,8 +159,7 @@ describe('vigil: pools, DLQ and escalations', () => {
   it('pools create FILE and pools status', async () => {
     const poolId = `cli-pool-${randomUUID().slice(0, 8)}`;
     const created = await vigilAt(['pools', 'create', file(`${poolId}.json`, JSON.stringify({ poolId, items: [{ itemId: 'i-1', input: {} }] })), '--json']);
-    const status = await vigilAt(['pools', 'status', poolId, '--json']);
-    const dlq = await vigilAt(['dlq', 'list', poolId, '--json']);
+    const [status, dlq] = await Promise.all([vigilAt(['pools', 'status', poolId, '--json']), vigilAt(['dlq', 'list', poolId, '--json'])]);
     expect(created.code, created.transcript).toBe(0);
     expect(JSON.parse(created.stdout)).toMatchObject({ poolId, status: 'RUNNING' });
     expect(status.code, status.transcript).toBe(0);
@@ -172,9 +176,11 @@ describe('vigil: pools, DLQ and escalations', () => {
   });
 
   it('dlq retry of an item not in the DLQ, and an answer to an unknown escalation, exit 2; escalations list exits 0', async () => {
-    const retry = await vigilAt(['dlq', 'retry', 'no-such-pool', 'i-1']);
-    const answer = await vigilAt(['escalations', 'answer', 'no-such-escalation', 'skip']);
-    const list = await vigilAt(['escalations', 'list', '--json']);
+    const [retry, answer, list] = await Promise.all([
+      vigilAt(['dlq', 'retry', 'no-such-pool', 'i-1']),
+      vigilAt(['escalations', 'answer', 'no-such-escalation', 'skip']),
+      vigilAt(['escalations', 'list', '--json']),
+    ]);
     expect(retry.code, retry.transcript).toBe(2);
     expect(answer.code, answer.transcript).toBe(2);
     expect(list.code, list.transcript).toBe(0);

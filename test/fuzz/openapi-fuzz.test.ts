@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useVigilProcess } from '../e2e/e2e-support.js';
 import { ensurePythonVenv, missingPythonReason } from '../support/python-venv.js';
 
@@ -76,13 +76,21 @@ async function documentedOperations(url: string | undefined): Promise<number> {
 const skip = unavailable();
 
 describe.skipIf(skip !== undefined)('Schemathesis against every listener of npm start', () => {
+  // On a fresh machine (CI) the venv is installed while npm start starts, not after it.
+  let venvPython: Promise<string> | undefined;
+  beforeAll(() => {
+    venvPython = ensurePythonVenv(VENV_DIR, SCHEMATHESIS_REQUIREMENT);
+    // Awaited by the test, which reports a failed install; not an unhandled rejection meanwhile.
+    venvPython.catch(() => undefined);
+  });
   const vigil = useVigilProcess({ regions: ['us-east-1', 'eu-west-1'] });
 
   it(
     'finds no 5xx and no answer that breaks the OpenAPI document',
     async () => {
       // Prepare
-      const python = await ensurePythonVenv(VENV_DIR, SCHEMATHESIS_REQUIREMENT);
+      if (!venvPython) throw new Error('the venv install did not start');
+      const python = await venvPython;
       const schemathesis = python.replace(/python$/, 'schemathesis');
       const listeners: Record<string, string> = { gate: vigil.endpoints.gate, ...vigil.endpoints.regions };
       // Act

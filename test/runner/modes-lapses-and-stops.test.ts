@@ -98,21 +98,28 @@ calls: ${fake.seen.map((s) => `${s.method} ${s.path}`).join(', ')}`).toBe(2);
     expect(asked).toEqual([{ reason: 'gc_pause', currentProgress: 0.4 }]);
   });
   it('vigil run --follow outlasts an outage of Vigil longer than a claim waits (35 s), then claims again', async () => {
-    // Prepare: every claim for the first 38 s answers 503; afterwards the pool is empty
-    const outageUntil = Date.now() + 38_000;
-    const fake = await vigil.fakeVigil((method, path) => {
-      if (path.endsWith('/claims')) return Date.now() < outageUntil ? errorReply(503, 'upstream_unavailable', 'down') : { status: 204 };
-      return { status: 200, body: {} };
+    // Prepare: Vigil is down (503) until the runner gives up on its first claim, which it repeats with
+    // the same claimId for 35 s, and claims anew; then the pool is empty. So the outage outlasts a
+    // claim's wait however its repeats fall (a fixed outage may end just before the claim gives up).
+    const claimIdOf = (body: unknown) => (typeof body === 'object' && body !== null && 'claimId' in body ? body.claimId : undefined);
+    let firstClaimId: unknown;
+    const fake = await vigil.fakeVigil((method, path, body) => {
+      if (!path.endsWith('/claims')) return { status: 200, body: {} };
+      firstClaimId ??= claimIdOf(body);
+      return claimIdOf(body) === firstClaimId ? errorReply(503, 'upstream_unavailable', 'down') : { status: 204 };
     });
     const runner = vigil.startVigil(['run', '--pool', 'pool-1', '--agent', 'agent-a', '--follow', '--endpoint', fake.url, '--', 'true']);
     // Act: once it claims after the outage, the operator stops it
-    await pollUntil(async () => (fake.seen.some((s) => s.path.endsWith('/claims') && s.at >= outageUntil) ? true : undefined), {
-      what: () => 'a claim after the outage',
+    const claims = () => fake.seen.filter((s) => s.path.endsWith('/claims'));
+    const claimAfterOutage = await pollUntil(async () => claims().find((s) => claimIdOf(s.body) !== firstClaimId), {
+      what: () => `a claim after the outage; claims so far at ${claims().map((s) => new Date(s.at).toISOString()).join(', ')}`,
       timeoutMs: 55_000,
     });
     runner.child.kill('SIGINT');
     const result = await runner.done;
-    // Assess: it never gave up (exit 4); stopped with nothing claimed, it exits 0
+    // Assess: it never gave up (exit 4) on an outage longer than a claim waits; stopped with nothing claimed, it exits 0
+    const outageMs = claimAfterOutage.at - (claims()[0]?.at ?? Number.NaN);
+    expect(outageMs, result.transcript).toBeGreaterThanOrEqual(35_000);
     expect(result.code, result.transcript).toBe(0);
   }, 90_000);
 });

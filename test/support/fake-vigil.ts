@@ -4,17 +4,15 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { pollUntil } from './poll.js';
+import { vigilCommand } from './vigil-cli.js';
 
 /**
  * A scripted fake Vigil on loopback (a slow, lying or refusing server), the `vigil` command as a
  * process a test can signal, and the pids its children write: each case is then deterministic.
  * `useFakeVigil()` in a describe closes every server and kills every stray process after each test.
  */
-const VIGIL_BIN = fileURLToPath(new URL('../../shared/cli/bin/vigil.js', import.meta.url));
-
 export interface Seen {
   method: string;
   path: string;
@@ -136,7 +134,8 @@ async function serve(route: Route): Promise<FakeVigil> {
 
 /** `vigil ARGS…` as a process a test can signal. */
 function startVigil(args: string[]) {
-  const child = spawn(process.execPath, [VIGIL_BIN, ...args], { env: { ...process.env, VIGIL_ENDPOINT: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const command = vigilCommand(args);
+  const child = spawn(command.file, command.args, { env: { ...process.env, VIGIL_ENDPOINT: '', ...command.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
