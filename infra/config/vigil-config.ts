@@ -1,4 +1,5 @@
 import type { Node } from 'constructs';
+import { MAX_DURATION_SECONDS } from '../../shared/domain/time.js';
 
 /** The seconds knobs the handlers read from their environment (`shared/config/lambda-env.ts`). */
 export interface PolicySeconds {
@@ -90,8 +91,8 @@ export function readVigilConfig(node: Node, env: NodeJS.ProcessEnv = process.env
  */
 function readPolicy(node: Node): PolicySeconds {
   const policy: PolicySeconds = {
-    defaultStuckThresholdSeconds: readSeconds(node, 'defaultStuckThresholdSeconds'),
-    gateFallbackSeconds: readSeconds(node, 'gateFallbackSeconds'),
+    defaultStuckThresholdSeconds: readSeconds(node, 'defaultStuckThresholdSeconds', MAX_DURATION_SECONDS),
+    gateFallbackSeconds: readSeconds(node, 'gateFallbackSeconds', MAX_DURATION_SECONDS),
     gateReportIntervalSeconds: readSeconds(node, 'gateReportIntervalSeconds'),
     gateStuckThresholdSeconds: readSeconds(node, 'gateStuckThresholdSeconds'),
   };
@@ -156,12 +157,19 @@ function readSystemLogLevel(raw: unknown): SystemLogLevel {
   return level;
 }
 
-function readSeconds(node: Node, key: keyof PolicySeconds): number {
+/**
+ * `atMost`: a default a job gets, or a wait its deadline gets, is held to what a job may name itself
+ * (one year): beyond, its deadline leaves the Date range and every answer that shows it fails.
+ */
+function readSeconds(node: Node, key: keyof PolicySeconds, atMost = Infinity): number {
   const raw: unknown = node.tryGetContext(key);
   if (raw === undefined) return defaultPolicySeconds[key];
   const seconds = Number(raw);
   if (!Number.isFinite(seconds) || seconds <= 0) {
     throw new VigilConfigError(key, `has '${String(raw)}'`, 'use a positive number of seconds');
+  }
+  if (seconds > atMost) {
+    throw new VigilConfigError(key, `has ${seconds} seconds, more than the ${atMost} (one year) a job may name`, `use at most ${atMost} seconds`);
   }
   return seconds;
 }

@@ -1,5 +1,6 @@
 import * as z from '../validation/zod.js';
 import { MAX_TENANT_LENGTH } from '../domain/tenant.js';
+import { MAX_DURATION_SECONDS } from '../domain/time.js';
 
 /** Ids are 1–128 characters of `[A-Za-z0-9._:-]` (contract). */
 export const id = z
@@ -18,8 +19,6 @@ export const id = z
  */
 export const sealedCursor = z.string().check(z.minLength(1), z.maxLength(1024));
 
-const MAX_TIMEOUT_SECONDS = 31_536_000;
-
 export const workflowsSchema = z
   .array(z.strictObject({ workflowId: id, workerId: id }))
   .check(
@@ -37,7 +36,7 @@ const MIN_DURATION_SECONDS = 0.001;
 
 export const durationSeconds = () =>
   z.pipe(
-    z.number().check(z.gt(0, 'must be more than 0'), z.lte(MAX_TIMEOUT_SECONDS, `must be at most ${MAX_TIMEOUT_SECONDS} (one year)`)),
+    z.number().check(z.gt(0, 'must be more than 0'), z.lte(MAX_DURATION_SECONDS, `must be at most ${MAX_DURATION_SECONDS} (one year)`)),
     z.transform((seconds: number) => Math.max(seconds, MIN_DURATION_SECONDS)),
   );
 

@@ -4,6 +4,7 @@ import { latestEndAt, nextDueAt } from './deadlines.js';
 import { WorkflowMark, type Job, type Workflow } from './job.js';
 import { armJobTimer } from './job-timer.js';
 import { DEFAULT_TENANT } from './tenant.js';
+import { MAX_DURATION_SECONDS } from './time.js';
 
 export interface JobSubmission {
   jobId: string;
@@ -41,7 +42,9 @@ export function startJob(
       lastProgressAt: now,
       lastReportAt: now,
       timeoutSeconds: submission.timeoutSeconds,
-      stuckThresholdSeconds: submission.stuckThresholdSeconds ?? ctx.policy.defaultStuckThresholdSeconds,
+      // No default gives a job a threshold it could not name itself (its stuck deadline would leave the
+      // Date range): `npm start` and the deployment refuse one, a policy built in code is held to it here.
+      stuckThresholdSeconds: submission.stuckThresholdSeconds ?? Math.min(ctx.policy.defaultStuckThresholdSeconds, MAX_DURATION_SECONDS),
       totalExtensionsGranted: 0,
       maxWorkerExtension: 0,
       lastExtensionAt: 0,

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { MAX_DURATION_SECONDS } from '../domain/time.js';
 import * as z from '../validation/zod.js';
 
 /** `npm start` flags (README "Configuration"). */
@@ -16,6 +17,14 @@ export interface LocalCloudFlags {
 const region = z.string().check(z.regex(/^[a-z0-9-]{1,32}$/, 'region names are lower-case letters, digits and dashes'));
 const positiveSeconds = (flag: string) =>
   z.coerce.number({ error: `--${flag} needs a number of seconds` }).check(z.positive(`--${flag} must be greater than 0`));
+/**
+ * A default a job gets, or a wait its deadline gets, is held to what a job may name itself (one year):
+ * beyond, its deadline leaves the Date range and every answer that shows it fails.
+ */
+const boundedSeconds = (flag: string, what: string) =>
+  positiveSeconds(flag).check(
+    z.lte(MAX_DURATION_SECONDS, `--${flag} must be at most ${MAX_DURATION_SECONDS} (one year, the longest ${what}); pass a smaller number of seconds`),
+  );
 
 const flagsSchema = z.object({
   port: z.pipe(
@@ -33,8 +42,8 @@ const flagsSchema = z.object({
     ),
   ),
   dataDir: z.string().check(z.minLength(1, '--data-dir needs a directory path, like --data-dir .vigil')),
-  gateFallbackSeconds: positiveSeconds('gate-fallback-seconds'),
-  stuckThresholdSeconds: positiveSeconds('stuck-threshold-seconds'),
+  gateFallbackSeconds: boundedSeconds('gate-fallback-seconds', 'timeout a job may name'),
+  stuckThresholdSeconds: boundedSeconds('stuck-threshold-seconds', 'stuck threshold a job may name'),
   gateStuckThresholdSeconds: positiveSeconds('gate-stuck-threshold-seconds'),
 }).check(
   // The gate listens on --port and region i on --port + 1 + i.

@@ -1,7 +1,8 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemScheduler } from '../adapters/local/system-scheduler.js';
 import { VirtualClock } from '../adapters/local/virtual-clock.js';
+import { systemClock } from '../ports/clock.js';
 import type { Scheduler } from '../ports/scheduler.js';
 
 /** In the data dir: `{"now": <epoch ms>}`, the virtual time a restart resumes from. */
@@ -24,8 +25,8 @@ export interface LocalClock {
 export function localClock(options: { dataDir: string; virtualClock?: boolean; clock?: Scheduler }): LocalClock {
   if (options.clock instanceof VirtualClock) return virtualLocalClock(options.clock);
   if (options.clock) return { scheduler: options.clock };
-  if (!options.virtualClock) return { scheduler: systemScheduler() };
   const file = join(options.dataDir, VIRTUAL_CLOCK_FILE);
+  if (!options.virtualClock) return systemLocalClock(options.dataDir, file);
   // Recorded at every step of an advance, before what falls due then runs (and writes its decisions):
   // a kill -9 mid-advance restarts at a time no earlier than any decision stored. Whole or not at all.
   const save = (now: number) => {
@@ -36,6 +37,36 @@ export function localClock(options: { dataDir: string; virtualClock?: boolean; c
   save(start);
   return virtualLocalClock(new VirtualClock(start, save));
 }
+
+/**
+ * The system clock on a data dir that may have run on the virtual one. Its stored decisions were made
+ * at the stored virtual time: while that is ahead of the system clock, starting would move time back
+ * (jobs would run past their timeouts, silent workers count as healthy), so it is refused. Once the
+ * system clock has passed it, the stored time is dropped: this run's decisions are made later, and a
+ * later `--virtual-clock` run must start from the system time, not go back to before them.
+ */
+function systemLocalClock(dataDir: string, file: string): LocalClock {
+  const stored = storedTime(file);
+  const now = systemClock.now();
+  if (stored !== undefined && stored > now) {
+    throw new VirtualTimeAheadError(dataDir, stored, now);
+  }
+  if (stored !== undefined) rmSync(file, { force: true });
+  return { scheduler: systemScheduler() };
+}
+
+export class VirtualTimeAheadError extends Error {
+  constructor(dataDir: string, storedMs: number, nowMs: number) {
+    super(
+      `The data dir ${dataDir} ran on the virtual clock, which stands at ${new Date(storedMs).toISOString()} (${VIRTUAL_CLOCK_FILE}), ` +
+        `${formatAhead(storedMs - nowMs)} ahead of the system clock: started without --virtual-clock its time would go back, ` +
+        `and its jobs would run past their timeouts. Pass --virtual-clock to resume it, or pass another --data-dir.`,
+    );
+    this.name = 'VirtualTimeAheadError';
+  }
+}
+
+const formatAhead = (ms: number): string => (ms >= 3_600_000 ? `${(ms / 3_600_000).toFixed(1)} h` : ms >= 60_000 ? `${(ms / 60_000).toFixed(1)} min` : `${(ms / 1000).toFixed(1)} s`);
 
 function virtualLocalClock(clock: VirtualClock): LocalClock {
   return {

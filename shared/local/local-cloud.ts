@@ -68,13 +68,20 @@ export interface LocalCloud {
 export async function startLocalCloud(options: LocalCloudOptions): Promise<LocalCloud> {
   mkdirSync(options.dataDir, { recursive: true });
   const lock = lockDataDir(options.dataDir);
+  // A data dir whose time would go back is refused before anything of it changes (local-clock.ts).
+  let time: LocalClock;
+  try {
+    time = localClock(options);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
   // The previous run's map must not be read for this one's until every listener accepts connections.
   const endpointsFile = join(options.dataDir, 'endpoints.json');
   rmSync(endpointsFile, { force: true });
   // Compiled while the stores start; awaited before any listener answers (see handler-modules.ts).
   const handlersLoaded = loadHandlerModules();
   handlersLoaded.catch(() => undefined);
-  const time = localClock(options);
   const clock = time.scheduler;
   const network = new LocalEventNetwork(Math.random, { scheduler: clock });
   const metrics = new LocalMetrics();

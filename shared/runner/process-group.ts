@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import type { Writable } from 'node:stream';
+import { setLongTimeout } from '../ports/long-timeout.js';
 import { groupHasLiveMembers } from './group-members.js';
 
 export interface ChildGroup {
@@ -44,7 +45,8 @@ export function stopLiveGroupsOnSignals(graceMs: number): AbortSignal {
     if (stopping.signal.aborted) killLiveGroupsAndExit(signal);
     stopping.abort();
     signalLiveGroups('SIGTERM');
-    setTimeout(() => killLiveGroupsAndExit(signal), graceMs + REPORT_SLACK_MS).unref();
+    // `--grace` may be longer than setTimeout waits.
+    setLongTimeout(() => killLiveGroupsAndExit(signal), graceMs + REPORT_SLACK_MS, { ref: false });
   };
   for (const signal of STOP_SIGNALS) process.on(signal, stop);
   process.once('exit', () => signalLiveGroups('SIGKILL'));

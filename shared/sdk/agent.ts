@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { claimAnswer, commandStartAnswer, heartbeatAnswer, type Claim, type HeartbeatAnswer } from '../contract/pool-responses.js';
+import { MAX_TIMEOUT_MS, setLongTimeout, type LongTimeout } from '../ports/long-timeout.js';
 import { backoffDelayMs, defaultRetryPolicy } from './backoff.js';
 import { watchDeadline } from './deadline-watch.js';
 import { VigilApiError, VigilUnreachableError } from './errors.js';
@@ -134,7 +135,8 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
   };
 
   const checkpointMs = (claimed.checkpointIntervalSeconds ?? 300) * 1000;
-  const intervalMs = Math.max(100, Math.min(options.heartbeatIntervalMs ?? 5_000, checkpointMs / 2));
+  // A longer interval would make setInterval beat every millisecond; beating sooner is harmless.
+  const intervalMs = Math.max(100, Math.min(options.heartbeatIntervalMs ?? 5_000, checkpointMs / 2, MAX_TIMEOUT_MS));
   const beat = () => {
     heartbeat().catch((error: unknown) => {
       // A stale attempt, an item or pool Vigil no longer knows, or a token it no longer takes: the
@@ -150,22 +152,26 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
   // opening learns of it in time, whatever the heartbeat interval. Measured from this answer, which
   // comes after Vigil's claim, so the beat is never before the opening.
   const claimedAt = Date.now();
-  let requestBeat: NodeJS.Timeout | undefined;
+  let requestBeat: LongTimeout | undefined;
   const beatAtRequest = (n: number) => {
-    requestBeat = setTimeout(() => {
-      beat();
-      beatAtRequest(n + 1);
-    }, Math.max(0, claimedAt + n * checkpointMs + REQUEST_OPENING_SLACK_MS - Date.now()));
-    requestBeat.unref();
+    // A pool's interval may be up to a year, longer than setTimeout waits.
+    requestBeat = setLongTimeout(
+      () => {
+        beat();
+        beatAtRequest(n + 1);
+      },
+      claimedAt + n * checkpointMs + REQUEST_OPENING_SLACK_MS - Date.now(),
+      { ref: false },
+    );
   };
   beatAtRequest(1);
   deadlineWatch.rearm();
   const stopBeats = () => {
     clearInterval(loop);
-    clearTimeout(requestBeat);
+    requestBeat?.clear();
     deadlineWatch.stop();
   };
-  controller.signal.addEventListener('abort', () => clearTimeout(requestBeat), { once: true });
+  controller.signal.addEventListener('abort', () => requestBeat?.clear(), { once: true });
 
   return {
     claim: claimed,

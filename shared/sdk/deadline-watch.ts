@@ -1,9 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { MAX_TIMEOUT_MS } from '../ports/long-timeout.js';
 
 /** How long Vigil has to answer at the deadline before the work is told to stop on its own clock. */
 const DEADLINE_CONFIRM_MS = 5_000;
-/** setTimeout's longest delay; a farther deadline is simply asked about early. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 /** How soon a deadline Vigil still called running is asked about again. */
 const DEADLINE_RECHECK_MS = 1_000;
 
@@ -47,7 +46,8 @@ export function watchDeadline(options: {
     clearTimeout(timer);
     const deadlineAtMs = options.deadlineAtMs();
     if (stopped || deadlineAtMs === undefined || options.signal.aborted) return;
-    timer = setTimeout(() => void confirm(), Math.min(MAX_TIMER_MS, Math.max(DEADLINE_RECHECK_MS, deadlineAtMs - options.now())));
+    // A deadline farther than setTimeout waits is simply asked about early.
+    timer = setTimeout(() => void confirm(), Math.min(MAX_TIMEOUT_MS, Math.max(DEADLINE_RECHECK_MS, deadlineAtMs - options.now())));
     timer.unref();
   };
   const stop = () => {

@@ -1,8 +1,6 @@
 import { systemClock, type Clock } from '../../ports/clock.js';
+import { MAX_TIMEOUT_MS } from '../../ports/long-timeout.js';
 import type { Scheduler } from '../../ports/scheduler.js';
-
-/** Node's setTimeout cannot wait longer than this; a later callback is re-checked when it elapses. */
-const MAX_TIMEOUT_MS = 2_147_483_647;
 
 /** The wall-clock `Scheduler`: one unref'd OS timer per callback (the process stays up for its listeners). */
 export function systemScheduler(clock: Clock = systemClock): Scheduler {
@@ -10,6 +8,7 @@ export function systemScheduler(clock: Clock = systemClock): Scheduler {
     now: () => clock.now(),
     schedule(dueAt, task) {
       let handle: NodeJS.Timeout;
+      // A callback later than setTimeout waits is re-checked against the clock when the longest wait elapses.
       const wait = () => {
         const waitMs = dueAt - clock.now();
         handle = waitMs > MAX_TIMEOUT_MS ? setTimeout(wait, MAX_TIMEOUT_MS) : setTimeout(() => void task(), Math.max(0, waitMs));

@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { sleepLong } from '../../ports/long-timeout.js';
 import { gateJobAnswer, gateSubmittedJobAnswer, type GateJobAnswer, type GateSubmittedJobAnswer } from '../../contract/gate-responses.js';
 import { cancelAnswer, jobAnswer, submittedJobAnswer, type JobAnswer } from '../../contract/manager-responses.js';
 import { VigilApiError } from '../../sdk/errors.js';
@@ -127,7 +127,8 @@ export const watch = command(
       const job = await fetchJob(http, values.gate, positionals[0] ?? '');
       view.show(job, linesOf(job, values.gate, Date.now()));
       if (job.status !== 'RUNNING') return exitCodeOfStatus(job.status);
-      await sleep(intervalMs);
+      // `--interval` may be longer than setTimeout waits.
+      await sleepLong(intervalMs);
     }
   });
 

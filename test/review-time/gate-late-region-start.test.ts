@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { fireJobTimer } from '../../shared/app/fire-job-timer.js';
+import { submitGateJob } from '../../shared/app/gate/submit-gate-job.js';
+import { reportProgress } from '../../shared/app/report-progress.js';
+import { requestExtension } from '../../shared/app/request-extension.js';
+import { UpstreamUnavailableError } from '../../shared/domain/errors.js';
+import { effectiveDeadline } from '../../shared/domain/deadlines.js';
+import { defaultGatePolicy } from '../../shared/domain/gate/gate-policy.js';
+import { at } from '../support/fixtures.js';
+import { useGateWorld } from '../app/support/gate-world.js';
+import type { TestRegions } from '../app/support/test-regions.js';
+
+const GRACE_SECONDS = defaultGatePolicy.extensionReportGraceSeconds;
+const EU = 'eu-west-1';
+
+/**
+ * Review (time): the gate measures everything about a region from its own `submittedAt`
+ * (global-deadline.ts: `globalDeadline`, `extensionsMayBeUnheard`), while the region runs its job,
+ * and answers its workers' `deadlineAt`, from its own `startedAt` (submit-job.ts: `startedAt: now`).
+ * The two differ by how late the region accepted the job. The contract's own recovery for a region
+ * that did not answer the fan-out — "Resend the same body with jobId … to retry" — starts it there
+ * later (same for a slow cold start), with no clock skew at all:
+ * 1. the gate ends the late region's job (global_timeout) before the `deadlineAt` it told its
+ *    workers, with no extension anywhere;
+ * 2. a report the late region sent before its own deadline reads to the gate as sent after it, so a
+ *    gate back from an outage takes a stale extension total as final and cuts short a grant the region
+ *    made while it was down (the case test/app/gate/gate-outage-extension.test.ts fixed for a region
+ *    that started on time).
+ */
+describe('a gate job whose region accepted it late (the fan-out resent after that region did not answer)', () => {
+  const w = useGateWorld();
+
+  /** Fires the region job's current wake-up at its due time; what it sends goes to a gate that is down (lost) or up. */
+  async function fireRegion(jobId: string, gateDown: boolean): Promise<void> {
+    const m = w.manager(EU);
+    const timer = m.timers.expectArmed(jobId);
+    w.clock.set(timer.dueAt);
+    await fireJobTimer(m.deps, timer);
+    await w.regionsToGate(gateDown);
+    await w.gateToRegions();
+  }
+
+  /** Submits at 0 s with EU unreachable, then resends the same body at `lateSeconds`: EU accepts then. */
+  async function submitLate(jobId: string, lateSeconds: number) {
+    const body = { jobId, timeoutSeconds: 60, datacenters: { [EU]: { workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] } } };
+    const regions = w.gate.regions as TestRegions;
+    regions.unreachable.add(EU);
+    await expect(submitGateJob(w.gate, body)).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    regions.unreachable.clear();
+    w.clock.set(at(lateSeconds));
+    const submitted = await submitGateJob(w.gate, body);
+    await w.pump();
+    return submitted.view.datacenters[EU]?.workflows[0]?.token ?? '';
+  }
+
+  it('does not end the region’s job before the deadline that region gave its worker (no extension, no outage)', async () => {
+    // Prepare: EU accepts the 60 s job 30 s after the gate recorded it; its worker keeps reporting progress
+    const token = await submitLate('late-1', 30);
+    const report = (progress: number) => reportProgress(w.manager(EU).deps, { jobId: 'late-1', workflowId: 'wf-1', workerId: 'worker-a', token, progress });
+    let told = Date.parse((await report(0.1)).deadlineAt);
+    // Act: time runs to 100 s with the region's wake-ups and the gate's, all delivered; the worker reports after each
+    for (let p = 0.2; w.clock.now() < at(100) && (await w.manager(EU).getJob('late-1')).status === 'RUNNING'; p += 0.05) {
+      await fireRegion('late-1', false);
+      const gateDue = (await w.gateJob('late-1')).timerDueAt;
+      if (gateDue !== undefined && gateDue <= w.clock.now()) await w.fireGate('late-1', w.clock.now());
+      await w.pump();
+      const answer = await report(Math.min(p, 0.9));
+      if (!answer.cancel) told = Date.parse(answer.deadlineAt);
+    }
+    // Assess: the job may end, but not before the deadline its worker was last told (the contract's `deadlineAt`)
+    const regionJob = await w.manager(EU).getJob('late-1');
+    const endedAt = regionJob.status === 'RUNNING' ? Infinity : (regionJob.finishedAt ?? 0);
+    expect({ endedAt: endedAt === Infinity ? 'running' : new Date(endedAt).toISOString(), reason: regionJob.tracking.timeoutReason, endedBeforeToldDeadline: endedAt < told }, `worker told deadlineAt ${new Date(told).toISOString()}, job ended ${endedAt === Infinity ? 'no' : new Date(endedAt).toISOString()} (${regionJob.tracking.timeoutReason ?? ''})`).toMatchObject({
+      endedBeforeToldDeadline: false,
+    });
+  });
+
+  it('does not cut short an extension the late region granted while the gate was down', async () => {
+    // Prepare: EU accepts the 60 s job 12 s late (its deadline is 72 s); its reports of 22–62 s reach the gate
+    const token = await submitLate('late-2', 12);
+    while (w.clock.now() < at(62)) await fireRegion('late-2', false);
+    expect(w.clock.now()).toBe(at(62));
+
+    // Act: the gate is down from 63 s to 74 s. At 65 s the worker is granted 30 s: EU's deadline is
+    // then 102 s. The gate is back at 75 s, when its wake-up (60 + 15 s) comes.
+    w.clock.set(at(65));
+    const answer = await requestExtension(w.manager(EU).deps, { workerId: 'worker-a', token, currentProgress: 0.5 });
+    // The worker asks its job's deadline after a grant, as the SDK does
+    const told = Date.parse((await reportProgress(w.manager(EU).deps, { jobId: 'late-2', workflowId: 'wf-1', workerId: 'worker-a', token, progress: 0.5 })).deadlineAt);
+    await w.regionsToGate(true);
+    while (w.clock.now() < at(72)) await fireRegion('late-2', true);
+    await w.fireGate('late-2', at(60 + GRACE_SECONDS));
+    await w.gateToRegions();
+
+    // Assess: the grant holds (EU's deadline is 102 s, and its worker was told so); nothing may end the job at 75 s
+    expect(answer).toMatchObject({ granted: true, extensionSeconds: 30 });
+    const regionJob = await w.manager(EU).getJob('late-2');
+    expect(effectiveDeadline(regionJob.tracking)).toBe(at(102));
+    const endedAt = regionJob.status === 'RUNNING' ? Infinity : (regionJob.finishedAt ?? 0);
+    expect(
+      { status: regionJob.status, reason: regionJob.tracking.timeoutReason, endedBeforeToldDeadline: endedAt < told },
+      `worker told deadlineAt ${new Date(told).toISOString()}, job ended ${Number.isFinite(endedAt) ? new Date(endedAt).toISOString() : 'no'}`,
+    ).toMatchObject({ endedBeforeToldDeadline: false });
+  });
+});
