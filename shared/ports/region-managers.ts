@@ -4,8 +4,11 @@ import type { SubmitFromGateBody } from '../contract/manager-requests.js';
 export type RegionSubmitResult =
   | {
       outcome: 'accepted';
-      /** The region's first page of tokens; `nextCursor` when the rest is paged from that region's `GET /jobs/{jobId}/tokens`. */
-      body: { fenceToken: number; workflows: Array<{ workflowId: string; workerId: string; token: string }>; nextCursor?: string };
+      /**
+       * The region's first page of tokens; `nextCursor` when the rest is paged from that region's
+       * `GET /jobs/{jobId}/tokens`. `deadlineAt` is the job's deadline in that region, on its clock.
+       */
+      body: { fenceToken: number; deadlineAt: string; workflows: Array<{ workflowId: string; workerId: string; token: string }>; nextCursor?: string };
     }
   /** The manager refused the submission (4xx): it will never run the job. */
   | { outcome: 'refused'; statusCode: number; body: unknown }

@@ -117,7 +117,10 @@ export async function submitGateJob(deps: GateDeps, body: GateSubmitJobBody, ten
 
 async function recordAnswer(deps: GateDeps, jobId: string, region: string, answer: RegionSubmitResult) {
   if (answer.outcome === 'accepted') {
-    await decideGateJob(deps, jobId, (job) => markRegionSubmitted(job, region, answer.body.fenceToken));
+    // The region's deadline, so the gate counts it from when that region started the job (a resent
+    // fan-out starts it late). An answer without a readable one leaves the gate counting from its own start.
+    const deadlineAt = typeof answer.body.deadlineAt === 'string' ? Date.parse(answer.body.deadlineAt) : Number.NaN;
+    await decideGateJob(deps, jobId, (job) => markRegionSubmitted(job, region, answer.body.fenceToken, Number.isFinite(deadlineAt) ? deadlineAt : undefined));
   } else if (answer.outcome === 'refused') {
     await decideGateJob(deps, jobId, (job) => markRegionSubmitFailed(job, region, deps.clock.now(), deps.policy));
   }

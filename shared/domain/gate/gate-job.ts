@@ -26,7 +26,7 @@ export interface GateJob {
   /** Optimistic-concurrency version: every write is conditional on it. */
   version: number;
   submissionDigest: string;
-  /** Gate clock at submission: the start of the global deadline. */
+  /** Gate clock at submission: the start of the global deadline for a region not known to have started later (`dcStartedAt`). */
   submittedAt: EpochMs;
   timeoutSeconds: number;
   targetRegions: string[];
@@ -38,6 +38,14 @@ export interface GateJob {
    * `dcLastProgress` it tells "alive without progress" apart from "not heard from" (see stuck-regions.ts).
    */
   dcLastReportAt: Record<string, EpochMs>;
+  /**
+   * When each region started the job, on that region's clock, as its acceptance said (its submit
+   * answer's `deadlineAt` less the timeout; see `markRegionSubmitted`). A region accepts late when
+   * the fan-out is resent after it did not answer, and it measures its deadline from then: the gate
+   * measures that region's deadline from the same moment (global-deadline.ts). Absent for a region
+   * whose acceptance the gate has not heard, and in items written before it existed.
+   */
+  dcStartedAt?: Record<string, EpochMs>;
   /** Highest fence token heard from each region; a decision is addressed with it. */
   dcFenceToken: Record<string, number>;
   dcTotalExtensions: Record<string, number>;

@@ -1,8 +1,8 @@
 /**
  * Seed 000 Part 5, the three conditions of a global timeout. The stored `timeoutReason` is its text:
- * `timeout` (global deadline plus the largest extension total passed), `stuck` (every still-running
- * region without progress for the gate stuck threshold), or `dc_timeout:<region>:<reason>` (that
- * region timed out locally, for the reason it gave: `timeout`, `stuck`, …).
+ * `timeout` (the global deadline passed: global-deadline.ts), `stuck` (every still-running region
+ * without progress for the gate stuck threshold), or `dc_timeout:<region>:<reason>` (that region
+ * timed out locally, for the reason it gave: `timeout`, `stuck`, …).
  */
 export type GateTimeoutCause =
   | { kind: 'timeout' }

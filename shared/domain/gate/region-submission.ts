@@ -1,5 +1,5 @@
 import { unchanged, type Decision } from '../effects.js';
-import type { EpochMs } from '../time.js';
+import { secondsToMs, type EpochMs } from '../time.js';
 import { cancelGateJob } from './cancel-gate-job.js';
 import { gateJobStatus } from './gate-job-status.js';
 import { isDecided, isRegionFinal, isTargetRegion, type GateJob } from './gate-job.js';
@@ -11,13 +11,26 @@ import { settleAfterReport } from './settle-after-report.js';
 /**
  * The region's manager accepted the job at this fence token. When the gate already decided (the
  * answer came back late), the decision goes to the region right away.
+ *
+ * `deadlineAt` is the answer's (contract: region `POST /jobs`), on the region's clock; less the job's
+ * timeout it is when the region started the job, and the gate counts that region's deadline from then
+ * (global-deadline.ts). A repeat answer (a resent submit) counts the grants made since, so it reads
+ * later than the start, never earlier: the earliest one heard is kept.
  */
-export function markRegionSubmitted(job: GateJob, region: string, fenceToken: number): Decision<GateJob> {
+export function markRegionSubmitted(job: GateJob, region: string, fenceToken: number, deadlineAt?: EpochMs): Decision<GateJob> {
   const ignored = ignoredRegionMessage(job, region, fenceToken, 'region_submitted');
   if (ignored) return ignored;
-  const next = heardFromRegion(job, region, fenceToken);
+  const next = withRegionStart(heardFromRegion(job, region, fenceToken), region, deadlineAt);
   if (isDecided(next)) return replyWithDecision(job, next, region);
   return next === job ? unchanged(job, 'duplicate') : { state: next, effects: [] };
+}
+
+function withRegionStart(job: GateJob, region: string, deadlineAt: EpochMs | undefined): GateJob {
+  if (deadlineAt === undefined || !Number.isFinite(deadlineAt)) return job;
+  const startedAt = deadlineAt - secondsToMs(job.timeoutSeconds);
+  const known = job.dcStartedAt?.[region];
+  if (known !== undefined && known <= startedAt) return job;
+  return { ...job, dcStartedAt: { ...job.dcStartedAt, [region]: startedAt } };
 }
 
 /**

@@ -21,8 +21,9 @@ const perRegion = <Value>(regions: readonly string[], value: Value): Record<stri
 
 /**
  * Seed 001 §10.5.2 `start_tracking_job`: every region `submitting` until its manager accepts the
- * job, and one wake-up at the global deadline. The gate's clock starts the global deadline and, until
- * a region reports, stands in for its last progress.
+ * job, and one wake-up at the global deadline. The gate's clock starts the global deadline (a region
+ * that accepts later counts from its own start, global-deadline.ts) and, until a region reports,
+ * stands in for its last progress.
  */
 export function startGateJob(
   submission: GateJobSubmission,

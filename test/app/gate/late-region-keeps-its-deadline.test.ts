@@ -1,31 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { fireJobTimer } from '../../shared/app/fire-job-timer.js';
-import { submitGateJob } from '../../shared/app/gate/submit-gate-job.js';
-import { reportProgress } from '../../shared/app/report-progress.js';
-import { requestExtension } from '../../shared/app/request-extension.js';
-import { UpstreamUnavailableError } from '../../shared/domain/errors.js';
-import { effectiveDeadline } from '../../shared/domain/deadlines.js';
-import { defaultGatePolicy } from '../../shared/domain/gate/gate-policy.js';
-import { at } from '../support/fixtures.js';
-import { useGateWorld } from '../app/support/gate-world.js';
-import type { TestRegions } from '../app/support/test-regions.js';
+import { fireJobTimer } from '../../../shared/app/fire-job-timer.js';
+import { submitGateJob } from '../../../shared/app/gate/submit-gate-job.js';
+import { reportProgress } from '../../../shared/app/report-progress.js';
+import { requestExtension } from '../../../shared/app/request-extension.js';
+import { UpstreamUnavailableError } from '../../../shared/domain/errors.js';
+import { effectiveDeadline } from '../../../shared/domain/deadlines.js';
+import { defaultGatePolicy } from '../../../shared/domain/gate/gate-policy.js';
+import { at } from '../../support/fixtures.js';
+import { useGateWorld } from '../support/gate-world.js';
+import type { TestRegions } from '../support/test-regions.js';
 
 const GRACE_SECONDS = defaultGatePolicy.extensionReportGraceSeconds;
 const EU = 'eu-west-1';
 
 /**
- * Review (time): the gate measures everything about a region from its own `submittedAt`
- * (global-deadline.ts: `globalDeadline`, `extensionsMayBeUnheard`), while the region runs its job,
- * and answers its workers' `deadlineAt`, from its own `startedAt` (submit-job.ts: `startedAt: now`).
- * The two differ by how late the region accepted the job. The contract's own recovery for a region
- * that did not answer the fan-out — "Resend the same body with jobId … to retry" — starts it there
- * later (same for a slow cold start), with no clock skew at all:
- * 1. the gate ends the late region's job (global_timeout) before the `deadlineAt` it told its
- *    workers, with no extension anywhere;
- * 2. a report the late region sent before its own deadline reads to the gate as sent after it, so a
- *    gate back from an outage takes a stale extension total as final and cuts short a grant the region
- *    made while it was down (the case test/app/gate/gate-outage-extension.test.ts fixed for a region
- *    that started on time).
+ * A region that accepts the job late measures its deadline from then (submit-job.ts: `startedAt`), and
+ * tells its workers so (`deadlineAt`). The contract's own recovery for a region that did not answer the
+ * fan-out ("Resend the same body with jobId … to retry") starts it late with no clock skew at all, and
+ * so does a slow cold start. The gate counts that region's deadline from the start its acceptance
+ * gave (the answer's `deadlineAt` less the timeout; global-deadline.ts `regionStartedAt`), not from
+ * its own `submittedAt`, so:
+ * 1. it does not end the late region's job (global_timeout) before the `deadlineAt` its workers were told;
+ * 2. a report the late region sent before its own deadline does not read to it as sent after it, so a
+ *    gate back from an outage does not take a stale extension total as final and cut short a grant the
+ *    region made while it was down (what gate-outage-extension.test.ts proves for a region on time).
+ * Review finding F3 (time).
  */
 describe('a gate job whose region accepted it late (the fan-out resent after that region did not answer)', () => {
   const w = useGateWorld();

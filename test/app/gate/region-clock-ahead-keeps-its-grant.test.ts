@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { fireJobTimer } from '../../shared/app/fire-job-timer.js';
-import { submitGateJob } from '../../shared/app/gate/submit-gate-job.js';
-import { requestExtension } from '../../shared/app/request-extension.js';
-import { effectiveDeadline } from '../../shared/domain/deadlines.js';
-import { defaultGatePolicy } from '../../shared/domain/gate/gate-policy.js';
-import { at } from '../support/fixtures.js';
-import { useGateWorld } from '../app/support/gate-world.js';
+import { fireJobTimer } from '../../../shared/app/fire-job-timer.js';
+import { submitGateJob } from '../../../shared/app/gate/submit-gate-job.js';
+import { requestExtension } from '../../../shared/app/request-extension.js';
+import { effectiveDeadline } from '../../../shared/domain/deadlines.js';
+import { defaultGatePolicy } from '../../../shared/domain/gate/gate-policy.js';
+import { at } from '../../support/fixtures.js';
+import { useGateWorld } from '../support/gate-world.js';
 
 const GRACE_SECONDS = defaultGatePolicy.extensionReportGraceSeconds;
 const EU = 'eu-west-1';
@@ -13,15 +13,14 @@ const EU = 'eu-west-1';
 const REGION_AHEAD_MS = 12_000;
 
 /**
- * Review (time): `extensionsMayBeUnheard` (shared/domain/gate/global-deadline.ts:23-26) decides
- * whether the gate holds a region's final extension total by comparing the region's report
- * timestamp (`dcLastReportAt`, the REGION's clock) with `submittedAt + timeoutSeconds + total`
- * (`submittedAt` is the GATE's clock, and the region's own deadline runs from its own `startedAt`).
- * With the region's clock ahead of the gate's by more than the time left before the deadline at its
- * last heard report, a report sent before the region's deadline reads as sent after it: a gate back
- * from an outage takes the stale total as final and declares at once, cutting short a grant the
- * region made while it was down. Same scenario as test/app/gate/gate-outage-extension.test.ts, whose
- * fix (wait one more grace) this skew defeats.
+ * Whether the gate holds a region's final extension total (`extensionsMayBeUnheard`) compares the
+ * region's report time (`dcLastReportAt`, the region's clock) with that region's deadline; the gate
+ * counts that deadline from the region's start as its acceptance gave it (`dcStartedAt`, also the
+ * region's clock), not from its own `submittedAt`. So a region whose clock runs ahead of the gate's,
+ * by more than the time left before its deadline at its last heard report, still has a report sent
+ * before its deadline read as sent before it: a gate back from an outage waits one more grace for the
+ * reports instead of taking the stale total as final and cutting short a grant the region made while
+ * it was down. Same scenario as gate-outage-extension.test.ts, with the skew; review finding F3 (time, low).
  */
 describe('a gate back from an outage, a region whose clock runs ahead of the gate’s (dynalite)', () => {
   const w = useGateWorld();
