@@ -11,8 +11,17 @@ const utf8 = (text: string) => Buffer.byteLength(text, 'utf8');
 
 /** Bytes of a number as DynamoDB stores it: about one byte per two significant digits, plus one. */
 function numberSize(value: number): number {
-  const digits = String(Math.abs(value)).replace(/[.\-e+]/g, '').replace(/^0+/, '').replace(/0+$/, '');
-  return Math.min(21, Math.ceil(Math.max(1, digits.length) / 2) + 1);
+  return Math.min(21, Math.ceil(Math.max(1, significantDigits(value)) / 2) + 1);
+}
+
+function significantDigits(value: number): number {
+  // Most stored numbers are whole (times in ms, versions, counts): their digits without string rewriting.
+  if (Number.isSafeInteger(value) && value !== 0) {
+    let whole = Math.abs(value);
+    while (whole % 10 === 0) whole /= 10;
+    return String(whole).length;
+  }
+  return String(Math.abs(value)).replace(/[.\-e+]/g, '').replace(/^0+/, '').replace(/0+$/, '').length;
 }
 
 /** Size of one attribute value per the DynamoDB item-size rules (documents add 3 bytes, 1 per element). */

@@ -105,10 +105,11 @@ export async function runPlan(plan: Plan, options: RunOptions = {}): Promise<Run
   const poolInvariants = new PoolInvariants(world, nodes, schedulePools(world, nodes, horizon), report);
 
   const violations = invariants.violations;
+  const allNodes = [...nodes.regions.values(), nodes.gate];
   await world.run(
     horizon,
     async () => {
-      const written = new Map([...nodes.regions.values(), nodes.gate].map((node) => [node.name, node.dynamo.drainWrittenPartitions()]));
+      const written = new Map(allNodes.map((node) => [node.name, node.dynamo.drainWrittenPartitions()]));
       if (options.checkInvariants === false) return;
       await invariants.afterStep(written);
       await poolInvariants.afterStep(written);

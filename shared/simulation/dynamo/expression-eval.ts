@@ -28,8 +28,12 @@ function compare(a: unknown, b: unknown): number | undefined {
   return undefined;
 }
 
-const sameValue = (a: unknown, b: unknown): boolean =>
-  a !== undefined && b !== undefined && JSON.stringify(a) === JSON.stringify(b);
+/** Equal in JSON's form; for two strings, or two finite numbers, that is plain `===` without serialising. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (typeof a === 'string' && typeof b === 'string') return a === b;
+  if (typeof a === 'number' && typeof b === 'number' && Number.isFinite(a) && Number.isFinite(b)) return a === b;
+  return a !== undefined && b !== undefined && JSON.stringify(a) === JSON.stringify(b);
+}
 
 export function evaluate(condition: Condition, item: Item, values: Values): boolean {
   switch (condition.kind) {

@@ -52,6 +52,8 @@ function tokenize(expression: string): string[] {
 class Parser {
   private at = 0;
   private readonly tokens: string[];
+  /** The `#name`s the expression resolved, with what each stood for: all its parse depends on. */
+  readonly namesUsed: Array<[string, string]> = [];
 
   constructor(
     private readonly expression: string,
@@ -101,6 +103,7 @@ class Parser {
     if (token.startsWith('#')) {
       const name = this.names[token];
       if (name === undefined) throw new ValidationException(`An expression attribute name used in the document path is not defined; attribute name: ${token}`);
+      this.namesUsed.push([token, name]);
       return name;
     }
     if (!/^[A-Za-z_]/.test(token)) throw new ValidationException(`Invalid expression: '${token}' is not an attribute name`);
@@ -230,24 +233,28 @@ class Parser {
   }
 }
 
-const cache = new Map<string, Condition | UpdateActions>();
-
-function cached<T extends Condition | UpdateActions>(key: string, build: () => T): T {
-  const hit = cache.get(key);
-  if (hit) return hit as T;
-  const built = build();
-  if (cache.size > 10_000) cache.clear();
-  cache.set(key, built);
-  return built;
+/** A parse, and the names it resolved: it holds for any names that give those the same meaning. */
+interface Parsed<T> {
+  namesUsed: ReadonlyArray<readonly [string, string]>;
+  value: T;
 }
 
-const namesKey = (names: Record<string, string>) => JSON.stringify(names);
+const conditions = new Map<string, Array<Parsed<Condition>>>();
+const updates = new Map<string, Array<Parsed<UpdateActions>>>();
+
+function cached<T>(cache: Map<string, Array<Parsed<T>>>, expression: string, names: Record<string, string>, parse: (parser: Parser) => T): T {
+  const known = cache.get(expression) ?? [];
+  const hit = known.find((parsed) => parsed.namesUsed.every(([token, name]) => names[token] === name));
+  if (hit) return hit.value;
+  const parser = new Parser(expression, names);
+  const value = parse(parser);
+  if (cache.size > 10_000) cache.clear();
+  cache.set(expression, [...known, { namesUsed: parser.namesUsed, value }]);
+  return value;
+}
 
 export const parseCondition = (expression: string, names: Record<string, string> = {}): Condition =>
-  cached(`C${expression}\u0000${namesKey(names)}`, () => {
-    const parser = new Parser(expression, names);
-    return parser.finish(parser.condition());
-  });
+  cached(conditions, expression, names, (parser) => parser.finish(parser.condition()));
 
 export const parseUpdate = (expression: string, names: Record<string, string> = {}): UpdateActions =>
-  cached(`U${expression}\u0000${namesKey(names)}`, () => new Parser(expression, names).updateActions());
+  cached(updates, expression, names, (parser) => parser.updateActions());

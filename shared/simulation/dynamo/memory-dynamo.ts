@@ -17,7 +17,7 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import { applyUpdate, evaluate, getPath, type Item } from './expression-eval.js';
+import { applyUpdate, evaluate, type Item } from './expression-eval.js';
 import { parseCondition, parseUpdate, ValidationException, type Condition } from './expression-parser.js';
 import { itemSize, MAX_ITEM_BYTES } from '../../domain/stored-size.js';
 import { Table, type IndexDefinition, type KeySchema } from './table.js';
@@ -61,7 +61,7 @@ export class MemoryDynamo implements SimStore {
   largestItemBytes = 0;
   /** Writes so far: a reader that saw this number unchanged has nothing new to read. */
   writes = 0;
-  private readonly written = new Set<string>();
+  private written = new Set<string>();
 
   constructor(private readonly options: MemoryDynamoOptions = {}) {}
 
@@ -95,28 +95,33 @@ export class MemoryDynamo implements SimStore {
     return { send } as unknown as DynamoDBDocumentClient;
   }
 
+  /** Each command class the store answers, by constructor: one lookup per call instead of a chain of `instanceof`. */
+  private readonly operations = new Map<unknown, { kind: string; run: (input: Input) => unknown }>([
+    [GetCommand, { kind: 'Get', run: (input) => this.get(input) }],
+    [PutCommand, { kind: 'Put', run: (input) => this.put(input) }],
+    [UpdateCommand, { kind: 'Update', run: (input) => this.update(input) }],
+    [DeleteCommand, { kind: 'Delete', run: (input) => this.delete(input) }],
+    [QueryCommand, { kind: 'Query', run: (input) => this.query(input) }],
+    [BatchGetCommand, { kind: 'BatchGet', run: (input) => this.batchGet(input) }],
+    [BatchWriteCommand, { kind: 'BatchWrite', run: (input) => this.batchWrite(input) }],
+    [CreateTableCommand, { kind: 'CreateTable', run: (input) => this.createTable(input) }],
+    [DescribeTableCommand, { kind: 'DescribeTable', run: (input) => ({ Table: { TableName: this.table(input).name, TableStatus: 'ACTIVE' } }) }],
+  ]);
+
   async send(command: { input: unknown }): Promise<unknown> {
-    const input = command.input as Input;
-    const kind = command.constructor.name.replace(/Command$/, '');
+    const operation = this.operations.get(command.constructor);
+    const kind = operation?.kind ?? command.constructor.name.replace(/Command$/, '');
     this.usage.calls[kind] = (this.usage.calls[kind] ?? 0) + 1;
-    if (command instanceof GetCommand) return this.get(input);
-    if (command instanceof PutCommand) return this.put(input);
-    if (command instanceof UpdateCommand) return this.update(input);
-    if (command instanceof DeleteCommand) return this.delete(input);
-    if (command instanceof QueryCommand) return this.query(input);
-    if (command instanceof BatchGetCommand) return this.batchGet(input);
-    if (command instanceof BatchWriteCommand) return this.batchWrite(input);
-    if (command instanceof CreateTableCommand) return this.createTable(input);
-    if (command instanceof DescribeTableCommand) return { Table: { TableName: this.table(input).name, TableStatus: 'ACTIVE' } };
-    throw new ValidationException(`The in-memory DynamoDB does not implement ${kind}; add it in shared/simulation/dynamo/memory-dynamo.ts`);
+    if (!operation) throw new ValidationException(`The in-memory DynamoDB does not implement ${kind}; add it in shared/simulation/dynamo/memory-dynamo.ts`);
+    return operation.run(command.input as Input);
   }
 
   async close(): Promise<void> {}
 
   /** Partition keys written since the last call (the invariant checks re-read only those). */
   drainWrittenPartitions(): Set<string> {
-    const drained = new Set(this.written);
-    this.written.clear();
+    const drained = this.written;
+    this.written = new Set();
     return drained;
   }
 
@@ -230,10 +235,11 @@ export class MemoryDynamo implements SimStore {
     const values = this.values(input);
     const hash = hashValue(keyCondition, schema.hash, values);
     const candidates = index ? index.partition(hash, this.now()) : table.partition(hash);
-    const order = (item: Item) => [schema.range ? item[schema.range] : '', table.tableKeyOf(item)] as const;
     const sorted = candidates
       .filter((item) => evaluate(keyCondition, item, values))
-      .sort((a, b) => compareKeys(order(a), order(b)));
+      .map((item) => ({ item, order: [schema.range ? item[schema.range] : '', table.tableKeyOf(item)] as const }))
+      .sort((a, b) => compareKeys(a.order, b.order))
+      .map(({ item }) => item);
     if (input['ScanIndexForward'] === false) sorted.reverse();
     const start = input['ExclusiveStartKey'] as Item | undefined;
     const from = start ? sorted.findIndex((item) => table.tableKeyOf(item) === table.tableKeyOf(start)) + 1 : 0;
@@ -323,17 +329,18 @@ function project(item: Item, attributes: readonly string[]): Item {
 }
 
 function hashValue(condition: Condition, hashName: string, values: Record<string, unknown>): string {
-  if (condition.kind === 'and') {
-    try {
-      return hashValue(condition.left, hashName, values);
-    } catch {
-      return hashValue(condition.right, hashName, values);
-    }
-  }
+  const hash = hashEquality(condition, hashName, values);
+  if (hash === undefined) throw new ValidationException(`Query condition missed key schema element: ${hashName}`);
+  return hash;
+}
+
+/** The value of the first `hashName = :value` of a key condition (an AND's left side first). */
+function hashEquality(condition: Condition, hashName: string, values: Record<string, unknown>): string | undefined {
+  if (condition.kind === 'and') return hashEquality(condition.left, hashName, values) ?? hashEquality(condition.right, hashName, values);
   if (condition.kind === 'compare' && condition.op === '=' && condition.left.kind === 'path' && condition.right.kind === 'value') {
-    if (condition.left.path.length === 1 && getPath({ [hashName]: 1 }, condition.left.path) === 1) return String(values[condition.right.name]);
+    if (condition.left.path.length === 1 && condition.left.path[0] === hashName) return String(values[condition.right.name]);
   }
-  throw new ValidationException(`Query condition missed key schema element: ${hashName}`);
+  return undefined;
 }
 
 function compareKeys(a: readonly [unknown, string], b: readonly [unknown, string]): number {

@@ -28,6 +28,9 @@ export class SecondaryIndex {
   private readonly pending: Propagation[] = [];
   private readonly lastVisibleAt = new Map<string, number>();
   private readonly where = new Map<string, string>();
+  /** Each stored item's entry here, and that entry as JSON: worked out once, as stored items never change. */
+  private readonly entries = new WeakMap<Item, Item>();
+  private readonly entriesJson = new WeakMap<Item, string>();
 
   constructor(
     readonly definition: IndexDefinition,
@@ -43,7 +46,7 @@ export class SecondaryIndex {
     this.pending.push({
       visibleAt: at,
       tableKey,
-      ...(inIndex ? { hash: String(after[this.definition.hash]), projected: this.project(after) } : {}),
+      ...(inIndex ? { hash: String(after[this.definition.hash]), projected: this.entry(after) } : {}),
     });
   }
 
@@ -55,11 +58,11 @@ export class SecondaryIndex {
   writeUnits(before: Item | undefined, after: Item | undefined): number {
     const had = before !== undefined && before[this.definition.hash] !== undefined;
     const has = after !== undefined && after[this.definition.hash] !== undefined;
-    const entryUnits = (item: Item) => Math.max(1, Math.ceil(itemSize(this.project(item)) / 1024));
+    const entryUnits = (item: Item) => Math.max(1, Math.ceil(itemSize(this.entry(item)) / 1024));
     if (had && has) {
       const keysMoved = keyString(before, this.definition) !== keyString(after, this.definition);
       if (keysMoved) return entryUnits(before) + entryUnits(after);
-      return JSON.stringify(this.project(before)) === JSON.stringify(this.project(after)) ? 0 : Math.max(entryUnits(before), entryUnits(after));
+      return this.entryJson(before) === this.entryJson(after) ? 0 : Math.max(entryUnits(before), entryUnits(after));
     }
     if (had) return entryUnits(before);
     return has ? entryUnits(after) : 0;
@@ -92,6 +95,18 @@ export class SecondaryIndex {
     this.pending.splice(0, applied);
   }
 
+  private entry(item: Item): Item {
+    let entry = this.entries.get(item);
+    if (!entry) this.entries.set(item, (entry = this.project(item)));
+    return entry;
+  }
+
+  private entryJson(item: Item): string {
+    let json = this.entriesJson.get(item);
+    if (json === undefined) this.entriesJson.set(item, (json = JSON.stringify(this.entry(item))));
+    return json;
+  }
+
   private project(item: Item): Item {
     if (!this.definition.include) return item;
     const projected: Item = {};
@@ -114,29 +129,30 @@ export class Table {
     for (const index of indexes) this.indexes.set(index.name, new SecondaryIndex(index, key));
   }
 
-  keyOf(key: Item): { hash: string; tableKey: string } {
+  /** Where an item lives: its partition, and there its range key as text. */
+  private locate(key: Item): { hash: string; range: string } {
     const hash = key[this.key.hash];
     const range = this.key.range ? key[this.key.range] : '';
     if (hash === undefined || range === undefined) {
       throw new Error(`The provided key element does not match the schema of table ${this.name}`);
     }
-    return { hash: String(hash), tableKey: keyString(key, this.key) };
+    return { hash: String(hash), range: String(range) };
   }
 
   get(key: Item): Item | undefined {
-    const { hash, tableKey } = this.keyOf(key);
-    return this.partitions.get(hash)?.get(tableKey);
+    const { hash, range } = this.locate(key);
+    return this.partitions.get(hash)?.get(range);
   }
 
   put(key: Item, item: Item | undefined): void {
-    const { hash, tableKey } = this.keyOf(key);
+    const { hash, range } = this.locate(key);
     let partition = this.partitions.get(hash);
     if (!item) {
-      partition?.delete(tableKey);
+      partition?.delete(range);
       return;
     }
     if (!partition) this.partitions.set(hash, (partition = new Map()));
-    partition.set(tableKey, item);
+    partition.set(range, item);
   }
 
   partition(hash: string): Item[] {

@@ -36,10 +36,14 @@ export class PoolInvariants {
     private readonly report: Report,
   ) {}
 
+  private bound: number | undefined;
+
   private get boundMs(): number {
+    if (this.bound !== undefined) return this.bound;
     const first = this.nodes.regions.values().next().value;
     if (!first) throw new Error('no regions');
-    return detectionBoundMs('local_authority', first.deps.policy);
+    this.bound = detectionBoundMs('local_authority', first.deps.policy);
+    return this.bound;
   }
 
   /** `written`: partition keys each region's store wrote since the last step. */

@@ -11,9 +11,14 @@ import { withoutGrants } from '../../domain/worker-extensions.js';
 import { boundWithSweepBacklogMs, detectionBoundMs, extensionCapSeconds, latestFailureMs } from './detection-bound.js';
 import type { SimStore } from '../dynamo/sim-store.js';
 import { GATE_TABLE, JOBS_TABLE, type SimNodes } from './nodes.js';
-import type { JobSpec } from './plan.js';
+import type { JobSpec, WorkerSpec } from './plan.js';
 import type { ProgressLog } from './progress-log.js';
 import type { World } from './world.js';
+
+interface JobInRegion {
+  key: string;
+  workers: WorkerSpec[];
+}
 
 export interface Violation {
   invariant: string;
@@ -39,12 +44,19 @@ export class Invariants {
   private readonly shortenedAt = new Map<string, number>();
   /** Jobs with a region that timed out for a good reason: a global timeout of the others follows from it. */
   private readonly justified = new Set<string>();
+  /** What the plan and the policy fix for the whole run, worked out once instead of after every step. */
+  private readonly regionsOf = new Map<JobSpec, Map<string, JobInRegion>>();
+  private readonly indexEntries = new Map<string, number>();
+  private limits: { capSeconds: number; failureMs: number } | undefined;
+  private readonly allNodes: ReadonlyArray<{ name: string; dynamo: SimStore }>;
 
   constructor(
     private readonly world: World,
     private readonly nodes: SimNodes,
     private readonly log: ProgressLog,
-  ) {}
+  ) {
+    this.allNodes = [...nodes.regions.values(), nodes.gate];
+  }
 
   violate(invariant: string, jobId: string | undefined, message: string): void {
     const key = `${invariant}/${jobId ?? ''}`;
@@ -70,7 +82,7 @@ export class Invariants {
         if (!spec.regions.includes(region)) continue;
         const next = await node.observe.getJob(spec.jobId);
         if (!next) continue;
-        const key = `${spec.jobId}/${region}`;
+        const { key } = this.regionOf(spec, region);
         const previous = this.jobs.get(key);
         if (!previous) this.log.jobSeen(spec.jobId, region, now);
         this.jobs.set(key, next);
@@ -83,7 +95,7 @@ export class Invariants {
       if (gateJob) this.gateJobs.set(spec.jobId, gateJob);
     }
     for (const spec of this.world.plan.jobs) this.checkJob(spec);
-    for (const node of [...this.nodes.regions.values(), this.nodes.gate]) {
+    for (const node of this.allNodes) {
       if (node.dynamo.usage.oversizedWrites > 0) this.violate('item-size', undefined, `${node.name}: a write was refused for passing 400 KB`);
     }
   }
@@ -92,6 +104,24 @@ export class Invariants {
     const first = this.nodes.regions.values().next().value;
     if (!first) throw new Error('no regions');
     return first.deps.policy;
+  }
+
+  private policyLimits(): { capSeconds: number; failureMs: number } {
+    this.limits ??= { capSeconds: extensionCapSeconds(this.policy()), failureMs: latestFailureMs(this.policy()) };
+    return this.limits;
+  }
+
+  /** The job in one region: its key in `jobs`, and its workers there in the plan's order. */
+  private regionOf(spec: JobSpec, region: string): JobInRegion {
+    let byRegion = this.regionsOf.get(spec);
+    if (!byRegion) this.regionsOf.set(spec, (byRegion = new Map()));
+    let known = byRegion.get(region);
+    if (!known) byRegion.set(region, (known = { key: `${spec.jobId}/${region}`, workers: spec.workers.filter((w) => w.region === region) }));
+    return known;
+  }
+
+  private jobIn(spec: JobSpec, region: string): Job | undefined {
+    return this.jobs.get(this.regionOf(spec, region).key);
   }
 
   private checkTransition(spec: JobSpec, region: string, previous: Job, next: Job): void {
@@ -113,7 +143,7 @@ export class Invariants {
     this.violate(
       'no-premature-timeout',
       spec.jobId,
-      `${region}: ${timedOut ? `TIMED_OUT (${next.tracking.timeoutReason})` : `local timeout (${next.tracking.timeoutReason})`} before its deadline ${new Date(effectiveDeadline(previous.tracking)).toISOString()} while making progress (since the last advance: ${this.log.describe(spec.jobId, region, spec.workers.filter((w) => w.region === region).map((w) => w.workerId), this.world.now)}; stuck threshold ${spec.stuckThresholdSeconds} s)`,
+      `${region}: ${timedOut ? `TIMED_OUT (${next.tracking.timeoutReason})` : `local timeout (${next.tracking.timeoutReason})`} before its deadline ${new Date(effectiveDeadline(previous.tracking)).toISOString()} while making progress (since the last advance: ${this.log.describe(spec.jobId, region, this.regionOf(spec, region).workers.map((w) => w.workerId), this.world.now)}; stuck threshold ${spec.stuckThresholdSeconds} s)`,
     );
   }
 
@@ -122,7 +152,7 @@ export class Invariants {
     const now = this.world.now;
     const due = (r: string, job: Job | undefined) => {
       const deadline = job ? effectiveDeadline(job.tracking) : Infinity;
-      const workers = spec.workers.filter((w) => w.region === r).map((w) => w.workerId);
+      const workers = this.regionOf(spec, r).workers.map((w) => w.workerId);
       return now >= deadline || this.log.stuck(spec.jobId, r, workers, spec.stuckThresholdSeconds * 1000, now);
     };
     if (due(region, previous) || now >= effectiveDeadline(next.tracking)) return true;
@@ -132,12 +162,12 @@ export class Invariants {
       // Condition 1: the global deadline plus the largest extension total any region holds; or, after
       // the global deadline, a gate that could not hear a region's grants and waited its grace for them
       // (on-gate-timer-fired.ts: it then declares on what it has, as a partition forces it to).
-      const largest = Math.max(0, ...spec.regions.map((r) => this.jobs.get(`${spec.jobId}/${r}`)?.tracking.totalExtensionsGranted ?? 0));
+      const largest = Math.max(0, ...spec.regions.map((r) => this.jobIn(spec, r)?.tracking.totalExtensionsGranted ?? 0));
       if (now >= gateJob.submittedAt + (gateJob.timeoutSeconds + largest) * 1000) return true;
       const waited = gateJob.extensionReportsAwaitedUntil;
       if (waited !== undefined && now >= waited && now >= gateJob.submittedAt + gateJob.timeoutSeconds * 1000) return true;
     }
-    return spec.regions.some((r) => r !== region && due(r, this.jobs.get(`${spec.jobId}/${r}`)));
+    return spec.regions.some((r) => r !== region && due(r, this.jobIn(spec, r)));
   }
 
   /**
@@ -145,25 +175,29 @@ export class Invariants {
    * one per pool): the stated bound holds while they fit one sweep's capacity (`SWEEP_CAPACITY`).
    */
   private indexEntriesIn(region: string): number {
+    const known = this.indexEntries.get(region);
+    if (known !== undefined) return known;
     const plan = this.world.plan;
     const jobs = plan.jobs.filter((job) => job.regions.includes(region)).length;
     const pools = plan.pools.filter((pool) => pool.region === region);
-    return jobs + pools.reduce((sum, pool) => sum + pool.items.length + 1, 0);
+    const entries = jobs + pools.reduce((sum, pool) => sum + pool.items.length + 1, 0);
+    this.indexEntries.set(region, entries);
+    return entries;
   }
 
   private checkJob(spec: JobSpec): void {
     const now = this.world.now;
-    const cap = extensionCapSeconds(this.policy());
+    const cap = this.policyLimits().capSeconds;
     let completedInTime = true;
     const gateJob = this.gateJobs.get(spec.jobId);
     for (const region of spec.regions) {
-      const job = this.jobs.get(`${spec.jobId}/${region}`);
+      const job = this.jobIn(spec, region);
       const inTime = job?.status === 'COMPLETED' && gateJob !== undefined && (job.finishedAt ?? Infinity) < globalDeadline(gateJob);
       completedInTime &&= inTime;
       if (job) this.checkExtensions(spec, region, job, cap);
       if (!job || job.status !== 'RUNNING') continue;
       const bound = boundWithSweepBacklogMs(detectionBoundMs(job.tracking.strategy, this.policy()), this.indexEntriesIn(region));
-      const deadline = Math.max(this.deadlineInForce(spec, region, job), this.shortenedAt.get(`${spec.jobId}/${region}`) ?? -Infinity);
+      const deadline = Math.max(this.deadlineInForce(spec, region, job), this.shortenedAt.get(this.regionOf(spec, region).key) ?? -Infinity);
       if (now > deadline + bound) {
         this.violate('no-leak', spec.jobId, `${region}: still RUNNING ${Math.round((now - deadline) / 1000)} s past its effective deadline, or the moment it was moved earlier (bound ${bound / 1000} s)`);
       }
@@ -174,7 +208,7 @@ export class Invariants {
     }
     // A region that completed only after the global deadline may fairly be overtaken by the gate's timeout.
     if (gateJob && completedInTime && gateJobStatus(gateJob) === 'TIMED_OUT') {
-      const finished = spec.regions.map((r) => `${r} at ${this.jobs.get(`${spec.jobId}/${r}`)?.finishedAt}`).join(', ');
+      const finished = spec.regions.map((r) => `${r} at ${this.jobIn(spec, r)?.finishedAt}`).join(', ');
       this.violate(
         'gate-completed-never-timed-out',
         spec.jobId,
@@ -192,15 +226,15 @@ export class Invariants {
     const now = this.world.now;
     const lapsed: Array<{ workerIndex: number; epochBefore: number }> = [];
     let lapsedAt = -Infinity;
-    spec.workers
-      .filter((w) => w.region === region)
-      .forEach((worker, workerIndex) => {
-        const silentSince = this.log.silentSince(worker.workerId);
-        const failedBy = silentSince === undefined ? Infinity : silentSince + latestFailureMs(this.policy());
-        if (now < failedBy) return;
-        lapsed.push({ workerIndex, epochBefore: Number.MAX_SAFE_INTEGER });
-        lapsedAt = Math.max(lapsedAt, failedBy);
-      });
+    const { failureMs } = this.policyLimits();
+    this.regionOf(spec, region).workers.forEach((worker, workerIndex) => {
+      const silentSince = this.log.silentSince(worker.workerId);
+      const failedBy = silentSince === undefined ? Infinity : silentSince + failureMs;
+      if (now < failedBy) return;
+      lapsed.push({ workerIndex, epochBefore: Number.MAX_SAFE_INTEGER });
+      lapsedAt = Math.max(lapsedAt, failedBy);
+    });
+    if (lapsed.length === 0) return effectiveDeadline(job.tracking);
     const inForce = withoutGrants(job, lapsed);
     return inForce === job ? effectiveDeadline(job.tracking) : Math.max(effectiveDeadline(inForce.tracking), lapsedAt);
   }
@@ -210,7 +244,7 @@ export class Invariants {
    * most its current budget's grants (58.125 s); so the job's total is at most that per worker.
    */
   private checkExtensions(spec: JobSpec, region: string, job: Job, capSeconds: number): void {
-    const workers = spec.workers.filter((w) => w.region === region).length;
+    const workers = this.regionOf(spec, region).workers.length;
     const { totalExtensionsGranted, maxWorkerExtension } = job.tracking;
     if (maxWorkerExtension > capSeconds || totalExtensionsGranted > capSeconds * workers) {
       this.violate(
@@ -227,7 +261,7 @@ export class Invariants {
       const gateJob = this.gateJobs.get(spec.jobId);
       if (!gateJob?.globallyTimedOut) continue;
       for (const region of spec.regions) {
-        const job = this.jobs.get(`${spec.jobId}/${region}`);
+        const job = this.jobIn(spec, region);
         if (job && !isTerminal(job.status)) this.violate('global-timeout-everywhere', spec.jobId, `${region} still ${job.status} after the gate's global timeout`);
       }
     }
@@ -271,7 +305,7 @@ export class Invariants {
       const gateJob = this.gateJobs.get(spec.jobId);
       if (!gateJob?.globallyTimedOut || gateJob.decidedAt === undefined) continue;
       for (const region of spec.regions) {
-        const job = this.jobs.get(`${spec.jobId}/${region}`);
+        const job = this.jobIn(spec, region);
         if (job && job.status !== 'TIMED_OUT' && (job.finishedAt ?? 0) > gateJob.decidedAt) late.push(`${spec.jobId}/${region}:${job.status}`);
       }
     }

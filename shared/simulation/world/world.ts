@@ -66,7 +66,7 @@ export class World {
 
   log(line: string): void {
     const stamped = `${((this.now - SIM_EPOCH) / 1000).toFixed(3)} ${line}`;
-    this.digest.update(stamped).update('\n');
+    this.digest.update(`${stamped}\n`);
     if (this.keepTrace) this.trace.push(stamped);
   }
 
