@@ -10,9 +10,10 @@ export function progressBar(fraction: number | undefined): string {
   return `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${String(Math.round(clamped * 100)).padStart(3)}%`;
 }
 
-export function timeLeft(deadlineAt: string | undefined, nowMs: number): string {
+/** Until Vigil's deadline, from Vigil's time now (`vigilNowMs`): a machine whose clock is off shows it right. */
+export function timeLeft(deadlineAt: string | undefined, vigilNowMs: number): string {
   if (deadlineAt === undefined) return 'no deadline';
-  const seconds = Math.round((Date.parse(deadlineAt) - nowMs) / 1000);
+  const seconds = Math.round((Date.parse(deadlineAt) - vigilNowMs) / 1000);
   if (seconds <= 0) return 'deadline passed';
   const h = Math.floor(seconds / 3600);
   const m = Math.floor((seconds % 3600) / 60);
@@ -23,9 +24,9 @@ export function timeLeft(deadlineAt: string | undefined, nowMs: number): string 
 const settled = (state: string, fraction: number | undefined) => (state === 'completed' ? 1 : fraction);
 
 /** A region manager's job: a header, then one bar per workflow. */
-export function jobLines(job: JobAnswer, nowMs: number): string[] {
+export function jobLines(job: JobAnswer, vigilNowMs: number): string[] {
   const reason = job.timeoutReason ? ` (${job.timeoutReason})` : '';
-  const header = `${job.jobId}  ${job.status}${reason}  ${job.status === 'RUNNING' ? timeLeft(job.deadlineAt, nowMs) : ''}`.trimEnd();
+  const header = `${job.jobId}  ${job.status}${reason}  ${job.status === 'RUNNING' ? timeLeft(job.deadlineAt, vigilNowMs) : ''}`.trimEnd();
   const width = Math.max(0, ...job.workflows.map((w) => w.workflowId.length));
   return [
     header,

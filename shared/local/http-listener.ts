@@ -22,6 +22,8 @@ export interface ListenerOptions {
   extra?: (method: string, path: string, body: string) => Promise<{ statusCode: number; body: unknown } | undefined>;
   /** Routes answered first with their own content type (the operator console on the gate listener). */
   raw?: (method: string, url: URL, body: string, contentType?: string) => Promise<RawReply | undefined>;
+  /** The local cloud's clock (virtual or not): every answer's `Date` header reads it, as API Gateway's reads AWS's. */
+  now?: () => number;
 }
 
 function send(response: ServerResponse, statusCode: number, body: string, headers: Record<string, string> = {}) {
@@ -85,7 +87,11 @@ export const loadRouteHandlers = (routes: readonly Route[]): Promise<unknown> =>
 export async function startHttpListener(options: ListenerOptions): Promise<{ url: string; server: Server }> {
   // Node's default 16 KiB header limit answered an overlong query with a bare 431 (Schemathesis):
   // let it through to the schemas, which answer 400 naming the parameter.
+  const now = options.now ?? Date.now;
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, async (request, response) => {
+    // Node's own `Date` is the system clock's: a client judging Vigil's deadlines by it would be off
+    // by however far a virtual clock stands from it (see shared/sdk/vigil-clock.ts).
+    response.setHeader('date', new Date(now()).toUTCString());
     try {
       // Loopback only, with no credentials of its own: another site's page (or one DNS-rebound to
       // this address) could otherwise drive the local cloud, its faults and its clock.

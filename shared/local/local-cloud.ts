@@ -128,6 +128,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     name: GATE,
     port: options.port,
     routes: gateRoutes,
+    now: () => clock.now(),
     extra: async (method, path, body) => (await control(method, path, body)) ?? (network.faults.gateDown ? gateDownAnswer : undefined),
     // The console is served by the process, not by the gate: it stays up to show a gate outage.
     raw: consoleRoutes({ targets: () => ({ gate: gateUrl, regions: regionUrls }), forward: plainForwarder, faults: true }),
@@ -136,7 +137,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
   servers.push(gateListener.server);
   for (const [index, region] of options.regions.entries()) {
     const port = options.port === 0 ? 0 : options.port + 1 + index;
-    const listener = await startHttpListener({ name: region, port, routes: managerRoutes, extra: control });
+    const listener = await startHttpListener({ name: region, port, routes: managerRoutes, extra: control, now: () => clock.now() });
     servers.push(listener.server);
     regionUrls[region] = listener.url;
   }

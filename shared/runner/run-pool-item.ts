@@ -4,8 +4,9 @@ import { VigilApiError } from '../sdk/errors.js';
 import { ChildFiles } from './child-files.js';
 import { spawnGroup } from './process-group.js';
 import { stopGroup } from './stop-group.js';
-import { superviseChild } from './supervise-child.js';
+import { superviseChild, type SupervisionEnd } from './supervise-child.js';
 import { sendUntil, untilAnswered } from './until-answered.js';
+import { ASK_AGAIN_MS, ASK_AT_DEADLINE_MS, settledBy, vigilAnswered } from './ask-at-deadline.js';
 
 export interface ItemCommand {
   index: number;
@@ -20,7 +21,7 @@ export interface ItemRunContext {
   endpoint: string;
   /** The region's worker URL, when the attempt's calls go there: the child gets it too. */
   workerEndpoint?: string | undefined;
-  /** Used when Vigil cannot say `terminateBy` (the runner's own deadline fired): seed 003's default 30 s. */
+  /** Used when Vigil cannot say `terminateBy` (it did not answer at the deadline): seed 003's default 30 s. */
   graceSeconds: number;
   log: (line: string) => void;
   /** Aborted when the runner itself is told to stop: a child that then exits was stopped, not failed. */
@@ -29,17 +30,17 @@ export interface ItemRunContext {
 
 export type ItemOutcome = 'succeeded' | 'failed' | 'terminated';
 
-/** How long the runner waits for Vigil to confirm a timeout its own clock saw first. */
+/** How long the runner waits for Vigil to say `terminate` on an attempt it ended between two calls. */
 const CONFIRM_MS = 10_000;
 
 /**
  * Runs one claimed item's commands, each as a child in its own process group: start/finish
- * reported, checkpoints forwarded, and on `terminate` (or a deadline on the runner's own clock)
+ * reported, checkpoints forwarded, and on `terminate` (or a deadline Vigil did not answer about)
  * SIGTERM → wait until terminateBy → SIGKILL, then `terminated` with the cleanup and partial result.
  */
 export async function runPoolItem(attempt: AttemptHandle, commands: readonly ItemCommand[], context: ItemRunContext): Promise<ItemOutcome> {
   const files = new ChildFiles();
-  const { claim } = attempt;
+  const { claim, vigilClock } = attempt;
   attempt.onCheckpointRequested(() => files.requestCheckpoint());
   attempt.onCheckpointRequestClosed(() => files.clearCheckpointRequest());
   const forwardCheckpoint = async () => {
@@ -70,6 +71,7 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
     untilAnswered(() => attempt.terminated(cleanup, files.read(files.result)), reportDeadline(attempt), context.log).then((): ItemOutcome => 'terminated', attemptOver);
   const reportComplete = (outcome: 'succeeded' | 'failed'): Promise<void> =>
     untilAnswered(() => attempt.complete(outcome, files.read(files.result)), reportDeadline(attempt), context.log);
+  const graceMs = context.graceSeconds * 1000;
   /** The runner was told to stop (Ctrl-C): the item goes back to the pool for another agent. */
   const runnerStopped = (cleanup: 'completed' | 'failed'): Promise<ItemOutcome> => {
     context.log(`item ${claim.itemId}: runner stopping; reporting terminated`);
@@ -78,7 +80,7 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
   /** Vigil ended the attempt between two calls (a timeout while no child ran): say so and stop. */
   const endedByVigil = async (): Promise<ItemOutcome> => {
     context.log(`item ${claim.itemId}: Vigil ended attempt ${claim.attempt}; reporting terminated`);
-    await confirmTimeout(attempt, Date.now() + context.graceSeconds * 1000);
+    await confirmTimeout(attempt, Date.now() + graceMs);
     return reportTerminated('completed');
   };
   try {
@@ -101,30 +103,44 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
         ? await untilAnswered(() => attempt.startCommand(command.index, command.type), reportDeadline(attempt), context.log)
         : { deadlineAtMs: undefined };
       const startedAt = Date.now();
-      const ownCommandDeadline = started.deadlineAtMs ?? (command.limitSeconds ? startedAt + command.limitSeconds * 1000 : undefined);
+      const ownLimitMs = command.limitSeconds ? startedAt + command.limitSeconds * 1000 : undefined;
+      // Vigil's deadlines come when Vigil's clock reads them (its answers tell where it stands), read anew every tick.
+      const deadlineMs = () => earliest(vigilClock.localMsOf(started.deadlineAtMs) ?? ownLimitMs, vigilClock.localMsOf(attempt.deadlineAtMs));
       context.log(`item ${claim.itemId} attempt ${claim.attempt}: command ${command.index} (${command.type}) ${command.argv.join(' ')}`);
-      const group = spawnGroup(command.argv[0] ?? 'sh', command.argv.slice(1), env, context.graceSeconds * 1000);
-      const end = await superviseChild(group, {
-        signal: attempt.signal,
-        ...(context.stopping ? { stopping: context.stopping } : {}),
-        deadlineMs: () => earliest(ownCommandDeadline, attempt.deadlineAtMs),
-        onTick: forwardCheckpoint,
-      });
+      const group = spawnGroup(command.argv[0] ?? 'sh', command.argv.slice(1), env, graceMs);
+      let askAgainAtMs = 0;
+      let end: SupervisionEnd;
+      for (;;) {
+        end = await superviseChild(group, {
+          signal: attempt.signal,
+          ...(context.stopping ? { stopping: context.stopping } : {}),
+          deadlineMs: () => {
+            const due = deadlineMs();
+            return due === undefined ? undefined : Math.max(due, askAgainAtMs);
+          },
+          onTick: forwardCheckpoint,
+        });
+        if (end.kind !== 'stop' || end.cause !== 'deadline') break;
+        // A deadline came on the runner's clock: while Vigil answers, its word decides (it may still say
+        // continue: its timer not yet fired, its clock virtual). Unanswered, the runner enforces it.
+        const answered = await vigilAnswered(() => attempt.heartbeat(), end.atMs + Math.min(ASK_AT_DEADLINE_MS, graceMs), attempt.signal);
+        if (attempt.signal.aborted) end = { ...end, cause: 'vigil' };
+        // Told to stop meanwhile (Ctrl-C sent the group SIGTERM already): that stop it is.
+        if (!attempt.signal.aborted && context.stopping?.aborted) continue;
+        if (attempt.signal.aborted || !answered) break;
+        askAgainAtMs = Date.now() + ASK_AGAIN_MS;
+      }
       if (end.kind === 'stop') {
         if (end.cause === 'operator') {
           // The runner's own stop sent the group SIGTERM: what is left at the grace period's end is killed.
-          const resolution = await stopGroup(group, end.atMs + context.graceSeconds * 1000, { alreadyTerminated: true });
+          const resolution = await stopGroup(group, end.atMs + graceMs, { alreadyTerminated: true });
           return runnerStopped(resolution === 'graceful' ? 'completed' : 'failed');
         }
-        if (end.cause === 'deadline') {
-          // The runner's clock saw it first: SIGTERM now, and learn Vigil's terminateBy while the child cleans up.
-          group.signal('SIGTERM');
-          await confirmTimeout(attempt, end.atMs + context.graceSeconds * 1000);
-        }
-        const terminateByMs = attempt.terminateByMs ?? end.atMs + context.graceSeconds * 1000;
-        context.log(`item ${claim.itemId}: ${end.cause === 'vigil' ? 'Vigil said terminate' : 'deadline passed'}; SIGTERM to group ${group.pid}, SIGKILL at ${new Date(terminateByMs).toISOString()}`);
-        // The runner's own deadline already sent SIGTERM: a child's cleanup handler runs once.
-        const resolution = await stopGroup(group, terminateByMs, { alreadyTerminated: end.cause === 'deadline' });
+        // Without Vigil's terminateBy (it did not answer) the grace period runs from the deadline: the
+        // child never outlives the deadline it learned plus the grace period.
+        const terminateByMs = vigilClock.localMsOf(attempt.terminateByMs) ?? Math.min(end.atMs, deadlineMs() ?? end.atMs) + graceMs;
+        context.log(`item ${claim.itemId}: ${end.cause === 'vigil' ? 'Vigil said terminate' : 'deadline passed and Vigil did not answer'}; SIGTERM to group ${group.pid}, SIGKILL at ${new Date(terminateByMs).toISOString()}`);
+        const resolution = await stopGroup(group, terminateByMs);
         context.log(`item ${claim.itemId}: child group ${group.pid} gone (${resolution})`);
         await forwardCheckpoint().catch(() => undefined);
         return reportTerminated(resolution === 'graceful' ? 'completed' : 'failed');
@@ -154,8 +170,8 @@ const ATTEMPT_REFUSED_FOR_GOOD: ReadonlySet<string> = new Set(['stale_attempt', 
 
 const isRefusal = (error: unknown, code: string): error is VigilApiError => error instanceof VigilApiError && error.code === code;
 
-/** Until when an outcome is worth offering: past the attempt's end Vigil has decided it without one. */
-const reportDeadline = (attempt: AttemptHandle): number => sendUntil(attempt.terminateByMs ?? attempt.deadlineAtMs);
+/** Until when an outcome is worth offering: past the attempt's end (on Vigil's clock) Vigil has decided it without one. */
+const reportDeadline = (attempt: AttemptHandle): number => sendUntil(attempt.vigilClock.localMsOf(attempt.terminateByMs ?? attempt.deadlineAtMs));
 
 /**
  * Heartbeats until Vigil says `terminate` too, or until `untilMs` (at most CONFIRM_MS): it may be
@@ -167,12 +183,4 @@ async function confirmTimeout(attempt: AttemptHandle, untilMs: number): Promise<
     await settledBy(attempt.heartbeat(), until);
     if (!attempt.signal.aborted) await sleep(Math.max(0, Math.min(250, until - Date.now())));
   }
-}
-
-/** Waits for `work` to settle, but not past `untilMs`; `work` itself goes on. */
-async function settledBy(work: Promise<unknown>, untilMs: number): Promise<void> {
-  const timer = new AbortController();
-  const timeUp = sleep(Math.max(0, untilMs - Date.now()), undefined, { signal: timer.signal });
-  await Promise.race([work, timeUp]).catch(() => undefined);
-  timer.abort();
 }

@@ -1,11 +1,11 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { VigilApiError } from '../sdk/errors.js';
 import type { ExtensionReason, WorkflowHandle } from '../sdk/workflow.js';
 import { ChildFiles } from './child-files.js';
 import { spawnGroup } from './process-group.js';
 import { stopGroup } from './stop-group.js';
-import { superviseChild } from './supervise-child.js';
+import { superviseChild, type SupervisionEnd } from './supervise-child.js';
 import { sendUntil, untilAnswered } from './until-answered.js';
+import { ASK_AGAIN_MS, ASK_AT_DEADLINE_MS, vigilAnswered } from './ask-at-deadline.js';
 
 export interface WorkflowRunContext {
   endpoint: string;
@@ -15,7 +15,7 @@ export interface WorkflowRunContext {
   token: string;
   /** SIGTERM → SIGKILL after this long when the job ends under the child. */
   graceSeconds: number;
-  /** How long past the deadline the runner waits for Vigil's own verdict before stopping the child itself. */
+  /** How long past the deadline the runner waits for Vigil's own verdict before asking for it (and stopping the child itself when none comes). */
   deadlineSlackSeconds: number;
   log: (line: string) => void;
   /** Aborted when the runner itself is told to stop (Ctrl-C). */
@@ -62,7 +62,12 @@ export async function runWorkflow(handle: WorkflowHandle, argv: readonly string[
       files.write(files.extensionAnswer, { error: { code, message: error instanceof Error ? error.message : String(error) } });
     }
   };
-  const stopAtMs = () => (handle.deadlineAtMs === undefined ? undefined : handle.deadlineAtMs + context.deadlineSlackSeconds * 1000);
+  // The deadline comes when Vigil's clock reads it (its answers tell where it stands), read anew every tick.
+  const stopAtMs = () => {
+    const deadlineMs = handle.vigilClock.localMsOf(handle.deadlineAtMs);
+    return deadlineMs === undefined ? undefined : deadlineMs + context.deadlineSlackSeconds * 1000;
+  };
+  let askAgainAtMs = 0;
   try {
     // The job ended before the child started (the first report said cancel): nothing is started.
     if (handle.signal.aborted) {
@@ -70,22 +75,33 @@ export async function runWorkflow(handle: WorkflowHandle, argv: readonly string[
       return { kind: 'stopped', resolution: 'graceful' };
     }
     const group = spawnGroup(argv[0] ?? 'sh', argv.slice(1), env, context.graceSeconds * 1000);
-    let end;
-    do {
+    let end: SupervisionEnd;
+    for (;;) {
       end = await superviseChild(group, {
         signal: handle.signal,
         ...(context.stopping ? { stopping: context.stopping } : {}),
-        deadlineMs: stopAtMs,
+        deadlineMs: () => {
+          const stopAt = stopAtMs();
+          return stopAt === undefined ? undefined : Math.max(stopAt, askAgainAtMs);
+        },
         onTick: async () => {
           await forwardProgress();
           await forwardExtensionRequest();
         },
       });
-      // The deadline passed on the runner's clock: Vigil, when it answers, knows better (an extension
-      // granted through another of this worker's workflows moves this job's deadline too).
-    } while (end.kind === 'stop' && end.cause === 'deadline' && (await deadlineMovedOn(handle, stopAtMs)));
+      if (end.kind !== 'stop' || end.cause !== 'deadline') break;
+      // The deadline passed on the runner's clock: while Vigil answers, it decides (an extension granted
+      // through another of this worker's workflows moves this job's deadline too; its timer may not have
+      // fired yet). Only a Vigil that does not answer leaves the runner to stop the child itself.
+      const answered = await vigilAnswered(() => handle.progress({}), Date.now() + ASK_AT_DEADLINE_MS, handle.signal);
+      if (handle.signal.aborted) end = { ...end, cause: 'vigil' };
+      // Told to stop meanwhile (Ctrl-C sent the group SIGTERM already): that stop it is.
+      if (!handle.signal.aborted && context.stopping?.aborted) continue;
+      if (handle.signal.aborted || !answered) break;
+      askAgainAtMs = Date.now() + ASK_AGAIN_MS;
+    }
     if (end.kind === 'stop') {
-      const why = { vigil: 'Vigil said cancel', deadline: 'deadline passed', operator: 'runner stopping' }[end.cause];
+      const why = { vigil: 'Vigil said cancel', deadline: 'deadline passed and Vigil did not answer', operator: 'runner stopping' }[end.cause];
       context.log(`job ${context.jobId}: ${why}; SIGTERM to group ${group.pid}`);
       // The runner's own stop sent the group SIGTERM already.
       const resolution = await stopGroup(group, end.atMs + context.graceSeconds * 1000, { alreadyTerminated: end.cause === 'operator' });
@@ -102,23 +118,11 @@ export async function runWorkflow(handle: WorkflowHandle, argv: readonly string[
   }
 }
 
-/** How long the runner waits for Vigil's word on a deadline its own clock saw pass. */
-const CONFIRM_MS = 10_000;
-
-/** Asks Vigil (a heartbeat) whether the deadline still stands; false when it does, when Vigil said stop, or when it did not answer in time. */
-async function deadlineMovedOn(handle: WorkflowHandle, stopAtMs: () => number | undefined): Promise<boolean> {
-  const timeUp = new AbortController();
-  await Promise.race([handle.progress({}), sleep(CONFIRM_MS, undefined, { signal: timeUp.signal })]).catch(() => undefined);
-  timeUp.abort();
-  const stopAt = stopAtMs();
-  return !handle.signal.aborted && stopAt !== undefined && Date.now() < stopAt;
-}
-
 /** Records the child's outcome; a job that ended as the child finished makes it a stopped run. */
 async function complete(handle: WorkflowHandle, outcome: 'completed' | 'failed', context: WorkflowRunContext): Promise<WorkflowRunOutcome> {
   try {
     // Vigil takes a repeated outcome as the same one: it is sent again through an outage until the deadline.
-    await untilAnswered(() => handle.complete(outcome), sendUntil(handle.deadlineAtMs), context.log);
+    await untilAnswered(() => handle.complete(outcome), sendUntil(handle.vigilClock.localMsOf(handle.deadlineAtMs)), context.log);
     return { kind: outcome };
   } catch (error) {
     if (!(error instanceof VigilApiError && ENDED_FIRST.has(error.code))) throw error;

@@ -5,6 +5,7 @@ import { MAX_TIMEOUT_MS, setLongTimeout, type LongTimeout } from '../ports/long-
 import { backoffDelayMs, defaultRetryPolicy } from './backoff.js';
 import { watchDeadline } from './deadline-watch.js';
 import { VigilApiError, VigilUnreachableError } from './errors.js';
+import type { VigilClock } from './vigil-clock.js';
 import { VigilHttp, type VigilHttpOptions } from './vigil-http.js';
 
 export interface AgentOptions extends VigilHttpOptions {
@@ -35,9 +36,14 @@ export interface AttemptHandle {
   readonly agentId: string;
   /** Fires on `terminate`; its reason is a TerminateRequest. */
   readonly signal: AbortSignal;
-  /** The latest deadlines Vigil gave (epoch ms), kept so they can be enforced while it is unreachable. */
+  /**
+   * The latest deadlines Vigil gave (epoch ms on Vigil's clock, as answered), kept so they can be
+   * enforced while it is unreachable: `vigilClock.toLocalMs` says when they come on this machine's.
+   */
   readonly deadlineAtMs: number | undefined;
   readonly terminateByMs: number | undefined;
+  /** Vigil's clock as the attempt's answers tell it. */
+  readonly vigilClock: VigilClock;
   heartbeat(): Promise<HeartbeatAnswer>;
   checkpoint(state: unknown, progress?: number): Promise<void>;
   /** Called once per checkpoint request Vigil opens, until a checkpoint answers it. */
@@ -92,7 +98,7 @@ export async function claim(
     }
     if (answer.status === 204 || answer.body === undefined) return undefined;
     // The attempt's calls carry its token; the function URL takes no signature.
-    const attemptHttp = options.workerEndpoint ? new VigilHttp({ ...options, endpoint: options.workerEndpoint, signer: undefined }) : http;
+    const attemptHttp = options.workerEndpoint ? new VigilHttp({ ...options, endpoint: options.workerEndpoint, signer: undefined, vigilClock: http.vigilClock }) : http;
     return startAttempt(attemptHttp, options, poolId, agentId, claimAnswer.parse(answer.body));
   }
 }
@@ -102,22 +108,29 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
   const who = { agentId, attempt: claimed.attempt };
   const post = (path: string, body: object = {}) => http.call('POST', `${base}${path}`, { body: { ...who, ...body }, token: claimed.token });
   const controller = new AbortController();
+  const { vigilClock } = http;
   let deadlineAtMs = epochMs(claimed.deadlineAt);
   let terminateByMs: number | undefined;
   let checkpointOpen = false;
   const checkpointCallbacks: Array<() => void> = [];
   const closedCallbacks: Array<() => void> = [];
 
-  // The last deadline Vigil gave binds even while Vigil does not answer (contract, v2).
+  // The last deadline Vigil gave binds even while Vigil does not answer (contract, v2), when Vigil's clock reads it.
   const deadlineWatch = watchDeadline({
-    deadlineAtMs: () => deadlineAtMs,
-    now: Date.now,
+    deadlineAtMs: () => vigilClock.localMsOf(deadlineAtMs),
+    now: vigilClock.now,
     ask: () => heartbeat(),
     stop: () => controller.abort(new TerminateRequest(undefined, `The deadline of item '${claimed.itemId}' passed and Vigil did not answer: stop working on it.`)),
     signal: controller.signal,
   });
+  // A stale attempt, an item or pool Vigil no longer knows, or a token it no longer takes: the attempt
+  // is over, nothing it does counts any more (whoever asked: the beat, the deadline watch, the runner).
+  const attemptOverOn = (error: unknown): never => {
+    if (error instanceof VigilApiError && ATTEMPT_IS_OVER.has(error.status)) controller.abort(new TerminateRequest(undefined, `Vigil refused this attempt's heartbeat (${error.code}): stop working on it.`));
+    throw error;
+  };
   const heartbeat = async (): Promise<HeartbeatAnswer> => {
-    const answer = heartbeatAnswer.parse((await post('/heartbeat')).body);
+    const answer = heartbeatAnswer.parse((await post('/heartbeat').catch(attemptOverOn)).body);
     deadlineAtMs = epochMs(answer.deadlineAt) ?? deadlineAtMs;
     deadlineWatch.rearm();
     if (answer.action === 'terminate') {
@@ -137,14 +150,7 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
   const checkpointMs = (claimed.checkpointIntervalSeconds ?? 300) * 1000;
   // A longer interval would make setInterval beat every millisecond; beating sooner is harmless.
   const intervalMs = Math.max(100, Math.min(options.heartbeatIntervalMs ?? 5_000, checkpointMs / 2, MAX_TIMEOUT_MS));
-  const beat = () => {
-    heartbeat().catch((error: unknown) => {
-      // A stale attempt, an item or pool Vigil no longer knows, or a token it no longer takes: the
-      // attempt is over, nothing it does counts any more.
-      if (error instanceof VigilApiError && ATTEMPT_IS_OVER.has(error.status)) controller.abort(new TerminateRequest(undefined, `Vigil refused this attempt's heartbeat (${error.code}): stop working on it.`));
-      options.onHeartbeatError?.(error);
-    });
-  };
+  const beat = () => void heartbeat().catch((error: unknown) => options.onHeartbeatError?.(error));
   const loop = setInterval(beat, intervalMs);
   loop.unref();
   // A checkpoint request opens every interval from the claim and stays open only
@@ -184,6 +190,7 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
     get terminateByMs() {
       return terminateByMs;
     },
+    vigilClock,
     heartbeat,
     checkpoint: async (state, progress) => {
       await post('/checkpoints', { state, ...(progress !== undefined ? { progress } : {}) });

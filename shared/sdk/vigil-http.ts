@@ -3,6 +3,7 @@ import { errorBodySchema } from '../contract/error-body.js';
 import { backoffDelayMs, defaultRetryPolicy, type RetryPolicy } from './backoff.js';
 import { VigilApiError, VigilUnreachableError } from './errors.js';
 import type { RequestSigner } from './request-signer.js';
+import { VigilClock } from './vigil-clock.js';
 
 export interface VigilHttpOptions {
   /** Base URL of a region manager or the gate: `npm start`'s listener or the deployed API. */
@@ -11,6 +12,8 @@ export interface VigilHttpOptions {
   /** SigV4 for client routes on AWS; worker routes carry a token instead. */
   signer?: RequestSigner;
   requestTimeoutMs?: number;
+  /** Learns Vigil's clock from every answer; one shared by the calls to one Vigil (a claim and its attempt's). */
+  vigilClock?: VigilClock;
 }
 
 export interface CallOptions {
@@ -38,11 +41,14 @@ const MAX_RETRY_AFTER_MS = 30_000;
  */
 export class VigilHttp {
   readonly endpoint: string;
+  /** Vigil's clock as its answers tell it: its times are turned into this machine's with it. */
+  readonly vigilClock: VigilClock;
   private readonly retry: RetryPolicy;
 
   constructor(private readonly options: VigilHttpOptions) {
     this.endpoint = options.endpoint.replace(/\/+$/, '');
     this.retry = { ...defaultRetryPolicy, ...options.retry };
+    this.vigilClock = options.vigilClock ?? new VigilClock();
   }
 
   async call(method: 'GET' | 'POST', path: string, options: CallOptions = {}): Promise<Answer> {
@@ -57,6 +63,7 @@ export class VigilHttp {
       }
       if (options.signal?.aborted) break;
       let response: Response;
+      const sentAtMs = this.vigilClock.now();
       try {
         response = await this.send(method, path, options);
       } catch (error) {
@@ -64,6 +71,7 @@ export class VigilHttp {
         unanswered = true;
         continue;
       }
+      this.vigilClock.observe(response.headers.get('date'), sentAtMs);
       const text = await response.text();
       const body: unknown = text === '' ? undefined : parseJson(text);
       if (response.status < 400) return { status: response.status, body };

@@ -2,6 +2,7 @@ import { completeAnswer, extensionAnswer, jobAnswer, progressAnswer, type Extens
 import type * as z from '../validation/zod.js';
 import { watchDeadline } from './deadline-watch.js';
 import { VigilApiError, VigilUnreachableError } from './errors.js';
+import { VigilClock } from './vigil-clock.js';
 import { VigilHttp, type VigilHttpOptions } from './vigil-http.js';
 
 export interface WorkflowOptions extends Omit<VigilHttpOptions, 'endpoint'> {
@@ -29,8 +30,10 @@ export type ProgressUpdate = number | string | { progress?: number; step?: strin
 export interface WorkflowHandle {
   /** Fires when Vigil answers `cancel` (the job ended) or the deadline passed while Vigil was unreachable. */
   readonly signal: AbortSignal;
-  /** The job's effective deadline as last answered (epoch ms). */
+  /** The job's effective deadline as last answered (epoch ms on Vigil's clock: `vigilClock.toLocalMs` gives this machine's). */
   readonly deadlineAtMs: number | undefined;
+  /** Vigil's clock as the workflow's answers tell it. */
+  readonly vigilClock: VigilClock;
   readonly heartbeatIntervalMs: number;
   progress(update: ProgressUpdate): Promise<ProgressAnswer>;
   requestExtension(reason: ExtensionReason, currentProgress: number): Promise<ExtensionAnswer>;
@@ -68,8 +71,9 @@ function progressBody(workerId: string, update: ProgressUpdate) {
  * and turns Vigil's `cancel` answer into an AbortSignal, so a worker learns to stop.
  */
 export async function startWorkflow(options: WorkflowOptions): Promise<WorkflowHandle> {
-  const http = new VigilHttp(options);
   const now = options.now ?? Date.now;
+  const http = new VigilHttp({ ...options, vigilClock: options.vigilClock ?? new VigilClock(now) });
+  const { vigilClock } = http;
   const { jobId, workflowId, workerId, token } = options;
   const base = `/jobs/${encodeURIComponent(jobId)}`;
   const controller = new AbortController();
@@ -86,8 +90,9 @@ export async function startWorkflow(options: WorkflowOptions): Promise<WorkflowH
     return answer;
   };
 
+  // Vigil's deadline comes when Vigil's clock reads it, whatever this machine's says.
   const deadlineWatch = watchDeadline({
-    deadlineAtMs: () => deadlineAtMs,
+    deadlineAtMs: () => vigilClock.localMsOf(deadlineAtMs),
     now,
     ask: () => report({ workerId }),
     stop: () => controller.abort(new VigilUnreachableError(`The deadline of job '${jobId}' passed and Vigil did not answer: stop working on it.`)),
@@ -104,7 +109,8 @@ export async function startWorkflow(options: WorkflowOptions): Promise<WorkflowH
       // expired and the id was submitted again) has nothing left to do.
       if (error instanceof VigilApiError && WORK_IS_OVER.has(error.code)) controller.abort(error);
       // AD-34: the deadline binds even when Vigil cannot say so.
-      if (deadlineAtMs !== undefined && now() >= deadlineAtMs) controller.abort(error);
+      const localDeadlineMs = vigilClock.localMsOf(deadlineAtMs);
+      if (localDeadlineMs !== undefined && now() >= localDeadlineMs) controller.abort(error);
       throw error;
     }
   };
@@ -135,6 +141,7 @@ export async function startWorkflow(options: WorkflowOptions): Promise<WorkflowH
     get deadlineAtMs() {
       return deadlineAtMs;
     },
+    vigilClock,
     heartbeatIntervalMs,
     progress: async (update) => {
       const body = progressBody(workerId, update);

@@ -108,18 +108,14 @@ describe('vigil run: every agent learns to stop, and exits by the contract', () 
     const gone = await pollUntil(async () => (processExists(pid) ? undefined : true), { what: 'the child to be gone', timeoutMs: 10_000, intervalMs: 50 }).catch(() => false);
     expect(gone, `child left running after the runner exited\n${result?.transcript}`).toBe(true);
   });
-  it("a deadline the runner sees first sends the child's group SIGTERM once, not again when the grace period starts", async () => {
-    // Prepare: a 1 s agent deadline that Vigil never confirms (its heartbeats say continue)
-    let deadlineAt = 0;
-    const fake = await vigil.fakeVigil((method, path) => {
-      if (path.endsWith('/claims')) return claimedReply('item-1', (deadlineAt = Date.now() + 1_000));
-      if (path.endsWith('/heartbeat')) return { status: 200, body: { action: 'continue', deadlineAt: iso(deadlineAt) } };
-      return { status: 200, body: {} };
-    });
+  it("a deadline the runner enforces itself sends the child's group SIGTERM once, not again when the grace period starts", async () => {
+    // Prepare: a 1 s agent deadline; after the claim Vigil answers only 503, so the runner enforces the
+    // deadline itself (a Vigil that answers decides: see runner-follows-vigils-clock.test.ts)
+    const fake = await vigil.fakeVigil((method, path) => (path.endsWith('/claims') ? claimedReply('item-1', Date.now() + 1_000) : errorReply(503, 'service_unavailable', 'down')));
     const scratch = vigil.scratch();
     const terms = join(scratch, 'terms');
-    // Act: the child counts the SIGTERMs it gets, and ignores them
-    const result = await runVigil(['run', '--pool', 'pool-1', '--agent', 'agent-a', '--once', '--endpoint', fake.url, '--heartbeat', '0.2', '--grace', '2', '--', 'sh', '-c', `trap 'echo term >> ${terms}' TERM; while :; do sleep 0.1; done`], { timeoutMs: 45_000 });
+    // Act: the child counts the SIGTERMs it gets, and ignores them; the grace period outlasts the runner's wait for Vigil's word (5 s)
+    const result = await runVigil(['run', '--pool', 'pool-1', '--agent', 'agent-a', '--once', '--endpoint', fake.url, '--heartbeat', '0.2', '--grace', '8', '--', 'sh', '-c', `trap 'echo term >> ${terms}' TERM; while :; do sleep 0.1; done`], { timeoutMs: 45_000 });
     // Assess
     expect(readFileSync(terms, 'utf8').trim().split('\n'), result.transcript).toEqual(['term']);
   });

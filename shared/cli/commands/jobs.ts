@@ -25,8 +25,9 @@ async function fetchJob(http: VigilHttp, gate: boolean | undefined, jobId: strin
   return jobAnswer.parse({ ...job, workflows: await entriesFrom(http, jobPath(jobId), 'workflows', body) });
 }
 
-const linesOf = (job: JobAnswer | GateJobAnswer, gate: boolean | undefined, nowMs: number) =>
-  gate ? gateJobLines(job as GateJobAnswer) : jobLines(job as JobAnswer, nowMs);
+/** The time left is counted on Vigil's clock, as its answers tell it, not this machine's. */
+const linesOf = (job: JobAnswer | GateJobAnswer, gate: boolean | undefined, http: VigilHttp) =>
+  gate ? gateJobLines(job as GateJobAnswer) : jobLines(job as JobAnswer, http.vigilClock.vigilNowMs());
 
 /** A job file written for the gate: one with `datacenters` (contract, "Gate API"). */
 const isGateJob = (data: unknown): boolean => data !== null && typeof data === 'object' && !Array.isArray(data) && 'datacenters' in data;
@@ -87,8 +88,9 @@ export const status = command(
     positionals: ['JOB'],
   },
   async ({ values, positionals }) => {
-    const job = await fetchJob(vigilHttp(values), values.gate, positionals[0] ?? '');
-    print(values.json, job, () => linesOf(job, values.gate, Date.now()));
+    const http = vigilHttp(values);
+    const job = await fetchJob(http, values.gate, positionals[0] ?? '');
+    print(values.json, job, () => linesOf(job, values.gate, http));
     return exitCodeOfStatus(job.status);
   });
 
@@ -125,7 +127,7 @@ export const watch = command(
     const view = new LiveView(process.stdout, values.json === true);
     for (;;) {
       const job = await fetchJob(http, values.gate, positionals[0] ?? '');
-      view.show(job, linesOf(job, values.gate, Date.now()));
+      view.show(job, linesOf(job, values.gate, http));
       if (job.status !== 'RUNNING') return exitCodeOfStatus(job.status);
       // `--interval` may be longer than setTimeout waits.
       await sleepLong(intervalMs);

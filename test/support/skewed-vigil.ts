@@ -2,9 +2,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 
 /**
- * A fake Vigil whose clock reads `skewMs` off the machine's (negative: behind). Every answer carries
+ * A fake Vigil whose clock reads `skewMs` off the machine's (negative: behind), or (`vigilOnClock`)
+ * any clock, a frozen one as the local cloud's virtual clock is between advances. Every answer carries
  * that clock in its HTTP `Date` header, as API Gateway, a Lambda function URL and the local cloud's
- * listeners all send one, so a client can tell Vigil's time from its own.
+ * listeners all send one, so a client can tell Vigil's time from its own. A route may answer `hang`
+ * (no answer at all: Vigil unreachable).
  */
 export interface SkewedVigil {
   url: string;
@@ -13,11 +15,13 @@ export interface SkewedVigil {
   close(): Promise<void>;
 }
 
-export type SkewedRoute = (method: string, path: string, body: unknown, vigilNow: number) => { status: number; body?: unknown };
+export type SkewedRoute = (method: string, path: string, body: unknown, vigilNow: number) => { status: number; body?: unknown } | 'hang';
 
-export async function skewedVigil(skewMs: number, route: SkewedRoute): Promise<SkewedVigil> {
+export const skewedVigil = (skewMs: number, route: SkewedRoute): Promise<SkewedVigil> => vigilOnClock(() => Date.now() + skewMs, route);
+
+export async function vigilOnClock(vigilNow: () => number, route: SkewedRoute): Promise<SkewedVigil> {
   const calls: SkewedVigil['calls'] = [];
-  const vigilNow = () => Date.now() + skewMs;
+  const hanging: ServerResponse[] = [];
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     let text = '';
     request.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -31,6 +35,7 @@ export async function skewedVigil(skewMs: number, route: SkewedRoute): Promise<S
       const now = vigilNow();
       calls.push({ method: request.method ?? 'GET', path: request.url ?? '/', body, vigilNow: now });
       const reply = route(request.method ?? 'GET', request.url ?? '/', body, now);
+      if (reply === 'hang') return void hanging.push(response);
       response.statusCode = reply.status;
       response.setHeader('date', new Date(now).toUTCString());
       if (reply.body === undefined) return void response.end();
@@ -45,6 +50,7 @@ export async function skewedVigil(skewMs: number, route: SkewedRoute): Promise<S
     vigilNow,
     close: () =>
       new Promise<void>((resolve) => {
+        for (const response of hanging) response.destroy();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
