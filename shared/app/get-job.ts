@@ -1,7 +1,7 @@
 import { CursorNotIssuedError, JobNotFoundError } from '../domain/errors.js';
 import { belongsTo } from '../domain/job.js';
-import { DEFAULT_TENANT, ownedBy } from '../domain/tenant.js';
-import { jobView } from './job-views.js';
+import { DEFAULT_TENANT, ownedBy, scopedWorkerId } from '../domain/tenant.js';
+import { jobView, jobViewPage } from './job-views.js';
 import type { ManagerDeps } from './manager-deps.js';
 
 /**
@@ -17,5 +17,8 @@ export async function getJob(deps: ManagerDeps, jobId: string, tenant: string = 
   if (afterIndex !== undefined && !(Number.isInteger(afterIndex) && afterIndex >= 0 && workflows.some((w) => w.index > afterIndex))) {
     throw new CursorNotIssuedError();
   }
-  return jobView(stored.job, workflows, deps.clock.now(), stored.grants, afterIndex);
+  // Only the page's workers' grant records (named by scoped id): a large job's pages would each read every one of them.
+  const pageWorkers = jobViewPage(workflows, afterIndex).page.map((w) => scopedWorkerId(w.tenant, w.workerId));
+  const grants = await deps.jobs.findGrantRecordsOf(jobId, pageWorkers, stored.job.incarnation);
+  return jobView(stored.job, workflows, deps.clock.now(), grants, afterIndex);
 }

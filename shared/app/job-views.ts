@@ -36,6 +36,12 @@ function workerExtensions(job: Job, records: readonly WorkerGrantRecord[]) {
  */
 export const JOB_VIEW_PAGE_SIZE = 1_000;
 
+/** The workflows one job answer lists: a page of those after position `afterIndex`; `more` when others follow. */
+export function jobViewPage(workflows: readonly Workflow[], afterIndex = -1): { page: Workflow[]; more: boolean } {
+  const after = workflows.filter((w) => w.index > afterIndex);
+  return { page: after.slice(0, JOB_VIEW_PAGE_SIZE), more: after.length > JOB_VIEW_PAGE_SIZE };
+}
+
 /**
  * The job answer of GET /jobs/{jobId}?cursor= (docs/api.md): the job, and one page of its workflows in
  * submission order (those after position `afterIndex`) with the extensions of their workers; the
@@ -45,8 +51,7 @@ export function jobView(job: Job, workflows: readonly Workflow[], now: EpochMs, 
   // Reports write only their workflow: the job's last progress is the latest of theirs (record-progress.ts).
   const t = withWorkflowProgress(job, latestAdvanceAt(job, workflows)).tracking;
   const stuck = new Set(stuckWorkflows(job, workflows, now).map((w) => w.workflowId));
-  const after = workflows.filter((w) => w.index > afterIndex);
-  const page = after.slice(0, JOB_VIEW_PAGE_SIZE);
+  const { page, more } = jobViewPage(workflows, afterIndex);
   const pageWorkers = new Set(page.map((w) => plainWorkerId(w.workerId)));
   return {
     jobId: job.jobId,
@@ -82,7 +87,7 @@ export function jobView(job: Job, workflows: readonly Workflow[], now: EpochMs, 
       ...(w.step !== undefined ? { step: w.step } : {}),
       stuck: stuck.has(w.workflowId),
     })),
-    ...(after.length > page.length ? { nextCursor: String(page.at(-1)?.index) } : {}),
+    ...(more ? { nextCursor: String(page.at(-1)?.index) } : {}),
   };
 }
 

@@ -21,7 +21,8 @@ export interface WorkflowRef {
 /** The region manager's state: one item per job, sibling items per workflow, one per worker. */
 export interface JobStore {
   getJob(jobId: string): Promise<Job | undefined>;
-  getJobWithWorkflows(jobId: string): Promise<{ job: Job; workflows: Workflow[]; grants: WorkerGrantRecord[] } | undefined>;
+  /** The job and its workflows in submission order; not its grant records (a job answer reads its page's: `findGrantRecordsOf`). */
+  getJobWithWorkflows(jobId: string): Promise<{ job: Job; workflows: Workflow[] } | undefined>;
   getWorkflow(jobId: string, workflowId: string): Promise<Workflow | undefined>;
   /** Up to `limit` workflows in workflow-id order after `afterWorkflowId` (from the first when absent); `more` when others follow. */
   getWorkflowsAfter(jobId: string, afterWorkflowId: string | undefined, limit: number): Promise<{ workflows: Workflow[]; more: boolean }>;
@@ -79,6 +80,8 @@ export interface JobStore {
   recordGrant(record: WorkerGrantRecord): Promise<number>;
   /** The job's grant records; with `incarnation`, only that job's (not an earlier job's with this id). */
   findGrantRecords(jobId: string, incarnation?: string): Promise<WorkerGrantRecord[]>;
+  /** The job's grant records of these workers (scoped ids, as the records name them), in the order `findGrantRecords` lists them; with `incarnation`, only that job's. */
+  findGrantRecordsOf(jobId: string, workerIds: readonly string[], incarnation?: string): Promise<WorkerGrantRecord[]>;
   /** Overdue wake-ups from the sparse timer index (the backstop sweep and restart recovery). */
   findDueTimers(dueBy: EpochMs, limit: number): Promise<DueWakeUp[]>;
 

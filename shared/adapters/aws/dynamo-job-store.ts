@@ -57,19 +57,18 @@ export class DynamoJobStore implements JobStore {
   async getJobWithWorkflows(jobId: string) {
     let job: Job | undefined;
     const workflows: Workflow[] = [];
-    const grants: WorkerGrantRecord[] = [];
+    // From `JOB` on: the job and its `WF#` items. The `GRANT#` records sort before it and are not read:
+    // a job answer wants only its page's workers' (a 10,000-worker job's are as many items again).
     const items = await this.queryAll({
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': jobKey(jobId).pk },
+      KeyConditionExpression: 'pk = :pk AND sk >= :job',
+      ExpressionAttributeValues: { ':pk': jobKey(jobId).pk, ':job': jobKey(jobId).sk },
       ConsistentRead: true,
     });
     for (const item of items) {
-      const sk = String(item['sk']);
-      if (sk === 'JOB') job = asJob(item);
-      else if (sk.startsWith(GRANT_PREFIX)) grants.push(asGrant(item));
+      if (item['sk'] === jobKey(jobId).sk) job = asJob(item);
       else workflows.push(asWorkflow(item));
     }
-    return job ? { job, workflows: workflows.sort((a, b) => a.index - b.index), grants: grants.filter((record) => ofIncarnation(record, job?.incarnation)) } : undefined;
+    return job ? { job, workflows: workflows.sort((a, b) => a.index - b.index) } : undefined;
   }
 
   async getWorkflow(jobId: string, workflowId: string): Promise<Workflow | undefined> {
@@ -321,6 +320,17 @@ export class DynamoJobStore implements JobStore {
       ConsistentRead: true,
     });
     return items.map(asGrant).filter((record) => ofIncarnation(record, incarnation));
+  }
+
+  async findGrantRecordsOf(jobId: string, workerIds: readonly string[], incarnation?: string): Promise<WorkerGrantRecord[]> {
+    const keys = [...new Set(workerIds)].map((workerId) => grantKey(jobId, workerId));
+    const records: WorkerGrantRecord[] = [];
+    for (let start = 0; start < keys.length; start += 100) {
+      records.push(...(await batchGet(this.doc, this.tableName, keys.slice(start, start + 100))).map(asGrant));
+    }
+    // A batch answers in no particular order; a query lists them by sort key (UTF-8 bytes).
+    const bySortKey = (a: WorkerGrantRecord, b: WorkerGrantRecord) => Buffer.compare(Buffer.from(a.workerId, 'utf8'), Buffer.from(b.workerId, 'utf8'));
+    return records.filter((record) => ofIncarnation(record, incarnation)).sort(bySortKey);
   }
 
   findDueTimers(dueBy: EpochMs, limit: number) {

@@ -1,6 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TIMER_INDEX } from '../../../shared/adapters/aws/jobs-table.js';
 import { retryDeadLetter } from '../../../shared/app/pools/dead-letters.js';
 import { answerEscalation, listEscalations } from '../../../shared/app/pools/escalations.js';
 import { firePoolTimer } from '../../../shared/app/pools/fire-pool-timer.js';
@@ -10,10 +11,11 @@ import { VigilError } from '../../../shared/domain/errors.js';
 import type { AgentCall } from '../../../shared/domain/pools/agent-calls.js';
 import type { EscalationAnswer } from '../../../shared/domain/pools/item-answers.js';
 import { AttemptTerminatingError, StaleAttemptError } from '../../../shared/domain/pools/pool-errors.js';
-import { ITEM_BOUNDS, itemTimerId, type PoolItem } from '../../../shared/domain/pools/pool-item.js';
+import { ITEM_BOUNDS, itemTimerId, parseItemTimerId, type PoolItem } from '../../../shared/domain/pools/pool-item.js';
 import { storedBytes } from '../../../shared/domain/stored-size.js';
 import { at } from '../../support/fixtures.js';
-import { useTestManager } from '../support/test-manager.js';
+import { startTestDynamo } from '../../support/dynalite.js';
+import { testManager, type TestDynamo, type TestManager } from '../support/test-manager.js';
 import { DYNAMO_ITEM_LIMIT, longId } from './largest-items.js';
 import { newPool, send, type Claimed } from './pool-test-support.js';
 
@@ -98,19 +100,64 @@ function largestAnswer(option: Extract<Step, { kind: 'answer' }>['option'], seq:
 const EXPECTED_REFUSALS = new Set(['stale_attempt', 'attempt_terminating', 'item_not_in_dlq', 'escalation_answered', 'escalation_not_found', 'pool_finished', 'command_not_started', 'command_out_of_order', 'invalid_request']);
 
 describe('no sequence of agent and human calls grows a pool item past 400 KB (on dynalite, through the use cases)', () => {
-  const m = useTestManager();
+  let dynamo: TestDynamo;
+  beforeAll(async () => {
+    dynamo = await startTestDynamo();
+  });
+  afterAll(() => dynamo.close());
 
   /** Late results kept or counted on a claim's own history entry. */
-  async function lateResultsOf(poolId: string, claimed: Claimed): Promise<number> {
+  async function lateResultsOf(m: TestManager, poolId: string, claimed: Claimed): Promise<number> {
     const entry = (await m.deps.pools.getItem(poolId, claimed.itemId))?.history.find((past) => past.attempt === claimed.attempt);
     return (entry?.lateResults?.length ?? 0) + (entry?.lateResultsDropped ?? 0);
+  }
+
+  /**
+   * The pool's items with a wake-up due by now, from the sparse `timers` index the sweep reads: each
+   * item's write sets its entry there (or removes it) with its `timerDueAt`. Reading every item of the
+   * pool whole on each step instead (up to hundreds of items, each up to 400 KB) was a third of this test's time.
+   */
+  async function dueItemIds(m: TestManager, poolId: string): Promise<Set<string>> {
+    const due = new Set<string>();
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await dynamo.doc.send(
+        new ScanCommand({
+          TableName: m.tableName,
+          IndexName: TIMER_INDEX,
+          FilterExpression: 'timerDueAt <= :now',
+          ExpressionAttributeValues: { ':now': m.clock.now() },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const entry of page.Items ?? []) {
+        const ids = parseItemTimerId(String(entry['jobId']));
+        if (ids?.poolId === poolId) due.add(ids.itemId);
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return due;
+  }
+
+  /** Every row of the table: every page of the scan, not only the first 1 MB. */
+  async function everyRow(m: TestManager): Promise<Record<string, unknown>[]> {
+    const rows: Record<string, unknown>[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await dynamo.doc.send(new ScanCommand({ TableName: m.tableName, ConsistentRead: true, ExclusiveStartKey: startKey }));
+      rows.push(...(page.Items ?? []));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return rows;
   }
 
   it('at the largest payloads the API takes, every write succeeds, every item stays < 400 KB, every refused result is kept or counted', async () => {
     let run = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 40, maxLength: 120 }), async (steps) => {
-        // Prepare: a fresh pool whose items cycle through attempts (short limits, stalls, escalation after 1 or 2 timeouts)
+        // Prepare: a fresh pool whose items cycle through attempts (short limits, stalls, escalation after 1 or 2 timeouts),
+        // in a table of its own, so the check below reads every row this run wrote and no other run's
+        const m = await testManager(dynamo);
         const poolId = `prop-${run++}`;
         const initialIds = Array.from({ length: 3 }, (_, i) => longId('item', i));
         await newPool(
@@ -145,11 +192,11 @@ describe('no sequence of agent and human calls grows a pool item past 400 KB (on
               const claimed = claims[claims.length - 1 - (next.claimsBack % Math.max(claims.length, 1))]; // mostly the latest, sometimes an older (stale) one
               if (!claimed) continue;
               const call = agentCallOf(next.call, `${index}`);
-              const lateBefore = await lateResultsOf(poolId, claimed);
+              const lateBefore = call.type === 'terminated' ? await lateResultsOf(m, poolId, claimed) : 0;
               try {
                 await send(m.deps, claimed, call, poolId);
                 // A `terminated` past the grace period is answered and its report kept as a late result.
-                if (call.type === 'terminated' && (await lateResultsOf(poolId, claimed)) > lateBefore) {
+                if (call.type === 'terminated' && (await lateResultsOf(m, poolId, claimed)) > lateBefore) {
                   const key = `${claimed.itemId}#${claimed.attempt}`;
                   refused.set(key, (refused.get(key) ?? 0) + 1);
                 }
@@ -163,10 +210,14 @@ describe('no sequence of agent and human calls grows a pool item past 400 KB (on
             } else if (next.kind === 'advance') {
               seconds += next.seconds;
               m.clock.set(at(seconds));
+              // Each known item in turn, as it stands after the fires before it: a fire may wake others (a stopped pool's running items).
+              let due = await dueItemIds(m, poolId);
               for (const itemId of knownIds) {
+                if (!due.has(itemId)) continue;
                 const item = await m.deps.pools.getItem(poolId, itemId);
                 if (item?.timerDueAt !== undefined && item.timerDueAt <= m.clock.now()) {
                   await firePoolTimer(m.deps, { scope: 'pool', jobId: itemTimerId(poolId, itemId), fenceToken: item.attempt, dueAt: item.timerDueAt });
+                  due = await dueItemIds(m, poolId);
                 }
               }
             } else if (next.kind === 'retry_dlq') {
@@ -184,10 +235,10 @@ describe('no sequence of agent and human calls grows a pool item past 400 KB (on
           }
         }
         // Assess: sizes as stored (JSON of plain strings is what DynamoDB counts), and every refusal accounted for
-        const { Items = [] } = await m.dynamo.doc.send(new ScanCommand({ TableName: m.tableName, ConsistentRead: true }));
-        for (const stored of Items) expect(Buffer.byteLength(JSON.stringify(stored), 'utf8')).toBeLessThan(DYNAMO_ITEM_LIMIT);
+        for (const stored of await everyRow(m)) expect(Buffer.byteLength(JSON.stringify(stored), 'utf8')).toBeLessThan(DYNAMO_ITEM_LIMIT);
+        const items = new Map((await m.deps.pools.getItems([...knownIds].map((itemId) => ({ poolId, itemId })))).map((item) => [item.itemId, item]));
         for (const itemId of knownIds) {
-          const item = (await m.deps.pools.getItem(poolId, itemId)) as PoolItem;
+          const item = items.get(itemId) as PoolItem;
           expect(item.history.length + (item.historyDropped ?? 0)).toBe(item.attempt);
           const kept = item.history.reduce((sum, entry) => sum + (entry.lateResults?.length ?? 0) + (entry.lateResultsDropped ?? 0), 0);
           const sent = [...refused.entries()].filter(([key]) => key.startsWith(`${itemId}#`)).reduce((sum, [, n]) => sum + n, 0);
