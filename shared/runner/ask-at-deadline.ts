@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { VigilApiError } from '../sdk/errors.js';
+import type { ChildGroup } from './process-group.js';
+import { superviseChild, type SuperviseOptions, type SupervisionEnd } from './supervise-child.js';
 
 /**
  * How long the runner waits for Vigil's word on a deadline its clock saw come before it enforces the
@@ -39,4 +41,38 @@ export async function settledBy<T>(work: Promise<T>, untilMs: number, now: () =>
   const result = await Promise.race([work.catch(() => undefined), timeUp]);
   timer.abort();
   return result;
+}
+
+export interface HearingVigilOptions extends SuperviseOptions {
+  /** The call that asks Vigil whether to go on (a heartbeat, a progress report). */
+  ask: () => Promise<unknown>;
+  /** Until when Vigil's answer is waited for, after a deadline the runner's clock saw come at `atMs`. */
+  askUntilMs: (atMs: number) => number;
+}
+
+/**
+ * Supervises the child (superviseChild) until it exits or must stop. A deadline that comes on the
+ * runner's clock is put to Vigil first: while Vigil answers, its word decides (it may still say go on:
+ * its timer not yet fired, an extension granted elsewhere, its clock virtual), and it is asked again
+ * `ASK_AGAIN_MS` later. Only a Vigil that does not answer leaves the runner to enforce the deadline.
+ */
+export async function superviseHearingVigil(group: ChildGroup, options: HearingVigilOptions): Promise<SupervisionEnd> {
+  const { ask, askUntilMs, ...supervise } = options;
+  let askAgainAtMs = 0;
+  for (;;) {
+    let end = await superviseChild(group, {
+      ...supervise,
+      deadlineMs: () => {
+        const due = options.deadlineMs();
+        return due === undefined ? undefined : Math.max(due, askAgainAtMs);
+      },
+    });
+    if (end.kind !== 'stop' || end.cause !== 'deadline') return end;
+    const answered = await vigilAnswered(ask, askUntilMs(end.atMs), options.signal);
+    if (options.signal.aborted) end = { ...end, cause: 'vigil' };
+    // Told to stop meanwhile (Ctrl-C sent the group SIGTERM already): that stop it is.
+    if (!options.signal.aborted && options.stopping?.aborted) continue;
+    if (options.signal.aborted || !answered) return end;
+    askAgainAtMs = Date.now() + ASK_AGAIN_MS;
+  }
 }

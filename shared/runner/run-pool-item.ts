@@ -4,9 +4,8 @@ import { VigilApiError } from '../sdk/errors.js';
 import { ChildFiles } from './child-files.js';
 import { spawnGroup } from './process-group.js';
 import { stopGroup } from './stop-group.js';
-import { superviseChild, type SupervisionEnd } from './supervise-child.js';
 import { sendUntil, untilAnswered } from './until-answered.js';
-import { ASK_AGAIN_MS, ASK_AT_DEADLINE_MS, settledBy, vigilAnswered } from './ask-at-deadline.js';
+import { ASK_AT_DEADLINE_MS, settledBy, superviseHearingVigil } from './ask-at-deadline.js';
 
 export interface ItemCommand {
   index: number;
@@ -108,28 +107,14 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
       const deadlineMs = () => earliest(vigilClock.localMsOf(started.deadlineAtMs) ?? ownLimitMs, vigilClock.localMsOf(attempt.deadlineAtMs));
       context.log(`item ${claim.itemId} attempt ${claim.attempt}: command ${command.index} (${command.type}) ${command.argv.join(' ')}`);
       const group = spawnGroup(command.argv[0] ?? 'sh', command.argv.slice(1), env, graceMs);
-      let askAgainAtMs = 0;
-      let end: SupervisionEnd;
-      for (;;) {
-        end = await superviseChild(group, {
-          signal: attempt.signal,
-          ...(context.stopping ? { stopping: context.stopping } : {}),
-          deadlineMs: () => {
-            const due = deadlineMs();
-            return due === undefined ? undefined : Math.max(due, askAgainAtMs);
-          },
-          onTick: forwardCheckpoint,
-        });
-        if (end.kind !== 'stop' || end.cause !== 'deadline') break;
-        // A deadline came on the runner's clock: while Vigil answers, its word decides (it may still say
-        // continue: its timer not yet fired, its clock virtual). Unanswered, the runner enforces it.
-        const answered = await vigilAnswered(() => attempt.heartbeat(), end.atMs + Math.min(ASK_AT_DEADLINE_MS, graceMs), attempt.signal);
-        if (attempt.signal.aborted) end = { ...end, cause: 'vigil' };
-        // Told to stop meanwhile (Ctrl-C sent the group SIGTERM already): that stop it is.
-        if (!attempt.signal.aborted && context.stopping?.aborted) continue;
-        if (attempt.signal.aborted || !answered) break;
-        askAgainAtMs = Date.now() + ASK_AGAIN_MS;
-      }
+      const end = await superviseHearingVigil(group, {
+        signal: attempt.signal,
+        ...(context.stopping ? { stopping: context.stopping } : {}),
+        deadlineMs,
+        onTick: forwardCheckpoint,
+        ask: () => attempt.heartbeat(),
+        askUntilMs: (atMs) => atMs + Math.min(ASK_AT_DEADLINE_MS, graceMs),
+      });
       if (end.kind === 'stop') {
         if (end.cause === 'operator') {
           // The runner's own stop sent the group SIGTERM: what is left at the grace period's end is killed.

@@ -3,9 +3,8 @@ import type { ExtensionReason, WorkflowHandle } from '../sdk/workflow.js';
 import { ChildFiles } from './child-files.js';
 import { spawnGroup } from './process-group.js';
 import { stopGroup } from './stop-group.js';
-import { superviseChild, type SupervisionEnd } from './supervise-child.js';
 import { sendUntil, untilAnswered } from './until-answered.js';
-import { ASK_AGAIN_MS, ASK_AT_DEADLINE_MS, vigilAnswered } from './ask-at-deadline.js';
+import { ASK_AT_DEADLINE_MS, superviseHearingVigil } from './ask-at-deadline.js';
 
 export interface WorkflowRunContext {
   endpoint: string;
@@ -67,7 +66,6 @@ export async function runWorkflow(handle: WorkflowHandle, argv: readonly string[
     const deadlineMs = handle.vigilClock.localMsOf(handle.deadlineAtMs);
     return deadlineMs === undefined ? undefined : deadlineMs + context.deadlineSlackSeconds * 1000;
   };
-  let askAgainAtMs = 0;
   try {
     // The job ended before the child started (the first report said cancel): nothing is started.
     if (handle.signal.aborted) {
@@ -75,31 +73,19 @@ export async function runWorkflow(handle: WorkflowHandle, argv: readonly string[
       return { kind: 'stopped', resolution: 'graceful' };
     }
     const group = spawnGroup(argv[0] ?? 'sh', argv.slice(1), env, context.graceSeconds * 1000);
-    let end: SupervisionEnd;
-    for (;;) {
-      end = await superviseChild(group, {
-        signal: handle.signal,
-        ...(context.stopping ? { stopping: context.stopping } : {}),
-        deadlineMs: () => {
-          const stopAt = stopAtMs();
-          return stopAt === undefined ? undefined : Math.max(stopAt, askAgainAtMs);
-        },
-        onTick: async () => {
-          await forwardProgress();
-          await forwardExtensionRequest();
-        },
-      });
-      if (end.kind !== 'stop' || end.cause !== 'deadline') break;
-      // The deadline passed on the runner's clock: while Vigil answers, it decides (an extension granted
-      // through another of this worker's workflows moves this job's deadline too; its timer may not have
-      // fired yet). Only a Vigil that does not answer leaves the runner to stop the child itself.
-      const answered = await vigilAnswered(() => handle.progress({}), Date.now() + ASK_AT_DEADLINE_MS, handle.signal);
-      if (handle.signal.aborted) end = { ...end, cause: 'vigil' };
-      // Told to stop meanwhile (Ctrl-C sent the group SIGTERM already): that stop it is.
-      if (!handle.signal.aborted && context.stopping?.aborted) continue;
-      if (handle.signal.aborted || !answered) break;
-      askAgainAtMs = Date.now() + ASK_AGAIN_MS;
-    }
+    // Vigil decides while it answers: an extension granted through another of this worker's workflows
+    // moves this job's deadline too.
+    const end = await superviseHearingVigil(group, {
+      signal: handle.signal,
+      ...(context.stopping ? { stopping: context.stopping } : {}),
+      deadlineMs: stopAtMs,
+      onTick: async () => {
+        await forwardProgress();
+        await forwardExtensionRequest();
+      },
+      ask: () => handle.progress({}),
+      askUntilMs: () => Date.now() + ASK_AT_DEADLINE_MS,
+    });
     if (end.kind === 'stop') {
       const why = { vigil: 'Vigil said cancel', deadline: 'deadline passed and Vigil did not answer', operator: 'runner stopping' }[end.cause];
       context.log(`job ${context.jobId}: ${why}; SIGTERM to group ${group.pid}`);

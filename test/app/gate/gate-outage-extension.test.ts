@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { fireJobTimer } from '../../../shared/app/fire-job-timer.js';
 import { submitGateJob } from '../../../shared/app/gate/submit-gate-job.js';
 import { requestExtension } from '../../../shared/app/request-extension.js';
 import { effectiveDeadline } from '../../../shared/domain/deadlines.js';
@@ -19,15 +18,6 @@ const EU = 'eu-west-1';
 describe('a gate back from a short outage and an extension granted while it was down (dynalite)', () => {
   const w = useGateWorld();
 
-  /** Fires the region job's current wake-up at its due time; what it sends goes to a gate that is down (lost) or up. */
-  async function fireRegion(jobId: string, gateDown: boolean): Promise<void> {
-    const m = w.manager(EU);
-    const timer = m.timers.expectArmed(jobId);
-    w.clock.set(timer.dueAt);
-    await fireJobTimer(m.deps, timer);
-    await w.regionsToGate(gateDown);
-    await w.gateToRegions();
-  }
 
   it('the gate does not time a job out before the extended deadline its region granted while the gate was down', async () => {
     // Prepare: one region, 60 s job; the periodic reports at 10–50 s reach the gate.
@@ -38,7 +28,7 @@ describe('a gate back from a short outage and an extension granted while it was 
     });
     const token = submitted.view.datacenters[EU]?.workflows[0]?.token ?? '';
     await w.pump();
-    for (let i = 0; i < 5; i++) await fireRegion('outage-ext', false);
+    for (let i = 0; i < 5; i++) await w.fireRegion(EU, 'outage-ext', false);
     expect(w.clock.now()).toBe(at(50));
 
     // Act: the gate is down from 52 s to 74 s (22 s). At 55 s the worker, making progress, is granted
@@ -48,7 +38,7 @@ describe('a gate back from a short outage and an extension granted while it was 
     w.clock.set(at(55));
     const answer = await requestExtension(w.manager(EU).deps, { workerId: 'worker-a', token, currentProgress: 0.5 });
     await w.regionsToGate(true);
-    while (w.clock.now() < at(70)) await fireRegion('outage-ext', true);
+    while (w.clock.now() < at(70)) await w.fireRegion(EU, 'outage-ext', true);
     const gateDue = (await w.gateJob('outage-ext')).timerDueAt;
     await w.fireGate('outage-ext', at(60 + GRACE_SECONDS));
     await w.gateToRegions();

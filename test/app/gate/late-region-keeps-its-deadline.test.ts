@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { fireJobTimer } from '../../../shared/app/fire-job-timer.js';
 import { submitGateJob } from '../../../shared/app/gate/submit-gate-job.js';
 import { reportProgress } from '../../../shared/app/report-progress.js';
 import { requestExtension } from '../../../shared/app/request-extension.js';
@@ -29,15 +28,6 @@ const EU = 'eu-west-1';
 describe('a gate job whose region accepted it late (the fan-out resent after that region did not answer)', () => {
   const w = useGateWorld();
 
-  /** Fires the region job's current wake-up at its due time; what it sends goes to a gate that is down (lost) or up. */
-  async function fireRegion(jobId: string, gateDown: boolean): Promise<void> {
-    const m = w.manager(EU);
-    const timer = m.timers.expectArmed(jobId);
-    w.clock.set(timer.dueAt);
-    await fireJobTimer(m.deps, timer);
-    await w.regionsToGate(gateDown);
-    await w.gateToRegions();
-  }
 
   /** Submits at 0 s with EU unreachable, then resends the same body at `lateSeconds`: EU accepts then. */
   async function submitLate(jobId: string, lateSeconds: number) {
@@ -59,7 +49,7 @@ describe('a gate job whose region accepted it late (the fan-out resent after tha
     let told = Date.parse((await report(0.1)).deadlineAt);
     // Act: time runs to 100 s with the region's wake-ups and the gate's, all delivered; the worker reports after each
     for (let p = 0.2; w.clock.now() < at(100) && (await w.manager(EU).getJob('late-1')).status === 'RUNNING'; p += 0.05) {
-      await fireRegion('late-1', false);
+      await w.fireRegion(EU, 'late-1', false);
       const gateDue = (await w.gateJob('late-1')).timerDueAt;
       if (gateDue !== undefined && gateDue <= w.clock.now()) await w.fireGate('late-1', w.clock.now());
       await w.pump();
@@ -77,7 +67,7 @@ describe('a gate job whose region accepted it late (the fan-out resent after tha
   it('does not cut short an extension the late region granted while the gate was down', async () => {
     // Prepare: EU accepts the 60 s job 12 s late (its deadline is 72 s); its reports of 22–62 s reach the gate
     const token = await submitLate('late-2', 12);
-    while (w.clock.now() < at(62)) await fireRegion('late-2', false);
+    while (w.clock.now() < at(62)) await w.fireRegion(EU, 'late-2', false);
     expect(w.clock.now()).toBe(at(62));
 
     // Act: the gate is down from 63 s to 74 s. At 65 s the worker is granted 30 s: EU's deadline is
@@ -87,7 +77,7 @@ describe('a gate job whose region accepted it late (the fan-out resent after tha
     // The worker asks its job's deadline after a grant, as the SDK does
     const told = Date.parse((await reportProgress(w.manager(EU).deps, { jobId: 'late-2', workflowId: 'wf-1', workerId: 'worker-a', token, progress: 0.5 })).deadlineAt);
     await w.regionsToGate(true);
-    while (w.clock.now() < at(72)) await fireRegion('late-2', true);
+    while (w.clock.now() < at(72)) await w.fireRegion(EU, 'late-2', true);
     await w.fireGate('late-2', at(60 + GRACE_SECONDS));
     await w.gateToRegions();
 

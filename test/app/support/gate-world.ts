@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { parseGateDecision } from '../../../functions/events/on-gate-decision.js';
 import { parseReport } from '../../../functions/gate-events/on-manager-report.js';
 import { DynamoGateStore } from '../../../shared/adapters/aws/dynamo-gate-store.js';
+import { fireJobTimer } from '../../../shared/app/fire-job-timer.js';
 import { fireGateTimer } from '../../../shared/app/gate/fire-gate-timer.js';
 import type { GateDeps } from '../../../shared/app/gate/gate-deps.js';
 import { onManagerReport } from '../../../shared/app/gate/on-manager-report.js';
@@ -36,6 +37,8 @@ export interface GateWorld {
   pump(): Promise<void>;
   /** Fires the gate job's current wake-up at `now`. */
   fireGate(jobId: string, now: number): Promise<void>;
+  /** Fires a region job's current wake-up at its due time; what it sends goes to a gate that is down (lost) or up. */
+  fireRegion(region: string, jobId: string, gateDown?: boolean): Promise<void>;
 }
 
 /**
@@ -119,6 +122,14 @@ export function useGateWorld(options: TestManagerOptions = {}): GateWorld {
     const job = await world.gateJob(jobId);
     world.clock.set(now);
     await fireGateTimer(world.gate, { scope: 'gate', jobId, fenceToken: job.timeoutFenceToken, dueAt: job.timerDueAt ?? now });
+  };
+  world.fireRegion = async (region, jobId, gateDown = false) => {
+    const m = world.manager(region);
+    const timer = m.timers.expectArmed(jobId);
+    world.clock.set(timer.dueAt);
+    await fireJobTimer(m.deps, timer);
+    await world.regionsToGate(gateDown);
+    await world.gateToRegions();
   };
   return world;
 }
