@@ -94,7 +94,7 @@ function readPolicy(node: Node): PolicySeconds {
     defaultStuckThresholdSeconds: readSeconds(node, 'defaultStuckThresholdSeconds', MAX_DURATION_SECONDS),
     gateFallbackSeconds: readSeconds(node, 'gateFallbackSeconds', MAX_DURATION_SECONDS),
     gateReportIntervalSeconds: readSeconds(node, 'gateReportIntervalSeconds'),
-    gateStuckThresholdSeconds: readSeconds(node, 'gateStuckThresholdSeconds'),
+    gateStuckThresholdSeconds: readSeconds(node, 'gateStuckThresholdSeconds', MAX_DURATION_SECONDS),
   };
   if (policy.gateReportIntervalSeconds >= policy.gateStuckThresholdSeconds) {
     throw new VigilConfigError(

@@ -44,7 +44,7 @@ const flagsSchema = z.object({
   dataDir: z.string().check(z.minLength(1, '--data-dir needs a directory path, like --data-dir .vigil')),
   gateFallbackSeconds: boundedSeconds('gate-fallback-seconds', 'timeout a job may name'),
   stuckThresholdSeconds: boundedSeconds('stuck-threshold-seconds', 'stuck threshold a job may name'),
-  gateStuckThresholdSeconds: positiveSeconds('gate-stuck-threshold-seconds'),
+  gateStuckThresholdSeconds: boundedSeconds('gate-stuck-threshold-seconds', 'stuck threshold a job may name'),
 }).check(
   // The gate listens on --port and region i on --port + 1 + i.
   z.refine((flags) => flags.port === 0 || flags.port + flags.regions.length <= 65_535, {

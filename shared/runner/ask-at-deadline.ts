@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { askAgainAfterMs } from '../sdk/ask-again.js';
 import { VigilApiError } from '../sdk/errors.js';
 import type { ChildGroup } from './process-group.js';
 import { superviseChild, type SuperviseOptions, type SupervisionEnd } from './supervise-child.js';
@@ -9,8 +10,6 @@ import { superviseChild, type SuperviseOptions, type SupervisionEnd } from './su
  * answers decides. As long as the SDK's own deadline watch waits.
  */
 export const ASK_AT_DEADLINE_MS = 5_000;
-/** How soon a deadline Vigil answered past (its timer not fired yet, its clock virtual) is asked about again. */
-export const ASK_AGAIN_MS = 1_000;
 /** Between tries of a call Vigil did not answer. */
 const RETRY_MS = 250;
 
@@ -54,11 +53,14 @@ export interface HearingVigilOptions extends SuperviseOptions {
  * Supervises the child (superviseChild) until it exits or must stop. A deadline that comes on the
  * runner's clock is put to Vigil first: while Vigil answers, its word decides (it may still say go on:
  * its timer not yet fired, an extension granted elsewhere, its clock virtual), and it is asked again
- * `ASK_AGAIN_MS` later. Only a Vigil that does not answer leaves the runner to enforce the deadline.
+ * later and later (`askAgainAfterMs`). Only a Vigil that does not answer leaves the runner to enforce
+ * the deadline.
  */
 export async function superviseHearingVigil(group: ChildGroup, options: HearingVigilOptions): Promise<SupervisionEnd> {
   const { ask, askUntilMs, ...supervise } = options;
+  const now = options.now ?? Date.now;
   let askAgainAtMs = 0;
+  let asks = 0;
   for (;;) {
     let end = await superviseChild(group, {
       ...supervise,
@@ -68,11 +70,14 @@ export async function superviseHearingVigil(group: ChildGroup, options: HearingV
       },
     });
     if (end.kind !== 'stop' || end.cause !== 'deadline') return end;
-    const answered = await vigilAnswered(ask, askUntilMs(end.atMs), options.signal);
+    // A deadline past the ask planned is a new one (an extension moved it): asked about from 1 s again.
+    const dueMs = options.deadlineMs();
+    asks = dueMs !== undefined && dueMs > askAgainAtMs ? 1 : asks + 1;
+    const answered = await vigilAnswered(ask, askUntilMs(end.atMs), options.signal, now);
     if (options.signal.aborted) end = { ...end, cause: 'vigil' };
     // Told to stop meanwhile (Ctrl-C sent the group SIGTERM already): that stop it is.
     if (!options.signal.aborted && options.stopping?.aborted) continue;
     if (options.signal.aborted || !answered) return end;
-    askAgainAtMs = Date.now() + ASK_AGAIN_MS;
+    askAgainAtMs = now() + askAgainAfterMs(asks);
   }
 }

@@ -6,6 +6,7 @@ import { spawnGroup } from './process-group.js';
 import { stopGroup } from './stop-group.js';
 import { sendUntil, untilAnswered } from './until-answered.js';
 import { ASK_AT_DEADLINE_MS, settledBy, superviseHearingVigil } from './ask-at-deadline.js';
+import { whySignalled } from './why-signalled.js';
 
 export interface ItemCommand {
   index: number;
@@ -76,16 +77,16 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
     context.log(`item ${claim.itemId}: runner stopping; reporting terminated`);
     return reportTerminated(cleanup);
   };
-  /** Vigil ended the attempt between two calls (a timeout while no child ran): say so and stop. */
-  const endedByVigil = async (): Promise<ItemOutcome> => {
-    context.log(`item ${claim.itemId}: Vigil ended attempt ${claim.attempt}; reporting terminated`);
+  /** Vigil ended the attempt between two calls (a timeout while no child ran, `why`): say so and stop. */
+  const endedByVigil = async (why: string): Promise<ItemOutcome> => {
+    context.log(`item ${claim.itemId}: ${why}; reporting terminated`);
     await confirmTimeout(attempt, Date.now() + graceMs);
     return reportTerminated('completed');
   };
   try {
     return await runCommands();
   } catch (error) {
-    if (isRefusal(error, 'attempt_terminating')) return await endedByVigil();
+    if (isRefusal(error, 'attempt_terminating')) return await endedByVigil(`Vigil ended attempt ${claim.attempt}`);
     return attemptOver(error);
   } finally {
     attempt.stop();
@@ -97,7 +98,7 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
       // Told to stop before this command (even while the claim was in flight): nothing more starts.
       if (context.stopping?.aborted) return runnerStopped('completed');
       // Vigil ended the attempt already: no child is started only to be stopped.
-      if (attempt.signal.aborted) return endedByVigil();
+      if (attempt.signal.aborted) return endedByVigil(whySignalled(attempt.signal.reason, 'terminate'));
       const started = command.reported
         ? await untilAnswered(() => attempt.startCommand(command.index, command.type), reportDeadline(attempt), context.log)
         : { deadlineAtMs: undefined };
@@ -124,7 +125,7 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
         // Without Vigil's terminateBy (it did not answer) the grace period runs from the deadline: the
         // child never outlives the deadline it learned plus the grace period.
         const terminateByMs = vigilClock.localMsOf(attempt.terminateByMs) ?? Math.min(end.atMs, deadlineMs() ?? end.atMs) + graceMs;
-        context.log(`item ${claim.itemId}: ${end.cause === 'vigil' ? 'Vigil said terminate' : 'deadline passed and Vigil did not answer'}; SIGTERM to group ${group.pid}, SIGKILL at ${new Date(terminateByMs).toISOString()}`);
+        context.log(`item ${claim.itemId}: ${end.cause === 'vigil' ? whySignalled(attempt.signal.reason, 'terminate') : 'deadline passed and Vigil did not answer'}; SIGTERM to group ${group.pid}, SIGKILL at ${new Date(terminateByMs).toISOString()}`);
         const resolution = await stopGroup(group, terminateByMs);
         context.log(`item ${claim.itemId}: child group ${group.pid} gone (${resolution})`);
         await forwardCheckpoint().catch(() => undefined);

@@ -5,6 +5,7 @@ import { spawnGroup } from './process-group.js';
 import { stopGroup } from './stop-group.js';
 import { sendUntil, untilAnswered } from './until-answered.js';
 import { ASK_AT_DEADLINE_MS, superviseHearingVigil } from './ask-at-deadline.js';
+import { whySignalled } from './why-signalled.js';
 
 export interface WorkflowRunContext {
   endpoint: string;
@@ -87,7 +88,7 @@ export async function runWorkflow(handle: WorkflowHandle, argv: readonly string[
       askUntilMs: () => Date.now() + ASK_AT_DEADLINE_MS,
     });
     if (end.kind === 'stop') {
-      const why = { vigil: 'Vigil said cancel', deadline: 'deadline passed and Vigil did not answer', operator: 'runner stopping' }[end.cause];
+      const why = { vigil: whySignalled(handle.signal.reason, 'cancel'), deadline: 'deadline passed and Vigil did not answer', operator: 'runner stopping' }[end.cause];
       context.log(`job ${context.jobId}: ${why}; SIGTERM to group ${group.pid}`);
       // The runner's own stop sent the group SIGTERM already.
       const resolution = await stopGroup(group, end.atMs + context.graceSeconds * 1000, { alreadyTerminated: end.cause === 'operator' });

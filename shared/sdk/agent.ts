@@ -19,13 +19,18 @@ export interface AgentOptions extends VigilHttpOptions {
   onHeartbeatError?: (error: unknown) => void;
 }
 
-/** Why an attempt must stop: Vigil said `terminate`; SIGKILL comes at `terminateByMs`. */
+/**
+ * Why an attempt must stop: Vigil said `terminate`; SIGKILL comes at `terminateByMs`. Stopped without
+ * Vigil's word, its `cause` says why: a refusal (VigilApiError) or no answer at the deadline
+ * (VigilUnreachableError).
+ */
 export class TerminateRequest extends Error {
   constructor(
     readonly terminateByMs: number | undefined,
     message = 'Vigil asked this attempt to terminate',
+    cause?: VigilApiError | VigilUnreachableError,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
     this.name = 'TerminateRequest';
   }
 }
@@ -120,13 +125,16 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
     deadlineAtMs: () => vigilClock.localMsOf(deadlineAtMs),
     now: vigilClock.now,
     ask: () => heartbeat(),
-    stop: () => controller.abort(new TerminateRequest(undefined, `The deadline of item '${claimed.itemId}' passed and Vigil did not answer: stop working on it.`)),
+    stop: () => {
+      const unanswered = new VigilUnreachableError(`Vigil did not answer at the deadline of item '${claimed.itemId}'.`);
+      controller.abort(new TerminateRequest(undefined, `The deadline of item '${claimed.itemId}' passed and Vigil did not answer: stop working on it.`, unanswered));
+    },
     signal: controller.signal,
   });
   // A stale attempt, an item or pool Vigil no longer knows, or a token it no longer takes: the attempt
   // is over, nothing it does counts any more (whoever asked: the beat, the deadline watch, the runner).
   const attemptOverOn = (error: unknown): never => {
-    if (error instanceof VigilApiError && ATTEMPT_IS_OVER.has(error.status)) controller.abort(new TerminateRequest(undefined, `Vigil refused this attempt's heartbeat (${error.code}): stop working on it.`));
+    if (error instanceof VigilApiError && ATTEMPT_IS_OVER.has(error.status)) controller.abort(new TerminateRequest(undefined, `Vigil refused this attempt's heartbeat (${error.code}): stop working on it.`, error));
     throw error;
   };
   const heartbeat = async (): Promise<HeartbeatAnswer> => {

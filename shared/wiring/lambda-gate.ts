@@ -4,10 +4,9 @@ import { DynamoHistoryStore } from '../adapters/aws/dynamo-history-store.js';
 import { LambdaRegionManagers } from '../adapters/aws/lambda-region-managers.js';
 import type { GateDeps } from '../app/gate/gate-deps.js';
 import { PageCursors } from '../app/page-cursors.js';
-import { defaultGatePolicy, extensionReportGraceFor } from '../domain/gate/gate-policy.js';
-import { defaultTimeoutPolicy } from '../domain/policy.js';
+import { gatePolicyFromEnv } from '../config/gate-policy-from-env.js';
 import { LambdaEnv } from '../config/lambda-env.js';
-import { requiredEnv, secondsEnv } from '../config/read-env.js';
+import { requiredEnv } from '../config/read-env.js';
 import { systemClock } from '../ports/clock.js';
 import { jitteredBackoff } from '../app/contention-backoff.js';
 import { PowertoolsTelemetry } from '../telemetry/powertools.js';
@@ -30,11 +29,7 @@ async function build(): Promise<GateDeps> {
     bus: createEventBridgeBus({ client: awsClients.events, eventBusName: requiredEnv(LambdaEnv.eventBusName) }),
     clock: systemClock,
     backoff: jitteredBackoff,
-    policy: {
-      ...defaultGatePolicy,
-      gateStuckThresholdSeconds: secondsEnv(LambdaEnv.gateStuckThresholdSeconds, defaultGatePolicy.gateStuckThresholdSeconds),
-      extensionReportGraceSeconds: extensionReportGraceFor(secondsEnv(LambdaEnv.gateReportIntervalSeconds, defaultTimeoutPolicy.gateReportIntervalSeconds)),
-    },
+    policy: gatePolicyFromEnv(),
     telemetry: new PowertoolsTelemetry({ region: gateRegion, role: 'gate' }),
     // The gate has no worker tokens: its own key secret, granted to the jobs list alone.
     cursors: new PageCursors(await secretFromEnv(LambdaEnv.cursorSecretArn)),

@@ -1,8 +1,11 @@
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { buildConsoleAssets } from '../../shared/console/console-assets.js';
 import { CHROMIUM, launchChromium } from '../browser/chromium.js';
-import { call, startConsoleCloud } from '../browser/console-cloud.js';
+import { call } from '../browser/console-cloud.js';
+import { BenchChild } from './bench-child.js';
+import { consoleCloudReady } from './messages.js';
 import { summarize } from './stats.js';
 import { fmtMs, formatTable } from './table.js';
 
@@ -10,11 +13,11 @@ const JOBS = 30;
 const RUNS = 10;
 
 /**
- * The console's weight and its time to first render against the local cloud: a fresh page until
- * the jobs list shows every job, beside the same browser loading a bare JSON route of the same
- * listener (navigation without the console) in the same run.
+ * The console's weight and its time to first render against the local cloud (a bench child, its
+ * logs silent): a fresh page until the jobs list shows every job, beside the same browser loading a
+ * bare JSON route of the same listener (navigation without the console) in the same run.
  */
-export async function benchConsole(): Promise<string> {
+export async function benchConsole(root: string, children: BenchChild[], { jobs = JOBS, runs = RUNS } = {}): Promise<string> {
   const assets = await buildConsoleAssets();
   const size = formatTable(
     ['asset', 'bytes', 'gzip'],
@@ -25,19 +28,19 @@ export async function benchConsole(): Promise<string> {
   );
   if (!existsSync(CHROMIUM)) return `${size}\n\ntime to first render: not measured, ${CHROMIUM} is missing`;
 
-  const env = await startConsoleCloud(['us-east-1', 'eu-west-1']);
+  const cloud = BenchChild.start('console-render-cloud.ts', [], join(root, 'console-cloud.log'));
+  children.push(cloud);
+  const { gateUrl: gate, regionUrl: region } = await cloud.receive(consoleCloudReady, 60_000);
   const browser = await launchChromium();
   try {
-    const region = env.cloud.endpoints.regions['us-east-1'] ?? '';
-    for (let i = 0; i < JOBS; i++) {
+    for (let i = 0; i < jobs; i++) {
       await call(region, 'POST', '/jobs', { jobId: `render-${i}`, timeoutSeconds: 600, workflows: [{ workflowId: 'wf', workerId: `w-${i}` }] });
     }
-    const gate = env.cloud.endpoints.gate;
     const render: number[] = [];
     const baseline: number[] = [];
-    for (let run = 0; run < RUNS; run++) {
+    for (let run = 0; run < runs; run++) {
       for (const [url, samples, ready] of [
-        [`${gate}/#/jobs`, render, `document.querySelectorAll('tr.job-row').length >= ${JOBS}`],
+        [`${gate}/#/jobs`, render, `document.querySelectorAll('tr.job-row').length >= ${jobs}`],
         [`${gate}/health`, baseline, 'document.readyState === "complete"'],
       ] as const) {
         const page = await browser.newPage();
@@ -53,13 +56,13 @@ export async function benchConsole(): Promise<string> {
     const table = formatTable(
       ['page (fresh tab, local cloud)', 'runs', 'p50', 'p99', 'max'],
       [
-        [`console jobs list, ${JOBS} jobs shown`, String(r.count), fmtMs(r.p50), fmtMs(r.p99), fmtMs(r.max)],
+        [`console jobs list, ${jobs} jobs shown`, String(r.count), fmtMs(r.p50), fmtMs(r.p99), fmtMs(r.max)],
         ['baseline: GET /health in the same browser', String(b.count), fmtMs(b.p50), fmtMs(b.p99), fmtMs(b.max)],
       ],
     );
     return `${size}\n\n${table}\n(the first console load also bundles the page with esbuild; later loads are served from memory)`;
   } finally {
     await browser.close();
-    await env.stop();
+    await cloud.stop();
   }
 }

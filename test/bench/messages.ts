@@ -38,6 +38,8 @@ export type TimerLatenessResult = z.infer<typeof timerLatenessResult>;
 
 export const progressCloudReady = z.object({ type: z.literal('ready'), regionUrl: z.string() });
 
+export const consoleCloudReady = z.object({ type: z.literal('ready'), gateUrl: z.string(), regionUrl: z.string() });
+
 /** DynamoDB requests the progress cloud's region made, by operation; batch writes count their items. */
 export const progressCloudCounts = z.object({
   type: z.literal('counts'),

@@ -93,7 +93,7 @@ try {
   const sweep = only.has('sweep') ? await step('5/7 backstop sweep recovery', benchSweepRecovery) : undefined;
   const fleets = only.has('fleets') ? await step('6/7 agent fleets: enforcement overhead and timeout precision', () => benchAgentFleets(root, children)) : undefined;
   const claimCost = only.has('fleets') ? await benchClaimCost() : undefined;
-  const consoleNumbers = only.has('console') ? await step('7/7 the operator console', benchConsole) : undefined;
+  const consoleNumbers = only.has('console') ? await step('7/7 the operator console', () => benchConsole(root, children)) : undefined;
   console.log();
 
   if (timers) printTimers(timers, raw?.find((rate) => rate.loops === CLIENTS && rate.thread && rate.shape === 'job'));

@@ -69,6 +69,7 @@ describe('CDK context', () => {
     [{ gateStuckThresholdSeconds: '-5' }, /use a positive number of seconds/],
     [{ defaultStuckThresholdSeconds: '1e13' }, /defaultStuckThresholdSeconds' has 10000000000000 seconds, more than the 31536000 \(one year\) a job may name; use at most 31536000 seconds/],
     [{ gateFallbackSeconds: '31536001' }, /gateFallbackSeconds' has 31536001 seconds, more than the 31536000 \(one year\) a job may name; use at most 31536000 seconds/],
+    [{ gateStuckThresholdSeconds: '1e300' }, /gateStuckThresholdSeconds' has 1e\+300 seconds, more than the 31536000 \(one year\) a job may name; use at most 31536000 seconds/],
     [{ gateReportIntervalSeconds: '60', gateStuckThresholdSeconds: '60' }, /not below gateStuckThresholdSeconds \(60\).*; lower gateReportIntervalSeconds or raise gateStuckThresholdSeconds/],
   ])('rejects %j with a message that says how to fix it', (context, message) => {
     expect(() => configFrom(context)).toThrow(VigilConfigError);

@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { claimedReply, countCalls, iso, useFakeVigil } from '../support/fake-vigil.js';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { runVigil } from '../support/vigil-cli.js';
 
 // A real runner and child process.
 vi.setConfig({ testTimeout: 60_000 });
@@ -31,5 +33,18 @@ describe('vigil run with a --grace longer than setTimeout can wait', () => {
     // Assess
     expect(countCalls(fake, 'POST', '/terminated'), result.transcript).toBe(1);
     expect(result.signal, result.transcript).toBeNull();
+  });
+
+  it.each(['1e300', '31536001', 'Infinity'])('a --grace of %s, beyond one year, is refused (exit 2) naming the flag and its range: nothing is claimed or started', async (grace) => {
+    // Prepare
+    const fake = await vigil.fakeVigil(() => ({ status: 204 }));
+    const pidFile = join(vigil.scratch(), 'huge-grace.pid');
+    // Act
+    const result = await runVigil(['run', '--pool', 'pool-1', '--agent', 'agent-a', '--once', '--endpoint', fake.url, '--grace', grace, '--', 'sh', '-c', `echo $$ > ${pidFile}`]);
+    // Assess
+    expect(result.code, result.transcript).toBe(2);
+    expect(result.stderr).toContain(`--grace must be a number of seconds ≥ 0 and ≤ 31536000 (one year), not '${grace}'`);
+    expect(fake.seen, result.transcript).toEqual([]);
+    expect(existsSync(pidFile), result.transcript).toBe(false);
   });
 });

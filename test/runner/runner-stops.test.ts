@@ -62,7 +62,7 @@ describe('vigil run: every agent learns to stop, and exits by the contract', () 
   it('vigil run --job --stuck-threshold that is not a positive number: exit 2 with how to fix it', async () => {
     const result = await runVigil(['run', '--job', 'job-1', '--workflow', 'wf-1', '--worker', 'w', '--token', 't', '--endpoint', 'http://127.0.0.1:9', '--stuck-threshold', '0', '--', 'true']);
     expect(result.code, result.transcript).toBe(2);
-    expect(result.stderr).toContain("--stuck-threshold must be a number of seconds > 0, not '0'");
+    expect(result.stderr).toContain("--stuck-threshold must be a number of seconds > 0 and ≤ 31536000 (one year), not '0'");
   });
 
   it('a Vigil that hangs does not postpone the SIGKILL past the grace period after the deadline', async () => {

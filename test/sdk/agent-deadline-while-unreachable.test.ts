@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { claim } from '../../shared/sdk/index.js';
+import { claim, TerminateRequest, VigilUnreachableError } from '../../shared/sdk/index.js';
 import { claimedReply, useFakeVigil } from '../support/fake-vigil.js';
 
 /**
@@ -34,5 +34,8 @@ describe('the agent SDK when Vigil becomes unreachable', () => {
     // Assess
     expect(stoppedAt, 'attempt.signal never fired although the deadline passed and Vigil did not answer').toBeDefined();
     expect((stoppedAt ?? 0) - deadline).toBeLessThan(12_000);
+    // Why: not Vigil's terminate, but no answer (the runner logs it so)
+    expect(attempt.signal.reason).toBeInstanceOf(TerminateRequest);
+    expect((attempt.signal.reason as TerminateRequest).cause).toBeInstanceOf(VigilUnreachableError);
   }, 30_000);
 });

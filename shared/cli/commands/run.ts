@@ -29,7 +29,7 @@ const spec = {
     "--claude-cmd CMD   runs claude: steps (default 'claude -p')",
     '--job JOB --workflow WF --worker ID --token T   run a job\'s workflow instead',
     "--stuck-threshold S   the job's stuck threshold, when --endpoint cannot tell it (a region's WorkerUrl); a heartbeat after each quarter of it (at most 30 s) without a report",
-    '--grace S          SIGTERM→SIGKILL grace when Vigil gives no terminateBy (default 30)',
+    '--grace S          SIGTERM→SIGKILL grace when Vigil gives no terminateBy (default 30; at most 31536000, one year)',
     '--heartbeat S      seconds between heartbeats (default 5; at most half the checkpoint interval)',
     "--worker-endpoint URL   the attempts' calls go there, claims to --endpoint (default $VIGIL_WORKER_ENDPOINT; a region's WorkerUrl)",
   ],
