@@ -42,8 +42,42 @@ export interface VigilConfig {
    * 0 reserves nothing (an account with a small quota), and leaves the URL uncapped.
    */
   readonly workerUrlConcurrency: number;
+  /**
+   * The concurrency reserved for each stack's timer queue consumer, which is also the most its SQS
+   * event source invokes at once (`maxConcurrency`), so a busy account cannot throttle wake-ups into
+   * the dead-letter queue. 0 reserves nothing and leaves the event source uncapped.
+   */
+  readonly timerConsumerConcurrency: number;
+  /**
+   * The concurrency reserved for each stack's backstop sweep, so a busy account cannot throttle a
+   * minute's sweep away. 0 reserves nothing.
+   */
+  readonly sweepConcurrency: number;
   readonly policy: PolicySeconds;
 }
+
+/** The context keys that reserve Lambda concurrency for a function; a function names at most one. */
+export type ConcurrencyReservation = 'workerUrlConcurrency' | 'timerConsumerConcurrency' | 'sweepConcurrency';
+
+/** What `reservation` reserves under `config`: undefined when it is 0 (reserve nothing) or absent. */
+export function reservedConcurrencyOf(config: VigilConfig, reservation: ConcurrencyReservation | undefined): number | undefined {
+  if (reservation === undefined) return undefined;
+  const count = config[reservation];
+  return count > 0 ? count : undefined;
+}
+
+/**
+ * Lambda polls an SQS queue with five batches at once and adds up to 300 a minute while messages
+ * wait: a consumer reserved below that without a cap on its event source is throttled, and every
+ * throttled batch counts a receive toward the DLQ. So the event source is capped at the
+ * reservation; 10 runs 100 wake-ups at once (batches of 10), about 1,000 a second at the ~90 ms a
+ * fire takes (README, "Backstop sweep capacity"), twenty times what the sweep recovers.
+ */
+export const DEFAULT_TIMER_CONSUMER_CONCURRENCY = 10;
+/** One sweep runs at a time: a run ends within its 55 s timeout, before the next minute's starts. */
+export const DEFAULT_SWEEP_CONCURRENCY = 1;
+/** An SQS event source's `maxConcurrency` takes 2–1,000. */
+const EVENT_SOURCE_CONCURRENCY = { min: 2, max: 1_000 } as const;
 
 export const SYSTEM_LOG_LEVELS = ['WARN', 'INFO', 'DEBUG'] as const;
 export type SystemLogLevel = (typeof SYSTEM_LOG_LEVELS)[number];
@@ -81,6 +115,8 @@ export function readVigilConfig(node: Node, env: NodeJS.ProcessEnv = process.env
     systemLogLevel: readSystemLogLevel(node.tryGetContext('systemLogLevel')),
     workerFunctionUrl,
     workerUrlConcurrency: readWorkerUrlConcurrency(node.tryGetContext('workerUrlConcurrency'), workerFunctionUrl),
+    timerConsumerConcurrency: readTimerConsumerConcurrency(node.tryGetContext('timerConsumerConcurrency')),
+    sweepConcurrency: readSweepConcurrency(node.tryGetContext('sweepConcurrency')),
     policy: readPolicy(node),
   };
 }
@@ -178,7 +214,37 @@ function readWorkerUrlConcurrency(raw: unknown, workerFunctionUrl: boolean): num
   const key = 'workerUrlConcurrency';
   if (raw === undefined) return 100;
   if (!workerFunctionUrl) throw new VigilConfigError(key, 'is set but there is no worker URL', 'pass -c workerFunctionUrl=true as well, or leave it out');
-  const count = Number(raw);
-  if (!Number.isInteger(count) || count < 0) throw new VigilConfigError(key, `has '${String(raw)}'`, 'use a whole number: 0 reserves nothing, N reserves N');
+  const count = wholeNumber(raw);
+  if (count === undefined || count < 0) throw new VigilConfigError(key, `has '${String(raw)}'`, 'use a whole number: 0 reserves nothing, N reserves N');
   return count;
+}
+
+function readTimerConsumerConcurrency(raw: unknown): number {
+  if (raw === undefined) return DEFAULT_TIMER_CONSUMER_CONCURRENCY;
+  const count = wholeNumber(raw);
+  if (count === 0) return 0;
+  if (count === undefined || count < EVENT_SOURCE_CONCURRENCY.min || count > EVENT_SOURCE_CONCURRENCY.max) {
+    throw new VigilConfigError(
+      'timerConsumerConcurrency',
+      `has '${String(raw)}'`,
+      `use a whole number from ${EVENT_SOURCE_CONCURRENCY.min} to ${EVENT_SOURCE_CONCURRENCY.max} (it is also the SQS event source's maximum concurrency, which takes no other), or 0 to reserve nothing`,
+    );
+  }
+  return count;
+}
+
+function readSweepConcurrency(raw: unknown): number {
+  if (raw === undefined) return DEFAULT_SWEEP_CONCURRENCY;
+  const count = wholeNumber(raw);
+  if (count !== 0 && count !== 1) {
+    throw new VigilConfigError('sweepConcurrency', `has '${String(raw)}'`, 'use 1 (a sweep ends before the next minute\'s starts, so more is never used) or 0 to reserve nothing');
+  }
+  return count;
+}
+
+/** `-c key=N` arrives as text, cdk.json as a number; anything else (empty, a fraction, true) is no count. */
+function wholeNumber(raw: unknown): number | undefined {
+  if (typeof raw !== 'number' && (typeof raw !== 'string' || raw.trim() === '')) return undefined;
+  const count = Number(raw);
+  return Number.isInteger(count) ? count : undefined;
 }

@@ -4,6 +4,7 @@ import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { acknowledgeWildcardResource } from './nag-acknowledgements.js';
+import type { ConcurrencyReservation } from '../config/vigil-config.js';
 import type { TimerDelivery } from './timer-delivery.js';
 import type { VigilFunction } from './vigil-function.js';
 
@@ -27,6 +28,8 @@ export interface HandlerSpec {
   readonly timeout?: Duration;
   /** A fixed physical name, for functions another region calls by name. */
   readonly functionName?: string;
+  /** The context key whose concurrency is reserved for it; none: it draws on the account's unreserved pool. */
+  readonly reservedConcurrency?: ConcurrencyReservation;
 }
 
 export const readOnly: HandlerAccess = { table: 'read', publishEvents: false, armTimers: false, keySecret: false };

@@ -8,7 +8,7 @@ import { LambdaEnv } from '../../shared/config/lambda-env.js';
 import { acknowledgeWildcardResource } from './nag-acknowledgements.js';
 import { deadLetterQueue, redriveQueue, secureQueue } from './secure-queue.js';
 import type { VigilFunction } from './vigil-function.js';
-import { TIMER_CONSUMER_TIMEOUT_SECONDS, TIMER_MAX_RECEIVES, TIMER_VISIBILITY_TIMEOUT_SECONDS } from '../../shared/config/delivery-settings.js';
+import { TIMER_BATCH_SIZE, TIMER_CONSUMER_TIMEOUT_SECONDS, TIMER_MAX_RECEIVES, TIMER_VISIBILITY_TIMEOUT_SECONDS } from '../../shared/config/delivery-settings.js';
 
 export interface TimerDeliveryProps {
   readonly scheduleGroupName: string;
@@ -94,8 +94,18 @@ export class TimerDelivery extends Construct {
     });
   }
 
-  /** Delivers the queue to `fn`; a failing record is retried alone (partial batch response). */
+  /**
+   * Delivers the queue to `fn`; a failing record is retried alone (partial batch response). An
+   * event source invoking more at once than `fn` has reserved would be throttled, and each throttled
+   * batch counts a receive toward the DLQ: capped at the reservation, the surplus waits in the queue.
+   */
   consumeWith(fn: VigilFunction): void {
-    fn.handler.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true }));
+    fn.handler.addEventSource(
+      new SqsEventSource(this.queue, {
+        batchSize: TIMER_BATCH_SIZE,
+        reportBatchItemFailures: true,
+        ...(fn.reservedConcurrency !== undefined ? { maxConcurrency: fn.reservedConcurrency } : {}),
+      }),
+    );
   }
 }

@@ -20,6 +20,7 @@ export interface VigilFunctionProps {
   readonly tracing: boolean;
   /** Lambda's own records kept (context `systemLogLevel`); the function's logs are JSON either way. */
   readonly systemLogLevel: SystemLogLevelName;
+  /** Taken from the account's unreserved pool for this function alone, and the most it runs at once. */
   readonly reservedConcurrency?: number;
 }
 
@@ -50,9 +51,11 @@ export class VigilFunction extends Construct {
    */
   public readonly policy: Policy;
   public readonly logGroup: LogGroup;
+  public readonly reservedConcurrency: number | undefined;
 
   constructor(scope: Construct, id: string, props: VigilFunctionProps) {
     super(scope, id);
+    this.reservedConcurrency = props.reservedConcurrency;
     this.logGroup = new LogGroup(this, 'Logs', { retention: LOG_RETENTION, removalPolicy: props.logRemovalPolicy });
     this.role = new Role(this, 'Role', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),

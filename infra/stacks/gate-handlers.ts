@@ -23,12 +23,19 @@ export const gateHandlers = {
     access: decider,
     timeout: Duration.seconds(30),
   },
-  FireGateTimer: { entry: 'functions/timers/fire-gate-timer.ts', description: 'Gate timer queue consumer', access: decider, timeout: Duration.seconds(TIMER_CONSUMER_TIMEOUT_SECONDS) },
+  FireGateTimer: {
+    entry: 'functions/timers/fire-gate-timer.ts',
+    description: 'Gate timer queue consumer',
+    access: decider,
+    timeout: Duration.seconds(TIMER_CONSUMER_TIMEOUT_SECONDS),
+    reservedConcurrency: 'timerConsumerConcurrency',
+  },
   SweepGateTimers: {
     entry: 'functions/timers/sweep-gate-timers.ts',
     description: 'One-minute backstop sweep over the gate timer index',
     access: decider,
     timeout: Duration.seconds(55),
+    reservedConcurrency: 'sweepConcurrency',
   },
 } as const satisfies Record<string, HandlerSpec>;
 

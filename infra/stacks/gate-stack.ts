@@ -9,7 +9,7 @@ import type { Construct } from 'constructs';
 import { LambdaEnv } from '../../shared/config/lambda-env.js';
 import { EVENT_SOURCE } from '../../shared/events/event-contract.js';
 import { eventBusArnIn, functionArnIn, PhysicalNames } from '../config/physical-names.js';
-import type { VigilConfig } from '../config/vigil-config.js';
+import { reservedConcurrencyOf, type VigilConfig } from '../config/vigil-config.js';
 import { BackstopSweep } from '../constructs/backstop-sweep.js';
 import { BusForwardingRule, forwardingRulesOf } from '../constructs/bus-forwarding-rule.js';
 import { BusSubscription } from '../constructs/bus-subscription.js';
@@ -139,6 +139,7 @@ export class GateStack extends Stack {
     const entries = Object.entries(gateHandlers) as [GateHandlerName, (typeof gateHandlers)[GateHandlerName]][];
     const functions = {} as Record<GateHandlerName, VigilFunction>;
     for (const [name, spec] of entries) {
+      const reservedConcurrency = reservedConcurrencyOf(config, 'reservedConcurrency' in spec ? spec.reservedConcurrency : undefined);
       const fn = new VigilFunction(this, name, {
         entry: spec.entry,
         description: `Vigil gate: ${spec.description}`,
@@ -147,6 +148,7 @@ export class GateStack extends Stack {
         logRemovalPolicy: removalPolicy,
         tracing: config.tracing,
         systemLogLevel: config.systemLogLevel,
+        ...(reservedConcurrency !== undefined ? { reservedConcurrency } : {}),
       });
       if (spec.access) grantAccess(fn, spec.access, resources);
       functions[name] = fn;

@@ -61,13 +61,20 @@ export const regionalHandlers = {
     timeout: SUBMIT_FROM_GATE_TIMEOUT,
     functionName: PhysicalNames.submitFromGateFunction,
   },
-  FireJobTimer: { entry: 'functions/timers/fire-job-timer.ts', description: 'Timer queue consumer', access: decider, timeout: TIMER_CONSUMER_TIMEOUT },
+  FireJobTimer: {
+    entry: 'functions/timers/fire-job-timer.ts',
+    description: 'Timer queue consumer',
+    access: decider,
+    timeout: TIMER_CONSUMER_TIMEOUT,
+    reservedConcurrency: 'timerConsumerConcurrency',
+  },
   // The sweep fires overdue timers in-process (shared/app/sweep-job-timers.ts), so it decides too.
   SweepJobTimers: {
     entry: 'functions/timers/sweep-job-timers.ts',
     description: 'One-minute backstop sweep over the timer index',
     access: decider,
     timeout: Duration.seconds(55),
+    reservedConcurrency: 'sweepConcurrency',
   },
   OnGateDecision: {
     entry: 'functions/events/on-gate-decision.ts',
@@ -84,4 +91,5 @@ export const workerUrlHandler: HandlerSpec = {
   entry: 'functions/worker/function-url.ts',
   description: 'Worker and agent routes behind a Lambda function URL (progress, complete, extensions, agent calls)',
   access: withTokens(decider),
+  reservedConcurrency: 'workerUrlConcurrency',
 };

@@ -16,7 +16,7 @@ import { JobLeaderTransfer } from '../../shared/events/job-leader-transfer.js';
 import { JobProgressReport } from '../../shared/events/job-progress-report.js';
 import { JobTimeoutReport } from '../../shared/events/job-timeout-report.js';
 import { eventBusArnIn, PhysicalNames } from '../config/physical-names.js';
-import type { VigilConfig } from '../config/vigil-config.js';
+import { reservedConcurrencyOf, type VigilConfig } from '../config/vigil-config.js';
 import { BackstopSweep } from '../constructs/backstop-sweep.js';
 import { BusForwardingRule, forwardingRulesOf } from '../constructs/bus-forwarding-rule.js';
 import { BusSubscription } from '../constructs/bus-subscription.js';
@@ -147,7 +147,7 @@ export class RegionalStack extends Stack {
     return functions;
   }
 
-  private createFunction(name: string, spec: HandlerSpec, config: VigilConfig, removalPolicy: RemovalPolicy, reservedConcurrency?: number): VigilFunction {
+  private createFunction(name: string, spec: HandlerSpec, config: VigilConfig, removalPolicy: RemovalPolicy): VigilFunction {
     // The Lambda wiring (shared/wiring/lambda-manager.ts) builds the whole manager from these at cold start.
     const managerEnvironment = {
       [LambdaEnv.jobsTableName]: this.table.tableName,
@@ -158,6 +158,7 @@ export class RegionalStack extends Stack {
       [LambdaEnv.gateReportIntervalSeconds]: String(config.policy.gateReportIntervalSeconds),
     };
     const { access } = spec;
+    const reservedConcurrency = reservedConcurrencyOf(config, spec.reservedConcurrency);
     const fn = new VigilFunction(this, name, {
       entry: spec.entry,
       description: `Vigil ${this.region}: ${spec.description}`,
@@ -182,8 +183,7 @@ export class RegionalStack extends Stack {
    * Client routes are not served there.
    */
   private createWorkerUrl(config: VigilConfig, removalPolicy: RemovalPolicy): { fn: VigilFunction; url: FunctionUrl } {
-    const reserved = config.workerUrlConcurrency > 0 ? config.workerUrlConcurrency : undefined;
-    const fn = this.createFunction('WorkerUrlApi', workerUrlHandler, config, removalPolicy, reserved);
+    const fn = this.createFunction('WorkerUrlApi', workerUrlHandler, config, removalPolicy);
     const url = fn.handler.addFunctionUrl({ authType: FunctionUrlAuthType.NONE });
     new CfnOutput(this, 'WorkerUrl', { value: url.url, description: `Worker and agent routes of ${this.region}, token-authenticated` });
     return { fn, url };

@@ -19,15 +19,19 @@ export const id = z
  */
 export const sealedCursor = z.string().check(z.minLength(1), z.maxLength(1024));
 
-export const workflowsSchema = z
-  .array(z.strictObject({ workflowId: id, workerId: id }))
-  .check(
+const workflowFields = { workflowId: id, workerId: id };
+
+/** A job's workflows, each read by `workflow`. */
+const workflowsOf = <W extends { workflowId: string }>(workflow: z.ZodMiniType<W>) =>
+  z.array(workflow).check(
     z.minLength(1, 'a job needs at least one workflow'),
     z.maxLength(10_000, 'a job may have at most 10,000 workflows'),
     z.refine((workflows) => new Set(workflows.map((w) => w.workflowId)).size === workflows.length, {
       message: 'workflowId values must be unique within a job',
     }),
   );
+
+export const workflowsSchema = workflowsOf(z.strictObject(workflowFields));
 
 // Any duration above 0 is accepted (contract). Vigil's clock counts milliseconds, and DynamoDB cannot
 // store a magnitude below 1e-130 (Schemathesis found 5e-324 s answered 500): one shorter than a
@@ -44,17 +48,27 @@ export const timeoutSecondsSchema = durationSeconds();
 
 export const stuckThresholdSecondsSchema = durationSeconds();
 
-export const submitJobBody = z.strictObject({
+const submissionFields = {
   jobId: z.optional(id),
   timeoutSeconds: timeoutSecondsSchema,
   stuckThresholdSeconds: z.optional(stuckThresholdSecondsSchema),
   workflows: workflowsSchema,
-});
+};
+
+export const submitJobBody = z.strictObject(submissionFields);
 export type SubmitJobBody = z.infer<typeof submitJobBody>;
 
-/** What the gate sends a region: the same submission, with the job id fixed and `gateRegion` set. */
-export const submitFromGateBody = z.extend(submitJobBody, {
+/**
+ * What the gate sends a region: the same submission, with the job id fixed and `gateRegion` set.
+ * Read like an event (shared/events/event-contract.ts): regions are upgraded one after another, so
+ * a region may hear from a gate one version ahead, which only adds optional fields. A field it does
+ * not know, at any depth, is dropped, and the ones it knows are checked as strictly as a client's.
+ * A client's own stray field never gets here: the gate's route refuses it.
+ */
+export const submitFromGateBody = z.object({
+  ...submissionFields,
   jobId: id,
+  workflows: workflowsOf(z.object(workflowFields)),
   gateRegion: z.string().check(z.minLength(1)),
   /** The gate caller's tenant: the regions scope the job's workers to it. */
   tenant: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_TENANT_LENGTH))),

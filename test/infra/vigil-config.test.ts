@@ -21,6 +21,8 @@ describe('CDK context', () => {
       systemLogLevel: 'WARN',
       workerFunctionUrl: false,
       workerUrlConcurrency: 100,
+      timerConsumerConcurrency: 10,
+      sweepConcurrency: 1,
       policy: { defaultStuckThresholdSeconds: 120, gateFallbackSeconds: 300, gateReportIntervalSeconds: 10, gateStuckThresholdSeconds: 180 },
     });
   });
@@ -38,6 +40,8 @@ describe('CDK context', () => {
       systemLogLevel: 'debug',
       workerFunctionUrl: 'true',
       workerUrlConcurrency: '40',
+      timerConsumerConcurrency: '2',
+      sweepConcurrency: '0',
     });
     // Assess
     expect(config.regions).toEqual(['eu-central-1', 'us-west-2']);
@@ -47,6 +51,12 @@ describe('CDK context', () => {
     expect(config.policy.gateFallbackSeconds).toBe(60);
     expect(config.alarmEmail).toBe('oncall@example.com');
     expect([config.tracing, config.systemLogLevel, config.workerFunctionUrl, config.workerUrlConcurrency]).toEqual([true, 'DEBUG', true, 40]);
+    expect([config.timerConsumerConcurrency, config.sweepConcurrency]).toEqual([2, 0]);
+  });
+
+  it('takes the concurrency counts as cdk.json numbers too, from 0 (reserve nothing) to the event source’s 1,000', () => {
+    expect(configFrom({ timerConsumerConcurrency: 1000, sweepConcurrency: 1 })).toMatchObject({ timerConsumerConcurrency: 1000, sweepConcurrency: 1 });
+    expect(configFrom({ timerConsumerConcurrency: 0 })).toMatchObject({ timerConsumerConcurrency: 0 });
   });
 
   it('takes the account from the CLI credentials when no -c account is given', () => {
@@ -66,6 +76,15 @@ describe('CDK context', () => {
     [{ workerFunctionUrl: 'yes' }, /workerFunctionUrl' has 'yes'; use true or false/],
     [{ workerFunctionUrl: 'true', workerUrlConcurrency: '2.5' }, /workerUrlConcurrency' has '2.5'; use a whole number: 0 reserves nothing/],
     [{ workerUrlConcurrency: '50' }, /workerUrlConcurrency' is set but there is no worker URL; pass -c workerFunctionUrl=true/],
+    [{ workerFunctionUrl: 'true', workerUrlConcurrency: '' }, /workerUrlConcurrency' has ''; use a whole number/],
+    // An SQS event source's maximum concurrency, which follows the reservation, takes 2–1,000.
+    [{ timerConsumerConcurrency: '1' }, /timerConsumerConcurrency' has '1'; use a whole number from 2 to 1000 \(it is also the SQS event source's maximum concurrency.*or 0 to reserve nothing/],
+    [{ timerConsumerConcurrency: '1001' }, /timerConsumerConcurrency' has '1001'; use a whole number from 2 to 1000/],
+    [{ timerConsumerConcurrency: 'ten' }, /timerConsumerConcurrency' has 'ten'/],
+    [{ timerConsumerConcurrency: 2.5 }, /timerConsumerConcurrency' has '2.5'/],
+    [{ sweepConcurrency: '2' }, /sweepConcurrency' has '2'; use 1 \(a sweep ends before the next minute's starts, so more is never used\) or 0 to reserve nothing/],
+    [{ sweepConcurrency: '-1' }, /sweepConcurrency' has '-1'/],
+    [{ sweepConcurrency: true }, /sweepConcurrency' has 'true'/],
     [{ gateStuckThresholdSeconds: '-5' }, /use a positive number of seconds/],
     [{ defaultStuckThresholdSeconds: '1e13' }, /defaultStuckThresholdSeconds' has 10000000000000 seconds, more than the 31536000 \(one year\) a job may name; use at most 31536000 seconds/],
     [{ gateFallbackSeconds: '31536001' }, /gateFallbackSeconds' has 31536001 seconds, more than the 31536000 \(one year\) a job may name; use at most 31536000 seconds/],

@@ -1,18 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { cdkJsonContext } from '../../../infra/config/cdk-json-context.js';
 import type { VigilFunction } from '../../../infra/constructs/vigil-function.js';
 import type { RegionalStack } from '../../../infra/stacks/regional-stack.js';
 import { buildVigil, type VigilStacks } from '../../../infra/vigil-app.js';
 
-/** The context `cdk synth` starts from: the `context` block of cdk.json. */
-export function cdkJsonContext(): Record<string, unknown> {
-  const cdkJson: unknown = JSON.parse(readFileSync(new URL('../../../cdk.json', import.meta.url), 'utf8'));
-  if (typeof cdkJson !== 'object' || cdkJson === null || !('context' in cdkJson)) throw new Error('cdk.json has no context block');
-  return cdkJson.context as Record<string, unknown>;
-}
+export { cdkJsonContext };
 
 export interface SynthOptions {
   /** Extra `-c` values on top of cdk.json. */
