@@ -3,7 +3,7 @@ import type { EpochMs } from '../domain/time.js';
 import { EventPublishError, type BusEvent } from '../ports/event-bus.js';
 import { VersionConflictError } from '../ports/job-store.js';
 import type { TimerRequest } from '../ports/timers.js';
-import { outboxEvents, publishedEvents, runEffects, type EffectPorts } from './effect-runner.js';
+import { outboxEvents, publishedEvents, runTimersAndMetrics, type EffectPorts, type Withdrawals } from './effect-runner.js';
 import { boundOutbox, outboxRoom } from './outbox-bound.js';
 import { retryDelayMs, RETRY_BASE_MS } from './retry-backoff.js';
 
@@ -63,7 +63,8 @@ export const MAX_DECIDE_ATTEMPTS = 12;
  * someone else wrote first: decide again on what they wrote. Events decided together with a state
  * change are stored in the item's outbox by the same write and published after it, so a crash in
  * between loses none; the next wake-up (or the sweep) publishes them. Deciding and writing never
- * wait on the bus: a failed publish leaves the outbox with a backed-off retry wake-up.
+ * wait on the bus: a failed publish leaves the outbox with a backed-off retry wake-up. Nor on a timer's
+ * withdrawal, which is best effort and runs beside the publish (`effect-runner.ts`).
  */
 export async function decideAndSave<State extends OutboxState>(
   store: VersionedStore<State>,
@@ -81,8 +82,8 @@ export async function decideAndSave<State extends OutboxState>(
     const decision = decide(current);
     if (decision.state === current) {
       // Nothing to write, so nothing goes through the outbox: a reply lost to an outage is asked for again.
-      await runSideEffects(ports, decision.effects, () => true);
-      return { state: await flushOutbox(store, ports, current, now()), decision };
+      const withdrawals = await runSideEffects(ports, decision.effects, () => true);
+      return { state: await afterWithdrawals(withdrawals, flushOutbox(store, ports, current, now())), decision };
     }
     let stored: State;
     const { timerFailures: _cleared, ...decided } = decision.state;
@@ -101,13 +102,22 @@ export async function decideAndSave<State extends OutboxState>(
     }
     // The history is a view beside the decision: recorded alongside the effects, never delaying them.
     const finishing = store.isFinished(stored) && !store.isFinished(current);
-    const [recorded] = await Promise.all([
+    const [recorded, withdrawals] = await Promise.all([
       store.recordHistory ? store.recordHistory(current, stored, now(), finishing) : true,
       runSideEffects(ports, decision.effects, (effect) => effect.resent === true),
     ]);
     // The history records what changed: only the decision that finished the item wrote its final row.
     const viewWritten = recorded && !store.isFinished(current);
-    return { state: await flushOutbox(store, ports, stored, now(), viewWritten), decision };
+    return { state: await afterWithdrawals(withdrawals, flushOutbox(store, ports, stored, now(), viewWritten)), decision };
+  }
+}
+
+/** The outbox goes out while timers are being withdrawn; the call ends once both have. */
+async function afterWithdrawals<T>(withdrawals: Withdrawals, flushed: Promise<T>): Promise<T> {
+  try {
+    return await flushed;
+  } finally {
+    await withdrawals.settled;
   }
 }
 
@@ -116,17 +126,18 @@ type PublishEffect = Extract<Effect, { type: 'Publish' }>;
 /**
  * Timers and metrics, then the events that skip the outbox (`direct`): re-sent ones (periodic reports,
  * the gate's decisions) and replies decided without a write. Each is sent again until answered, so a
- * bus outage costs one of them, never the decision.
+ * bus outage costs one of them, never the decision. Timers being withdrawn are left under way.
  */
-async function runSideEffects(ports: EffectPorts, effects: readonly Effect[], direct: (effect: PublishEffect) => boolean): Promise<void> {
-  await runEffects(ports, effects.filter((effect) => effect.type !== 'Publish'));
+async function runSideEffects(ports: EffectPorts, effects: readonly Effect[], direct: (effect: PublishEffect) => boolean): Promise<Withdrawals> {
+  const withdrawals = await runTimersAndMetrics(ports, effects);
   const events = publishedEvents(effects.filter((effect) => effect.type === 'Publish' && direct(effect)));
-  if (events.length === 0) return;
+  if (events.length === 0) return withdrawals;
   try {
     await ports.bus.publish(events);
   } catch (error) {
     ports.telemetry.warn('events not published; they are sent again until answered', { events: events.length, error: String(error) });
   }
+  return withdrawals;
 }
 
 function withOutbox<State extends OutboxState>(

@@ -16,6 +16,8 @@ export type MetricName =
   | 'SweepDueLeft'
   // An event the bus refused for good (a non-retryable entry error): logged whole and let go (decide-and-save.ts).
   | 'EventsRefused'
+  // A timer the decision no longer needed was not withdrawn (dimension `scope`); its wake-up is dropped when it comes (effect-runner.ts).
+  | 'TimerDisarmFailed'
   // Agent fleets (seed 003 §3): the timeout rate alarm is AgentTimedOut ÷ AgentStarted.
   | 'AgentStarted'
   | 'AgentCompleted'
@@ -29,7 +31,11 @@ export type MetricName =
 /** Effects are plain data. The app layer runs them after the state write; each is idempotent. */
 export type Effect =
   | { type: 'ArmTimer'; timer: TimerRequest }
-  | { type: 'DisarmTimer'; scope: TimerRequest['scope']; jobId: string }
+  /**
+   * `armedAtMostMsAhead`: when known, no wake-up of this timer was ever due more than this long after
+   * the moment it was armed, so an adapter that can withdraw only its far wake-ups may skip the call.
+   */
+  | { type: 'DisarmTimer'; scope: TimerRequest['scope']; jobId: string; armedAtMostMsAhead?: number }
   /**
    * `resent`: a timer sends this again until it is answered (periodic reports, the gate's decisions),
    * so losing one to a crash costs nothing and it skips the outbox and its extra write.

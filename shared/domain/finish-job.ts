@@ -1,6 +1,7 @@
 import type { DecisionContext } from './decision-context.js';
 import { metric, publish, type Decision, type Effect } from './effects.js';
 import type { Job, JobStatus, TimeoutReason } from './job.js';
+import { CLOCK_SKEW_ALLOWANCE_MS, wakeUpLeadBoundMs } from './job-timer.js';
 import { toIso } from './time.js';
 import { JobFinalStatus } from '../events/job-final-status.js';
 import { JobTimedOut } from '../events/job-timed-out.js';
@@ -34,7 +35,8 @@ export function finishJob(
     },
   };
   const effects: Effect[] = [
-    { type: 'DisarmTimer', scope: 'job', jobId: job.jobId },
+    // Most jobs only ever wake up within minutes (SQS delay messages, which cannot be withdrawn): saying so lets the adapter skip the call.
+    { type: 'DisarmTimer', scope: 'job', jobId: job.jobId, armedAtMostMsAhead: wakeUpLeadBoundMs(job.tracking, ctx.policy) + CLOCK_SKEW_ALLOWANCE_MS },
     metric('JobFinished', { status }),
   ];
   if (status === 'TIMED_OUT' && extra.timeoutReason !== undefined) {

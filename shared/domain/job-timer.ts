@@ -1,6 +1,8 @@
+import { progressCoalesceMs } from './deadlines.js';
 import type { Effect } from './effects.js';
-import type { Job } from './job.js';
-import type { EpochMs } from './time.js';
+import type { Job, TimeoutTrackingState } from './job.js';
+import type { TimeoutPolicy } from './policy.js';
+import { secondsToMs, type EpochMs } from './time.js';
 
 /** Overdue by this much, a wake-up is presumed lost; until then its own delivery should arrive. */
 export const LOST_WAKE_UP_GRACE_MS = 5_000;
@@ -33,3 +35,22 @@ export function armJobTimer(job: Job, dueAt: EpochMs): { job: Job; effects: Effe
     effects: [{ type: 'ArmTimer', timer: { scope: 'job', jobId: job.jobId, fenceToken: job.tracking.fenceToken, dueAt } }],
   };
 }
+
+/**
+ * How long after the decision that arms it any wake-up of this job can be due, at most. Every one is
+ * armed for `nextDueAt` or earlier (submit, fire, takeover, a deadline moved earlier): a local job's
+ * is capped by its stuck deadline, at most the threshold and the coalescing window after the stored
+ * progress; a gate-coordinated job's by its next report, one report interval after the last. Were it
+ * ever short (a redeploy that shortens the interval), a schedule left armed fires once and is dropped.
+ */
+export const wakeUpLeadBoundMs = (tracking: TimeoutTrackingState, policy: TimeoutPolicy): number =>
+  tracking.strategy === 'local_authority'
+    ? secondsToMs(tracking.stuckThresholdSeconds) + progressCoalesceMs(tracking.stuckThresholdSeconds)
+    : secondsToMs(policy.gateReportIntervalSeconds);
+
+/**
+ * The stored progress is stamped by the Lambda that heard it, whose clock may run ahead of the one
+ * that arms the wake-up: a wake-up can be that much further ahead than `wakeUpLeadBoundMs`. Amazon's
+ * time sync keeps Lambdas' clocks within milliseconds; this is generous on purpose.
+ */
+export const CLOCK_SKEW_ALLOWANCE_MS = 60_000;

@@ -24,6 +24,9 @@ export interface DueWakeUp extends TimerRequest {
 
 export interface Timers {
   arm(timer: TimerRequest): Promise<void>;
-  /** Best effort: a disarmed timer that still fires finds nothing due and is dropped. */
-  disarm(scope: TimerRequest['scope'], jobId: string): Promise<void>;
+  /**
+   * Withdraws the timer if the adapter can; a wake-up left armed still fires and is dropped by the
+   * lazy checks, so a caller need not fail when this does. `armedAtMostMsAhead`: see `DisarmTimer`.
+   */
+  disarm(scope: TimerRequest['scope'], jobId: string, armedAtMostMsAhead?: number): Promise<void>;
 }

@@ -186,6 +186,36 @@ describe('the history store on DynamoDB (dynalite)', () => {
     expect([cut.entries.length, cut.truncated]).toEqual([3, true]);
   });
 
+  // Review finding: the read was one Query, and DynamoDB ends a page at 1 MB whatever its Limit: the
+  // answer lost the entries past the page while saying it was whole (128-character ids: ~500 bytes an
+  // entry, about 2,100 entries a page, so the read's 2,000 are at the edge of one page).
+  it('a history larger than a 1 MB page is read whole up to the limit, in order, and says truncated only when more are left', async () => {
+    // Prepare: 4,500 extension entries with 128-character ids, over three pages
+    const table = await dynamo.table(false);
+    const store = new DynamoHistoryStore(doc, table, () => NOW);
+    const jobId = 'j'.repeat(128);
+    const extensions: HistoryEntry[] = Array.from({ length: 4_500 }, (_, i) => ({
+      kind: 'extension',
+      at: NOW + i,
+      workerId: `${String(i).padStart(4, '0')}${'w'.repeat(124)}`,
+      seconds: 30,
+      fromDeadlineAt: NOW,
+      toDeadlineAt: NOW + 1_000_000 + i,
+    }));
+    await store.append(jobId, extensions, { startedAt: NOW, timeoutSeconds: 60 });
+    const firstPage = await doc.send(new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `HISTORY#${jobId}` }, Limit: 4_001 }));
+    // Act
+    const capped = await store.read(jobId, 4_000);
+    const whole = await store.read(jobId, 4_500);
+    // Assess: a page holds about half of what the read needs …
+    expect(firstPage.Items?.length).toBeLessThan(2_500);
+    expect(firstPage.LastEvaluatedKey).toBeDefined();
+    // … and the reads follow the pages
+    expect([capped.entries.length, capped.truncated]).toEqual([4_000, true]);
+    expect(capped.entries).toEqual(extensions.slice(0, 4_000));
+    expect([whole.entries.length, whole.truncated]).toEqual([4_500, false]);
+  }, 60_000);
+
   // Review finding: a RUNNING row written late (a submit still running its effects) replaced the finished one.
   it("a running job's row never replaces its finished row; a finished row replaces a running one", async () => {
     // Prepare

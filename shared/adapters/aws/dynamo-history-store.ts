@@ -8,6 +8,7 @@ import type { EpochMs } from '../../domain/time.js';
 import type { HistoryStore, JobListQuery } from '../../ports/history-store.js';
 import { GroupCommit } from './group-commit.js';
 import { TTL_ATTRIBUTE } from './jobs-table.js';
+import { queryItems } from './query-pages.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 /** History and listings outlive the job item's 30-day retention a little, then TTL removes them. */
@@ -107,17 +108,11 @@ export class DynamoHistoryStore implements HistoryStore {
   }
 
   async read(jobId: string, limit: number) {
-    // One more than asked: DynamoDB names a next key whenever it stops at the limit, even at the end.
-    const { Items = [] } = await this.doc.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': historyPk(jobId) },
-        Limit: limit + 1,
-      }),
-    );
-    const entries = Items.slice(0, limit).map(({ pk: _pk, sk: _sk, [TTL_ATTRIBUTE]: _ttl, ...entry }) => entry as HistoryEntry);
-    return { entries, truncated: Items.length > limit };
+    // One more than asked tells whether others follow: a page's next key does not (DynamoDB names one
+    // whenever it stops at the limit, even at the end), and a page can end at 1 MB well before it.
+    const items = await queryItems(this.doc, { TableName: this.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': historyPk(jobId) } }, limit + 1);
+    const entries = items.slice(0, limit).map(({ pk: _pk, sk: _sk, [TTL_ATTRIBUTE]: _ttl, ...entry }) => entry as HistoryEntry);
+    return { entries, truncated: items.length > limit };
   }
 
   async putListing(listing: JobListing): Promise<void> {

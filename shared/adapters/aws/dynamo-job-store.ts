@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { WorkerGrantRecord } from '../../domain/extension-ledger.js';
 import { isTerminal, type Job, type Workflow } from '../../domain/job.js';
 import { lastHeardAt, type WorkflowAdvance } from '../../domain/record-progress.js';
@@ -9,6 +9,7 @@ import type { WorkerHealth } from '../../domain/worker-health.js';
 import { VersionConflictError, type JobStore, type WorkflowRef } from '../../ports/job-store.js';
 import { batchGet, batchPut } from './batch-requests.js';
 import { queryDueTimers } from './due-timers-query.js';
+import { queryItems } from './query-pages.js';
 import { timerShardOf, TTL_ATTRIBUTE, WORKER_INDEX } from './jobs-table.js';
 import { createOrReturnExisting, landedAlready, newWriteId, putVersioned, withoutStorageAttributes, WRITE_ID } from './versioned-item.js';
 
@@ -79,23 +80,19 @@ export class DynamoJobStore implements JobStore {
   }
 
   async getWorkflowsAfter(jobId: string, afterWorkflowId: string | undefined, limit: number) {
-    const workflows: Workflow[] = [];
-    let startKey: Record<string, unknown> | undefined = afterWorkflowId !== undefined ? workflowKey(jobId, afterWorkflowId) : undefined;
-    do {
-      const page = await this.doc.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :wf)',
-          ExpressionAttributeValues: { ':pk': jobKey(jobId).pk, ':wf': 'WF#' },
-          ConsistentRead: true,
-          // One more than asked tells whether others follow.
-          Limit: limit + 1 - workflows.length,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      workflows.push(...(page.Items ?? []).map(asWorkflow));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey && workflows.length <= limit);
+    const items = await queryItems(
+      this.doc,
+      {
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :wf)',
+        ExpressionAttributeValues: { ':pk': jobKey(jobId).pk, ':wf': 'WF#' },
+        ConsistentRead: true,
+        ...(afterWorkflowId !== undefined ? { ExclusiveStartKey: workflowKey(jobId, afterWorkflowId) } : {}),
+      },
+      // One more than asked tells whether others follow.
+      limit + 1,
+    );
+    const workflows = items.map(asWorkflow);
     return { workflows: workflows.slice(0, limit), more: workflows.length > limit };
   }
 
@@ -393,15 +390,8 @@ export class DynamoJobStore implements JobStore {
   }
 
   /** Every page of a query. */
-  private async queryAll(input: Omit<ConstructorParameters<typeof QueryCommand>[0], 'TableName' | 'ExclusiveStartKey'>) {
-    const items: Record<string, unknown>[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.doc.send(new QueryCommand({ TableName: this.tableName, ...input, ExclusiveStartKey: startKey }));
-      items.push(...(page.Items ?? []));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return items;
+  private queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey' | 'Limit'>) {
+    return queryItems(this.doc, { TableName: this.tableName, ...input });
   }
 
   /** A monotonic "move forward" update: when the stored value is already newer, there is nothing to do. */

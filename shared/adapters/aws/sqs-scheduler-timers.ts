@@ -108,8 +108,11 @@ export function createSqsSchedulerTimers({ sqs, scheduler, clock, config }: SqsS
       else await upsertSchedule(timer);
     },
 
-    async disarm(scope, jobId) {
+    async disarm(scope, jobId, armedAtMostMsAhead) {
       // Only the schedule can be withdrawn: a delayed SQS message cannot, and is dropped by the lazy check.
+      // A timer never armed past the SQS range never had a schedule (an outbox retry is at most
+      // RETRY_CAP_MS ahead, within it too): DeleteSchedule, with a rate quota of its own, is not asked.
+      if (armedAtMostMsAhead !== undefined && armedAtMostMsAhead <= SQS_DELAY_HORIZON_MS) return;
       for (let attempt = 1; ; attempt++) {
         try {
           await scheduler.send(new DeleteScheduleCommand({ Name: scheduleNameFor(scope, jobId), GroupName: config.scheduleGroupName }));

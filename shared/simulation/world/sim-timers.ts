@@ -35,7 +35,10 @@ export class SimTimers implements Timers {
     });
   }
 
-  async disarm(): Promise<void> {
-    this.world.crashPoint();
-  }
+  /**
+   * No crash point: a withdrawal is best effort and runs beside the publish (`effect-runner.ts`), so
+   * a throw here would read as a failed delete, not a dead process; the publish's crash point stands
+   * for that moment.
+   */
+  async disarm(): Promise<void> {}
 }

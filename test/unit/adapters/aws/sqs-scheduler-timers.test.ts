@@ -13,7 +13,8 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { SCHEDULE_NAME_PATTERN, scheduleNameFor } from '../../../../shared/adapters/aws/schedule-name.js';
 import { atExpression } from '../../../../shared/adapters/aws/scheduler-at-expression.js';
-import { createSqsSchedulerTimers, sqsDelaySecondsFor } from '../../../../shared/adapters/aws/sqs-scheduler-timers.js';
+import { createSqsSchedulerTimers, SQS_MAX_DELAY_SECONDS, sqsDelaySecondsFor } from '../../../../shared/adapters/aws/sqs-scheduler-timers.js';
+import { RETRY_CAP_MS } from '../../../../shared/app/retry-backoff.js';
 
 const NOW = Date.UTC(2031, 0, 15, 10, 0, 0, 0);
 const config = {
@@ -155,6 +156,26 @@ describe('SQS + Scheduler timers (error paths and exact requests, against a mock
     // Act + Assess
     await expect(timers.arm(farTimer)).rejects.toMatchObject({ name: 'ValidationException' });
     expect(scheduler.commandCalls(UpdateScheduleCommand)).toEqual([]);
+  });
+
+  // Review (AWS limits): DeleteSchedule has a rate quota of its own, and most jobs never had a schedule.
+  it('disarm asks Scheduler nothing for a timer never armed past the SQS range, and deletes any other', async () => {
+    // Prepare
+    scheduler.on(DeleteScheduleCommand).resolves({});
+    // Act
+    await timers.disarm('job', 'near', SQS_MAX_DELAY_SECONDS * 1000);
+    await timers.disarm('job', 'far', SQS_MAX_DELAY_SECONDS * 1000 + 1);
+    await timers.disarm('pool', 'unknown');
+    // Assess
+    expect(scheduler.commandCalls(DeleteScheduleCommand).map((call) => call.args[0].input.Name)).toEqual([scheduleNameFor('job', 'far'), scheduleNameFor('pool', 'unknown')]);
+  });
+
+  it("an outbox retry's wake-up, armed by the same Lambda that decided it, is never a schedule", async () => {
+    // Act
+    await timers.arm({ scope: 'job', jobId: 'job-1', fenceToken: 1, dueAt: NOW + RETRY_CAP_MS });
+    // Assess: so a job's `armedAtMostMsAhead` need not count its outbox retries
+    expect(sqs.commandCalls(SendMessageCommand)).toHaveLength(1);
+    expect(scheduler.calls()).toEqual([]);
   });
 
   it('disarm ignores a missing schedule but not a throttle', async () => {
