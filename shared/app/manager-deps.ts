@@ -29,6 +29,8 @@ export interface ManagerDeps {
   history?: HistoryStore;
   /** Waits between attempts after a lost conditional write (`contention-backoff.ts`); absent, retries at once. */
   backoff?: (attempt: number) => Promise<void>;
+  /** Running items one chunk of a stopped pool's wake pass reaches (`pools/wake-pass.ts`); absent, `WAKE_CHUNK`. */
+  wakeChunk?: number;
 }
 
 export const decisionContext = (deps: Pick<ManagerDeps, 'clock' | 'policy' | 'managerId'>): DecisionContext => ({

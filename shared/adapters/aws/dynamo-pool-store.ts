@@ -75,9 +75,14 @@ const itemIndexAttributes = (item: PoolItem): Record<string, unknown> => ({
   ...((item.pending ?? []).some((followUp) => followUp.type === 'create_items') ? { [SPLIT_PENDING_ATTRIBUTE]: true } : {}),
 });
 
-/** A pool has a wake-up only while its outbox waits to be published (decide-and-save.ts): the sweep retries it. */
-const poolIndexAttributes = (pool: Pool & { timerDueAt?: number }): Record<string, unknown> =>
-  pool.timerDueAt === undefined ? {} : { timerShard: timerShardOf(poolTimerId(pool.poolId), true), jobId: poolTimerId(pool.poolId), timerFenceToken: 0 };
+/**
+ * A pool has a wake-up while a stop's wake pass is under way (among the decisions the sweep fires
+ * first) or its outbox waits to be published (decide-and-save.ts; in the outbox shards).
+ */
+const poolIndexAttributes = (pool: Pool): Record<string, unknown> =>
+  pool.timerDueAt === undefined
+    ? {}
+    : { timerShard: timerShardOf(poolTimerId(pool.poolId), pool.wakePass === undefined), jobId: poolTimerId(pool.poolId), timerFenceToken: 0 };
 
 /** A new pool item as stored: its keys and index attributes (also the bench's seed). */
 export const newItemRecord = (item: PoolItem): Record<string, unknown> => ({ ...item, version: 1, ...itemIndexAttributes(item), ...itemKey(item.poolId, item.itemId) });

@@ -1,9 +1,9 @@
+import { onItemWakeUp } from '../../domain/pools/advance-attempt.js';
 import { claimedAttempt, claimItem, type ClaimInput } from '../../domain/pools/claim-item.js';
 import { templateCommands, commandLimitSeconds } from '../../domain/pools/pool-config.js';
 import { ClaimEndedError, ClaimInFlightError, PoolFinishedError } from '../../domain/pools/pool-errors.js';
 import type { PoolItem } from '../../domain/pools/pool-item.js';
 import { poolIsStopped, type Pool } from '../../domain/pools/pool.js';
-import { wakeForStoppedPool } from '../../domain/pools/item-wake-up.js';
 import type { ClaimReceipt } from '../../ports/pool-store.js';
 import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import { toIso } from '../../domain/time.js';
@@ -120,12 +120,13 @@ async function takeAnItem(deps: ManagerDeps, pool: Pool, claim: ClaimInput, befo
 
 /**
  * The pool was read RUNNING before the take; a cancel (or a failure) may have landed in between and
- * woken the running items without this one. Its attempt is then woken at once (told to terminate,
- * so the item returns to the stopped pool) and the claim answered as on a stopped pool.
+ * its wake pass read the running items without this one. Its attempt is then told to terminate at
+ * once, as the pass would have (so the item returns to the stopped pool), and the claim answered as
+ * on a stopped pool.
  */
 async function assertPoolStillRunning(deps: ManagerDeps, pool: Pool, itemId: string): Promise<void> {
-  const now = await deps.pools.getPool(pool.poolId);
-  if (!now || !poolIsStopped(now)) return;
-  await decideItem(deps, pool.poolId, itemId, (current) => wakeForStoppedPool(current, deps.clock.now()));
-  throw new PoolFinishedError(pool.poolId, now.status);
+  const stopped = await deps.pools.getPool(pool.poolId);
+  if (!stopped || !poolIsStopped(stopped)) return;
+  await decideItem(deps, pool.poolId, itemId, (current) => onItemWakeUp(current, stopped, deps.clock.now()));
+  throw new PoolFinishedError(pool.poolId, stopped.status);
 }

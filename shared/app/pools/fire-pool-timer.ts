@@ -5,6 +5,7 @@ import { backOffFailedWakeUp, flushOutbox } from '../decide-and-save.js';
 import type { ManagerDeps } from '../manager-deps.js';
 import { runFollowUps } from './follow-ups.js';
 import { decideItem, itemStateStore, poolStore } from './pool-state-stores.js';
+import { wakeNextChunk } from './wake-pass.js';
 
 /**
  * A pool item's wake-up arrived (SQS, the local scheduler or the sweep): publish what a crash left
@@ -14,7 +15,7 @@ import { decideItem, itemStateStore, poolStore } from './pool-state-stores.js';
 export async function firePoolTimer(deps: ManagerDeps, timer: TimerRequest, from: 'queue' | 'sweep' = 'queue'): Promise<void> {
   // From the sweep, an outbox-only entry's retry is written before the publish (`flushOutbox`).
   const claimFirst = from === 'sweep';
-  if (isPoolTimerId(timer.jobId)) return firePoolOutbox(deps, timer.jobId, claimFirst);
+  if (isPoolTimerId(timer.jobId)) return firePoolWakeUp(deps, timer, claimFirst);
   const ids = parseItemTimerId(timer.jobId);
   if (!ids) return;
   const [pool, loaded] = await Promise.all([deps.pools.getPool(ids.poolId), deps.pools.getItem(ids.poolId, ids.itemId)]);
@@ -34,10 +35,16 @@ export async function firePoolTimer(deps: ManagerDeps, timer: TimerRequest, from
   await runFollowUps(deps, decided, pool);
 }
 
-/** The pool's own wake-up: its outbox, left by a crash or a bus outage, published (or retried later). */
-async function firePoolOutbox(deps: ManagerDeps, poolId: string, claimFirst: boolean): Promise<void> {
-  const pool = await deps.pools.getPool(poolId);
-  if (pool) await flushOutbox(poolStore(deps.pools), deps, pool, deps.clock.now(), false, claimFirst);
+/**
+ * The pool's own wake-up: its outbox, left by a crash or a bus outage, published (or retried later),
+ * and the next chunk of its wake pass run. Only the pass's current wake-up runs a chunk: an older one
+ * (delivered twice, or its chunk done since) would repeat the chunk beside it.
+ */
+async function firePoolWakeUp(deps: ManagerDeps, timer: TimerRequest, claimFirst: boolean): Promise<void> {
+  const pool = await deps.pools.getPool(timer.jobId);
+  if (!pool) return;
+  const flushed = await flushOutbox(poolStore(deps.pools), deps, pool, deps.clock.now(), false, claimFirst);
+  if (flushed.timerDueAt === timer.dueAt) await wakeNextChunk(deps, flushed);
 }
 
 export async function backOffPoolWakeUp(deps: ManagerDeps, timer: TimerRequest): Promise<void> {

@@ -6,7 +6,7 @@ import { storedTenant } from '../../domain/tenant.js';
 import type { ManagerDeps } from '../manager-deps.js';
 import { completePoolIfDone } from './complete-pool-if-done.js';
 import { decideItem, decidePool } from './pool-state-stores.js';
-import { wakeRunningItems } from './wake-running-items.js';
+import { wakeNextChunk } from './wake-pass.js';
 
 /** Candidates read back before counting the whole pool; a few, since most are usually still available. */
 const FINISH_CHECK_CANDIDATES = 3;
@@ -15,7 +15,7 @@ async function runFollowUp(deps: ManagerDeps, item: PoolItem, pool: Pool, follow
   switch (followUp.type) {
     case 'fail_pool': {
       const pool = await decidePool(deps, item.poolId, (current) => failPool(current, followUp.reason, deps.clock.now()));
-      await wakeRunningItems(deps, pool);
+      await wakeNextChunk(deps, pool);
       return;
     }
     case 'check_pool_finished': {

@@ -21,14 +21,15 @@ export const itemStateStore = (pools: PoolStore, poolId: string): VersionedStore
 const visible = (pool: Pool | undefined): Pool | undefined => (pool?.status === 'CREATING' ? undefined : pool);
 
 /**
- * A pool's wake-up exists only to retry its outbox, as a finished job's does: every decision that
- * adds events sets one, and the publish that empties the outbox clears it, so an outbox left by a
- * crash or a bus outage is published by the sweep (`firePoolOutbox`), whoever reads the pool.
+ * A pool's wake-up runs the next chunk of its wake pass while a stop's pass is under way; otherwise it
+ * only retries its outbox, as a finished job's does: every decision that adds events sets one, and the
+ * publish that empties the outbox clears it, so an outbox left by a crash or a bus outage is published
+ * by the sweep (`firePoolWakeUp`), whoever reads the pool.
  */
 export const poolStore = (pools: PoolStore): VersionedStore<Pool> => ({
   load: async (poolId) => visible(await pools.getPool(poolId)),
   save: (pool, expectedVersion) => pools.savePool(pool, expectedVersion),
-  isFinished: () => true,
+  isFinished: (pool) => pool.wakePass === undefined,
   retryWakeUp: (pool, dueAt) => ({ scope: 'pool', jobId: poolTimerId(pool.poolId), fenceToken: 0, dueAt }),
 });
 

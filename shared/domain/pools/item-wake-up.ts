@@ -47,16 +47,3 @@ export function itemDecision(before: PoolItem, after: PoolItem, effects: Effect[
   if (timed.item === before || JSON.stringify(timed.item) === JSON.stringify(before)) return { state: before, effects: [] };
   return { state: timed.item, effects: monitored(config, [...effects, ...timed.effects]) };
 }
-
-/**
- * Its pool stopped: a running attempt owes its termination now. The wake-up is stored on the item
- * (the sparse timer index) as well as armed, so the sweep finds it if the armed one is lost, as it
- * finds every other wake-up. An attempt already terminating keeps its own (the grace period's end);
- * one whose stored wake-up is already due is only armed again.
- */
-export function wakeForStoppedPool(item: PoolItem, now: EpochMs): Decision<PoolItem> {
-  if (!item.run || item.run.terminating) return { state: item, effects: [] };
-  const arm: Effect = { type: 'ArmTimer', timer: { scope: 'pool', jobId: itemTimerId(item.poolId, item.itemId), fenceToken: item.attempt, dueAt: now } };
-  if (item.timerDueAt !== undefined && item.timerDueAt <= now) return { state: item, effects: [arm] };
-  return { state: { ...item, timerDueAt: now }, effects: [arm] };
-}

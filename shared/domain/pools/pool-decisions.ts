@@ -5,6 +5,7 @@ import { withOpenedLately } from './item-census.js';
 import { monitored } from './monitoring.js';
 import { PoolFinishedError } from './pool-errors.js';
 import type { Pool, PoolStatus } from './pool.js';
+import { withWakePass } from './wake-pass.js';
 
 export interface PoolCounts {
   available: number;
@@ -20,9 +21,11 @@ export interface PoolCounts {
   split?: number;
 }
 
+/** A pool that FAILED or was CANCELLED starts its wake pass with the same write: its running attempts are owed `terminate` now. */
 function finish(pool: Pool, status: Exclude<PoolStatus, 'RUNNING' | 'CREATING'>, now: EpochMs, reason?: string): Decision<Pool> {
+  const finished: Pool = { ...pool, status, finishedAt: now, ...(reason ? { reason } : {}) };
   return {
-    state: { ...pool, status, finishedAt: now, ...(reason ? { reason } : {}) },
+    state: status === 'COMPLETED' ? finished : withWakePass(finished, now),
     effects: monitored(pool.config, [
       publish(PoolFinished.build({ poolId: pool.poolId, status, ...(reason ? { reason } : {}), finishedAt: toIso(now) })),
       metric('PoolFinished'),
@@ -44,12 +47,13 @@ export function failPool(pool: Pool, reason: string, now: EpochMs): Decision<Poo
 }
 
 /**
- * A cancel sent again is answered as the first was and wakes the running attempts again: the retry
- * of a cancel that crashed between the pool's write and those wake-ups finishes them. A pool that
- * ended otherwise cannot be cancelled.
+ * A cancel sent again is answered as the first was and wakes the running attempts again: while the
+ * stop's wake pass is under way it goes on (the pass reaches every item after its place), and once
+ * it is over a new pass starts, which finds an attempt the first one's index read missed. A pool
+ * that ended otherwise cannot be cancelled.
  */
 export function cancelPool(pool: Pool, reason: string | undefined, now: EpochMs): Decision<Pool> {
-  if (pool.status === 'CANCELLED') return unchanged(pool, 'already_cancelled');
+  if (pool.status === 'CANCELLED') return pool.wakePass ? unchanged(pool, 'already_cancelled') : { state: withWakePass(pool, now), effects: [] };
   if (pool.status !== 'RUNNING') throw new PoolFinishedError(pool.poolId, pool.status);
   return finish(pool, 'CANCELLED', now, reason ?? 'cancelled by request');
 }

@@ -164,7 +164,7 @@ describe('pools on dynalite: reads of a whole pool do not grow with what its ite
     const deps = { ...m.deps, pools: new DynamoPoolStore(m.doc, tableName) };
     await newPool(deps, { agent_timeout_secs: 10, timeout_config: { cleanup_grace_period_secs: 0, timeout_action: 'dlq' } }, ['a', 'b', 'c']);
     const first = await claim(deps, 'agent-a');
-    await claim(deps, 'agent-b');
+    const second = await claim(deps, 'agent-b');
     // Act
     await send(deps, first, { type: 'complete', outcome: 'succeeded' });
     const running = await getPool(deps, 'p');
@@ -173,7 +173,10 @@ describe('pools on dynalite: reads of a whole pool do not grow with what its ite
     const metrics = await poolMetrics(deps, 'p');
     // Assess
     expect(running.counts).toMatchObject({ available: 1, running: 1, succeeded: 1 });
-    expect((await deps.pools.itemsInState('p', 'running', 10)).items.map((item) => item.timerDueAt)).toEqual([m.clock.now()]); // woken by the cancel
+    // found running by the cancel and told to terminate; with no grace period it ended there and then
+    const stopped = await deps.pools.getItem('p', second.itemId);
+    expect(stopped).toMatchObject({ state: 'available', reason: 'pool_stopped' });
+    expect(stopped?.history.at(-1)).toMatchObject({ resolution: 'force', endedAt: m.clock.now() });
     expect(dlq.items).toEqual([]);
     expect(metrics).toMatchObject({ agentsStarted: 2, agentsCompleted: 1 });
   });
