@@ -97,6 +97,25 @@ vi.mock('../../shared/domain/gate/on-final-status.js', async (importOriginal) =>
   };
 });
 
+/**
+ * Gate: every region's deadline counted from the gate's `submittedAt`, as the seed's formula has it, not
+ * from that region's acceptance (`regionStartedAt` answering `submittedAt`): a region whose fan-out was
+ * resent late is timed out before the deadline its workers were told. Every function of the module
+ * sees the job without the regions' starts, since they call each other inside it, out of a mock's reach.
+ */
+vi.mock('../../shared/domain/gate/global-deadline.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../shared/domain/gate/global-deadline.js')>();
+  const counted = (job: any) => (M.active === 'gate-counts-from-submit' ? { ...job, dcStartedAt: undefined } : job);
+  return {
+    ...real,
+    regionStartedAt: (job: any, region: string) => real.regionStartedAt(counted(job), region),
+    regionDeadline: (job: any, region: string) => real.regionDeadline(counted(job), region),
+    globalDeadline: (job: any) => real.globalDeadline(counted(job)),
+    globalTimeoutDueAt: (job: any, policy: any) => real.globalTimeoutDueAt(counted(job), policy),
+    extensionsMayBeUnheard: (job: any) => real.extensionsMayBeUnheard(counted(job)),
+  };
+});
+
 /** Pool agent calls: the attempt number is not checked (a stale attempt acts as the live one). */
 vi.mock('../../shared/domain/pools/agent-calls.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../shared/domain/pools/agent-calls.js')>();
@@ -175,6 +194,12 @@ describe('mutation testing: each mutant must be caught by the simulator', () => 
       expect(await caughtWith(mutation), `mutant ${mutation} survived ${SEEDS} seeds`).toBeDefined();
     });
   }
+
+  it('catches: the gate counting every region from submittedAt, not from its acceptance [gate-counts-from-submit]', { timeout: 90_000 }, async () => {
+    // A region cut off at the fan-out accepts when the client resends; the other region completes in
+    // time, so only the gate's own deadline can end the late one, and under the mutant it comes early.
+    expect(await caughtWith('gate-counts-from-submit')).toMatch(/: no-premature-timeout$/);
+  });
 
   it('catches: the in-memory store not enforcing ConditionExpression [store-no-conditions]', { timeout: 90_000 }, async () => {
     const proto = MemoryDynamo.prototype as any;

@@ -3,11 +3,13 @@ import { hasPending } from '../../app/decide-and-save.js';
 import { allRegionsFinal, type GateJob } from '../../domain/gate/gate-job.js';
 import { effectiveDeadline } from '../../domain/deadlines.js';
 import { gateJobStatus } from '../../domain/gate/gate-job-status.js';
+import { timeoutReasonKind } from '../../domain/gate/gate-timeout-cause.js';
 import { globalDeadline } from '../../domain/gate/global-deadline.js';
 import { gateJobListing, jobListing, type JobListing } from '../../domain/history/job-listing.js';
 import { isTerminal, type Job } from '../../domain/job.js';
 import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import { withoutGrants } from '../../domain/worker-extensions.js';
+import { deadlineGateOwes } from './deadline-gate-owes.js';
 import { boundWithSweepBacklogMs, detectionBoundMs, extensionCapSeconds, latestFailureMs } from './detection-bound.js';
 import type { SimStore } from '../dynamo/sim-store.js';
 import { GATE_TABLE, JOBS_TABLE, type SimNodes } from './nodes.js';
@@ -42,8 +44,13 @@ export class Invariants {
    * moment, not retroactively: no implementation could end the job before it learns of the change.
    */
   private readonly shortenedAt = new Map<string, number>();
-  /** Jobs with a region that timed out for a good reason: a global timeout of the others follows from it. */
+  /**
+   * Jobs with a region that timed out for a good reason (a global timeout of the others follows from
+   * it), or whose global timeout for the deadline came when the gate owed no running region more time.
+   */
   private readonly justified = new Set<string>();
+  /** Jobs whose global timeout for the deadline came before a running region's deadline: how, for the violation. */
+  private readonly earlyGlobalTimeout = new Map<string, string>();
   /** What the plan and the policy fix for the whole run, worked out once instead of after every step. */
   private readonly regionsOf = new Map<JobSpec, Map<string, JobInRegion>>();
   private readonly indexEntries = new Map<string, number>();
@@ -92,7 +99,10 @@ export class Invariants {
     }
     for (const spec of this.written(written.get(this.nodes.gate.name) ?? none, this.world.plan.jobs)) {
       const gateJob = await this.nodes.gate.observe.get(spec.jobId);
-      if (gateJob) this.gateJobs.set(spec.jobId, gateJob);
+      if (!gateJob) continue;
+      const declared = gateJob.globallyTimedOut && !this.gateJobs.get(spec.jobId)?.globallyTimedOut;
+      this.gateJobs.set(spec.jobId, gateJob);
+      if (declared) this.checkGlobalTimeout(spec, gateJob);
     }
     for (const spec of this.world.plan.jobs) this.checkJob(spec);
     for (const node of this.allNodes) {
@@ -140,11 +150,43 @@ export class Invariants {
       this.justified.add(spec.jobId);
       return;
     }
+    const early = this.earlyGlobalTimeout.get(spec.jobId);
     this.violate(
       'no-premature-timeout',
       spec.jobId,
-      `${region}: ${timedOut ? `TIMED_OUT (${next.tracking.timeoutReason})` : `local timeout (${next.tracking.timeoutReason})`} before its deadline ${new Date(effectiveDeadline(previous.tracking)).toISOString()} while making progress (since the last advance: ${this.log.describe(spec.jobId, region, this.regionOf(spec, region).workers.map((w) => w.workerId), this.world.now)}; stuck threshold ${spec.stuckThresholdSeconds} s)`,
+      `${region}: ${timedOut ? `TIMED_OUT (${next.tracking.timeoutReason})` : `local timeout (${next.tracking.timeoutReason})`} before its deadline ${new Date(effectiveDeadline(previous.tracking)).toISOString()} while making progress (since the last advance: ${this.log.describe(spec.jobId, region, this.regionOf(spec, region).workers.map((w) => w.workerId), this.world.now)}; stuck threshold ${spec.stuckThresholdSeconds} s)${early ? `; ${early}` : ''}`,
     );
+  }
+
+  /**
+   * The gate's global timeout for the deadline (seed 000 Part 5, condition 1), judged when it is
+   * declared, against what the regions really hold then: it is due once every region still running
+   * is past the deadline its workers were told, counted from that region's own start (a region whose
+   * fan-out was resent late starts late), as far as the gate could know it (`deadlineGateOwes`).
+   * Then every region's timeout follows from it; declared earlier, each region's timeout must be
+   * justified on its own. The other conditions (a region's timeout, every region stuck) are judged
+   * at the regions, by what their workers really did.
+   */
+  private checkGlobalTimeout(spec: JobSpec, gateJob: GateJob): void {
+    if (timeoutReasonKind(gateJob.timeoutReason ?? '') !== 'timeout') return;
+    const now = this.world.now;
+    const waited = gateJob.extensionReportsAwaitedUntil;
+    const waitedForReports = waited !== undefined && now >= waited;
+    const owedLater = spec.regions.flatMap((region) => {
+      const job = this.jobIn(spec, region);
+      if (!job || isTerminal(job.status)) return [];
+      const owed = deadlineGateOwes(gateJob, {
+        job,
+        acceptanceHeard: gateJob.dcStartedAt?.[region] !== undefined || this.log.hasTokens(spec.jobId, region),
+        ...(waitedForReports ? { extensionsHeardSeconds: gateJob.dcTotalExtensions[region] ?? 0 } : {}),
+      });
+      return now < owed ? [`${region} (started ${new Date(job.tracking.startedAt).toISOString()}) is owed ${new Date(owed).toISOString()}`] : [];
+    });
+    if (owedLater.length === 0) {
+      this.justified.add(spec.jobId);
+      return;
+    }
+    this.earlyGlobalTimeout.set(spec.jobId, `the gate declared its global timeout at ${new Date(now).toISOString()}, yet ${owedLater.join(', ')}`);
   }
 
   /** A timeout is justified at its deadline, or once the job (or, gate-coordinated, any region of it) really is stuck. */
@@ -156,18 +198,14 @@ export class Invariants {
       return now >= deadline || this.log.stuck(spec.jobId, r, workers, spec.stuckThresholdSeconds * 1000, now);
     };
     if (due(region, previous) || now >= effectiveDeadline(next.tracking)) return true;
+    // A global timeout for the deadline declared in time was added to `justified` then (checkGlobalTimeout).
     if (!spec.viaGate) return false;
-    const gateJob = this.gateJobs.get(spec.jobId);
-    if (gateJob) {
-      // Condition 1: the global deadline plus the largest extension total any region holds; or, after
-      // the global deadline, a gate that could not hear a region's grants and waited its grace for them
-      // (on-gate-timer-fired.ts: it then declares on what it has, as a partition forces it to).
-      const largest = Math.max(0, ...spec.regions.map((r) => this.jobIn(spec, r)?.tracking.totalExtensionsGranted ?? 0));
-      if (now >= gateJob.submittedAt + (gateJob.timeoutSeconds + largest) * 1000) return true;
-      const waited = gateJob.extensionReportsAwaitedUntil;
-      if (waited !== undefined && now >= waited && now >= gateJob.submittedAt + gateJob.timeoutSeconds * 1000) return true;
-    }
-    return spec.regions.some((r) => r !== region && due(r, this.jobIn(spec, r)));
+    // Another region's timeout (seed 000 Part 5, condition 2): only one still running can time out; a
+    // region that completed before it came to its deadline or stuck justifies nobody's timeout.
+    return spec.regions.some((r) => {
+      const job = this.jobIn(spec, r);
+      return r !== region && job !== undefined && !isTerminal(job.status) && due(r, job);
+    });
   }
 
   /**

@@ -8,11 +8,24 @@ export class ProgressLog {
   private readonly finished = new Set<string>();
   private readonly died = new Map<string, number>();
   private readonly lastHeard = new Map<string, number>();
+  private readonly tokensHandedOut = new Set<string>();
 
   /** The job appeared in a region's store: its workflows' "no progress since" starts here. */
   jobSeen(jobId: string, region: string, at: number): void {
     const key = `${jobId}/${region}`;
     if (!this.jobStarted.has(key)) this.jobStarted.set(key, at);
+  }
+
+  /**
+   * The client got the job's tokens for this region, so its workers start. Through the gate this also
+   * says the gate heard the region accept: it answers with tokens only once it recorded every acceptance.
+   */
+  tokensReceived(jobId: string, region: string): void {
+    this.tokensHandedOut.add(`${jobId}/${region}`);
+  }
+
+  hasTokens(jobId: string, region: string): boolean {
+    return this.tokensHandedOut.has(`${jobId}/${region}`);
   }
 
   progressed(workerId: string, at: number): void {

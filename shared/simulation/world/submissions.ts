@@ -57,6 +57,7 @@ const workflowsIn = (job: JobSpec, region: string) =>
 function startWorkers(world: World, nodes: SimNodes, log: ProgressLog, job: JobSpec, region: string, tokens: Tokens, started: Set<string>) {
   const node = nodes.regions.get(region);
   if (!node) return;
+  log.tokensReceived(job.jobId, region);
   for (const { workflowId, token } of tokens) {
     const spec = job.workers.find((w) => w.region === region && w.workflowId === workflowId);
     if (!spec || started.has(spec.workerId)) continue;
