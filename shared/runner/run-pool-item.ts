@@ -68,9 +68,9 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
     return 'terminated';
   };
   const reportTerminated = (cleanup: 'completed' | 'failed'): Promise<ItemOutcome> =>
-    untilAnswered(() => attempt.terminated(cleanup, files.read(files.result)), reportDeadline(attempt), context.log).then((): ItemOutcome => 'terminated', attemptOver);
+    untilAnswered((signal) => attempt.terminated(cleanup, files.read(files.result), { signal }), reportDeadline(attempt), context.log).then((): ItemOutcome => 'terminated', attemptOver);
   const reportComplete = (outcome: 'succeeded' | 'failed'): Promise<void> =>
-    untilAnswered(() => attempt.complete(outcome, files.read(files.result)), reportDeadline(attempt), context.log);
+    untilAnswered((signal) => attempt.complete(outcome, files.read(files.result), { signal }), reportDeadline(attempt), context.log);
   const graceMs = context.graceSeconds * 1000;
   /** The runner was told to stop (Ctrl-C): the item goes back to the pool for another agent. */
   const runnerStopped = (cleanup: 'completed' | 'failed'): Promise<ItemOutcome> => {
@@ -100,7 +100,7 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
       // Vigil ended the attempt already: no child is started only to be stopped.
       if (attempt.signal.aborted) return endedByVigil(whySignalled(attempt.signal.reason, 'terminate'));
       const started = command.reported
-        ? await untilAnswered(() => attempt.startCommand(command.index, command.type), reportDeadline(attempt), context.log)
+        ? await untilAnswered((signal) => attempt.startCommand(command.index, command.type, { signal }), reportDeadline(attempt), context.log)
         : { deadlineAtMs: undefined };
       const startedAt = Date.now();
       const ownLimitMs = command.limitSeconds ? startedAt + command.limitSeconds * 1000 : undefined;
@@ -135,7 +135,7 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
       // The runner's SIGTERM ended the child.
       if (context.stopping?.aborted) return runnerStopped('completed');
       const outcome = end.code === 0 ? 'succeeded' : 'failed';
-      if (command.reported) await untilAnswered(() => attempt.finishCommand(command.index, outcome), reportDeadline(attempt), context.log);
+      if (command.reported) await untilAnswered((signal) => attempt.finishCommand(command.index, outcome, { signal }), reportDeadline(attempt), context.log);
       if (outcome === 'failed') {
         await reportComplete('failed');
         return 'failed';

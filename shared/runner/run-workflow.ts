@@ -109,7 +109,7 @@ export async function runWorkflow(handle: WorkflowHandle, argv: readonly string[
 async function complete(handle: WorkflowHandle, outcome: 'completed' | 'failed', context: WorkflowRunContext): Promise<WorkflowRunOutcome> {
   try {
     // Vigil takes a repeated outcome as the same one: it is sent again through an outage until the deadline.
-    await untilAnswered(() => handle.complete(outcome), sendUntil(handle.vigilClock.localMsOf(handle.deadlineAtMs)), context.log);
+    await untilAnswered((signal) => handle.complete(outcome, { signal }), sendUntil(handle.vigilClock.localMsOf(handle.deadlineAtMs)), context.log);
     return { kind: outcome };
   } catch (error) {
     if (!(error instanceof VigilApiError && ENDED_FIRST.has(error.code))) throw error;

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { claimAnswer, commandStartAnswer, heartbeatAnswer, type Claim, type HeartbeatAnswer } from '../contract/pool-responses.js';
 import { MAX_TIMEOUT_MS, setLongTimeout, type LongTimeout } from '../ports/long-timeout.js';
 import { backoffDelayMs, defaultRetryPolicy } from './backoff.js';
+import { anySignal, CallsInFlight } from './calls-in-flight.js';
 import { watchDeadline } from './deadline-watch.js';
 import { VigilApiError, VigilUnreachableError } from './errors.js';
 import type { VigilClock } from './vigil-clock.js';
@@ -55,12 +56,20 @@ export interface AttemptHandle {
   onCheckpointRequested(callback: () => void): void;
   /** Called when an open checkpoint request closes unanswered (a miss): Vigil no longer waits for it. */
   onCheckpointRequestClosed(callback: () => void): void;
-  startCommand(index: number, type: string): Promise<{ deadlineAtMs: number | undefined }>;
-  finishCommand(index: number, outcome: 'succeeded' | 'failed'): Promise<void>;
-  complete(outcome: 'succeeded' | 'failed', result?: unknown): Promise<void>;
-  terminated(cleanup: 'completed' | 'failed', partialResult?: unknown): Promise<void>;
-  /** Stops the heartbeat loop. */
+  // These four take a `signal` that abandons the call (once it is no longer worth sending).
+  startCommand(index: number, type: string, options?: CallSignal): Promise<{ deadlineAtMs: number | undefined }>;
+  finishCommand(index: number, outcome: 'succeeded' | 'failed', options?: CallSignal): Promise<void>;
+  complete(outcome: 'succeeded' | 'failed', result?: unknown, options?: CallSignal): Promise<void>;
+  terminated(cleanup: 'completed' | 'failed', partialResult?: unknown, options?: CallSignal): Promise<void>;
+  /**
+   * Stops the heartbeat loop and abandons the attempt's calls still in flight (each fails with
+   * VigilUnreachableError), so none keeps the process alive waiting for a Vigil that does not answer.
+   */
   stop(): void;
+}
+
+export interface CallSignal {
+  signal?: AbortSignal;
 }
 
 const epochMs = (iso: string | null | undefined): number | undefined => (iso ? Date.parse(iso) : undefined);
@@ -111,7 +120,9 @@ export async function claim(
 function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, agentId: string, claimed: Claim): AttemptHandle {
   const base = `/pools/${encodeURIComponent(poolId)}/items/${encodeURIComponent(claimed.itemId)}`;
   const who = { agentId, attempt: claimed.attempt };
-  const post = (path: string, body: object = {}) => http.call('POST', `${base}${path}`, { body: { ...who, ...body }, token: claimed.token });
+  const inFlight = new CallsInFlight();
+  const post = (path: string, body: object = {}, options: CallSignal = {}) =>
+    http.call('POST', `${base}${path}`, { body: { ...who, ...body }, token: claimed.token, signal: anySignal(inFlight.signal, options.signal) });
   const controller = new AbortController();
   const { vigilClock } = http;
   let deadlineAtMs = epochMs(claimed.deadlineAt);
@@ -158,7 +169,7 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
   const checkpointMs = (claimed.checkpointIntervalSeconds ?? 300) * 1000;
   // A longer interval would make setInterval beat every millisecond; beating sooner is harmless.
   const intervalMs = Math.max(100, Math.min(options.heartbeatIntervalMs ?? 5_000, checkpointMs / 2, MAX_TIMEOUT_MS));
-  const beat = () => void heartbeat().catch((error: unknown) => options.onHeartbeatError?.(error));
+  const beat = () => inFlight.background(heartbeat, options.onHeartbeatError);
   const loop = setInterval(beat, intervalMs);
   loop.unref();
   // A checkpoint request opens every interval from the claim and stays open only
@@ -206,19 +217,22 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
     },
     onCheckpointRequested: (callback) => void checkpointCallbacks.push(callback),
     onCheckpointRequestClosed: (callback) => void closedCallbacks.push(callback),
-    startCommand: async (index, type) => {
-      const answer = commandStartAnswer.parse((await post(`/commands/${index}/start`, { type })).body ?? {});
+    startCommand: async (index, type, options) => {
+      const answer = commandStartAnswer.parse((await post(`/commands/${index}/start`, { type }, options)).body ?? {});
       return { deadlineAtMs: epochMs(answer.deadlineAt) };
     },
-    finishCommand: async (index, outcome) => void (await post(`/commands/${index}/finish`, { outcome })),
-    complete: async (outcome, result) => {
+    finishCommand: async (index, outcome, options) => void (await post(`/commands/${index}/finish`, { outcome }, options)),
+    complete: async (outcome, result, options) => {
       stopBeats();
-      await post('/complete', { outcome, ...(result !== undefined ? { result } : {}) });
+      await post('/complete', { outcome, ...(result !== undefined ? { result } : {}) }, options);
     },
-    terminated: async (cleanup, partialResult) => {
+    terminated: async (cleanup, partialResult, options) => {
       stopBeats();
-      await post('/terminated', { cleanup, ...(partialResult !== undefined ? { partialResult } : {}) });
+      await post('/terminated', { cleanup, ...(partialResult !== undefined ? { partialResult } : {}) }, options);
     },
-    stop: stopBeats,
+    stop: () => {
+      stopBeats();
+      inFlight.abandon(new Error(`attempt ${claimed.attempt} of item '${claimed.itemId}' was stopped`));
+    },
   };
 }

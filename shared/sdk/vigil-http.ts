@@ -22,7 +22,10 @@ export interface CallOptions {
   rawBody?: { contentType: string; text: string };
   /** The workflow or attempt token, sent in `x-vigil-token`. */
   token?: string;
-  /** An aborted signal stops retrying. */
+  /**
+   * Abandons the call once aborted: the try in flight is cut, none follows, and the call fails with
+   * VigilUnreachableError naming the abort's reason. Nothing then keeps the process waiting for it.
+   */
   signal?: AbortSignal;
 }
 
@@ -52,6 +55,7 @@ export class VigilHttp {
   }
 
   async call(method: 'GET' | 'POST', path: string, options: CallOptions = {}): Promise<Answer> {
+    const { signal } = options;
     let lastFailure = 'no attempt made';
     let retryAfterMs = 0;
     // A try that failed without a refusal (network, timeout, 5xx) may still have been applied; a 429 was not.
@@ -59,20 +63,22 @@ export class VigilHttp {
     for (let attempt = 0; attempt <= this.retry.retries; attempt++) {
       if (attempt > 0) {
         const delayMs = Math.max(retryAfterMs, backoffDelayMs(this.retry, attempt - 1));
-        await sleep(delayMs, undefined, options.signal ? { signal: options.signal } : {}).catch(() => undefined);
+        await sleep(delayMs, undefined, signal ? { signal } : {}).catch(() => undefined);
       }
-      if (options.signal?.aborted) break;
+      if (signal?.aborted) break;
       let response: Response;
+      let text: string;
       const sentAtMs = this.vigilClock.now();
       try {
+        // The answer's body is part of the try: a timeout or an abandon while it is read leaves the call unanswered.
         response = await this.send(method, path, options);
+        text = await response.text();
       } catch (error) {
-        lastFailure = error instanceof Error ? error.message : String(error);
+        lastFailure = reasonText(error);
         unanswered = true;
         continue;
       }
       this.vigilClock.observe(response.headers.get('date'), sentAtMs);
-      const text = await response.text();
       const body: unknown = text === '' ? undefined : parseJson(text);
       if (response.status < 400) return { status: response.status, body };
       const parsed = errorBodySchema.safeParse(body);
@@ -87,7 +93,8 @@ export class VigilHttp {
       if (response.status !== 429) unanswered = true;
       retryAfterMs = Math.min(MAX_RETRY_AFTER_MS, retryAfterSeconds(response.headers.get('retry-after')) * 1000);
     }
-    throw new VigilUnreachableError(`Vigil at ${this.endpoint} did not answer ${method} ${path} (${lastFailure}). Is it running?`);
+    const why = signal?.aborted ? reasonText(signal.reason) : lastFailure;
+    throw new VigilUnreachableError(`Vigil at ${this.endpoint} did not answer ${method} ${path} (${why}). Is it running?`);
   }
 
   private async send(method: string, path: string, options: CallOptions): Promise<Response> {
@@ -106,6 +113,8 @@ export class VigilHttp {
     });
   }
 }
+
+const reasonText = (reason: unknown): string => (reason instanceof Error ? reason.message : String(reason));
 
 function parseJson(text: string): unknown {
   try {

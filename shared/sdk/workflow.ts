@@ -1,5 +1,6 @@
 import { completeAnswer, extensionAnswer, jobAnswer, progressAnswer, type ExtensionAnswer, type ProgressAnswer } from '../contract/manager-responses.js';
 import type * as z from '../validation/zod.js';
+import { anySignal, CallsInFlight } from './calls-in-flight.js';
 import { watchDeadline } from './deadline-watch.js';
 import { VigilApiError, VigilUnreachableError } from './errors.js';
 import { VigilClock } from './vigil-clock.js';
@@ -37,9 +38,12 @@ export interface WorkflowHandle {
   readonly heartbeatIntervalMs: number;
   progress(update: ProgressUpdate): Promise<ProgressAnswer>;
   requestExtension(reason: ExtensionReason, currentProgress: number): Promise<ExtensionAnswer>;
-  /** Records the outcome and stops the heartbeat. */
-  complete(outcome: 'completed' | 'failed'): Promise<z.infer<typeof completeAnswer>>;
-  /** Stops the heartbeat without an outcome. */
+  /** Records the outcome and stops the heartbeat; `signal` abandons the call (once it is no longer worth sending). */
+  complete(outcome: 'completed' | 'failed', options?: { signal?: AbortSignal }): Promise<z.infer<typeof completeAnswer>>;
+  /**
+   * Stops the heartbeat and abandons the workflow's calls still in flight (each fails with
+   * VigilUnreachableError), so none keeps the process alive waiting for a Vigil that does not answer.
+   */
   stop(): void;
 }
 
@@ -77,6 +81,7 @@ export async function startWorkflow(options: WorkflowOptions): Promise<WorkflowH
   const { jobId, workflowId, workerId, token } = options;
   const base = `/jobs/${encodeURIComponent(jobId)}`;
   const controller = new AbortController();
+  const inFlight = new CallsInFlight();
   let deadlineAtMs: number | undefined;
   let lastProgress: number | undefined;
 
@@ -101,10 +106,13 @@ export async function startWorkflow(options: WorkflowOptions): Promise<WorkflowH
 
   const report = async (body: object): Promise<ProgressAnswer> => {
     beatAfterSilence();
+    const signal = inFlight.signal;
     try {
-      const answer = await http.call('POST', `${base}/workflows/${encodeURIComponent(workflowId)}/progress`, { body, token });
+      const answer = await http.call('POST', `${base}/workflows/${encodeURIComponent(workflowId)}/progress`, { body, token, signal });
       return learn(progressAnswer.parse(answer.body));
     } catch (error) {
+      // Abandoned by stop(): it says nothing of the work.
+      if (signal.aborted) throw error;
       // A finished workflow, one Vigil no longer knows, or one whose token no longer holds (its job
       // expired and the id was submitted again) has nothing left to do.
       if (error instanceof VigilApiError && WORK_IS_OVER.has(error.code)) controller.abort(error);
@@ -123,7 +131,7 @@ export async function startWorkflow(options: WorkflowOptions): Promise<WorkflowH
     clearTimeout(heartbeat);
     if (controller.signal.aborted) return;
     heartbeat = setTimeout(() => {
-      report(lastProgress === undefined ? { workerId } : { workerId, progress: lastProgress }).catch((error: unknown) => options.onHeartbeatError?.(error));
+      inFlight.background(() => report(lastProgress === undefined ? { workerId } : { workerId, progress: lastProgress }), options.onHeartbeatError);
     }, heartbeatIntervalMs);
     heartbeat.unref();
   };
@@ -149,20 +157,24 @@ export async function startWorkflow(options: WorkflowOptions): Promise<WorkflowH
       return report(body);
     },
     requestExtension: async (reason, currentProgress) => {
-      const answer = await http.call('POST', `/workers/${encodeURIComponent(workerId)}/extensions`, { body: { reason, currentProgress }, token });
+      const answer = await http.call('POST', `/workers/${encodeURIComponent(workerId)}/extensions`, { body: { reason, currentProgress }, token, signal: inFlight.signal });
       const parsed = extensionAnswer.parse(answer.body);
       // A grant moves each of the worker's jobs by what its per-job budget allows, maybe less than
       // `extensionSeconds`: the job's own deadline is asked for. Unanswered, the older (earlier) one stands.
       if (parsed.granted) await report({ workerId }).catch(() => undefined);
       return parsed;
     },
-    complete: async (outcome) => {
+    complete: async (outcome, { signal } = {}) => {
       clearTimeout(heartbeat);
       deadlineWatch.stop();
-      const answer = await http.call('POST', `${base}/workflows/${encodeURIComponent(workflowId)}/complete`, { body: { workerId, outcome }, token });
+      const answer = await http.call('POST', `${base}/workflows/${encodeURIComponent(workflowId)}/complete`, { body: { workerId, outcome }, token, signal: anySignal(inFlight.signal, signal) });
       return completeAnswer.parse(answer.body);
     },
-    stop: () => (clearTimeout(heartbeat), deadlineWatch.stop()),
+    stop: () => {
+      clearTimeout(heartbeat);
+      deadlineWatch.stop();
+      inFlight.abandon(new Error(`workflow '${workflowId}' was stopped`));
+    },
   };
 }
 
