@@ -29,8 +29,8 @@ export interface ManagerDeps {
   history?: HistoryStore;
   /** Waits between attempts after a lost conditional write (`contention-backoff.ts`); absent, retries at once. */
   backoff?: (attempt: number) => Promise<void>;
-  /** Running items one chunk of a stopped pool's wake pass reaches (`pools/wake-pass.ts`); absent, `WAKE_CHUNK`. */
-  wakeChunk?: number;
+  /** Running items one chunk of a pool's pass reaches (a stop's wake pass, a checkpoint collection: `pools/running-items-pass.ts`); absent, `PASS_CHUNK`. */
+  passChunk?: number;
 }
 
 export const decisionContext = (deps: Pick<ManagerDeps, 'clock' | 'policy' | 'managerId'>): DecisionContext => ({

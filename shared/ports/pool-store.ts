@@ -1,23 +1,9 @@
+import type { AskedAgentWindow, CheckpointCollection, CollectionChunk } from '../domain/pools/checkpoint-collection.js';
 import type { ItemStateEntry } from '../domain/pools/item-census.js';
 import type { Pool } from '../domain/pools/pool.js';
 import type { ItemState, PoolItem } from '../domain/pools/pool-item.js';
 import type { TenantOwned } from '../domain/tenant.js';
 import type { EpochMs } from '../domain/time.js';
-
-export interface AskedAgent {
-  agentId: string;
-  itemId: string;
-  attempt: number;
-}
-
-/** A checkpoint collection (seed 002 compaction): who was asked (in order, stored in parts), until when. */
-export interface CheckpointCollection {
-  poolId: string;
-  collectionId: string;
-  startedAt: EpochMs;
-  until: EpochMs;
-  agentCount: number;
-}
 
 /**
  * Where `GET /escalations` finds questions across pools; the item holds the question's state. It
@@ -106,11 +92,14 @@ export interface PoolStore {
    */
   listEscalationPointers(scope: { poolId: string } | { tenant: string }, limit: number, afterEscalationId?: string): Promise<EscalationPage>;
   getItems(keys: ReadonlyArray<{ poolId: string; itemId: string }>): Promise<PoolItem[]>;
-  /** Stores who was asked (each part far below 400 KB), then the collection itself. */
-  putCollection(collection: Omit<CheckpointCollection, 'agentCount'>, agents: readonly AskedAgent[]): Promise<void>;
+  /** Writes a new collection (its id is new: a random UUID). */
+  putCollection(collection: CheckpointCollection): Promise<CheckpointCollection>;
+  saveCollection(collection: CheckpointCollection, expectedVersion: number): Promise<CheckpointCollection>;
   getCollection(poolId: string, collectionId: string): Promise<CheckpointCollection | undefined>;
-  /** Up to `count` asked agents from position `from`, in the order they were asked. */
-  askedAgents(collection: CheckpointCollection, from: number, count: number): Promise<AskedAgent[]>;
+  /** Stores a chunk of a collection's pass unless one with its index is stored; answers the chunk stored. */
+  putCollectionChunk(chunk: CollectionChunk): Promise<CollectionChunk>;
+  /** Up to `count` asked agents from position `from`, in the order they were asked, each with its window's end. */
+  askedAgents(collection: CheckpointCollection, from: number, count: number): Promise<AskedAgentWindow[]>;
   getClaimReceipt(poolId: string, agentId: string, claimId: string): Promise<ClaimReceipt | undefined>;
   /**
    * Reserves the claim id for this call: a new receipt, or, given the one found, that one retaken

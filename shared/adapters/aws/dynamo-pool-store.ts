@@ -3,9 +3,10 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ItemStateEntry } from '../../domain/pools/item-census.js';
 import type { Pool } from '../../domain/pools/pool.js';
-import { isItemIdle, itemTimerId, poolTimerId, type ItemState, type PoolItem } from '../../domain/pools/pool-item.js';
+import { collectionTimerId, isItemIdle, itemTimerId, poolTimerId, type ItemState, type PoolItem } from '../../domain/pools/pool-item.js';
 import { storedTenant } from '../../domain/tenant.js';
-import type { AskedAgent, CheckpointCollection, ClaimReceipt, EscalationPage, EscalationPointer, ItemPage, PoolStore } from '../../ports/pool-store.js';
+import type { AskedAgent, AskedAgentWindow, CheckpointCollection, CollectionChunk } from '../../domain/pools/checkpoint-collection.js';
+import type { ClaimReceipt, EscalationPage, EscalationPointer, ItemPage, PoolStore } from '../../ports/pool-store.js';
 import { batchGet } from './batch-requests.js';
 import { DynamoClaimReceipts } from './claim-receipts.js';
 import { DynamoSubtaskReservations } from './subtask-reservations.js';
@@ -18,9 +19,10 @@ const poolKey = (poolId: string) => ({ pk: poolPk(poolId), sk: 'POOL' });
 const SUBTASK_PREFIX = 'SUBTASK#';
 const subtaskKey = (poolId: string, itemId: string) => ({ pk: poolPk(poolId), sk: `${SUBTASK_PREFIX}${itemId}` });
 const collectionKey = (poolId: string, collectionId: string) => ({ pk: poolPk(poolId), sk: `COLL#${collectionId}` });
-const collectionPartKey = (poolId: string, collectionId: string, part: number) => ({ pk: poolPk(poolId), sk: `COLL#${collectionId}#${part}` });
-/** Asked agents per stored part: 500 of at most ~300 bytes each keep a part far below 400 KB. */
-const AGENTS_PER_PART = 500;
+/** A collection's rows of asked agents: one per chunk of its pass (≤ a chunk's agents of ~300 bytes each). */
+const collectionRowKey = (poolId: string, collectionId: string, row: number) => ({ pk: poolPk(poolId), sk: `COLL#${collectionId}#${row}` });
+/** Asked agents per row of a collection stored in one call, before passes. */
+const AGENTS_PER_ONE_CALL_ROW = 500;
 const ESCALATIONS_PK = 'ESCALATIONS';
 /**
  * Queries per escalation page at most: a tenant's escalations may be sparse among other tenants',
@@ -83,6 +85,23 @@ const poolIndexAttributes = (pool: Pool): Record<string, unknown> =>
   pool.timerDueAt === undefined
     ? {}
     : { timerShard: timerShardOf(poolTimerId(pool.poolId), pool.wakePass === undefined), jobId: poolTimerId(pool.poolId), timerFenceToken: 0 };
+
+/** While its pass runs, a collection has a wake-up, among the decisions the sweep fires. */
+const collectionIndexAttributes = (collection: CheckpointCollection): Record<string, unknown> => {
+  if (collection.timerDueAt === undefined) return {};
+  const timerId = collectionTimerId(collection.poolId, collection.collectionId);
+  return { timerShard: timerShardOf(timerId), jobId: timerId, timerFenceToken: 0 };
+};
+
+/** The rows holding asked agents [from, end), with where each row's agents start; empty rows are skipped. */
+function rowsHolding(collection: CheckpointCollection, from: number, end: number): Array<{ row: number; start: number }> {
+  const starts =
+    collection.chunkStarts ?? Array.from({ length: Math.ceil(collection.agentCount / AGENTS_PER_ONE_CALL_ROW) }, (_, row) => row * AGENTS_PER_ONE_CALL_ROW);
+  return starts.flatMap((start, row) => {
+    const rowEnd = starts[row + 1] ?? collection.agentCount;
+    return start < end && rowEnd > from && rowEnd > start ? [{ row, start }] : [];
+  });
+}
 
 /** A new pool item as stored: its keys and index attributes (also the bench's seed). */
 export const newItemRecord = (item: PoolItem): Record<string, unknown> => ({ ...item, version: 1, ...itemIndexAttributes(item), ...itemKey(item.poolId, item.itemId) });
@@ -399,32 +418,52 @@ export class DynamoPoolStore implements PoolStore {
     return found;
   }
 
-  async putCollection(collection: Omit<CheckpointCollection, 'agentCount'>, agents: readonly AskedAgent[]): Promise<void> {
-    const { poolId, collectionId } = collection;
-    for (let part = 0; part * AGENTS_PER_PART < agents.length; part++) {
-      const asked = agents.slice(part * AGENTS_PER_PART, (part + 1) * AGENTS_PER_PART);
-      await this.doc.send(new PutCommand({ TableName: this.tableName, Item: { asked, ...collectionPartKey(poolId, collectionId, part) } }));
-    }
-    await this.doc.send(new PutCommand({ TableName: this.tableName, Item: { ...collection, agentCount: agents.length, ...collectionKey(poolId, collectionId) } }));
+  putCollection(collection: CheckpointCollection): Promise<CheckpointCollection> {
+    return putVersioned(this.doc, this.tableName, collectionKey(collection.poolId, collection.collectionId), collection, 0, collectionIndexAttributes(collection));
+  }
+
+  saveCollection(collection: CheckpointCollection, expectedVersion: number): Promise<CheckpointCollection> {
+    const key = collectionKey(collection.poolId, collection.collectionId);
+    return putVersioned(this.doc, this.tableName, key, collection, expectedVersion, collectionIndexAttributes(collection));
   }
 
   async getCollection(poolId: string, collectionId: string): Promise<CheckpointCollection | undefined> {
     const { Item } = await this.doc.send(
       new GetCommand({ TableName: this.tableName, Key: collectionKey(poolId, collectionId), ConsistentRead: true }),
     );
-    return Item ? (withoutStorageAttributes(Item) as unknown as CheckpointCollection) : undefined;
+    // `jobId` is the timer index's copy of its timer id.
+    return Item ? (withoutStorageAttributes(Item, ['jobId']) as unknown as CheckpointCollection) : undefined;
   }
 
-  async askedAgents(collection: CheckpointCollection, from: number, count: number): Promise<AskedAgent[]> {
-    const agents: AskedAgent[] = [];
-    const end = Math.min(collection.agentCount, from + count);
-    for (let part = Math.floor(from / AGENTS_PER_PART); part * AGENTS_PER_PART < end; part++) {
-      const { Item } = await this.doc.send(
-        new GetCommand({ TableName: this.tableName, Key: collectionPartKey(collection.poolId, collection.collectionId, part), ConsistentRead: true }),
-      );
-      const asked = (Item?.['asked'] ?? []) as AskedAgent[];
-      agents.push(...asked.slice(Math.max(0, from - part * AGENTS_PER_PART), end - part * AGENTS_PER_PART));
+  async putCollectionChunk(chunk: CollectionChunk): Promise<CollectionChunk> {
+    const { poolId, collectionId, index, ...row } = chunk;
+    const key = collectionRowKey(poolId, collectionId, index);
+    try {
+      await this.doc.send(new PutCommand({ TableName: this.tableName, Item: { ...row, ...key }, ConditionExpression: 'attribute_not_exists(pk)' }));
+      return chunk;
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
-    return agents;
+    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }));
+    if (!Item) throw new Error(`chunk ${index} of collection ${collectionId} was refused as stored, and is not`);
+    return { ...(withoutStorageAttributes(Item) as unknown as Omit<CollectionChunk, 'poolId' | 'collectionId' | 'index'>), poolId, collectionId, index };
+  }
+
+  async askedAgents(collection: CheckpointCollection, from: number, count: number): Promise<AskedAgentWindow[]> {
+    const { poolId, collectionId } = collection;
+    const end = Math.min(collection.agentCount, from + count);
+    const rows = rowsHolding(collection, from, end);
+    const read = new Map<string, Record<string, unknown>>();
+    for (let start = 0; start < rows.length; start += BATCH_GET_KEYS) {
+      const keys = rows.slice(start, start + BATCH_GET_KEYS).map(({ row }) => collectionRowKey(poolId, collectionId, row));
+      for (const item of await batchGet(this.doc, this.tableName, keys)) read.set(String(item['sk']), item);
+    }
+    return rows.flatMap(({ row, start }) => {
+      const item = read.get(collectionRowKey(poolId, collectionId, row).sk);
+      const asked = (item?.['asked'] ?? []) as AskedAgent[];
+      // A row of a collection asked in one call has the collection's one window.
+      const until = typeof item?.['until'] === 'number' ? item['until'] : collection.until;
+      return asked.slice(Math.max(0, from - start), end - start).map((agent) => ({ ...agent, until }));
+    });
   }
 }

@@ -5,7 +5,7 @@ import type { TimerRequest } from '../../ports/timers.js';
 /** The body of a timer message on the SQS timer queue, whether sent directly or by a schedule. */
 const timerMessageSchema = z.object({
   scope: z.enum(['job', 'gate', 'pool']),
-  // A pool item's timer id is `poolId/itemId`: two ids of up to 128 characters.
+  // A pool item's timer id is `poolId/itemId`: two ids of up to 128 characters (a collection's, `poolId/#collection#<uuid>`, is shorter).
   jobId: z.string().check(z.minLength(1), z.maxLength(257)),
   fenceToken: z.int().check(z.gte(0)),
   dueAt: z.int().check(z.gte(0)),

@@ -1,10 +1,11 @@
 import { onItemWakeUp } from '../../domain/pools/advance-attempt.js';
-import { isPoolTimerId, parseItemTimerId } from '../../domain/pools/pool-item.js';
+import { isPoolTimerId, parseCollectionTimerId, parseItemTimerId } from '../../domain/pools/pool-item.js';
 import type { TimerRequest } from '../../ports/timers.js';
 import { backOffFailedWakeUp, flushOutbox } from '../decide-and-save.js';
 import type { ManagerDeps } from '../manager-deps.js';
+import { collectNextChunk } from './collection-pass.js';
 import { runFollowUps } from './follow-ups.js';
-import { decideItem, itemStateStore, poolStore } from './pool-state-stores.js';
+import { collectionStateStore, decideItem, itemStateStore, poolStore } from './pool-state-stores.js';
 import { wakeNextChunk } from './wake-pass.js';
 
 /**
@@ -16,6 +17,8 @@ export async function firePoolTimer(deps: ManagerDeps, timer: TimerRequest, from
   // From the sweep, an outbox-only entry's retry is written before the publish (`flushOutbox`).
   const claimFirst = from === 'sweep';
   if (isPoolTimerId(timer.jobId)) return firePoolWakeUp(deps, timer, claimFirst);
+  const collection = parseCollectionTimerId(timer.jobId);
+  if (collection) return fireCollectionWakeUp(deps, collection, timer);
   const ids = parseItemTimerId(timer.jobId);
   if (!ids) return;
   const [pool, loaded] = await Promise.all([deps.pools.getPool(ids.poolId), deps.pools.getItem(ids.poolId, ids.itemId)]);
@@ -47,8 +50,16 @@ async function firePoolWakeUp(deps: ManagerDeps, timer: TimerRequest, claimFirst
   if (flushed.timerDueAt === timer.dueAt) await wakeNextChunk(deps, flushed);
 }
 
+/** A checkpoint collection's wake-up runs the next chunk of its pass; as for the pool's, only the current one does. */
+async function fireCollectionWakeUp(deps: ManagerDeps, ids: { poolId: string; collectionId: string }, timer: TimerRequest): Promise<void> {
+  const collection = await deps.pools.getCollection(ids.poolId, ids.collectionId);
+  if (collection && collection.timerDueAt === timer.dueAt) await collectNextChunk(deps, collection);
+}
+
 export async function backOffPoolWakeUp(deps: ManagerDeps, timer: TimerRequest): Promise<void> {
   if (isPoolTimerId(timer.jobId)) return backOffFailedWakeUp(poolStore(deps.pools), timer.jobId, timer.dueAt, deps.clock.now());
+  const collection = parseCollectionTimerId(timer.jobId);
+  if (collection) return backOffFailedWakeUp(collectionStateStore(deps.pools, collection.poolId), collection.collectionId, timer.dueAt, deps.clock.now());
   const ids = parseItemTimerId(timer.jobId);
   if (ids) await backOffFailedWakeUp(itemStateStore(deps.pools, ids.poolId), ids.itemId, timer.dueAt, deps.clock.now());
 }

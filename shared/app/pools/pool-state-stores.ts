@@ -1,8 +1,9 @@
 import { decideAndSave, type VersionedStore } from '../decide-and-save.js';
 import type { Decision } from '../../domain/effects.js';
-import { ItemNotFoundError, PoolNotFoundError } from '../../domain/pools/pool-errors.js';
+import type { CheckpointCollection } from '../../domain/pools/checkpoint-collection.js';
+import { CollectionNotFoundError, ItemNotFoundError, PoolNotFoundError } from '../../domain/pools/pool-errors.js';
 import type { Pool } from '../../domain/pools/pool.js';
-import { isItemIdle, itemTimerId, poolTimerId, type PoolItem } from '../../domain/pools/pool-item.js';
+import { collectionTimerId, isItemIdle, itemTimerId, poolTimerId, type PoolItem } from '../../domain/pools/pool-item.js';
 import { withoutSupersededCheckpointEvents } from '../../domain/pools/superseded-checkpoint-events.js';
 import type { PoolStore } from '../../ports/pool-store.js';
 import type { ManagerDeps } from '../manager-deps.js';
@@ -31,6 +32,14 @@ export const poolStore = (pools: PoolStore): VersionedStore<Pool> => ({
   save: (pool, expectedVersion) => pools.savePool(pool, expectedVersion),
   isFinished: (pool) => pool.wakePass === undefined,
   retryWakeUp: (pool, dueAt) => ({ scope: 'pool', jobId: poolTimerId(pool.poolId), fenceToken: 0, dueAt }),
+});
+
+/** A collection's wake-up runs the next chunk of its pass; it publishes through no outbox, so once the pass is over it has none. */
+export const collectionStateStore = (pools: PoolStore, poolId: string): VersionedStore<CheckpointCollection> => ({
+  load: (collectionId) => pools.getCollection(poolId, collectionId),
+  save: (collection, expectedVersion) => pools.saveCollection(collection, expectedVersion),
+  isFinished: (collection) => collection.pass === undefined,
+  retryWakeUp: (collection, dueAt) => ({ scope: 'pool', jobId: collectionTimerId(poolId, collection.collectionId), fenceToken: 0, dueAt }),
 });
 
 /** `decideAndSave` for one pool item: load, decide, one conditional write with its outbox, effects. */
@@ -66,6 +75,24 @@ export async function decidePool(deps: ManagerDeps, poolId: string, decide: (poo
     alreadyLoaded,
   );
   return state;
+}
+
+export function decideCollection(
+  deps: ManagerDeps,
+  collection: Pick<CheckpointCollection, 'poolId' | 'collectionId'>,
+  decide: (collection: CheckpointCollection) => Decision<CheckpointCollection>,
+  alreadyLoaded?: CheckpointCollection,
+) {
+  const { poolId, collectionId } = collection;
+  return decideAndSave(
+    collectionStateStore(deps.pools, poolId),
+    deps,
+    collectionId,
+    () => deps.clock.now(),
+    decide,
+    () => new CollectionNotFoundError(collectionId),
+    alreadyLoaded,
+  );
 }
 
 export async function loadPool(deps: ManagerDeps, poolId: string): Promise<Pool> {

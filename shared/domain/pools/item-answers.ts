@@ -91,11 +91,18 @@ export function retryFromDlq(item: PoolItem, agentTimeoutSecs: number | undefine
   return { state: timed.item, effects: timed.effects };
 }
 
-/** A collection (seed 002 compaction) asks the running attempt for a checkpoint until `until`. */
-export function askForCheckpoint(item: PoolItem, attempt: number, until: EpochMs): Decision<PoolItem> {
+/**
+ * A collection (seed 002 compaction) that began at `since` asks the running attempt for a checkpoint
+ * until `until`. An attempt asked until then or later (the same chunk run again, a later collection)
+ * or that answered since the collection began is not asked again, so a chunk run twice changes
+ * nothing the first run did.
+ */
+export function askForCheckpoint(item: PoolItem, attempt: number, window: { since: EpochMs; until: EpochMs }): Decision<PoolItem> {
   const run = item.run;
   if (!run || run.attempt !== attempt || run.terminating) return unchanged(item, 'not_running');
-  return { state: { ...item, run: { ...run, collectUntil: until } }, effects: [] };
+  if (run.collectUntil !== undefined && run.collectUntil >= window.until) return unchanged(item, 'already_asked');
+  if (item.lastCheckpoint?.attempt === attempt && item.lastCheckpoint.at >= window.since) return unchanged(item, 'already_answered');
+  return { state: { ...item, run: { ...run, collectUntil: window.until } }, effects: [] };
 }
 
 /** Drops the follow-ups the app has carried out (they are idempotent, so a repeat is harmless). */

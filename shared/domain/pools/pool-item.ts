@@ -188,15 +188,26 @@ export function newPoolItem(poolId: string, itemId: string, input: unknown): Poo
  */
 export const isItemIdle = (item: Pick<PoolItem, 'run' | 'pending'>): boolean => item.run === undefined && (item.pending ?? []).length === 0;
 
+/** After a timer id's '/', a checkpoint collection's is marked with what no item id can hold. */
+const COLLECTION_MARK = '#collection#';
+
 /** The item's timer id: pool and item ids cannot contain '/'. */
 export const itemTimerId = (poolId: string, itemId: string): string => `${poolId}/${itemId}`;
 export function parseItemTimerId(timerId: string): { poolId: string; itemId: string } | undefined {
   const slash = timerId.indexOf('/');
-  if (slash <= 0) return undefined;
+  if (slash <= 0 || timerId.startsWith(COLLECTION_MARK, slash + 1)) return undefined;
   return { poolId: timerId.slice(0, slash), itemId: timerId.slice(slash + 1) };
 }
 
-/** The pool's own wake-up (a retry of its outbox) has the pool id as its timer id: no '/'. */
+/** A checkpoint collection's wake-up (the next chunk of its pass). */
+export const collectionTimerId = (poolId: string, collectionId: string): string => `${poolId}/${COLLECTION_MARK}${collectionId}`;
+export function parseCollectionTimerId(timerId: string): { poolId: string; collectionId: string } | undefined {
+  const slash = timerId.indexOf('/');
+  if (slash <= 0 || !timerId.startsWith(COLLECTION_MARK, slash + 1)) return undefined;
+  return { poolId: timerId.slice(0, slash), collectionId: timerId.slice(slash + 1 + COLLECTION_MARK.length) };
+}
+
+/** The pool's own wake-up (its wake pass's next chunk, or a retry of its outbox) has the pool id as its timer id: no '/'. */
 export const poolTimerId = (poolId: string): string => poolId;
 export const isPoolTimerId = (timerId: string): boolean => timerId.length > 0 && !timerId.includes('/');
 

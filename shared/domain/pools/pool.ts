@@ -2,21 +2,13 @@ import type { BusEvent } from '../../ports/event-bus.js';
 import type { EpochMs } from '../time.js';
 import type { TenantOwned } from '../tenant.js';
 import type { PoolConfig } from './pool-config.js';
+import type { RunningItemsPass } from './running-items-pass.js';
 
 /**
  * `CREATING` while the create writes the items: the pool item is written first so a second create
  * with another body is refused before it writes anything; nothing sees the pool until it is RUNNING.
  */
 export type PoolStatus = 'CREATING' | 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
-
-/**
- * A stopped pool's wake pass: its running items after `afterItemId` (every one without it) are still
- * to be told to terminate, a chunk per invocation (`wake-pass.ts`). Written by the stop's own write,
- * so a pass cut off anywhere resumes at the pool's wake-up instead of being lost.
- */
-export interface WakePass {
-  afterItemId?: string;
-}
 
 /**
  * The pool item: config and status only. Counts are derived from the items by query, so a big
@@ -46,8 +38,11 @@ export interface Pool extends TenantOwned {
   reason?: string;
   /** A digest of the submission and its tenant: the same poolId with another body is a conflict. */
   submissionHash: string;
-  /** Present from the stop until every running item was reached. */
-  wakePass?: WakePass;
+  /**
+   * A stopped pool's wake pass: its running items still to be told to terminate (`wake-pass.ts`).
+   * Written by the stop's own write; present until every running item was reached.
+   */
+  wakePass?: RunningItemsPass;
   /** The pool's wake-up: the next chunk of its wake pass, or its outbox's retry. */
   timerDueAt?: EpochMs;
   /** Written and drained by the app layer's transactional outbox; the domain never sets it. */

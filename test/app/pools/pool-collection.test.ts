@@ -1,9 +1,12 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { poolPk } from '../../../shared/adapters/aws/pool-keys.js';
 import { collectionStatus, startCollection } from '../../../shared/app/pools/collect-checkpoints.js';
 import { at } from '../../support/fixtures.js';
 import { useTestManager } from '../support/test-manager.js';
 import { escapedPayload, LAMBDA_ANSWER_LIMIT, lambdaAnswerBytes } from './largest-items.js';
-import { claim, newPool, send, type Claimed } from './pool-test-support.js';
+import { collectionTimerId } from '../../../shared/domain/pools/pool-item.js';
+import { claim, deliverPassWakeUps, newPool, send, type Claimed } from './pool-test-support.js';
 
 type Status = Awaited<ReturnType<typeof collectionStatus>>;
 
@@ -18,6 +21,13 @@ describe('pools on dynalite: a checkpoint collection', () => {
     return claims;
   }
 
+  /** A collection whose pass has asked every running agent: its first chunk in the call, the others at their wake-ups. */
+  async function collectFromEveryone(): Promise<{ collectionId: string }> {
+    const { collectionId } = await startCollection(m.deps, 'p');
+    await deliverPassWakeUps(m, m.deps, collectionTimerId('p', collectionId));
+    return { collectionId };
+  }
+
   /** Every page of a collection's status, following nextCursor. */
   async function allPages(collectionId: string): Promise<Status[]> {
     const pages = [await collectionStatus(m.deps, 'p', collectionId)];
@@ -28,10 +38,10 @@ describe('pools on dynalite: a checkpoint collection', () => {
   }
 
   // Review finding: the collection asked the first 150 running agents only, and said nothing of the rest.
-  it('asks every running agent (past the 500 of one stored part), and names each one that did not answer', async () => {
+  it('asks every running agent (520: many chunks of its pass), and names each one that did not answer', async () => {
     // Prepare: 520 running agents; the first three answer
     const claims = await runningAgents(520);
-    const { collectionId } = await startCollection(m.deps, 'p');
+    const { collectionId } = await collectFromEveryone();
     for (const claimed of claims.slice(0, 3)) await send(m.deps, claimed, { type: 'checkpoint', state: { at: claimed.itemId } });
     // Act: the window closes
     m.clock.set(at(31));
@@ -49,7 +59,7 @@ describe('pools on dynalite: a checkpoint collection', () => {
   it('answers in pages that each fit a Lambda answer when every agent sends the largest state', async () => {
     // Prepare: 150 agents, each answering with a 32 KB state that escapes to nearly twice that
     const claims = await runningAgents(150);
-    const { collectionId } = await startCollection(m.deps, 'p');
+    const { collectionId } = await collectFromEveryone();
     const state = escapedPayload(32 * 1024 - 100);
     for (const claimed of claims) await send(m.deps, claimed, { type: 'checkpoint', state });
     // Act
@@ -61,6 +71,31 @@ describe('pools on dynalite: a checkpoint collection', () => {
     expect(pages.flatMap((page) => page.missing)).toEqual([]);
     expect(pages.map((page) => page.status)).toEqual(pages.map(() => 'collecting'));
   }, 180_000);
+
+  // Collections asked in one call, before passes, are stored as their head and rows of 500 agents
+  // sharing one window: a deployed table keeps them, and their status still reads them.
+  it('a collection stored in one call before passes (rows of 500, one window) answers as it did', async () => {
+    // Prepare: 501 agents asked, two of them running here, one in each row; both answer within the window
+    const [first, second] = (await runningAgents(2)) as [Claimed, Claimed];
+    const others = Array.from({ length: 499 }, (_, i) => ({ agentId: `gone-${i}`, itemId: `gone-${i}`, attempt: 1 }));
+    const asked = [first, ...others, second].map((c) => ({ agentId: c.agentId, itemId: c.itemId, attempt: c.attempt }));
+    const pk = poolPk('p');
+    await m.doc.send(new PutCommand({ TableName: m.tableName, Item: { pk, sk: 'COLL#one-call#0', asked: asked.slice(0, 500) } }));
+    await m.doc.send(new PutCommand({ TableName: m.tableName, Item: { pk, sk: 'COLL#one-call#1', asked: asked.slice(500) } }));
+    await m.doc.send(new PutCommand({ TableName: m.tableName, Item: { pk, sk: 'COLL#one-call', poolId: 'p', collectionId: 'one-call', startedAt: at(0), until: at(30), agentCount: 501 } }));
+    m.clock.set(at(5));
+    for (const claimed of [first, second]) await send(m.deps, claimed, { type: 'checkpoint', state: { from: claimed.agentId } });
+    // Act
+    const whileOpen = await allPages('one-call');
+    m.clock.set(at(30));
+    const closed = await allPages('one-call');
+    // Assess
+    for (const [pages, status] of [[whileOpen, 'collecting'], [closed, 'done']] as const) {
+      expect(pages.map((page) => page.status)).toEqual(pages.map(() => status));
+      expect(pages.flatMap((page) => page.collected)).toEqual([first, second].map((c) => ({ agentId: c.agentId, itemId: c.itemId, state: { from: c.agentId } })));
+      expect(pages.flatMap((page) => page.missing)).toEqual(others.map((agent) => agent.agentId));
+    }
+  });
 
   it('is done at once when every agent answered and one page holds them all', async () => {
     // Prepare

@@ -5,13 +5,11 @@ import { cancelPool } from '../../../shared/app/pools/cancel-pool.js';
 import { firePoolTimer } from '../../../shared/app/pools/fire-pool-timer.js';
 import { SWEEP_GRACE_MS, sweepJobTimers } from '../../../shared/app/sweep-job-timers.js';
 import { itemTimerId, poolTimerId, type PoolItem } from '../../../shared/domain/pools/pool-item.js';
-import type { Pool } from '../../../shared/domain/pools/pool.js';
-import type { PoolStore } from '../../../shared/ports/pool-store.js';
 import type { TimerRequest } from '../../../shared/ports/timers.js';
 import { at } from '../../support/fixtures.js';
-import type { DynamoCall, TestManager } from '../support/test-manager.js';
+import type { TestManager } from '../support/test-manager.js';
 import { useTestManager } from '../support/test-manager.js';
-import { claim, newPool, send, type Claimed } from './pool-test-support.js';
+import { claim, cutOffAt, deliverPassWakeUps, newPool, send, writtenItems, type Claimed } from './pool-test-support.js';
 
 // A review of AWS limits: a cancel (or a `fail` timeout) woke every running item inside the one call,
 // 8 at a time. On DynamoDB a pool of thousands of large items outlasts API Gateway's 29 s or a timer
@@ -36,34 +34,10 @@ async function poolOfRunningAttempts(m: TestManager): Promise<Claimed[]> {
   return held;
 }
 
-const chunked = (m: TestManager): ManagerDeps => ({ ...m.deps, wakeChunk: CHUNK });
-
-/** Delivers the pool's armed wake-ups one after another (the timer queue), until the pass arms no more; each delivery is one invocation. */
-async function deliverPoolWakeUps(m: TestManager, deps: ManagerDeps, delivered: TimerRequest[] = []): Promise<TimerRequest[]> {
-  for (let next = m.timers.current(poolTimerId('p')); next && !delivered.includes(next); next = m.timers.current(poolTimerId('p'))) {
-    delivered.push(next);
-    await firePoolTimer(deps, next);
-  }
-  return delivered;
-}
-
-const itemWrites = (calls: readonly DynamoCall[]) =>
-  calls.filter((call) => call.command === 'PutCommand' && String(call.input.Item?.sk ?? '').startsWith('ITEM#')).length;
+const chunked = (m: TestManager): ManagerDeps => ({ ...m.deps, passChunk: CHUNK });
 
 async function items(m: TestManager, held: readonly Claimed[]): Promise<PoolItem[]> {
   return Promise.all(held.map(async (claimed) => (await m.deps.pools.getItem('p', claimed.itemId)) as PoolItem));
-}
-
-/** The real store whose next pool write is cut off: the invocation dies between a chunk's items and the pass's move past them. */
-function cutOffAtNextPoolWrite(pools: PoolStore): PoolStore {
-  let armed = true;
-  return Object.assign(Object.create(pools) as PoolStore, {
-    savePool: (pool: Pool, expectedVersion: number) => {
-      if (!armed) return pools.savePool(pool, expectedVersion);
-      armed = false;
-      return Promise.reject(new Error('the Lambda was cut off between chunks'));
-    },
-  });
 }
 
 describe('a stopped pool with more running attempts than one invocation reaches (dynalite)', () => {
@@ -102,23 +76,23 @@ describe('a stopped pool with more running attempts than one invocation reaches 
     await cancelPool(deps, 'p', 'operator');
     const secondChunk = m.timers.expectArmed(poolTimerId('p'));
     // Act: the second chunk's invocation wakes its items and dies before moving the pass on; its message is lost
-    const cutOff = await firePoolTimer({ ...deps, pools: cutOffAtNextPoolWrite(m.deps.pools) }, secondChunk).catch((error: unknown) => error);
+    const cutOff = await firePoolTimer({ ...deps, pools: cutOffAt(m.deps.pools, 'savePool') }, secondChunk).catch((error: unknown) => error);
     const reachedBeforeTheSweep = (await items(m, held)).filter((item) => item.run?.terminating).length;
     // the latest the next minute's sweep comes: just after the grace at which it presumes the wake-up lost
     m.clock.set(at(10) + SWEEP_GRACE_MS + SWEEP_INTERVAL_MS);
-    const writesBeforeTheSweep = itemWrites(m.calls);
+    const writesBeforeTheSweep = writtenItems(m.calls).length;
     const swept = await sweepJobTimers(deps);
-    const writesBySweep = itemWrites(m.calls) - writesBeforeTheSweep;
+    const writesBySweep = writtenItems(m.calls).length - writesBeforeTheSweep;
     const writesPerInvocation: number[] = [];
     const delivered: TimerRequest[] = [secondChunk];
     for (let next = m.timers.current(poolTimerId('p')); next && !delivered.includes(next); next = m.timers.current(poolTimerId('p'))) {
-      const writesBefore = itemWrites(m.calls);
+      const writesBefore = writtenItems(m.calls).length;
       delivered.push(next);
       await firePoolTimer(deps, next);
-      writesPerInvocation.push(itemWrites(m.calls) - writesBefore);
+      writesPerInvocation.push(writtenItems(m.calls).length - writesBefore);
     }
     // Assess
-    expect(cutOff).toMatchObject({ message: 'the Lambda was cut off between chunks' });
+    expect(cutOff).toMatchObject({ message: 'the Lambda was cut off at savePool' });
     expect(reachedBeforeTheSweep).toBe(2 * CHUNK);
     // the pool's own wake-up, stored when the pass was at the second chunk: it runs that chunk again, whose items are woken already
     expect(swept.fired).toBe(1);
@@ -140,7 +114,7 @@ describe('a stopped pool with more running attempts than one invocation reaches 
     const deps = chunked(m);
     m.clock.set(at(10));
     await cancelPool(deps, 'p', 'operator');
-    const delivered = await deliverPoolWakeUps(m, deps);
+    const delivered = await deliverPassWakeUps(m, deps, poolTimerId('p'));
     const settled = await items(m, held);
     const pool = await m.deps.pools.getPool('p');
     const writesBefore = m.calls.length;
@@ -165,7 +139,7 @@ describe('a stopped pool with more running attempts than one invocation reaches 
     // Act: the first agent's heartbeat after its deadline times it out; its follow-up fails the pool
     const answer = await send(deps, first, { type: 'heartbeat' });
     const reachedByTheCall = (await items(m, others)).filter((item) => item.run?.terminating).length;
-    const delivered = await deliverPoolWakeUps(m, deps);
+    const delivered = await deliverPassWakeUps(m, deps, poolTimerId('p'));
     // Assess
     expect(answer).toMatchObject({ action: 'terminate' });
     expect((await m.deps.pools.getPool('p'))?.status).toBe('FAILED');

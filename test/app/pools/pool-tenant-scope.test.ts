@@ -61,7 +61,7 @@ describe("HTTP: a client reads and acts only on its own tenant's pools (dynalite
       { ...newPoolItem('p', 'asked', null), state: 'escalated', escalation: { escalationId: ESCALATION, question: 'q', askedAt: T0, status: 'pending' } },
     ]);
     await m.deps.pools.putEscalationPointer({ escalationId: ESCALATION, poolId: 'p', tenant: T_ROLE, itemId: 'asked', askedAt: T0 });
-    await m.deps.pools.putCollection({ poolId: 'p', collectionId: 'c-1', startedAt: T0, until: T0 }, []);
+    await m.deps.pools.putCollection({ poolId: 'p', collectionId: 'c-1', startedAt: T0, until: T0, windowMs: 0, agentCount: 0, chunkStarts: [], version: 0 });
   });
 
   it.each(Object.keys(routes) as RouteName[])('%s by another tenant → the 404 of a missing one, and nothing changes', async (route) => {

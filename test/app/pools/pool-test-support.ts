@@ -2,11 +2,14 @@ import { DynamoPoolStore } from '../../../shared/adapters/aws/dynamo-pool-store.
 import { agentCall } from '../../../shared/app/pools/agent-call.js';
 import { claimPoolItem } from '../../../shared/app/pools/claim-item.js';
 import { createPool } from '../../../shared/app/pools/create-pool.js';
+import { firePoolTimer } from '../../../shared/app/pools/fire-pool-timer.js';
 import type { ManagerDeps } from '../../../shared/app/manager-deps.js';
 import type { AgentCall } from '../../../shared/domain/pools/agent-calls.js';
 import type { PoolConfigInput } from '../../../shared/domain/pools/pool-config.js';
 import type { PoolItem } from '../../../shared/domain/pools/pool-item.js';
-import type { TestManager } from '../support/test-manager.js';
+import type { TimerRequest } from '../../../shared/ports/timers.js';
+import type { PoolStore } from '../../../shared/ports/pool-store.js';
+import type { DynamoCall, TestManager } from '../support/test-manager.js';
 
 /**
  * The real DynamoDB pool store with one interleaving point: the next `saveItem` first lets a
@@ -60,4 +63,37 @@ export async function refusal(promise: Promise<unknown>): Promise<unknown> {
     return error;
   }
   throw new Error('the call was not refused');
+}
+
+/**
+ * Delivers a pass's armed wake-ups (a stop's wake pass, a collection's) one after another, as the timer
+ * queue would, until it arms no more; each delivery is one invocation. Answers what was delivered.
+ */
+export async function deliverPassWakeUps(m: TestManager, deps: ManagerDeps, timerId: string, delivered: TimerRequest[] = []): Promise<TimerRequest[]> {
+  for (let next = m.timers.current(timerId); next && !delivered.includes(next); next = m.timers.current(timerId)) {
+    delivered.push(next);
+    await firePoolTimer(deps, next);
+  }
+  return delivered;
+}
+
+/** The pool items `calls` wrote, by id, in order: an item written twice is named twice. */
+export const writtenItems = (calls: readonly DynamoCall[]): string[] =>
+  calls.flatMap((call) => {
+    const sk = String(call.input.Item?.sk ?? '');
+    return call.command === 'PutCommand' && sk.startsWith('ITEM#') ? [sk.slice('ITEM#'.length)] : [];
+  });
+
+type StoreWrite = 'savePool' | 'saveItem' | 'saveCollection';
+
+/**
+ * The real store for one invocation that is cut off at a write: the first `after` calls of `write`
+ * go through, every later one fails (the Lambda is gone), and nothing after them runs.
+ */
+export function cutOffAt(pools: PoolStore, write: StoreWrite, after = 0): PoolStore {
+  let left = after;
+  const real = pools[write].bind(pools) as (...args: unknown[]) => Promise<unknown>;
+  return Object.assign(Object.create(pools) as PoolStore, {
+    [write]: (...args: unknown[]) => (left-- > 0 ? real(...args) : Promise.reject(new Error(`the Lambda was cut off at ${write}`))),
+  });
 }

@@ -41,7 +41,7 @@ describe('an item stays within DynamoDB limits whatever agents send', () => {
           seconds += 0.7;
           if (next.kind === 'claim') item = claimItem(item, pool, { agentId: 'a', kind: 'agent' }, at(seconds)).state;
           else if (next.kind === 'wake') item = wake(item, pool, seconds).state;
-          else if (next.kind === 'collect') item = askForCheckpoint(item, item.attempt, at(seconds + 5)).state;
+          else if (next.kind === 'collect') item = askForCheckpoint(item, item.attempt, { since: at(seconds), until: at(seconds + 5) }).state;
           else item = call(item, pool, seconds, next.call, Math.max(1, item.attempt - next.staleBy)).state;
         }
         // Assess
