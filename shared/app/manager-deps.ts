@@ -5,6 +5,7 @@ import type { Clock } from '../ports/clock.js';
 import type { EventBus } from '../ports/event-bus.js';
 import type { JobStore } from '../ports/job-store.js';
 import type { PoolStore } from '../ports/pool-store.js';
+import type { Stopwatch } from '../ports/stopwatch.js';
 import type { Telemetry } from '../ports/telemetry.js';
 import type { Timers } from '../ports/timers.js';
 import type { PageCursors } from './page-cursors.js';
@@ -29,6 +30,8 @@ export interface ManagerDeps {
   history?: HistoryStore;
   /** Waits between attempts after a lost conditional write (`contention-backoff.ts`); absent, retries at once. */
   backoff?: (attempt: number) => Promise<void>;
+  /** Real time for the sweep's limits and its retries' pauses (`sweep-due-timers.ts`); absent, the system's. */
+  stopwatch?: Stopwatch;
 }
 
 export const decisionContext = (deps: Pick<ManagerDeps, 'clock' | 'policy' | 'managerId'>): DecisionContext => ({
