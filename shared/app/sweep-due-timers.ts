@@ -135,17 +135,18 @@ export async function sweepDueTimers(ports: SweepPorts, options: SweepOptions = 
         return;
       }
       ports.telemetry.error('swept wake-up failed; backing it off', { ...ports.attributes, jobId: timer.jobId, error: String(error) });
+      if (inBudget()) await backOff(timer);
       // Past the budget, the retries left are backed off alongside this one, not after it: within the 40 + 8 + 5 s.
-      await Promise.all([backOff(timer), inBudget() ? undefined : retries.backOffLeft(backOff)]);
+      else await Promise.all([backOff(timer), retries.backOffLeft(backOff)]);
     }
   };
   // Outbox retries wait for every decision fire in flight: a decision that finishes an item (a pool's
   // last item) publishes the outbox a retry of it would publish again.
   const decisionsInFlight = new Set<Promise<void>>();
-  const fireDecision = async (timer: DueWakeUp, retry: boolean): Promise<void> => {
+  const fireDecision = (timer: DueWakeUp, retry: boolean): Promise<void> => {
     const fire = fireOne(timer, retry);
     decisionsInFlight.add(fire);
-    await fire.finally(() => decisionsInFlight.delete(fire));
+    return fire.finally(() => decisionsInFlight.delete(fire));
   };
   const worker = async (): Promise<void> => {
     while (inBudget()) {

@@ -12,7 +12,7 @@ import { defaultGatePolicy } from '../../../shared/domain/gate/gate-policy.js';
 import { startTestDynamo } from '../../support/dynalite.js';
 import { GATE_REGION, T0 } from '../../support/fixtures.js';
 import { ManualClock, RecordingBus, RecordingTelemetry, RecordingTimers } from './recording-ports.js';
-import { instantPauses } from './instant-pauses.js';
+import { instantPauses } from '../../../shared/simulation/world/instant-pauses.js';
 import { testGateCursors, testManager, type TestDynamo, type TestManager, type TestManagerOptions } from './test-manager.js';
 import { REGIONS, TestRegions } from './test-regions.js';
 

@@ -18,7 +18,7 @@ import { startTestDynamo } from '../../support/dynalite.js';
 import { MANAGER_ID, policy, REGION, T0 } from '../../support/fixtures.js';
 import { ManualClock, RecordingBus, RecordingTelemetry, RecordingTimers } from './recording-ports.js';
 import { jitteredBackoff } from '../../../shared/app/contention-backoff.js';
-import { instantPauses } from './instant-pauses.js';
+import { instantPauses } from '../../../shared/simulation/world/instant-pauses.js';
 
 export type TestDynamo = Awaited<ReturnType<typeof startTestDynamo>>;
 
