@@ -37,8 +37,8 @@ export const SWEEP_BACK_OFF_LIMIT_MS = 5_000;
  * 1 s base). DynamoDB meters an item's and a partition's throughput per second, so a throttle from a
  * burst of writes clears a second or two after the burst; 2 s is two fresh seconds, and when nothing
  * else is queued keeps first try, pause and retry (about 5 s in all) within the detection bound's
- * delivery slack. A fire cut
- * at its limit is not tried again here: it still runs, and a hung endpoint would only cost 8 s more.
+ * delivery slack. A fire cut at its limit is not tried again here: it still runs, and a hung
+ * endpoint would only cost 8 s more.
  */
 export const SWEEP_RETRY_PAUSE_MS = 2_000;
 
