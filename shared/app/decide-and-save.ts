@@ -27,7 +27,7 @@ export interface OutboxState {
    * with the outbox, and like it, with a retry wake-up until the view is written.
    */
   viewPending?: boolean;
-  /** Fires of this wake-up that failed in a row (the sweep backs it off); a decision's write clears it. */
+  /** Sweeps in a row that could not fire this wake-up (the sweep backs it off); a decision's write clears it. */
   timerFailures?: number;
 }
 
@@ -282,19 +282,20 @@ async function armRetry<State extends OutboxState>(store: VersionedStore<State>,
 }
 
 /**
- * A wake-up whose fire failed moves back, doubling: a failing item must not keep its
- * place at the head of the sweep. Nothing moves if the item has another wake-up by now.
+ * A wake-up the sweep could not fire moves to `dueAfter(failures)` (the sweep's rule), counting the
+ * sweeps in a row that failed it: a failing item must not keep its place at the head of the sweep.
+ * Nothing moves if the item has another wake-up by now.
  */
 export async function backOffFailedWakeUp<State extends OutboxState>(
   store: VersionedStore<State>,
   id: string,
   failedDueAt: EpochMs,
-  now: EpochMs,
+  dueAfter: (timerFailures: number) => EpochMs,
 ): Promise<void> {
   const state = await store.load(id);
   if (!state || state.timerDueAt !== failedDueAt) return;
   const timerFailures = (state.timerFailures ?? 0) + 1;
-  await saveUnlessOvertaken(store, { ...state, timerFailures, timerDueAt: now + retryDelayMs(timerFailures) }, state);
+  await saveUnlessOvertaken(store, { ...state, timerFailures, timerDueAt: dueAfter(timerFailures) }, state);
 }
 
 async function saveUnlessOvertaken<State extends OutboxState>(store: VersionedStore<State>, next: State, read: State): Promise<State> {

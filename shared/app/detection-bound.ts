@@ -1,5 +1,6 @@
 import type { TimeoutStrategyType } from '../domain/job.js';
 import type { TimeoutPolicy } from '../domain/policy.js';
+import { sweptWakeUpDueAt } from './swept-back-off.js';
 import { SWEEP_GRACE_MS } from './sweep-job-timers.js';
 
 /**
@@ -23,8 +24,11 @@ export const DELIVERY_SLACK_MS = 5_000;
  * stuck deadline) plus this, even when its own wake-up is lost, because the sweep fires every
  * wake-up overdue by more than its grace, once per interval, while at most `SWEEP_CAPACITY`
  * entries are due per region per interval (outbox retries are armed over SQS and sorted after
- * running jobs' entries, so a bus outage does not use it up). A delivered wake-up ends it within a
- * second or two. A deadline moved into the past (a retired grant) is detected from that moment.
+ * running jobs' entries, so a bus outage does not use it up), and while the decision's write
+ * succeeds within one sweep's tries: its fire, or the retry `SWEEP_RETRY_PAUSE_MS` after it fails
+ * (a throttled hot item, a burst of lost races). Each further sweep in which every try fails adds
+ * what `boundWithFailingSweepsMs` says. A delivered wake-up ends it within a second or two. A
+ * deadline moved into the past (a retired grant) is detected from that moment.
  */
 export const DETECTION_BOUND_MS = SWEEP_INTERVAL_MS + SWEEP_GRACE_MS + DELIVERY_SLACK_MS;
 
@@ -47,3 +51,20 @@ export const detectionBoundMs = (strategy: TimeoutStrategyType, policy: TimeoutP
  */
 export const boundWithSweepBacklogMs = (boundMs: number, indexEntries: number): number =>
   boundMs + Math.max(0, Math.ceil(indexEntries / SWEEP_CAPACITY) - 1) * SWEEP_INTERVAL_MS;
+
+/**
+ * Sweep intervals from a sweep in which every try of a decision wake-up failed, the `failedSweeps`-th
+ * in a row, to the next sweep that tries it: its back-off (`sweptWakeUpDueAt`) plus the grace, in
+ * whole intervals. One while it is not yet taken for poison, then 2, 3, 5, 9 and at most 16.
+ */
+export const intervalsToNextTry = (failedSweeps: number): number =>
+  Math.ceil((sweptWakeUpDueAt(failedSweeps, {}, 0, 0) + SWEEP_GRACE_MS) / SWEEP_INTERVAL_MS);
+
+/**
+ * The bound for a job whose decision failed in `failingSweeps` sweeps in a row (every try in each)
+ * before one wrote it: each failing sweep adds the intervals to the next try. A throttle the retry
+ * outlasts once costs one interval (130 s for local authority); two, two (190 s); from the third,
+ * the entry is taken for poison and each failing sweep adds 2, 3, 5, 9, then 16 intervals.
+ */
+export const boundWithFailingSweepsMs = (boundMs: number, failingSweeps: number): number =>
+  boundMs + Array.from({ length: failingSweeps }, (_, i) => intervalsToNextTry(i + 1)).reduce((sum, n) => sum + n * SWEEP_INTERVAL_MS, 0);

@@ -5,6 +5,7 @@ import type { Clock } from '../ports/clock.js';
 import type { EventBus } from '../ports/event-bus.js';
 import type { JobStore } from '../ports/job-store.js';
 import type { PoolStore } from '../ports/pool-store.js';
+import type { Stopwatch } from '../ports/stopwatch.js';
 import type { Telemetry } from '../ports/telemetry.js';
 import type { Timers } from '../ports/timers.js';
 import type { PageCursors } from './page-cursors.js';
@@ -31,6 +32,8 @@ export interface ManagerDeps {
   backoff?: (attempt: number) => Promise<void>;
   /** Running items one chunk of a pool's pass reaches (a stop's wake pass, a checkpoint collection: `pools/running-items-pass.ts`); absent, `PASS_CHUNK`. */
   passChunk?: number;
+  /** Real time for the sweep's limits and its retries' pauses (`sweep-due-timers.ts`); absent, the system's. */
+  stopwatch?: Stopwatch;
 }
 
 export const decisionContext = (deps: Pick<ManagerDeps, 'clock' | 'policy' | 'managerId'>): DecisionContext => ({

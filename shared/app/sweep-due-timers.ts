@@ -4,7 +4,10 @@ import type { Clock } from '../ports/clock.js';
 import { systemStopwatch, type Stopwatch } from '../ports/stopwatch.js';
 import type { Telemetry } from '../ports/telemetry.js';
 import type { DueWakeUp, TimerRequest } from '../ports/timers.js';
-import { RETRY_BASE_MS } from './retry-backoff.js';
+import { SweepRetries } from './sweep-retries.js';
+import { sweptWakeUpDueAt } from './swept-back-off.js';
+
+export { POISON_AFTER_FAILING_SWEEPS, SWEEP_RETRY_MS } from './swept-back-off.js';
 
 /** Overdue by this much, a wake-up is presumed lost; until then its own delivery should arrive. */
 export const SWEEP_GRACE_MS = LOST_WAKE_UP_GRACE_MS;
@@ -15,7 +18,8 @@ export const SWEEP_CONCURRENCY = 8;
 /**
  * The sweep function runs at most 55 s (`infra/stacks/regional-handlers.ts`). It starts fires for
  * this long; a fire started last may then hold its slot `SWEEP_FIRE_LIMIT_MS` more and its back-off
- * `SWEEP_BACK_OFF_LIMIT_MS`: 40 + 8 + 5 s, inside the 55 s. What it leaves waits for the next sweep.
+ * `SWEEP_BACK_OFF_LIMIT_MS`: 40 + 8 + 5 s, inside the 55 s. What it leaves waits for the next sweep
+ * (retries it had no time for are backed off alongside, from the first fire that ends after it).
  */
 export const SWEEP_BUDGET_MS = 40_000;
 /**
@@ -26,8 +30,17 @@ export const SWEEP_BUDGET_MS = 40_000;
  */
 export const SWEEP_FIRE_LIMIT_MS = 8_000;
 export const SWEEP_BACK_OFF_LIMIT_MS = 5_000;
-/** A wake-up whose fire failed is retried this long after, doubling per failure up to 15 minutes. */
-export const SWEEP_RETRY_MS = RETRY_BASE_MS;
+/**
+ * A decision wake-up whose fire failed is tried once more in the same sweep, after every entry the
+ * sweep has still to fire and no sooner than this after the failure. The failure is the SDK's
+ * third attempt: it already waited up to 1 s and then up to 2 s for a throttle (full jitter on a
+ * 1 s base). DynamoDB meters an item's and a partition's throughput per second, so a throttle from a
+ * burst of writes clears a second or two after the burst; 2 s is two fresh seconds, and when nothing
+ * else is queued keeps first try, pause and retry (about 5 s in all) within the detection bound's
+ * delivery slack. A fire cut at its limit is not tried again here: it still runs, and a hung
+ * endpoint would only cost 8 s more.
+ */
+export const SWEEP_RETRY_PAUSE_MS = 2_000;
 
 export interface SweepPorts {
   clock: Clock;
@@ -36,7 +49,8 @@ export interface SweepPorts {
   /** Due entries, running items' decisions before finished items' outbox retries (the index's shard sets). */
   findDueTimers(dueBy: EpochMs, limit: number): Promise<DueWakeUp[]>;
   fire(timer: TimerRequest): Promise<void>;
-  backOff(timer: TimerRequest): Promise<void>;
+  /** Moves a wake-up the sweep could not fire to `dueAfter(the sweeps in a row that failed it)`. */
+  backOff(timer: TimerRequest, dueAfter: (timerFailures: number) => EpochMs): Promise<void>;
 }
 
 export interface SweepOptions {
@@ -53,9 +67,11 @@ export interface SweepOptions {
  * One sweep over a sparse timer index. Every entry overdue by more than the grace when the sweep
  * starts is fired, in the index's order (decisions first, fair across shards), `SWEEP_CONCURRENCY`
  * at a time, querying again as the fires drain what it read, until none is left or the budget is
- * spent. A failing fire, or one past its time limit, is backed off and logged, so it neither stops
- * the sweep nor keeps its place. A sweep that ends with due entries left counts `SweepDueLeft`
- * (it alarms): the detection bound holds only while one sweep's budget fires everything due.
+ * spent. A decision entry whose fire fails is tried once more after all of them (a throttle clears
+ * in seconds); one that still fails, or was cut at its time limit, is backed off and logged, so it
+ * neither stops the sweep nor keeps its place (`sweptWakeUpDueAt`: due again next sweep until it
+ * fails in several in a row). A sweep that ends with due entries left counts `SweepDueLeft` (it
+ * alarms): the detection bound holds only while one sweep's budget fires everything due.
  */
 export async function sweepDueTimers(ports: SweepPorts, options: SweepOptions = {}): Promise<{ fired: number }> {
   const graceMs = options.graceMs ?? SWEEP_GRACE_MS;
@@ -65,11 +81,12 @@ export async function sweepDueTimers(ports: SweepPorts, options: SweepOptions = 
   const stopwatch = options.stopwatch ?? systemStopwatch;
   const startedMs = stopwatch.elapsedMs();
   const inBudget = () => stopwatch.elapsedMs() - startedMs < budgetMs;
+  const sweptAt = ports.clock.now();
   // Fixed at the start: a fired entry moves past it (a decision, a retry), so the sweep ends.
-  const dueBy = ports.clock.now() - graceMs;
+  const dueBy = sweptAt - graceMs;
 
-  // An entry is fired once per sweep: one still in the index (its fire abandoned and its back-off
-  // not yet written, or a fire that moved nothing) must not be fired again behind it.
+  // An entry is read once per sweep: one still in the index (its fire abandoned and its back-off
+  // not yet written, its retry pending, or a fire that moved nothing) must not be fired again behind it.
   const seen = new Set<string>();
   const queue: DueWakeUp[] = [];
   let exhausted = false;
@@ -91,41 +108,69 @@ export async function sweepDueTimers(ports: SweepPorts, options: SweepOptions = 
     }
   };
 
+  const backOff = (timer: DueWakeUp): Promise<void> =>
+    stopwatch
+      .within(
+        ports.backOff(timer, (timerFailures) => sweptWakeUpDueAt(timerFailures, timer, sweptAt, ports.clock.now())),
+        SWEEP_BACK_OFF_LIMIT_MS,
+        `back-off of ${timer.jobId}`,
+      )
+      .catch((backOffError: unknown) =>
+        ports.telemetry.error('swept wake-up not backed off; the next sweep fires it again', { ...ports.attributes, jobId: timer.jobId, error: String(backOffError) }),
+      );
+  const retries = new SweepRetries(stopwatch, SWEEP_RETRY_PAUSE_MS, startedMs + budgetMs);
+
   let fired = 0;
+  let retried = 0;
   let failed = 0;
-  const fireOne = async (timer: TimerRequest): Promise<void> => {
-    fired++;
+  const fireOne = async (timer: DueWakeUp, retry: boolean): Promise<void> => {
+    if (retry) retried++;
+    else fired++;
     try {
       await stopwatch.within(ports.fire(timer), fireLimitMs, `swept wake-up of ${timer.jobId}`);
     } catch (error) {
       failed++;
+      if (!retry && retries.offer(timer, error)) {
+        ports.telemetry.warn('swept wake-up failed; trying it again in this sweep', { ...ports.attributes, jobId: timer.jobId, error: String(error) });
+        return;
+      }
       ports.telemetry.error('swept wake-up failed; backing it off', { ...ports.attributes, jobId: timer.jobId, error: String(error) });
-      await stopwatch.within(ports.backOff(timer), SWEEP_BACK_OFF_LIMIT_MS, `back-off of ${timer.jobId}`).catch((backOffError: unknown) =>
-        ports.telemetry.error('swept wake-up not backed off; the next sweep fires it again', { ...ports.attributes, jobId: timer.jobId, error: String(backOffError) }),
-      );
+      if (inBudget()) await backOff(timer);
+      // Past the budget, the retries left are backed off alongside this one, not after it: within the 40 + 8 + 5 s.
+      else await Promise.all([backOff(timer), retries.backOffLeft(backOff)]);
     }
   };
   // Outbox retries wait for every decision fire in flight: a decision that finishes an item (a pool's
   // last item) publishes the outbox a retry of it would publish again.
   const decisionsInFlight = new Set<Promise<void>>();
+  const fireDecision = (timer: DueWakeUp, retry: boolean): Promise<void> => {
+    const fire = fireOne(timer, retry);
+    decisionsInFlight.add(fire);
+    return fire.finally(() => decisionsInFlight.delete(fire));
+  };
   const worker = async (): Promise<void> => {
     while (inBudget()) {
       const timer = queue.shift();
       if (timer?.outboxOnly) {
         while (decisionsInFlight.size > 0) await Promise.all([...decisionsInFlight]);
-        await fireOne(timer);
+        await fireOne(timer, false);
         continue;
       }
       if (timer) {
-        const fire = fireOne(timer);
-        decisionsInFlight.add(fire);
-        await fire.finally(() => decisionsInFlight.delete(fire));
+        await fireDecision(timer, false);
         continue;
       }
-      if (exhausted) return;
-      querying ??= refill().finally(() => (querying = undefined));
-      await querying;
+      if (!exhausted) {
+        querying ??= refill().finally(() => (querying = undefined));
+        await querying;
+        continue;
+      }
+      const retry = retries.next();
+      if (!retry) return;
+      if ('waitMs' in retry) await stopwatch.pause(retry.waitMs);
+      else await fireDecision(retry.timer, true);
     }
+    await retries.backOffLeft(backOff);
   };
   await Promise.all(Array.from({ length: options.concurrency ?? SWEEP_CONCURRENCY }, worker));
 
@@ -136,12 +181,13 @@ export async function sweepDueTimers(ports: SweepPorts, options: SweepOptions = 
     ports.telemetry.error('sweep budget spent with overdue wake-ups left; they wait for the next sweep', {
       ...ports.attributes,
       fired,
+      retried,
       failed,
       leftAtLeast: queue.length,
       budgetMs,
     });
   }
-  if (fired > 0) ports.telemetry.info('sweep fired overdue timers', { ...ports.attributes, fired, failed });
+  if (fired > 0) ports.telemetry.info('sweep fired overdue timers', { ...ports.attributes, fired, retried, failed });
   return { fired };
 }
 

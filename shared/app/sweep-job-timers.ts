@@ -9,6 +9,8 @@ export {
   SWEEP_GRACE_MS,
   SWEEP_QUERY_BATCH,
   SWEEP_RETRY_MS,
+  SWEEP_RETRY_PAUSE_MS,
+  POISON_AFTER_FAILING_SWEEPS,
   type SweepOptions,
 } from './sweep-due-timers.js';
 
@@ -24,7 +26,7 @@ export const sweepJobTimers = (deps: ManagerDeps, options?: SweepOptions): Promi
       attributes: { region: deps.region },
       findDueTimers: (dueBy, limit) => deps.jobs.findDueTimers(dueBy, limit),
       fire: (timer) => fireManagerTimer(deps, timer, 'sweep'),
-      backOff: (timer) => backOffManagerWakeUp(deps, timer),
+      backOff: (timer, dueAfter) => backOffManagerWakeUp(deps, timer, dueAfter),
     },
-    options,
+    { stopwatch: deps.stopwatch, ...options },
   );

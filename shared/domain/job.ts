@@ -66,7 +66,7 @@ export interface Job {
   outboxFailures?: number;
   /** Finished, and its row in the jobs list not yet known written (app layer only, decide-and-save.ts). */
   viewPending?: boolean;
-  /** Failed fires of the wake-up in a row: the sweep backs it off (app layer only). */
+  /** Sweeps in a row that could not fire the wake-up: the sweep backs it off (app layer only). */
   timerFailures?: number;
 }
 

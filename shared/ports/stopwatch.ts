@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
 /**
  * Real elapsed time, for limits on the work itself (how long a sweep keeps starting fires, how long
  * one fire may hold its slot), never for decisions: those read the `Clock`. Tests inject a fake.
@@ -7,6 +9,8 @@ export interface Stopwatch {
   elapsedMs(): number;
   /** Settles as `work` does, or rejects with `TimeLimitError` once `limitMs` pass first; `work` itself runs on. */
   within<T>(work: Promise<T>, limitMs: number, what: string): Promise<T>;
+  /** Settles once `ms` have passed (a retry's pause); the time counts in `elapsedMs`. */
+  pause(ms: number): Promise<void>;
 }
 
 export class TimeLimitError extends Error {
@@ -18,6 +22,7 @@ export class TimeLimitError extends Error {
 
 export const systemStopwatch: Stopwatch = {
   elapsedMs: () => performance.now(),
+  pause: (ms) => sleep(ms),
   within<T>(work: Promise<T>, limitMs: number, what: string): Promise<T> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const limit = new Promise<never>((_, reject) => {

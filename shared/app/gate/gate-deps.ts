@@ -4,6 +4,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { EventBus } from '../../ports/event-bus.js';
 import type { GateStore } from '../../ports/gate-store.js';
 import type { RegionManagers } from '../../ports/region-managers.js';
+import type { Stopwatch } from '../../ports/stopwatch.js';
 import type { Telemetry } from '../../ports/telemetry.js';
 import type { Timers } from '../../ports/timers.js';
 import type { PageCursors } from '../page-cursors.js';
@@ -25,4 +26,6 @@ export interface GateDeps {
   history?: HistoryStore;
   /** Waits between attempts after a lost conditional write (`contention-backoff.ts`); absent, retries at once. */
   backoff?: (attempt: number) => Promise<void>;
+  /** Real time for the sweep's limits and its retries' pauses (`sweep-due-timers.ts`); absent, the system's. */
+  stopwatch?: Stopwatch;
 }

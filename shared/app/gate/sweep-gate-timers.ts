@@ -13,7 +13,7 @@ export const sweepGateTimers = (deps: GateDeps, options?: SweepOptions): Promise
       attributes: { region: deps.gateRegion },
       findDueTimers: (dueBy, limit) => deps.gates.findDueTimers(dueBy, limit),
       fire: (timer) => fireGateTimer(deps, timer, 'sweep'),
-      backOff: (timer) => backOffFailedWakeUp(gateStateStore(deps.gates), timer.jobId, timer.dueAt, deps.clock.now()),
+      backOff: (timer, dueAfter) => backOffFailedWakeUp(gateStateStore(deps.gates), timer.jobId, timer.dueAt, dueAfter),
     },
-    options,
+    { stopwatch: deps.stopwatch, ...options },
   );

@@ -1,5 +1,6 @@
 import { onItemWakeUp } from '../../domain/pools/advance-attempt.js';
 import { isPoolTimerId, parseCollectionTimerId, parseItemTimerId } from '../../domain/pools/pool-item.js';
+import type { EpochMs } from '../../domain/time.js';
 import type { TimerRequest } from '../../ports/timers.js';
 import { backOffFailedWakeUp, flushOutbox } from '../decide-and-save.js';
 import type { ManagerDeps } from '../manager-deps.js';
@@ -56,10 +57,11 @@ async function fireCollectionWakeUp(deps: ManagerDeps, ids: { poolId: string; co
   if (collection && collection.timerDueAt === timer.dueAt) await collectNextChunk(deps, collection);
 }
 
-export async function backOffPoolWakeUp(deps: ManagerDeps, timer: TimerRequest): Promise<void> {
-  if (isPoolTimerId(timer.jobId)) return backOffFailedWakeUp(poolStore(deps.pools), timer.jobId, timer.dueAt, deps.clock.now());
+/** The sweep could not fire a pool's, a collection's or an item's wake-up: move it to `dueAfter` (the sweep's rule). */
+export async function backOffPoolWakeUp(deps: ManagerDeps, timer: TimerRequest, dueAfter: (timerFailures: number) => EpochMs): Promise<void> {
+  if (isPoolTimerId(timer.jobId)) return backOffFailedWakeUp(poolStore(deps.pools), timer.jobId, timer.dueAt, dueAfter);
   const collection = parseCollectionTimerId(timer.jobId);
-  if (collection) return backOffFailedWakeUp(collectionStateStore(deps.pools, collection.poolId), collection.collectionId, timer.dueAt, deps.clock.now());
+  if (collection) return backOffFailedWakeUp(collectionStateStore(deps.pools, collection.poolId), collection.collectionId, timer.dueAt, dueAfter);
   const ids = parseItemTimerId(timer.jobId);
-  if (ids) await backOffFailedWakeUp(itemStateStore(deps.pools, ids.poolId), ids.itemId, timer.dueAt, deps.clock.now());
+  if (ids) await backOffFailedWakeUp(itemStateStore(deps.pools, ids.poolId), ids.itemId, timer.dueAt, dueAfter);
 }

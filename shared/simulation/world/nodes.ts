@@ -21,6 +21,7 @@ import { MemoryDynamo } from '../dynamo/memory-dynamo.js';
 import type { SimStore, StoreKind } from '../dynamo/sim-store.js';
 import { firePoolTimerChecked } from '../pools/fire-pool-timer-checked.js';
 import { withSeededClaims } from '../pools/seeded-claims.js';
+import { instantPauses } from './instant-pauses.js';
 import { SimBus, type Consumer } from './sim-bus.js';
 import { SimRegionManagers } from './sim-region-managers.js';
 import { SimTimers } from './sim-timers.js';
@@ -90,6 +91,7 @@ export async function buildNodes(world: World, storeKind: StoreKind = 'memory'):
       tokens: new WorkflowTokens(secret),
       cursors: new PageCursors(secret),
       telemetry: new SilentTelemetry(world.calls),
+      stopwatch: instantPauses(),
       // As deployed: the decision history and the jobs list are written beside the state (and counted).
       history: new DynamoHistoryStore(dynamo.doc, JOBS_TABLE, () => world.now),
     };
@@ -115,6 +117,7 @@ export async function buildNodes(world: World, storeKind: StoreKind = 'memory'):
     clock: world.clock,
     policy: defaultGatePolicy,
     telemetry: new SilentTelemetry(world.calls),
+    stopwatch: instantPauses(),
     history: new DynamoHistoryStore(gateDynamo.doc, GATE_TABLE, () => world.now),
     cursors: new PageCursors(Buffer.from(`simulated gate key ${world.plan.seed}`)),
   };

@@ -1,3 +1,4 @@
+import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { SWEEP_GRACE_MS, sweepJobTimers } from '../../../shared/app/sweep-job-timers.js';
 import { at } from '../../support/fixtures.js';
@@ -40,5 +41,29 @@ describe('the backstop sweep finds pool wake-ups (a lost timer, a crash)', () =>
     expect(swept.fired).toBe(1);
     const item = await m.deps.pools.getItem('p', 'i-1');
     expect(item).toMatchObject({ state: 'dlq', history: [{ outcome: 'timed_out', resolution: 'force', endedAt: at(15), timeout: { elapsedSeconds: 10 } }] });
+  });
+
+  it("an attempt deadline whose write is throttled once is tried again in the same sweep, not left for the next", async () => {
+    // Prepare: grace 20 s; the item's next write fails with DynamoDB's throttling error (a hot item, after the SDK's attempts)
+    await newPool(m.deps, { agent_timeout_secs: 10, timeout_config: { cleanup_grace_period_secs: 20 } });
+    await claim(m.deps, 'agent-a');
+    const pools = m.deps.pools;
+    let throttled = false;
+    m.deps.pools = Object.assign(Object.create(pools) as typeof pools, {
+      saveItem: (item: Parameters<typeof pools.saveItem>[0], expectedVersion: number) => {
+        if (throttled) return pools.saveItem(item, expectedVersion);
+        throttled = true;
+        return Promise.reject(new ProvisionedThroughputExceededException({ $metadata: {}, message: 'injected' }));
+      },
+    });
+    // Act
+    m.clock.set(at(10) + SWEEP_GRACE_MS);
+    const swept = await sweepJobTimers(m.deps);
+    // Assess: its grace period started in this sweep, as it would have without the throttle
+    expect(throttled).toBe(true);
+    expect(swept.fired).toBe(1);
+    const item = await pools.getItem('p', 'i-1');
+    expect(item?.timerDueAt).toBe(at(30));
+    expect(item).not.toHaveProperty('timerFailures');
   });
 });

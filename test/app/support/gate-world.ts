@@ -12,6 +12,7 @@ import { defaultGatePolicy } from '../../../shared/domain/gate/gate-policy.js';
 import { startTestDynamo } from '../../support/dynalite.js';
 import { GATE_REGION, T0 } from '../../support/fixtures.js';
 import { ManualClock, RecordingBus, RecordingTelemetry, RecordingTimers } from './recording-ports.js';
+import { instantPauses } from '../../../shared/simulation/world/instant-pauses.js';
 import { testGateCursors, testManager, type TestDynamo, type TestManager, type TestManagerOptions } from './test-manager.js';
 import { REGIONS, TestRegions } from './test-regions.js';
 
@@ -76,6 +77,7 @@ export function useGateWorld(options: TestManagerOptions = {}): GateWorld {
       policy: defaultGatePolicy,
       telemetry: new RecordingTelemetry(),
       cursors: testGateCursors(),
+      stopwatch: instantPauses(),
     };
     Object.assign(world, { gate, gateBus, gateTimers, clock, managers });
   });

@@ -18,6 +18,7 @@ import { startTestDynamo } from '../../support/dynalite.js';
 import { MANAGER_ID, policy, REGION, T0 } from '../../support/fixtures.js';
 import { ManualClock, RecordingBus, RecordingTelemetry, RecordingTimers } from './recording-ports.js';
 import { jitteredBackoff } from '../../../shared/app/contention-backoff.js';
+import { instantPauses } from '../../../shared/simulation/world/instant-pauses.js';
 
 export type TestDynamo = Awaited<ReturnType<typeof startTestDynamo>>;
 
@@ -81,7 +82,8 @@ export interface TestManagerOptions {
 
 /**
  * A region manager over a fresh dynalite table through the real DynamoDB store. Only the clock,
- * the timers, the bus and telemetry are test doubles; `store` lets a test wrap the real store.
+ * the timers, the bus and telemetry are test doubles (and the sweep's pauses pass at once); `store`
+ * lets a test wrap the real store.
  */
 export async function testManager(dynamo: TestDynamo, options: TestManagerOptions = {}): Promise<TestManager> {
   const tableName = await dynamo.table();
@@ -106,6 +108,7 @@ export async function testManager(dynamo: TestDynamo, options: TestManagerOption
     cursors: new PageCursors(TOKEN_SECRET),
     telemetry,
     backoff: jitteredBackoff,
+    stopwatch: instantPauses(),
     ...(history ? { history } : {}),
   };
   return {

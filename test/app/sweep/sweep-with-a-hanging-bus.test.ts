@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { timerShardOf, TIMER_SHARDS } from '../../../shared/adapters/aws/jobs-table.js';
+import { TIMER_SHARDS } from '../../../shared/adapters/aws/jobs-table.js';
 import { DETECTION_BOUND_MS } from '../../../shared/app/detection-bound.js';
 import { fireManagerTimer } from '../../../shared/app/fire-manager-timer.js';
 import { submitJob } from '../../../shared/app/submit-job.js';
@@ -7,16 +7,11 @@ import { SWEEP_FIRE_LIMIT_MS, sweepJobTimers } from '../../../shared/app/sweep-j
 import { at } from '../../support/fixtures.js';
 import { FakeStopwatch } from './support/fake-stopwatch.js';
 import { outageCloud } from './support/outage-cloud.js';
+import { idsInShard } from '../support/ids-in-shard.js';
 
 const workflows = [{ workflowId: 'wf-1', workerId: 'worker-a' }];
 /** A PutEvents call to a black-holed endpoint: it never returns. */
 const hangingBus = { publish: () => new Promise<void>(() => {}) };
-
-function idsInShard(shard: number, count: number, prefix: string): string[] {
-  const ids: string[] = [];
-  for (let i = 0; ids.length < count; i++) if (timerShardOf(`${prefix}-${i}`) === String(shard)) ids.push(`${prefix}-${i}`);
-  return ids;
-}
 
 /**
  * Review finding F4: the SDK clients had no time limits and the sweep fired in groups of 8, each

@@ -4,6 +4,7 @@ import { TimeLimitError, type Stopwatch } from '../../../../shared/ports/stopwat
  * The sweep's real time, faked. Each call the sweep limits (a fire, a back-off) costs `perCallMs`. Work
  * over memory (MemoryDynamo, the recording ports) settles within microtasks, so work still pending on
  * the next macrotask turn is hanging: it is cut as its limit would cut it, and the limit's time is spent (side by side with the others in flight).
+ * A pause passes at once and its time is spent.
  */
 export class FakeStopwatch implements Stopwatch {
   elapsed = 0;
@@ -12,6 +13,10 @@ export class FakeStopwatch implements Stopwatch {
 
   elapsedMs(): number {
     return this.elapsed;
+  }
+
+  async pause(ms: number): Promise<void> {
+    this.elapsed += ms;
   }
 
   within<T>(work: Promise<T>, limitMs: number, what: string): Promise<T> {
