@@ -6,6 +6,7 @@ import { backoffDelayMs, defaultRetryPolicy } from './backoff.js';
 import { anySignal, CallsInFlight } from './calls-in-flight.js';
 import { watchDeadline } from './deadline-watch.js';
 import { VigilApiError, VigilUnreachableError } from './errors.js';
+import { OneBeatInFlight } from './one-beat-in-flight.js';
 import type { VigilClock } from './vigil-clock.js';
 import { VigilHttp, type VigilHttpOptions } from './vigil-http.js';
 
@@ -169,13 +170,16 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
   const checkpointMs = (claimed.checkpointIntervalSeconds ?? 300) * 1000;
   // A longer interval would make setInterval beat every millisecond; beating sooner is harmless.
   const intervalMs = Math.max(100, Math.min(options.heartbeatIntervalMs ?? 5_000, checkpointMs / 2, MAX_TIMEOUT_MS));
-  const beat = () => inFlight.background(heartbeat, options.onHeartbeatError);
+  // One beat at a time: one due while a beat is unanswered goes once it settles.
+  const beats = new OneBeatInFlight(() => inFlight.background(heartbeat, options.onHeartbeatError));
+  const beat = () => beats.due();
   const loop = setInterval(beat, intervalMs);
   loop.unref();
   // A checkpoint request opens every interval from the claim and stays open only
   // `checkpoint_timeout_secs`, which may be shorter than the heartbeat: one beat just after each
   // opening learns of it in time, whatever the heartbeat interval. Measured from this answer, which
-  // comes after Vigil's claim, so the beat is never before the opening.
+  // comes after Vigil's claim, so the beat is never before the opening (one due while a beat is in
+  // flight goes when it settles: that one may have been read before the opening).
   const claimedAt = Date.now();
   let requestBeat: LongTimeout | undefined;
   const beatAtRequest = (n: number) => {
@@ -192,6 +196,7 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
   beatAtRequest(1);
   deadlineWatch.rearm();
   const stopBeats = () => {
+    beats.stop();
     clearInterval(loop);
     requestBeat?.clear();
     deadlineWatch.stop();

@@ -11,12 +11,18 @@ export class CallsInFlight {
     return this.controller.signal;
   }
 
-  /** Starts a call nobody awaits (a heartbeat): its failure goes to `onError`, unless `abandon` caused it. */
-  background(start: () => Promise<unknown>, onError: ((error: unknown) => void) | undefined): void {
+  /**
+   * Starts a call nobody awaits (a heartbeat): its failure goes to `onError`, unless `abandon` caused it.
+   * Settles (never rejects) once the call has.
+   */
+  background(start: () => Promise<unknown>, onError: ((error: unknown) => void) | undefined): Promise<void> {
     const signal = this.signal;
-    start().catch((error: unknown) => {
-      if (!signal.aborted) onError?.(error);
-    });
+    return start().then(
+      () => undefined,
+      (error: unknown) => {
+        if (!signal.aborted) onError?.(error);
+      },
+    );
   }
 
   abandon(reason: Error): void {

@@ -3,6 +3,7 @@ import type * as z from '../validation/zod.js';
 import { anySignal, CallsInFlight } from './calls-in-flight.js';
 import { watchDeadline } from './deadline-watch.js';
 import { VigilApiError, VigilUnreachableError } from './errors.js';
+import { OneBeatInFlight } from './one-beat-in-flight.js';
 import { VigilClock } from './vigil-clock.js';
 import { VigilHttp, type VigilHttpOptions } from './vigil-http.js';
 
@@ -125,21 +126,27 @@ export async function startWorkflow(options: WorkflowOptions): Promise<WorkflowH
 
   // A beat after each interval of silence: any report answers `cancel` as a beat does, so a worker
   // that reports more often than this sends none (each is a billed call), and one that goes quiet
-  // still learns to stop within the interval.
+  // still learns to stop within the interval. One beat at a time: one due while a beat is unanswered waits for it.
+  const beats = new OneBeatInFlight(() =>
+    inFlight.background(() => report(lastProgress === undefined ? { workerId } : { workerId, progress: lastProgress }), options.onHeartbeatError),
+  );
   let heartbeat: NodeJS.Timeout | undefined;
   const beatAfterSilence = (): void => {
+    beats.served();
     clearTimeout(heartbeat);
     if (controller.signal.aborted) return;
-    heartbeat = setTimeout(() => {
-      inFlight.background(() => report(lastProgress === undefined ? { workerId } : { workerId, progress: lastProgress }), options.onHeartbeatError);
-    }, heartbeatIntervalMs);
+    heartbeat = setTimeout(() => beats.due(), heartbeatIntervalMs);
     heartbeat.unref();
   };
-  controller.signal.addEventListener('abort', () => clearTimeout(heartbeat), { once: true });
+  const stopBeats = (): void => {
+    beats.stop();
+    clearTimeout(heartbeat);
+  };
+  controller.signal.addEventListener('abort', stopBeats, { once: true });
   // A first report right away: it marks the workflow running and learns the deadline. Refused or
   // unanswered, the caller gets the error and no handle, so no heartbeat may outlive it.
   await report({ workerId }).catch((error: unknown) => {
-    clearTimeout(heartbeat);
+    stopBeats();
     deadlineWatch.stop();
     throw error;
   });
@@ -165,13 +172,13 @@ export async function startWorkflow(options: WorkflowOptions): Promise<WorkflowH
       return parsed;
     },
     complete: async (outcome, { signal } = {}) => {
-      clearTimeout(heartbeat);
+      stopBeats();
       deadlineWatch.stop();
       const answer = await http.call('POST', `${base}/workflows/${encodeURIComponent(workflowId)}/complete`, { body: { workerId, outcome }, token, signal: anySignal(inFlight.signal, signal) });
       return completeAnswer.parse(answer.body);
     },
     stop: () => {
-      clearTimeout(heartbeat);
+      stopBeats();
       deadlineWatch.stop();
       inFlight.abandon(new Error(`workflow '${workflowId}' was stopped`));
     },
