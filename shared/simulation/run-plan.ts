@@ -1,3 +1,4 @@
+import { GATE } from '../adapters/local/event-routes.js';
 import { sweepGateTimers } from '../app/gate/sweep-gate-timers.js';
 import { sweepJobTimers } from '../app/sweep-job-timers.js';
 import { cancelPool } from '../app/pools/cancel-pool.js';
@@ -44,15 +45,16 @@ export function horizonOf(plan: Plan): number {
 }
 
 function scheduleSweeps(world: World, nodes: SimNodes, horizon: number): void {
-  const every = (name: string, run: () => Promise<void>) => {
+  const every = (node: string, run: () => Promise<void>) => {
+    const label = `${node}:sweep`;
     const tick = async () => {
-      await world.invoke(name, run, NO_RETRY);
-      if (world.now + SWEEP_EVERY_MS <= horizon) world.after(SWEEP_EVERY_MS, name, tick);
+      await world.invoke(node, 'sweep', run, NO_RETRY);
+      if (world.now + SWEEP_EVERY_MS <= horizon) world.after(SWEEP_EVERY_MS, label, tick);
     };
-    world.after(SWEEP_EVERY_MS, name, tick);
+    world.after(SWEEP_EVERY_MS, label, tick);
   };
-  for (const [region, node] of nodes.regions) every(`${region}:sweep`, async () => void (await sweepJobTimers(node.deps)));
-  every('gate:sweep', async () => {
+  for (const [region, node] of nodes.regions) every(region, async () => void (await sweepJobTimers(node.deps)));
+  every(GATE, async () => {
     if (!world.gateDown()) await sweepGateTimers(nodes.gate.deps);
   });
 }
@@ -66,7 +68,7 @@ function scheduleOperator(world: World, nodes: SimNodes): void {
       world.at(SIM_EPOCH + fault.atMs, `takeover ${fault.jobId}`, async () => {
         world.log(`operator takes over ${fault.jobId} in ${fault.region}`);
         world.calls.httpRequests.client++;
-        await world.invoke(`${fault.region}:take-over-job`, async () => void (await takeOverJob(node.deps, fault.jobId)), NO_RETRY);
+        await world.invoke(fault.region, 'take-over-job', async () => void (await takeOverJob(node.deps, fault.jobId)), NO_RETRY);
       });
     }
     if (fault.kind === 'pool-cancel') {
@@ -76,7 +78,7 @@ function scheduleOperator(world: World, nodes: SimNodes): void {
       world.at(SIM_EPOCH + fault.atMs, `cancel ${fault.poolId}`, async () => {
         world.log(`operator cancels ${fault.poolId} in ${region}`);
         world.calls.httpRequests.client++;
-        await world.invoke(`${region}:cancel-pool`, async () => void (await cancelPool(node.deps, fault.poolId, 'operator')), CLIENT_RETRY);
+        await world.invoke(node.name, 'cancel-pool', async () => void (await cancelPool(node.deps, fault.poolId, 'operator')), CLIENT_RETRY);
       });
     }
   }

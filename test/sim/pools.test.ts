@@ -81,19 +81,19 @@ describe('agent pools in the simulator', () => {
     expect(world.staleChanges.map((c) => c.invariant)).toEqual(['stale-attempt']);
   });
 
-  it('a call of an older attempt answered as the live one is reported, though it changed nothing; refused as stale, it is not', async () => {
+  it('a call of an older attempt answered as the live one is reported, though it changed nothing; refused as stale or failed, it is not', async () => {
     // Prepare
     const { world, nodes, region } = await claimedWorld();
     const node = nodes.regions.get(region);
     const poolId = world.plan.pools[0]?.poolId ?? '';
     if (!node) throw new Error('no region');
-    const heartbeat = (refusedAsStale: boolean) => ({ poolId, itemId: 'it-0', attempt: 0, what: 'heartbeat', mustNotChange: isStaleFor(0), refusedAsStale: () => refusedAsStale });
+    const heartbeat = (answeredAsLive: boolean) => ({ poolId, itemId: 'it-0', attempt: 0, what: 'heartbeat', mustNotChange: isStaleFor(0), answeredAsLive: () => answeredAsLive });
     // Act: attempt 0 is not the live one (attempt 1 is); neither call writes anything
-    await withStaleAttemptCheck(world, node.observePools, heartbeat(true), async () => undefined);
-    const afterRefusal = world.staleChanges.length;
     await withStaleAttemptCheck(world, node.observePools, heartbeat(false), async () => undefined);
+    const afterNoLiveAnswer = world.staleChanges.length;
+    await withStaleAttemptCheck(world, node.observePools, heartbeat(true), async () => undefined);
     // Assess
-    expect(afterRefusal).toBe(0);
+    expect(afterNoLiveAnswer).toBe(0);
     expect(world.staleChanges.map((c) => c.invariant)).toEqual(['stale-attempt']);
   });
 

@@ -52,7 +52,7 @@ describe('the simulator', () => {
   it('a redelivered invocation runs the same input again (at-least-once)', async () => {
     const world = new World(quietPlan(1, { ...NO_RATES, redelivery: 1 }));
     let runs = 0;
-    await world.invoke('handler', async () => void runs++, { delayMs: () => 0, maxAttempts: 1 });
+    await world.invoke('us-east-1', 'handler', async () => void runs++, { delayMs: () => 0, maxAttempts: 1 });
     await world.run(world.now + 120_000, async () => {}, () => runs >= 3);
     expect(runs).toBeGreaterThanOrEqual(2);
   });

@@ -1,7 +1,7 @@
 import { BatchWriteCommand, DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { startLocalDynamo } from '../../adapters/local/dynalite-server.js';
 import { newDynamoUsage } from './dynamo-usage.js';
-import type { SimStore } from './sim-store.js';
+import type { SimStore, StoreHooks } from './sim-store.js';
 
 type Item = Record<string, unknown>;
 
@@ -22,14 +22,15 @@ function writtenPartitions(command: { input: unknown }): string[] {
  * dynalite (a real implementation of the DynamoDB API) as a simulator store: slower, with
  * immediately consistent indexes and no usage counts, but it checks the in-memory store's answers.
  */
-export async function startDynaliteStore(onWrite: () => void): Promise<SimStore> {
+export async function startDynaliteStore(hooks: StoreHooks): Promise<SimStore> {
   const dynamo = await startLocalDynamo();
   const written = new Set<string>();
   const send = async (command: { input: unknown }) => {
+    hooks.beforeCall?.();
     const answer = await dynamo.doc.send(command as Parameters<DynamoDBDocumentClient['send']>[0]);
     const partitions = writtenPartitions(command);
     for (const pk of partitions) written.add(pk);
-    if (partitions.length > 0) onWrite();
+    if (partitions.length > 0) hooks.onWrite?.();
     return answer;
   };
   return {

@@ -22,7 +22,7 @@ import { parseCondition, parseUpdate, ValidationException, type Condition } from
 import { itemSize, MAX_ITEM_BYTES } from '../../domain/stored-size.js';
 import { Table, type IndexDefinition, type KeySchema } from './table.js';
 import type { DynamoUsage } from './dynamo-usage.js';
-import type { SimStore } from './sim-store.js';
+import type { SimStore, StoreHooks } from './sim-store.js';
 import { newDynamoUsage } from './dynamo-usage.js';
 
 /** A query page stops at 1 MB of items read, as DynamoDB's does. */
@@ -30,13 +30,11 @@ const QUERY_PAGE_BYTES = 1024 * 1024;
 const MAX_BATCH_GET_KEYS = 100;
 const MAX_BATCH_WRITE_ITEMS = 25;
 
-export interface MemoryDynamoOptions {
+export interface MemoryDynamoOptions extends StoreHooks {
   /** The virtual clock: index reads see writes whose propagation time has come. */
   now?: () => number;
   /** How long a write takes to reach the secondary indexes (GSIs are eventually consistent). */
   indexLagMs?: () => number;
-  /** Called after every write that changed an item (crash injection hooks in here). */
-  onWrite?: () => void;
 }
 
 type Input = Record<string, unknown> & { TableName?: string };
@@ -109,6 +107,7 @@ export class MemoryDynamo implements SimStore {
   ]);
 
   async send(command: { input: unknown }): Promise<unknown> {
+    if (!this.uncounted) this.options.beforeCall?.();
     const operation = this.operations.get(command.constructor);
     const kind = operation?.kind ?? command.constructor.name.replace(/Command$/, '');
     this.usage.calls[kind] = (this.usage.calls[kind] ?? 0) + 1;

@@ -18,3 +18,11 @@ export interface SimStore {
 }
 
 export type StoreKind = 'memory' | 'dynalite';
+
+/** How the world watches the handlers' calls (never the observer's): the crash fault hooks in here. */
+export interface StoreHooks {
+  /** Before each call: throws to refuse it. */
+  beforeCall?: () => void;
+  /** After each write that changed an item. */
+  onWrite?: () => void;
+}

@@ -123,7 +123,7 @@ export class SimAgent {
     const claimId = `${this.spec.agentId}.${++this.claimsSent}`;
     await this.call('claim', 'client', CLIENT_RETRY, async () => {
       try {
-        const claimed = (await claimPoolItem(this.deps, this.pool.poolId, { agentId: this.spec.agentId, kind: this.spec.kind, claimId })) as Claimed | undefined;
+        const claimed = (await this.world.invocations.answerOf(this.pool.region, claimPoolItem(this.deps, this.pool.poolId, { agentId: this.spec.agentId, kind: this.spec.kind, claimId }))) as Claimed | undefined;
         if (!claimed) return;
         found = true;
         // A claim answered twice (a redelivery) leaves the second item to its deadline: the agent holds one.
@@ -166,7 +166,7 @@ export class SimAgent {
   private async mayGetWork(): Promise<boolean> {
     let may = true;
     await this.call('get-pool', 'client', NO_RETRY, async () => {
-      const view = await getPool(this.deps, this.pool.poolId);
+      const view = await this.world.invocations.answerOf(this.pool.region, getPool(this.deps, this.pool.poolId));
       may = view.status === 'RUNNING' || (view.status === 'COMPLETED' && (view.counts?.available ?? 0) > 0);
     });
     return may;
@@ -260,13 +260,15 @@ export class SimAgent {
   private async send(held: Held, call: AgentCall, retry: RetryPolicy): Promise<{ reply?: unknown; refusal?: VigilError }> {
     let answer: { reply?: unknown; refusal?: VigilError } = {};
     const { poolId } = this.pool;
-    const refusedAsStale = () => (answer.refusal as (VigilError & { code?: string }) | undefined)?.code === 'stale_attempt';
+    const answeredAsLive = () => 'reply' in answer || (answer.refusal !== undefined && (answer.refusal as VigilError & { code?: string }).code !== 'stale_attempt');
     const mustNotChange = (due: PoolItem) =>
       isStaleFor(held.attempt)(due) || (due.run?.terminating !== undefined && !['heartbeat', 'terminated', 'checkpoint'].includes(call.type));
     await this.call(call.type, 'worker', retry, () =>
-      withStaleAttemptCheck(this.world, this.observe, { poolId, itemId: held.itemId, attempt: held.attempt, what: call.type, mustNotChange, refusedAsStale }, async () => {
+      withStaleAttemptCheck(this.world, this.observe, { poolId, itemId: held.itemId, attempt: held.attempt, what: call.type, mustNotChange, answeredAsLive }, async () => {
+        // Each try is judged by its own answer: one that crashes (a retry, a redelivery) answers nothing.
+        answer = {};
         try {
-          answer = { reply: await agentCall(this.deps, { poolId, itemId: held.itemId, agentId: this.spec.agentId, attempt: held.attempt, token: held.token, call }) };
+          answer = { reply: await this.world.invocations.answerOf(this.pool.region, agentCall(this.deps, { poolId, itemId: held.itemId, agentId: this.spec.agentId, attempt: held.attempt, token: held.token, call })) };
         } catch (error) {
           if (!(error instanceof VigilError)) throw error;
           this.world.log(`agent ${this.spec.agentId} ${call.type} on ${held.itemId} attempt ${held.attempt} refused: ${(error as VigilError & { code?: string }).code ?? error.name}`);
@@ -280,6 +282,6 @@ export class SimAgent {
   /** `client`: a signed call to the API (claims, reading the pool); `worker`: the attempt's own, on its token. */
   private async call(route: string, kind: 'client' | 'worker', retry: RetryPolicy, run: () => Promise<void>): Promise<void> {
     this.world.calls.httpRequests[kind]++;
-    await this.world.invoke(`${this.pool.region}:pool-${route}`, run, retry);
+    await this.world.invoke(this.pool.region, `pool-${route}`, run, retry);
   }
 }

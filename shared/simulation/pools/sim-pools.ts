@@ -31,10 +31,10 @@ export function schedulePools(world: World, nodes: SimNodes, horizon: number): M
     let agents: SimAgent[] | undefined;
     world.at(SIM_EPOCH + pool.createAtMs, `create ${pool.poolId}`, async () => {
       world.log(`client creates ${pool.poolId} in ${pool.region}: ${pool.items.length} items, ${pool.agents.length} agents, ${JSON.stringify(pool.config)}`);
-      await world.invoke(`${pool.region}:create-pool`, async () => {
+      await world.invoke(pool.region, 'create-pool', async () => {
         world.calls.httpRequests.client++;
         const items = pool.items.map((item, n) => ({ itemId: item.itemId, input: { n } }));
-        await createPool(node.deps, { poolId: pool.poolId, items, config: pool.config });
+        await world.invocations.answerOf(pool.region, createPool(node.deps, { poolId: pool.poolId, items, config: pool.config }));
         if (agents) return;
         agents = pool.agents.map((spec) => new SimAgent(world, pool, spec, node.deps, node.observePools, horizon));
         agentsByPool.set(pool.poolId, agents);
@@ -79,7 +79,7 @@ class SimHuman {
   private async answerEscalations(): Promise<number> {
     const pending: string[] = [];
     await this.call('list-escalations', NO_RETRY, async () => {
-      const { escalations } = await listEscalations(this.deps, this.pool.poolId);
+      const { escalations } = await this.world.invocations.answerOf(this.pool.region, listEscalations(this.deps, this.pool.poolId));
       pending.push(...escalations.filter((e) => e.status === 'pending').map((e) => e.escalationId));
     });
     for (const escalationId of pending) {
@@ -109,7 +109,7 @@ class SimHuman {
   private async redriveDeadLetters(): Promise<number> {
     const dead: string[] = [];
     await this.call('list-dlq', NO_RETRY, async () => {
-      const page = await listDeadLetters(this.deps, this.pool.poolId, {});
+      const page = await this.world.invocations.answerOf(this.pool.region, listDeadLetters(this.deps, this.pool.poolId, {}));
       dead.push(...page.items.map((item) => item.itemId).filter((id) => !this.redriven.has(id)));
     });
     for (const itemId of dead) {
@@ -119,7 +119,7 @@ class SimHuman {
       // Wakes the agents whenever the redrive is applied: a copy the network delivers late (seed 124)
       // re-opens an item, and its pool, after the agents went idle on the pool's completion.
       await this.call('retry-dlq', CLIENT_RETRY, async () => {
-        await retryDeadLetter(this.deps, this.pool.poolId, itemId, HUMAN_LIMIT_SECONDS);
+        await this.world.invocations.answerOf(this.pool.region, retryDeadLetter(this.deps, this.pool.poolId, itemId, HUMAN_LIMIT_SECONDS));
         for (const agent of this.agents) agent.wake();
       });
     }
@@ -128,6 +128,6 @@ class SimHuman {
 
   private async call(route: string, retry: RetryPolicy, run: () => Promise<void>): Promise<void> {
     this.world.calls.httpRequests.client++;
-    await this.world.invoke(`${this.pool.region}:${route}`, run, retry);
+    await this.world.invoke(this.pool.region, route, run, retry);
   }
 }

@@ -14,8 +14,11 @@ export interface AttemptInput {
   what: string;
   /** Whether this input, against the item as due by now, may change nothing (stale, or a result while terminating). */
   mustNotChange: (due: PoolItem) => boolean;
-  /** An agent's call: whether it was refused as `stale_attempt`, the contract's answer to a call of an older attempt. */
-  refusedAsStale?: () => boolean;
+  /**
+   * An agent's call: whether it was answered other than `stale_attempt`, the contract's answer to a
+   * call of an older attempt. A call whose invocation failed (crashed) was answered nothing.
+   */
+  answeredAsLive?: () => boolean;
 }
 
 /**
@@ -34,7 +37,7 @@ export async function withStaleAttemptCheck(world: World, observe: PoolStore, in
     const after = await observe.getItem(input.poolId, input.itemId);
     // Changing nothing is not enough: an older attempt answered as the live one (200 `continue`)
     // keeps an agent at work that another attempt has taken over.
-    if (input.refusedAsStale && input.attempt < due.attempt && !input.refusedAsStale()) {
+    if (input.answeredAsLive && input.attempt < due.attempt && input.answeredAsLive()) {
       world.staleChanges.push({
         invariant: 'stale-attempt',
         jobId: `${input.poolId}/${input.itemId}`,

@@ -18,7 +18,7 @@ import { parseGateDecision } from '../../../functions/events/on-gate-decision.js
 import { parseReport } from '../../../functions/gate-events/on-manager-report.js';
 import { startDynaliteStore } from '../dynamo/dynalite-store.js';
 import { MemoryDynamo } from '../dynamo/memory-dynamo.js';
-import type { SimStore, StoreKind } from '../dynamo/sim-store.js';
+import type { SimStore, StoreHooks, StoreKind } from '../dynamo/sim-store.js';
 import { firePoolTimerChecked } from '../pools/fire-pool-timer-checked.js';
 import { withSeededClaims } from '../pools/seeded-claims.js';
 import { instantPauses } from './instant-pauses.js';
@@ -59,11 +59,9 @@ export async function buildNodes(world: World, storeKind: StoreKind = 'memory'):
   const regionOf = (node: string) => (node === GATE ? (world.plan.regions[0] ?? node) : node);
   // Drawn only when lag is on, so a run without it draws the same numbers on either store.
   const lag = () => (world.plan.rates.indexLagMaxMs > 0 ? world.rng.int(0, world.plan.rates.indexLagMaxMs) : 0);
-  const store = async (tableName: string, withWorkerIndex: boolean) => {
-    const dynamo: SimStore =
-      storeKind === 'dynalite'
-        ? await startDynaliteStore(() => world.noteWrite())
-        : new MemoryDynamo({ now: () => world.now, indexLagMs: lag, onWrite: () => world.noteWrite() });
+  const store = async (node: string, tableName: string, withWorkerIndex: boolean) => {
+    const hooks: StoreHooks = { beforeCall: () => world.invocations.refuseIfDead(node), onWrite: () => world.invocations.noteWrite(node) };
+    const dynamo: SimStore = storeKind === 'dynalite' ? await startDynaliteStore(hooks) : new MemoryDynamo({ now: () => world.now, indexLagMs: lag, ...hooks });
     await ensureTable(dynamo.client, tableName, withWorkerIndex);
     return dynamo;
   };
@@ -71,7 +69,7 @@ export async function buildNodes(world: World, storeKind: StoreKind = 'memory'):
 
   const regions: SimNodes['regions'] = new Map();
   for (const name of world.plan.regions) {
-    const dynamo = await store(JOBS_TABLE, true);
+    const dynamo = await store(name, JOBS_TABLE, true);
     const observe = new DynamoJobStore(dynamo.observer, JOBS_TABLE);
     const read = (jobId: string) => observe.getJob(jobId);
     const observePools = new DynamoPoolStore(dynamo.observer, JOBS_TABLE);
@@ -103,7 +101,7 @@ export async function buildNodes(world: World, storeKind: StoreKind = 'memory'):
     regions.set(name, { name, dynamo, deps, observe, observePools });
   }
 
-  const gateDynamo = await store(GATE_TABLE, false);
+  const gateDynamo = await store(GATE, GATE_TABLE, false);
   const whileUp = async (run: () => Promise<void>) => {
     if (world.gateDown()) throw new GateDown();
     await run();

@@ -27,7 +27,7 @@ export class SimBus implements EventBus {
 
   async publish(events: readonly BusEvent[]): Promise<void> {
     const world = this.world;
-    world.crashPoint();
+    world.invocations.crashPoint(this.node);
     if (world.busDown(this.node)) throw new BusUnavailable(this.node);
     for (const event of events) {
       world.calls.eventBridgeEvents++;
@@ -58,6 +58,6 @@ export class SimBus implements EventBus {
     const consume = this.consumers.get(target);
     if (!consume) return;
     world.log(`${target} receives ${event.detailType} ${JSON.stringify(event.detail)}`);
-    await world.invoke(`${target}:on-event`, () => consume(event), ASYNC_EVENT_RETRY);
+    await world.invoke(target, 'on-event', () => consume(event), ASYNC_EVENT_RETRY);
   }
 }

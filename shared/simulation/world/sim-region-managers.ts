@@ -1,3 +1,4 @@
+import { GATE } from '../../adapters/local/event-routes.js';
 import { parseAnswer } from '../../adapters/aws/lambda-region-managers.js';
 import type { ManagerDeps } from '../../app/manager-deps.js';
 import { submitJob } from '../../app/submit-job.js';
@@ -23,18 +24,15 @@ export class SimRegionManagers implements RegionManagers {
   async submit(region: string, submission: SubmitFromGateBody): Promise<RegionSubmitResult> {
     const world = this.world;
     const manager = this.managers.get(region);
+    world.invocations.refuseIfDead(GATE);
     if (!manager || world.severed(region)) return { outcome: 'unreachable', message: `${region} is cut off from the gate` };
     world.calls.lambda(`${region}:submit-from-gate`);
-    const caller = world.invocation;
-    world.invocation = { crashAfterWrite: world.rng.chance(world.plan.rates.crash), wrote: false };
     try {
-      const result = await submitJob(manager.deps, submitFromGateBody.parse(submission));
+      const result = await world.invocations.run(region, () => submitJob(manager.deps, submitFromGateBody.parse(submission)));
       return parseAnswer({ statusCode: result.created ? 201 : 200, body: result.view });
     } catch (error) {
       const { statusCode, body, unexpected } = errorResponse(error);
       return unexpected ? { outcome: 'unreachable', message: (error as Error).message } : parseAnswer({ statusCode, body });
-    } finally {
-      world.invocation = caller;
     }
   }
 }

@@ -19,7 +19,7 @@ export class SimTimers implements Timers {
 
   async arm(timer: TimerRequest): Promise<void> {
     const world = this.world;
-    world.crashPoint();
+    world.invocations.crashPoint(this.node);
     const untilDueMs = Math.max(0, timer.dueAt - world.now);
     world.calls.sqsRequests++;
     if (untilDueMs > SQS_MAX_DELAY_MS) world.calls.schedulerInvocations++;
@@ -31,14 +31,12 @@ export class SimTimers implements Timers {
     world.at(deliverAt, `timer ${this.node} ${timer.jobId}`, async () => {
       world.calls.sqsRequests += 2; // receive + delete
       world.log(`${this.node} wake-up ${timer.scope} ${timer.jobId} fence ${timer.fenceToken} due ${timer.dueAt}`);
-      await world.invoke(`${this.node}:fire-timer`, () => this.fire(timer), SQS_RETRY);
+      await world.invoke(this.node, 'fire-timer', () => this.fire(timer), SQS_RETRY);
     });
   }
 
-  /**
-   * No crash point: a withdrawal is best effort and runs beside the publish (`effect-runner.ts`), so
-   * a throw here would read as a failed delete, not a dead process; the publish's crash point stands
-   * for that moment.
-   */
-  async disarm(): Promise<void> {}
+  /** A crash point too: the effect runner catches a failed withdrawal, but a dead invocation stays dead. */
+  async disarm(): Promise<void> {
+    this.world.invocations.crashPoint(this.node);
+  }
 }

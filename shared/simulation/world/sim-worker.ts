@@ -78,7 +78,7 @@ export class SimWorker {
     if (finished && !(this.faulty() && repeatsItself)) {
       this.stopped = true;
       await this.call('complete-workflow', CLIENT_RETRY, async () => {
-        const answer = await completeWorkflow(this.deps, { ...this.ids(), outcome: 'completed', token });
+        const answer = await this.world.invocations.answerOf(this.spec.region, completeWorkflow(this.deps, { ...this.ids(), outcome: 'completed', token }));
         this.world.log(`worker ${this.spec.workerId} completed its workflow (job ${answer.jobStatus})`);
         this.log.workflowFinished(this.spec.workerId);
       });
@@ -92,7 +92,7 @@ export class SimWorker {
     const progress = this.progress();
     const sentAt = this.world.now;
     await this.call('report-progress', NO_RETRY, async () => {
-      const answer = await reportProgress(this.deps, { ...this.ids(), progress, token });
+      const answer = await this.world.invocations.answerOf(this.spec.region, reportProgress(this.deps, { ...this.ids(), progress, token }));
       // A report without a rise is a heartbeat: it keeps the worker healthy, not the job.
       if (!stalled) this.log.progressed(this.spec.workerId, sentAt);
       if (answer.cancel) {
@@ -123,7 +123,7 @@ export class SimWorker {
   private async askForExtension(token: string): Promise<void> {
     const currentProgress = this.progress();
     await this.call('request-extension', NO_RETRY, async () => {
-      const answer = await requestExtension(this.deps, { workerId: this.spec.workerId, token, currentProgress });
+      const answer = await this.world.invocations.answerOf(this.spec.region, requestExtension(this.deps, { workerId: this.spec.workerId, token, currentProgress }));
       if (answer.granted) {
         this.world.log(`worker ${this.spec.workerId} granted ${answer.extensionSeconds} s`);
         return;
@@ -132,7 +132,7 @@ export class SimWorker {
       if (this.spec.behaviour === 'recovers' && !this.failureReported) {
         // The orchestrator gives up on the worker; its next heartbeat recovers it (seed 001 §10.4.9).
         this.failureReported = true;
-        await reportWorkerFailure(this.deps, this.spec.workerId);
+        await this.world.invocations.answerOf(this.spec.region, reportWorkerFailure(this.deps, this.spec.workerId));
         this.world.log(`worker ${this.spec.workerId} reported failed`);
       }
     });
@@ -153,6 +153,6 @@ export class SimWorker {
       this.log.workerHeard(this.spec.workerId, this.world.now);
       await run();
     };
-    await this.world.invoke(`${this.spec.region}:${route}`, heard, retry);
+    await this.world.invoke(this.spec.region, route, heard, retry);
   }
 }

@@ -1,3 +1,4 @@
+import { GATE } from '../../adapters/local/event-routes.js';
 import { submitGateJob } from '../../app/gate/submit-gate-job.js';
 import { submitJob } from '../../app/submit-job.js';
 import { GateDown, type SimNodes } from './nodes.js';
@@ -17,9 +18,10 @@ export function scheduleSubmissions(world: World, nodes: SimNodes, log: Progress
     world.at(SIM_EPOCH + job.submitAtMs, `submit ${job.jobId}`, async () => {
       world.log(`client submits ${job.jobId} ${job.viaGate ? `via the gate to ${job.regions.join(',')}` : `to ${job.regions[0]}`}`);
       const started = new Set<string>();
-      await world.invoke(`${job.viaGate ? 'gate' : job.regions[0]}:submit-job`, async () => {
+      const node = job.viaGate ? GATE : (job.regions[0] ?? '');
+      await world.invoke(node, 'submit-job', async () => {
         world.calls.httpRequests.client++;
-        const tokensByRegion = job.viaGate ? await submitThroughGate(world, nodes, job) : await submitLocally(nodes, job);
+        const tokensByRegion = await world.invocations.answerOf(node, job.viaGate ? submitThroughGate(world, nodes, job) : submitLocally(nodes, job));
         for (const [region, tokens] of tokensByRegion) startWorkers(world, nodes, log, job, region, tokens, started);
       }, RESUBMIT);
     });

@@ -5,23 +5,10 @@ import { EventQueue } from './event-queue.js';
 import type { Plan } from './plan.js';
 import { Rng } from './rng.js';
 import { AwsCalls } from './aws-calls.js';
+import { Invocations } from './invocations.js';
 
 /** The simulation starts here (virtual epoch ms), whatever the wall clock says. */
 export const SIM_EPOCH = Date.UTC(2030, 0, 1);
-
-/** A handler died between its state write and its effects (the crash fault). */
-export class SimulatedCrash extends Error {
-  constructor() {
-    super('simulated crash after the write, before the effects');
-    this.name = 'SimulatedCrash';
-  }
-}
-
-/** One Lambda invocation in flight: whether it is to crash after its first write, and whether it wrote. */
-export interface Invocation {
-  crashAfterWrite: boolean;
-  wrote: boolean;
-}
 
 /** How an event source retries a failed invocation (SQS visibility timeout, Lambda async retries, a client). */
 export interface RetryPolicy {
@@ -31,7 +18,7 @@ export interface RetryPolicy {
 
 /**
  * The simulated world: a virtual clock that jumps from event to event, the agenda, the trace and
- * the fault switches. Invocations run one at a time, so a run is a pure function of its plan.
+ * the fault switches. Events run one at a time, so a run is a pure function of its plan.
  */
 export class World {
   readonly queue = new EventQueue();
@@ -42,7 +29,8 @@ export class World {
   private readonly digest = createHash('sha256');
   readonly clock: Clock = { now: () => this.now };
   now = SIM_EPOCH;
-  invocation: Invocation | undefined;
+  /** Which invocation each node runs, and whether it died: the crash fault. */
+  readonly invocations = new Invocations(() => this.rng.chance(this.plan.rates.crash));
   /** Errors a handler threw that no fault explains: each is reported. */
   readonly unexpectedErrors: string[] = [];
   /** Stale inputs (fence or attempt) that changed a job's or an item's state: filled by the stale guards. */
@@ -86,17 +74,6 @@ export class World {
     }
   }
 
-  /** Called by the effect ports before acting: the crash fault strikes here, after a write. */
-  crashPoint(): void {
-    const invocation = this.invocation;
-    if (invocation?.crashAfterWrite && invocation.wrote) throw new SimulatedCrash();
-  }
-
-  /** The store calls this after every write. */
-  noteWrite(): void {
-    if (this.invocation) this.invocation.wrote = true;
-  }
-
   private within(window: { fromMs: number; untilMs: number }): boolean {
     const t = this.now - SIM_EPOCH;
     return t >= window.fromMs && t < window.untilMs;
@@ -119,25 +96,22 @@ export class World {
    * Runs one invocation. A failure is retried as its event source would; with the redelivery rate the
    * same input arrives once more even after a success (at-least-once delivery).
    */
-  async invoke(name: string, run: () => Promise<void>, retry: RetryPolicy, attempt = 1): Promise<boolean> {
-    const invocation: Invocation = { crashAfterWrite: this.rng.chance(this.plan.rates.crash), wrote: false };
-    this.invocation = invocation;
+  async invoke(node: string, route: string, run: () => Promise<void>, retry: RetryPolicy, attempt = 1): Promise<boolean> {
+    const name = `${node}:${route}`;
     this.calls.lambda(name);
     let ok = true;
     try {
-      await run();
+      await this.invocations.run(node, run);
     } catch (error) {
       ok = false;
       const expected = isExpectedFailure(error);
       this.log(`${name} failed (attempt ${attempt}): ${(error as Error).name}: ${(error as Error).message}`);
       if (!expected) this.unexpectedErrors.push(`${name}: ${(error as Error).stack ?? String(error)}`);
-      if (attempt < retry.maxAttempts) this.after(retry.delayMs(attempt), `retry ${name}`, async () => void (await this.invoke(name, run, retry, attempt + 1)));
+      if (attempt < retry.maxAttempts) this.after(retry.delayMs(attempt), `retry ${name}`, async () => void (await this.invoke(node, route, run, retry, attempt + 1)));
       else this.log(`${name} gave up after ${attempt} attempts`);
-    } finally {
-      this.invocation = undefined;
     }
     if (ok && this.rng.chance(this.plan.rates.redelivery)) {
-      this.after(this.rng.int(1_000, 60_000), `redeliver ${name}`, async () => void (await this.invoke(name, run, retry, retry.maxAttempts)));
+      this.after(this.rng.int(1_000, 60_000), `redeliver ${name}`, async () => void (await this.invoke(node, route, run, retry, retry.maxAttempts)));
     }
     return ok;
   }
