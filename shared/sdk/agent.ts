@@ -4,6 +4,7 @@ import { claimAnswer, commandStartAnswer, heartbeatAnswer, type Claim, type Hear
 import { MAX_TIMEOUT_MS, setLongTimeout, type LongTimeout } from '../ports/long-timeout.js';
 import { backoffDelayMs, defaultRetryPolicy } from './backoff.js';
 import { anySignal, CallsInFlight } from './calls-in-flight.js';
+import { heartbeatBudgetMs } from './call-budget.js';
 import { watchDeadline } from './deadline-watch.js';
 import { VigilApiError, VigilUnreachableError } from './errors.js';
 import { OneBeatInFlight } from './one-beat-in-flight.js';
@@ -170,9 +171,9 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
   const checkpointMs = (claimed.checkpointIntervalSeconds ?? 300) * 1000;
   // A longer interval would make setInterval beat every millisecond; beating sooner is harmless.
   const intervalMs = Math.max(100, Math.min(options.heartbeatIntervalMs ?? 5_000, checkpointMs / 2, MAX_TIMEOUT_MS));
-  // One beat at a time: one due while a beat is unanswered goes once it settles. A beat's tries end when
-  // the next comes due, which asks the same again: none holds past its successor.
-  const beatBudget = { callBudgetMs: intervalMs };
+  // One beat at a time: one due while a beat is unanswered goes once it settles; a beat's tries end
+  // with its budget (heartbeatBudgetMs), and the beat owed by then goes at once.
+  const beatBudget = { callBudgetMs: heartbeatBudgetMs(intervalMs, http.requestTimeoutMs) };
   const beats = new OneBeatInFlight(() => inFlight.background(() => heartbeat(beatBudget), options.onHeartbeatError));
   const beat = () => beats.due();
   const loop = setInterval(beat, intervalMs);

@@ -28,3 +28,11 @@ export class CallBudget {
     return waitMs < this.leftMs();
   }
 }
+
+/**
+ * A heartbeat's budget: until its successor comes due, but at least one whole try. Against a hung
+ * Vigil a beat then holds no longer than one try or one interval; against one that answers, slowly,
+ * later than the cadence (overloaded, not hung), every beat is still answered, one after another,
+ * and still tells the caller to stop: a budget of the interval alone would cut each of them short.
+ */
+export const heartbeatBudgetMs = (intervalMs: number, requestTimeoutMs: number): number => Math.max(intervalMs, requestTimeoutMs);

@@ -66,6 +66,11 @@ export class VigilHttp {
     this.vigilClock = options.vigilClock ?? new VigilClock();
   }
 
+  /** One try's timeout. */
+  get requestTimeoutMs(): number {
+    return this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  }
+
   async call(method: 'GET' | 'POST', path: string, options: CallOptions = {}): Promise<Answer> {
     const { signal } = options;
     const budget = new CallBudget(options.callBudgetMs ?? this.options.callBudgetMs);
@@ -88,7 +93,7 @@ export class VigilHttp {
       const sentAtMs = this.vigilClock.now();
       tries++;
       try {
-        ({ response, text } = await this.tryOnce(method, path, options, budget.tryTimeoutMs(this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS)));
+        ({ response, text } = await this.tryOnce(method, path, options, budget.tryTimeoutMs(this.requestTimeoutMs)));
       } catch (error) {
         lastFailure = reasonText(error);
         unanswered = true;

@@ -1,6 +1,7 @@
 import { completeAnswer, extensionAnswer, jobAnswer, progressAnswer, type ExtensionAnswer, type ProgressAnswer } from '../contract/manager-responses.js';
 import type * as z from '../validation/zod.js';
 import { anySignal, CallsInFlight } from './calls-in-flight.js';
+import { heartbeatBudgetMs } from './call-budget.js';
 import { watchDeadline } from './deadline-watch.js';
 import { VigilApiError, VigilUnreachableError } from './errors.js';
 import { OneBeatInFlight } from './one-beat-in-flight.js';
@@ -127,8 +128,8 @@ export async function startWorkflow(options: WorkflowOptions): Promise<WorkflowH
   // A beat after each interval of silence: any report answers `cancel` as a beat does, so a worker
   // that reports more often than this sends none (each is a billed call), and one that goes quiet
   // still learns to stop within the interval. One beat at a time: one due while a beat is unanswered waits for it.
-  // A beat's tries end when the next beat comes due, which asks the same again: none holds past its successor.
-  const beatBudget = { callBudgetMs: heartbeatIntervalMs };
+  // A beat's tries end with its budget (heartbeatBudgetMs), and the beat owed by then goes at once.
+  const beatBudget = { callBudgetMs: heartbeatBudgetMs(heartbeatIntervalMs, http.requestTimeoutMs) };
   const beats = new OneBeatInFlight(() =>
     inFlight.background(() => report(lastProgress === undefined ? { workerId } : { workerId, progress: lastProgress }, beatBudget), options.onHeartbeatError),
   );

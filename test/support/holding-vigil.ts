@@ -16,11 +16,12 @@ export interface Call {
 }
 
 /**
- * `fetch` stubbed by a Vigil that answers `reply(call)` at once until `hold()`, then holds every call
- * until `answerAll()` answers them and it answers at once again. A call's abort fails it, as fetch does.
+ * `fetch` stubbed by a Vigil that answers `reply(call)` at once (or `latencyMs` after the call, a slow
+ * Vigil) until `hold()`, then holds every call until `answerAll()` answers them and it answers as
+ * before again. A call's abort fails it, as fetch does.
  * `sentSince(answerAll())`: when the calls that followed were sent, in ms after the answers.
  */
-export function holdingVigil(reply: (call: Call) => unknown) {
+export function holdingVigil(reply: (call: Call) => unknown, { latencyMs = 0 }: { latencyMs?: number } = {}) {
   const calls: Call[] = [];
   let holding = false;
   const respond = (call: Call) => new Response(JSON.stringify(reply(call)), { status: 200, headers: { 'content-type': 'application/json' } });
@@ -28,12 +29,14 @@ export function holdingVigil(reply: (call: Call) => unknown) {
     const path = new URL(String(url)).pathname;
     const call: Call = { path, body: JSON.parse(String(init.body ?? '{}')) as Record<string, unknown>, at: Date.now(), answered: false };
     calls.push(call);
-    const answer = holding
-      ? new Promise<Response>((resolve, reject) => {
-          call.answer = () => resolve(respond(call));
-          init.signal?.addEventListener('abort', () => reject(init.signal?.reason), { once: true });
-        })
-      : Promise.resolve(respond(call));
+    const answer =
+      holding || latencyMs > 0
+        ? new Promise<Response>((resolve, reject) => {
+            call.answer = () => resolve(respond(call));
+            if (!holding) setTimeout(call.answer, latencyMs);
+            init.signal?.addEventListener('abort', () => reject(init.signal?.reason), { once: true });
+          })
+        : Promise.resolve(respond(call));
     return answer.finally(() => {
       call.answered = true;
       call.endedAt = Date.now();
