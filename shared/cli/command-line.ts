@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { CALL_TIMEOUT_HELP } from './call-timeout-flag.js';
 import { ExitCode, UsageError } from './exit-codes.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -11,6 +12,9 @@ export const commonOptions = {
   help: { type: 'boolean', short: 'h' },
 } as const satisfies Options;
 
+/** Taken by every subcommand but the long-running ones (call-timeout-flag.ts). */
+const callTimeoutOption = { 'call-timeout': { type: 'string' } } as const satisfies Options;
+
 export interface CommandSpec<O extends Options> {
   usage: string;
   summary: string;
@@ -20,6 +24,8 @@ export interface CommandSpec<O extends Options> {
   positionals: readonly string[];
   /** Arguments after `--` (a command to run) are allowed. */
   restArguments?: boolean;
+  /** Runs until told to stop (the runner, the console): its calls keep limits of their own, and it takes no `--call-timeout`. */
+  longRunning?: boolean;
 }
 
 const commonHelp = [
@@ -30,10 +36,11 @@ const commonHelp = [
 ];
 
 export function helpText(spec: CommandSpec<Options>): string {
-  return [`Usage: ${spec.usage}`, '', spec.summary, '', 'Options:', ...[...(spec.optionHelp ?? []), ...commonHelp].map((line) => `  ${line}`)].join('\n');
+  const options = [...(spec.optionHelp ?? []), ...(spec.longRunning ? [] : [CALL_TIMEOUT_HELP]), ...commonHelp];
+  return [`Usage: ${spec.usage}`, '', spec.summary, '', 'Options:', ...options.map((line) => `  ${line}`)].join('\n');
 }
 
-type Config<O extends Options> = { args: string[]; options: typeof commonOptions & O; allowPositionals: true; strict: true };
+type Config<O extends Options> = { args: string[]; options: typeof commonOptions & typeof callTimeoutOption & O; allowPositionals: true; strict: true };
 export type Parsed<O extends Options> = ReturnType<typeof parseArgs<Config<O>>>;
 export type Command = (argv: string[]) => Promise<ExitCode>;
 
@@ -46,7 +53,8 @@ export function command<const O extends Options>(spec: CommandSpec<O>, run: (par
   return async (argv) => {
     let parsed: Parsed<O>;
     try {
-      parsed = parseArgs({ args: argv, options: { ...commonOptions, ...spec.options }, allowPositionals: true, strict: true }) as Parsed<O>;
+      const options = { ...commonOptions, ...(spec.longRunning ? {} : callTimeoutOption), ...spec.options };
+      parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true }) as Parsed<O>;
     } catch (error) {
       throw new UsageError(`${(error as Error).message}\n\n${help()}`);
     }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import * as z from '../validation/zod.js';
 import { regionOfApiGatewayUrl, sigV4Signer } from '../sdk/sigv4-signer.js';
 import { VigilHttp, type VigilHttpOptions } from '../sdk/vigil-http.js';
+import { callBudgetMs } from './call-timeout-flag.js';
 import { UsageError } from './exit-codes.js';
 
 const endpointsFile = z.object({ gate: z.string(), regions: z.record(z.string(), z.string()) });
@@ -10,6 +11,7 @@ const endpointsFile = z.object({ gate: z.string(), regions: z.record(z.string(),
 export interface EndpointFlags {
   endpoint?: string | undefined;
   gate?: boolean | undefined;
+  'call-timeout'?: string | undefined;
 }
 
 /** `--endpoint`, else `$VIGIL_ENDPOINT`, else `.vigil/endpoints.json` (its first region, or its gate with `--gate`). */
@@ -33,8 +35,11 @@ export function resolveEndpoint(flags: EndpointFlags, env: NodeJS.ProcessEnv = p
   return first;
 }
 
-/** A client for the resolved endpoint; calls to a deployed API Gateway are SigV4-signed. */
-export const vigilHttp = (flags: EndpointFlags): VigilHttp => new VigilHttp(endpointOptions(flags));
+/**
+ * A client for the resolved endpoint, for a command that answers at once: each call gives up after
+ * `--call-timeout` (retries included); calls to a deployed API Gateway are SigV4-signed.
+ */
+export const vigilHttp = (flags: EndpointFlags): VigilHttp => new VigilHttp({ ...endpointOptions(flags), callBudgetMs: callBudgetMs(flags['call-timeout']) });
 
 export function endpointOptions(flags: EndpointFlags): VigilHttpOptions {
   const endpoint = resolveEndpoint(flags);

@@ -1,4 +1,4 @@
-import { VigilApiError, VigilUnreachableError } from '../sdk/errors.js';
+import { CallBudgetSpentError, VigilApiError, VigilUnreachableError } from '../sdk/errors.js';
 import type { Command } from './command-line.js';
 import { consoleCommand } from './commands/console.js';
 import { cancel, status, submit, watch } from './commands/jobs.js';
@@ -62,7 +62,8 @@ async function main(argv: string[]): Promise<ExitCode> {
       return ExitCode.usage;
     }
     if (error instanceof VigilUnreachableError) {
-      console.error(error.message);
+      const slowOnly = error instanceof CallBudgetSpentError ? ' If it is only slow, pass --call-timeout S to wait longer.' : '';
+      console.error(`${error.message}${slowOnly}`);
       return ExitCode.unreachable;
     }
     if (error instanceof VigilApiError) {

@@ -4,11 +4,12 @@ import { claimAnswer, commandStartAnswer, heartbeatAnswer, type Claim, type Hear
 import { MAX_TIMEOUT_MS, setLongTimeout, type LongTimeout } from '../ports/long-timeout.js';
 import { backoffDelayMs, defaultRetryPolicy } from './backoff.js';
 import { anySignal, CallsInFlight } from './calls-in-flight.js';
+import { heartbeatBudgetMs } from './call-budget.js';
 import { watchDeadline } from './deadline-watch.js';
 import { VigilApiError, VigilUnreachableError } from './errors.js';
 import { OneBeatInFlight } from './one-beat-in-flight.js';
 import type { VigilClock } from './vigil-clock.js';
-import { VigilHttp, type VigilHttpOptions } from './vigil-http.js';
+import { VigilHttp, type CallOptions, type VigilHttpOptions } from './vigil-http.js';
 
 export interface AgentOptions extends VigilHttpOptions {
   /**
@@ -122,8 +123,8 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
   const base = `/pools/${encodeURIComponent(poolId)}/items/${encodeURIComponent(claimed.itemId)}`;
   const who = { agentId, attempt: claimed.attempt };
   const inFlight = new CallsInFlight();
-  const post = (path: string, body: object = {}, options: CallSignal = {}) =>
-    http.call('POST', `${base}${path}`, { body: { ...who, ...body }, token: claimed.token, signal: anySignal(inFlight.signal, options.signal) });
+  const post = (path: string, body: object = {}, options: CallSignal & Pick<CallOptions, 'callBudgetMs'> = {}) =>
+    http.call('POST', `${base}${path}`, { body: { ...who, ...body }, token: claimed.token, signal: anySignal(inFlight.signal, options.signal), callBudgetMs: options.callBudgetMs });
   const controller = new AbortController();
   const { vigilClock } = http;
   let deadlineAtMs = epochMs(claimed.deadlineAt);
@@ -149,8 +150,8 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
     if (error instanceof VigilApiError && ATTEMPT_IS_OVER.has(error.status)) controller.abort(new TerminateRequest(undefined, `Vigil refused this attempt's heartbeat (${error.code}): stop working on it.`, error));
     throw error;
   };
-  const heartbeat = async (): Promise<HeartbeatAnswer> => {
-    const answer = heartbeatAnswer.parse((await post('/heartbeat').catch(attemptOverOn)).body);
+  const heartbeat = async (budget: Pick<CallOptions, 'callBudgetMs'> = {}): Promise<HeartbeatAnswer> => {
+    const answer = heartbeatAnswer.parse((await post('/heartbeat', {}, budget).catch(attemptOverOn)).body);
     deadlineAtMs = epochMs(answer.deadlineAt) ?? deadlineAtMs;
     deadlineWatch.rearm();
     if (answer.action === 'terminate') {
@@ -170,8 +171,10 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
   const checkpointMs = (claimed.checkpointIntervalSeconds ?? 300) * 1000;
   // A longer interval would make setInterval beat every millisecond; beating sooner is harmless.
   const intervalMs = Math.max(100, Math.min(options.heartbeatIntervalMs ?? 5_000, checkpointMs / 2, MAX_TIMEOUT_MS));
-  // One beat at a time: one due while a beat is unanswered goes once it settles.
-  const beats = new OneBeatInFlight(() => inFlight.background(heartbeat, options.onHeartbeatError));
+  // One beat at a time: one due while a beat is unanswered goes once it settles; a beat's tries end
+  // with its budget (heartbeatBudgetMs), and the beat owed by then goes at once.
+  const beatBudget = { callBudgetMs: heartbeatBudgetMs(intervalMs, http.requestTimeoutMs) };
+  const beats = new OneBeatInFlight(() => inFlight.background(() => heartbeat(beatBudget), options.onHeartbeatError));
   const beat = () => beats.due();
   const loop = setInterval(beat, intervalMs);
   loop.unref();
@@ -215,7 +218,7 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
       return terminateByMs;
     },
     vigilClock,
-    heartbeat,
+    heartbeat: () => heartbeat(),
     checkpoint: async (state, progress) => {
       await post('/checkpoints', { state, ...(progress !== undefined ? { progress } : {}) });
       checkpointOpen = false;

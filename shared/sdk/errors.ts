@@ -28,3 +28,15 @@ export class VigilUnreachableError extends Error {
     this.name = 'VigilUnreachableError';
   }
 }
+
+/** Vigil did not answer within the call's whole budget (`callBudgetMs`), however many tries were left. */
+export class CallBudgetSpentError extends VigilUnreachableError {
+  constructor(
+    message: string,
+    readonly budgetMs: number,
+    readonly tries: number,
+  ) {
+    super(message);
+    this.name = 'CallBudgetSpentError';
+  }
+}

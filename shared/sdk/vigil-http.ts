@@ -1,7 +1,9 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { errorBodySchema } from '../contract/error-body.js';
 import { backoffDelayMs, defaultRetryPolicy, type RetryPolicy } from './backoff.js';
-import { VigilApiError, VigilUnreachableError } from './errors.js';
+import { CallBudget } from './call-budget.js';
+import { abortAfter, waitUnlessAborted } from './call-timers.js';
+import { anySignal } from './calls-in-flight.js';
+import { CallBudgetSpentError, VigilApiError, VigilUnreachableError } from './errors.js';
 import type { RequestSigner } from './request-signer.js';
 import { VigilClock } from './vigil-clock.js';
 
@@ -11,7 +13,14 @@ export interface VigilHttpOptions {
   retry?: Partial<RetryPolicy>;
   /** SigV4 for client routes on AWS; worker routes carry a token instead. */
   signer?: RequestSigner;
+  /** One try's timeout (default 10 s). */
   requestTimeoutMs?: number;
+  /**
+   * The longest a call may take, every try and every wait between them included: a try's timeout is
+   * cut to what is left, and a wait (back-off, `Retry-After`) that would leave none is not waited.
+   * Default: none, a call ends after its tries (5 of up to 10 s, ~52 s against a Vigil that never answers).
+   */
+  callBudgetMs?: number;
   /** Learns Vigil's clock from every answer; one shared by the calls to one Vigil (a claim and its attempt's). */
   vigilClock?: VigilClock;
 }
@@ -27,6 +36,8 @@ export interface CallOptions {
    * VigilUnreachableError naming the abort's reason. Nothing then keeps the process waiting for it.
    */
   signal?: AbortSignal;
+  /** This call's whole budget, instead of the client's `callBudgetMs`. */
+  callBudgetMs?: number;
 }
 
 export interface Answer {
@@ -36,11 +47,12 @@ export interface Answer {
 
 /** The longest `Retry-After` a throttled call waits for before its next try. */
 const MAX_RETRY_AFTER_MS = 30_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
 /**
  * Calls Vigil. Retries network errors, 5xx and 429 (API Gateway's throttling, waiting at least its
  * `Retry-After`) with backoff and jitter (Vigil's writes are idempotent or fenced, so a repeat is
- * harmless); never retries another 4xx, which would fail again.
+ * harmless), within the call's budget when it has one; never retries another 4xx, which would fail again.
  */
 export class VigilHttp {
   readonly endpoint: string;
@@ -54,25 +66,34 @@ export class VigilHttp {
     this.vigilClock = options.vigilClock ?? new VigilClock();
   }
 
+  /** One try's timeout. */
+  get requestTimeoutMs(): number {
+    return this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  }
+
   async call(method: 'GET' | 'POST', path: string, options: CallOptions = {}): Promise<Answer> {
     const { signal } = options;
+    const budget = new CallBudget(options.callBudgetMs ?? this.options.callBudgetMs);
     let lastFailure = 'no attempt made';
     let retryAfterMs = 0;
+    let tries = 0;
     // A try that failed without a refusal (network, timeout, 5xx) may still have been applied; a 429 was not.
     let unanswered = false;
     for (let attempt = 0; attempt <= this.retry.retries; attempt++) {
+      if (signal?.aborted) break;
       if (attempt > 0) {
         const delayMs = Math.max(retryAfterMs, backoffDelayMs(this.retry, attempt - 1));
-        await sleep(delayMs, undefined, signal ? { signal } : {}).catch(() => undefined);
+        // `Retry-After` is honoured, but never past the budget: a try it leaves no time for is not waited for.
+        if (!budget.allowsTryAfter(delayMs)) throw this.budgetSpent(method, path, budget, tries, lastFailure);
+        await waitUnlessAborted(delayMs, signal);
+        if (signal?.aborted) break;
       }
-      if (signal?.aborted) break;
       let response: Response;
       let text: string;
       const sentAtMs = this.vigilClock.now();
+      tries++;
       try {
-        // The answer's body is part of the try: a timeout or an abandon while it is read leaves the call unanswered.
-        response = await this.send(method, path, options);
-        text = await response.text();
+        ({ response, text } = await this.tryOnce(method, path, options, budget.tryTimeoutMs(this.requestTimeoutMs)));
       } catch (error) {
         lastFailure = reasonText(error);
         unanswered = true;
@@ -89,32 +110,56 @@ export class VigilHttp {
         error.afterUnansweredTry = unanswered;
         throw error;
       }
-      lastFailure = `${response.status} ${error.code}`;
       if (response.status !== 429) unanswered = true;
       retryAfterMs = Math.min(MAX_RETRY_AFTER_MS, retryAfterSeconds(response.headers.get('retry-after')) * 1000);
+      lastFailure = `${response.status} ${error.code}${retryAfterMs > 0 ? ` (Retry-After ${secondsText(retryAfterMs)})` : ''}`;
     }
-    const why = signal?.aborted ? reasonText(signal.reason) : lastFailure;
-    throw new VigilUnreachableError(`Vigil at ${this.endpoint} did not answer ${method} ${path} (${why}). Is it running?`);
+    if (signal?.aborted) throw new VigilUnreachableError(`Vigil at ${this.endpoint} did not answer ${method} ${path} (${reasonText(signal.reason)}). Is it running?`);
+    if (budget.leftMs() <= 0) throw this.budgetSpent(method, path, budget, tries, lastFailure);
+    throw new VigilUnreachableError(`Vigil at ${this.endpoint} did not answer ${method} ${path} (${triesText(tries, lastFailure)}). Is it running?`);
   }
 
-  private async send(method: string, path: string, options: CallOptions): Promise<Response> {
+  private budgetSpent(method: string, path: string, budget: CallBudget, tries: number, lastFailure: string): CallBudgetSpentError {
+    const budgetMs = budget.budgetMs ?? Infinity;
+    return new CallBudgetSpentError(
+      `Vigil at ${this.endpoint} did not answer ${method} ${path} within ${secondsText(budgetMs)} (${triesText(tries, lastFailure)}). Is it running?`,
+      budgetMs,
+      tries,
+    );
+  }
+
+  /** One try: sent, and its answer's body read, within `timeoutMs` (a timeout or an abandon while it is read leaves the call unanswered). */
+  private async tryOnce(method: string, path: string, options: CallOptions, timeoutMs: number): Promise<{ response: Response; text: string }> {
+    const timeout = abortAfter(timeoutMs, () => new Error(`no answer within ${secondsText(timeoutMs)}`));
+    try {
+      const response = await this.send(method, path, options, anySignal(timeout.signal, options.signal));
+      return { response, text: await response.text() };
+    } finally {
+      timeout.clear();
+    }
+  }
+
+  private async send(method: string, path: string, options: CallOptions, signal: AbortSignal): Promise<Response> {
     const url = new URL(`${this.endpoint}${path}`);
     const headers: Record<string, string> = { accept: 'application/json' };
     const body = options.rawBody?.text ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
     if (body !== undefined) headers['content-type'] = options.rawBody?.contentType ?? 'application/json';
     if (options.token !== undefined) headers['x-vigil-token'] = options.token;
     const signed = this.options.signer ? await this.options.signer({ method, url, headers, ...(body !== undefined ? { body } : {}) }) : headers;
-    const timeout = AbortSignal.timeout(this.options.requestTimeoutMs ?? 10_000);
-    return fetch(url, {
-      method,
-      headers: signed,
-      ...(body !== undefined ? { body } : {}),
-      signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
-    });
+    return fetch(url, { method, headers: signed, ...(body !== undefined ? { body } : {}), signal });
   }
 }
 
-const reasonText = (reason: unknown): string => (reason instanceof Error ? reason.message : String(reason));
+/** Why a try failed: fetch's own "fetch failed" says more with its cause's code (ECONNREFUSED, …). */
+function reasonText(reason: unknown): string {
+  if (!(reason instanceof Error)) return String(reason);
+  const code = (reason.cause as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? `${reason.message}: ${code}` : reason.message;
+}
+
+const secondsText = (ms: number): string => `${Number((ms / 1000).toFixed(2))} s`;
+
+const triesText = (tries: number, lastFailure: string): string => (tries === 1 ? `1 try: ${lastFailure}` : `${tries} tries, the last: ${lastFailure}`);
 
 function parseJson(text: string): unknown {
   try {

@@ -1,11 +1,12 @@
 import { completeAnswer, extensionAnswer, jobAnswer, progressAnswer, type ExtensionAnswer, type ProgressAnswer } from '../contract/manager-responses.js';
 import type * as z from '../validation/zod.js';
 import { anySignal, CallsInFlight } from './calls-in-flight.js';
+import { heartbeatBudgetMs } from './call-budget.js';
 import { watchDeadline } from './deadline-watch.js';
 import { VigilApiError, VigilUnreachableError } from './errors.js';
 import { OneBeatInFlight } from './one-beat-in-flight.js';
 import { VigilClock } from './vigil-clock.js';
-import { VigilHttp, type VigilHttpOptions } from './vigil-http.js';
+import { VigilHttp, type CallOptions, type VigilHttpOptions } from './vigil-http.js';
 
 export interface WorkflowOptions extends Omit<VigilHttpOptions, 'endpoint'> {
   /** The region manager the job was submitted to. */
@@ -105,11 +106,11 @@ export async function startWorkflow(options: WorkflowOptions): Promise<WorkflowH
     signal: controller.signal,
   });
 
-  const report = async (body: object): Promise<ProgressAnswer> => {
+  const report = async (body: object, { callBudgetMs }: Pick<CallOptions, 'callBudgetMs'> = {}): Promise<ProgressAnswer> => {
     beatAfterSilence();
     const signal = inFlight.signal;
     try {
-      const answer = await http.call('POST', `${base}/workflows/${encodeURIComponent(workflowId)}/progress`, { body, token, signal });
+      const answer = await http.call('POST', `${base}/workflows/${encodeURIComponent(workflowId)}/progress`, { body, token, signal, callBudgetMs });
       return learn(progressAnswer.parse(answer.body));
     } catch (error) {
       // Abandoned by stop(): it says nothing of the work.
@@ -127,8 +128,10 @@ export async function startWorkflow(options: WorkflowOptions): Promise<WorkflowH
   // A beat after each interval of silence: any report answers `cancel` as a beat does, so a worker
   // that reports more often than this sends none (each is a billed call), and one that goes quiet
   // still learns to stop within the interval. One beat at a time: one due while a beat is unanswered waits for it.
+  // A beat's tries end with its budget (heartbeatBudgetMs), and the beat owed by then goes at once.
+  const beatBudget = { callBudgetMs: heartbeatBudgetMs(heartbeatIntervalMs, http.requestTimeoutMs) };
   const beats = new OneBeatInFlight(() =>
-    inFlight.background(() => report(lastProgress === undefined ? { workerId } : { workerId, progress: lastProgress }), options.onHeartbeatError),
+    inFlight.background(() => report(lastProgress === undefined ? { workerId } : { workerId, progress: lastProgress }, beatBudget), options.onHeartbeatError),
   );
   let heartbeat: NodeJS.Timeout | undefined;
   const beatAfterSilence = (): void => {

@@ -50,6 +50,8 @@ describe('vigil: usage', () => {
     for (const { words, result } of results) {
       expect(result.code, result.transcript).toBe(0);
       expect(result.stdout).toContain(`Usage: vigil ${words}`);
+      // The commands that answer at once give up on a silent Vigil; the runner keeps its own deadlines.
+      expect(result.stdout.includes('--call-timeout S'), result.transcript).toBe(words !== 'run');
     }
   }, 120_000);
 

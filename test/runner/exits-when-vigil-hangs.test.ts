@@ -31,7 +31,7 @@ describe('vigil run exits as soon as its run is decided, even while Vigil hangs'
     expect(run.outlivedChildMs, run.transcript).toBeLessThan(PROMPTLY_MS);
   });
 
-  it('vigil run --job, heartbeats held and the outcome answered: exits 0 at once, and logs no abandoned heartbeat as failed', async () => {
+  it('vigil run --job, heartbeats held and the outcome answered: exits 0 at once, and logs no heartbeat abandoned by its stop as failed', async () => {
     // Prepare: a 1 s stuck threshold, so a heartbeat every 250 ms, each of them held
     const fake = await vigil.fakeVigil(holdingAllBut({ progress: 1, complete: { jobId: 'job-1', workflowId: 'wf-1', state: 'completed', jobStatus: 'COMPLETED' } }));
     // Act
@@ -41,7 +41,8 @@ describe('vigil run exits as soon as its run is decided, even while Vigil hangs'
     expect(run.code, run.transcript).toBe(0);
     expect(countCalls(fake, 'POST', '/complete'), run.transcript).toBe(1);
     expect(run.outlivedChildMs, run.transcript).toBeLessThan(PROMPTLY_MS);
-    expect(run.transcript).not.toContain('heartbeat failed');
+    // Each beat unanswered by the next's time is a failure worth logging; one the run's own stop abandoned is not.
+    expect(run.transcript).not.toMatch(/heartbeat failed.*was stopped/);
   });
 
   it('vigil run --pool --once, heartbeats held and complete answered: exits 0 at once', async () => {

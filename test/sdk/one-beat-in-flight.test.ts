@@ -1,12 +1,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { claim, startWorkflow } from '../../shared/sdk/index.js';
+import { holdingVigil, useFakeSdkTimers, type Call } from '../support/holding-vigil.js';
 
 /**
  * Against a Vigil that accepts calls and answers slowly or never, the SDK's heartbeats piled up: the
  * workflow scheduled its next beat when a report started, not when it was answered (~40 progress
  * calls in flight within seconds at a 1 s stuck threshold), and the agent's setInterval stacked the
  * same way, each call retrying, on a Vigil already struggling. At most one beat is now in flight; one
- * that comes due meanwhile goes once it settles. The caller's own calls are never held back.
+ * that comes due meanwhile goes once it settles. A beat's tries end with its budget: the interval,
+ * but at least one whole try, so a hung Vigil holds a beat one try long and a slow one still answers
+ * every beat. The caller's own calls are never held back.
  */
 describe("the SDK's heartbeats against a Vigil that holds its calls", () => {
   afterEach(() => {
@@ -17,18 +20,18 @@ describe("the SDK's heartbeats against a Vigil that holds its calls", () => {
   const HOUR = 3_600_000;
   const iso = (ms: number) => new Date(ms).toISOString();
 
-  /** A workflow beating every 250 ms (a 1 s stuck threshold) against a Vigil that holds every call from now on. */
+  /** A workflow beating every 250 ms (a 1 s stuck threshold), one try lasting at most 1 s, against a Vigil that holds every call from now on. */
   async function heldWorkflow() {
-    vi.useFakeTimers({ now: 0, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    useFakeSdkTimers();
     const vigil = holdingVigil(() => ({ status: 'RUNNING', cancel: false, deadlineAt: iso(Date.now() + HOUR) }));
-    const work = await startWorkflow({ endpoint: vigil.endpoint, jobId: 'j', workflowId: 'wf', workerId: 'w', token: 't', stuckThresholdSeconds: 1 });
+    const work = await startWorkflow({ endpoint: vigil.endpoint, jobId: 'j', workflowId: 'wf', workerId: 'w', token: 't', stuckThresholdSeconds: 1, requestTimeoutMs: 1_000 });
     vigil.hold();
     return { vigil, work };
   }
   /** The SDK's beats: a report of the worker's own here names a step. */
   const isBeat = (call: Call) => call.path.endsWith('/progress') && !('step' in call.body);
 
-  it('a workflow has one beat in flight over 40 intervals, and beats every interval again once Vigil answers', async () => {
+  it('a workflow has one beat in flight over 40 intervals, each given up after one try, and beats every interval again once Vigil answers', async () => {
     // Prepare
     const { vigil, work } = await heldWorkflow();
     // Act: Vigil holds every call for 40 intervals
@@ -37,10 +40,63 @@ describe("the SDK's heartbeats against a Vigil that holds its calls", () => {
     const answered = vigil.answerAll();
     await vi.advanceTimersByTimeAsync(10 * 250);
     work.stop();
-    // Assess: one beat held (without the fix: 40)
+    // Assess: one beat held (without one beat in flight: 40)
     expect(held.filter(isBeat)).toHaveLength(1);
-    // Assess: the beat owed goes as soon as Vigil answers, then one every 250 ms
+    // Assess: a beat a try (1 s), each given up as the one owed went (without a beat's budget: one beat, held throughout, for its 5 tries)
+    const heldBeats = vigil.calls.slice(1, answered.index).filter(isBeat);
+    expect(heldBeats.map((beat) => beat.at)).toEqual(Array.from({ length: 10 }, (_, n) => 250 + n * 1_000));
+    for (const [n, beat] of heldBeats.slice(0, -1).entries()) expect(beat.endedAt, `beat ${n} ended after its successor went`).toBeLessThanOrEqual(heldBeats[n + 1]?.at ?? 0);
+    // Assess: once Vigil answers, the beat owed meanwhile at once, then one every 250 ms
     expect(vigil.sentSince(answered, isBeat)).toEqual([0, 250, 500, 750, 1000, 1250, 1500, 1750, 2000, 2250, 2500]);
+  });
+
+  it("an agent's beat against a Vigil that holds it is given up when its interval is over: one try a beat, at the cadence, never two at once", async () => {
+    // Prepare: a beat every second; no checkpoint request within the test
+    useFakeSdkTimers();
+    const vigil = holdingVigil(({ path }) =>
+      path.endsWith('/claims')
+        ? { itemId: 'item-1', attempt: 1, token: 'tok', input: null, deadlineAt: iso(Date.now() + HOUR), commands: [], checkpointIntervalSeconds: 3_600, lastCheckpoint: null }
+        : { action: 'continue', deadlineAt: iso(Date.now() + HOUR) },
+    );
+    const attempt = await claim({ endpoint: vigil.endpoint, heartbeatIntervalMs: 1_000, requestTimeoutMs: 1_000 }, 'pool-1', 'agent-a');
+    if (!attempt) throw new Error('nothing claimed');
+    // Act: Vigil holds every call for 10 intervals
+    vigil.hold();
+    await vi.advanceTimersByTimeAsync(10 * 1_000);
+    const held = vigil.unanswered();
+    attempt.stop();
+    // Assess: one beat held, one try a beat, each given up by the time the next went (without a beat's budget: the first, held throughout)
+    const beats = vigil.calls.filter((call) => call.path.endsWith('/heartbeat'));
+    expect(held).toHaveLength(1);
+    expect(beats.map((beat) => beat.at)).toEqual(Array.from({ length: 10 }, (_, n) => (n + 1) * 1_000));
+    for (const [n, beat] of beats.slice(0, -1).entries()) expect(beat.endedAt, `beat ${n} ended after its successor went`).toBeLessThanOrEqual(beats[n + 1]?.at ?? 0);
+  });
+
+  it("against a Vigil slower than the cadence, every agent beat is answered, one after another, and the agent hears its terminate", async () => {
+    // Prepare: a beat every second; Vigil answers each call 1.5 s late, and from 6 s on tells the attempt to terminate
+    useFakeSdkTimers();
+    const vigil = holdingVigil(
+      ({ path, at }) =>
+        path.endsWith('/claims')
+          ? { itemId: 'item-1', attempt: 1, token: 'tok', input: null, deadlineAt: iso(Date.now() + HOUR), commands: [], checkpointIntervalSeconds: 3_600, lastCheckpoint: null }
+          : { action: at >= 6_000 ? 'terminate' : 'continue', deadlineAt: iso(Date.now() + HOUR), ...(at >= 6_000 ? { terminateBy: iso(at + 30_000) } : {}) },
+      { latencyMs: 1_500 },
+    );
+    const failures: unknown[] = [];
+    const claiming = claim({ endpoint: vigil.endpoint, heartbeatIntervalMs: 1_000, onHeartbeatError: (error) => failures.push(error) }, 'pool-1', 'agent-a');
+    await vi.advanceTimersByTimeAsync(1_500);
+    const attempt = await claiming;
+    if (!attempt) throw new Error('nothing claimed');
+    // Act
+    await vi.advanceTimersByTimeAsync(10_000);
+    const beats = vigil.calls.filter((call) => call.path.endsWith('/heartbeat')).map(({ at, endedAt }) => ({ at, endedAt }));
+    const toldToStop = attempt.signal.aborted;
+    attempt.stop();
+    // Assess: every beat answered in its 1.5 s, none given up (with a budget of the interval alone, each was cut at 1 s and the terminate never heard)
+    expect(failures).toEqual([]);
+    expect(beats.length).toBeGreaterThanOrEqual(5);
+    expect(beats.slice(0, -1)).toEqual(beats.slice(0, -1).map(({ at }) => ({ at, endedAt: at + 1_500 })));
+    expect(toldToStop).toBe(true);
   });
 
   it("a workflow's own report goes out beside a held beat, and stands for the beat owed", async () => {
@@ -62,7 +118,7 @@ describe("the SDK's heartbeats against a Vigil that holds its calls", () => {
 
   it('an agent has one beat in flight over 30 intervals and a checkpoint window opening, and its own heartbeat() is not held back', async () => {
     // Prepare: a beat every second; a checkpoint request opens 20 s after the claim
-    vi.useFakeTimers({ now: 0, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    useFakeSdkTimers();
     const vigil = holdingVigil(({ path }) =>
       path.endsWith('/claims')
         ? { itemId: 'item-1', attempt: 1, token: 'tok', input: null, deadlineAt: iso(Date.now() + HOUR), commands: [], checkpointIntervalSeconds: 20, lastCheckpoint: null }
@@ -84,13 +140,13 @@ describe("the SDK's heartbeats against a Vigil that holds its calls", () => {
     // Assess: one beat held (without the fix: 31), the agent's own heartbeat() went out beside it
     expect(heldBeats).toBe(1);
     expect(withOwnCall).toBe(2);
-    // Assess: the beat owed goes as soon as Vigil answers, then one every second again
+    // Assess: once Vigil answers, the beat owed meanwhile at once, then one every second again
     expect(vigil.sentSince(answered, (call) => call.path.endsWith('/heartbeat'))).toEqual([0, 1_000, 2_000, 3_000, 4_000, 5_000]);
   });
 
   it('the beat due just after a checkpoint window opens, held back by a beat in flight, goes once that one is answered and hears the request', async () => {
     // Prepare: beats every 6.5 s (at 19.5 s, then 26 s); a request opens 20 s after the claim, for 2 s
-    vi.useFakeTimers({ now: 0, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    useFakeSdkTimers();
     const vigil = holdingVigil(({ path, at }) =>
       path.endsWith('/claims')
         ? { itemId: 'item-1', attempt: 1, token: 'tok', input: null, deadlineAt: iso(Date.now() + HOUR), commands: [], checkpointIntervalSeconds: 20, lastCheckpoint: null }
@@ -113,47 +169,3 @@ describe("the SDK's heartbeats against a Vigil that holds its calls", () => {
     expect(requested).toBe(true);
   });
 });
-
-interface Call {
-  path: string;
-  body: Record<string, unknown>;
-  at: number;
-  answered: boolean;
-  answer?: () => void;
-}
-
-/**
- * `fetch` stubbed by a Vigil that answers `reply(call)` at once until `hold()`, then holds every call
- * until `answerAll()` answers them and it answers at once again. A call's abort fails it, as fetch does.
- * `sentSince(answerAll())`: when the calls that followed were sent, in ms after the answers.
- */
-function holdingVigil(reply: (call: Call) => unknown) {
-  const calls: Call[] = [];
-  let holding = false;
-  const respond = (call: Call) => new Response(JSON.stringify(reply(call)), { status: 200, headers: { 'content-type': 'application/json' } });
-  vi.stubGlobal('fetch', async (url: string | URL, init: RequestInit = {}) => {
-    const path = new URL(String(url)).pathname;
-    const call: Call = { path, body: JSON.parse(String(init.body ?? '{}')) as Record<string, unknown>, at: Date.now(), answered: false };
-    calls.push(call);
-    const answer = holding
-      ? new Promise<Response>((resolve, reject) => {
-          call.answer = () => resolve(respond(call));
-          init.signal?.addEventListener('abort', () => reject(init.signal?.reason), { once: true });
-        })
-      : Promise.resolve(respond(call));
-    return answer.finally(() => (call.answered = true));
-  });
-  return {
-    endpoint: 'https://vigil.example',
-    calls,
-    hold: () => void (holding = true),
-    unanswered: () => calls.filter((call) => !call.answered),
-    answerAll: (): { index: number; at: number } => {
-      holding = false;
-      for (const call of calls) call.answer?.();
-      return { index: calls.length, at: Date.now() };
-    },
-    sentSince: (since: { index: number; at: number }, which: (call: Call) => boolean) =>
-      calls.slice(since.index).filter(which).map((call) => call.at - since.at),
-  };
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { claim, startWorkflow, VigilHttp, VigilUnreachableError } from '../../shared/sdk/index.js';
+import { CallBudgetSpentError, claim, startWorkflow, VigilHttp, VigilUnreachableError } from '../../shared/sdk/index.js';
 import { claimedReply, iso, useFakeVigil, type FakeVigil } from '../support/fake-vigil.js';
 import { pollUntil } from '../support/poll.js';
 
@@ -26,7 +26,8 @@ describe('the SDK abandons the calls a stopped handle or an aborted signal no lo
     work.stop();
     // Assess
     expect(await settledPromptly(progress)).toBeInstanceOf(VigilUnreachableError);
-    expect(heartbeatErrors).toEqual([]);
+    // A beat unanswered when the next came due (250 ms: a loaded machine) failed in its own right; none for the stop.
+    expect(heartbeatErrors.filter((error) => !(error instanceof CallBudgetSpentError))).toEqual([]);
   });
 
   it("an attempt's stop() fails its heartbeat in flight at once", async () => {

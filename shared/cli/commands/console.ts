@@ -46,6 +46,7 @@ export const consoleCommand = command(
     optionHelp: ['--gate-endpoint URL  the gate as well (multi-region jobs)', '--port N             local port (default 4800; 0 picks a free one)'],
     options: { 'gate-endpoint': { type: 'string' }, port: { type: 'string' } },
     positionals: [],
+    longRunning: true,
   },
   async ({ values }) => {
     const port = values.port === undefined ? 4800 : Number(values.port);

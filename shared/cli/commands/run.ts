@@ -50,6 +50,7 @@ const spec = {
     'stuck-threshold': { type: 'string' },
   },
   positionals: [],
+  longRunning: true,
 } as const;
 
 type RunFlags = Parsed<typeof spec.options>['values'];
