@@ -21,7 +21,9 @@ const testsUnder = (folders: readonly string[]) => folders.map((folder) => `${fo
 /**
  * Tiers run in groups, one group after another, so the tests that race the wall clock (a real local
  * cloud, real processes, a browser) never share the cores with the CPU-bound ones (thousands of
- * simulated seeds, CDK synthesis and bundling).
+ * simulated seeds, CDK synthesis and bundling). The CPU-bound tiers share one group: its long files
+ * start first (test/support/long-files-first.ts) and the many short ones fill the cores around them;
+ * as two groups, each ended on one long file with a core idle.
  */
 const groupOf: Record<keyof typeof tiers | 'other', number> = {
   integration: 0,
@@ -30,8 +32,8 @@ const groupOf: Record<keyof typeof tiers | 'other', number> = {
   domain: 2,
   app: 2,
   emulator: 2,
-  infra: 3,
-  simulation: 3,
+  infra: 2,
+  simulation: 2,
 };
 
 /**
