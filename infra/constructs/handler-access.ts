@@ -30,6 +30,12 @@ export interface HandlerSpec {
   readonly functionName?: string;
   /** The context key whose concurrency is reserved for it; none: it draws on the account's unreserved pool. */
   readonly reservedConcurrency?: ConcurrencyReservation;
+  /**
+   * What a throttle of it costs, when that is a decision held back past the detection bound: its
+   * first throttle alarms with this as the reason. None: a throttled call is answered 429 and
+   * retried by its caller (the API), or waits on no deadline (submissions).
+   */
+  readonly whenThrottled?: string;
 }
 
 export const readOnly: HandlerAccess = { table: 'read', publishEvents: false, armTimers: false, keySecret: false };

@@ -9,12 +9,16 @@ import {
   TreatMissingData,
   type IMetric,
 } from 'aws-cdk-lib/aws-cloudwatch';
-import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { QUEUED_WAKE_UP_LATENESS_LIMIT_MS } from '../../shared/app/detection-bound.js';
 import { AlarmNotifications } from './alarm-notifications.js';
+import type { HandlerSpec } from './handler-access.js';
+import type { StateTable } from './state-table.js';
+import { stateTableThrottlesAlarm } from './state-table-throttles.js';
 import { commonEnvironment, type VigilFunction } from './vigil-function.js';
 import type { VigilHttpApi } from './vigil-http-api.js';
+import { wakeUpLatenessAlarm } from './wake-up-lateness-alarm.js';
 
 export interface OperationsProps {
   readonly dashboardName: string;
@@ -22,15 +26,35 @@ export interface OperationsProps {
   readonly functions: Readonly<Record<string, VigilFunction>>;
   readonly deadLetterQueues: Readonly<Record<string, Queue>>;
   readonly timerQueue: Queue;
-  readonly table: Table;
+  /** The function the timer queue wakes: how late it runs due wake-ups is held to the detection bound. */
+  readonly timerConsumer: VigilFunction;
+  readonly stateTable: StateTable;
   readonly api: VigilHttpApi;
   /** Subscribed to the stack's alarm topic when given. */
   readonly alarmEmail?: string | undefined;
   /**
-   * Functions whose reserved concurrency is what bounds a flood (the worker URL): their first
-   * throttle alarms, since a throttled call is no Lambda error and honest callers get 429s too.
+   * Functions whose first throttle alarms (a throttle is no Lambda error), each with what it costs:
+   * a decision held back, or honest callers refused at a cap (the worker URL).
    */
-  readonly capped?: Readonly<Record<string, VigilFunction>>;
+  readonly throttleAlarmed?: Readonly<Record<string, ThrottleAlarmed>>;
+}
+
+export interface ThrottleAlarmed {
+  readonly fn: VigilFunction;
+  readonly whenThrottled: string;
+}
+
+/** The functions of `specs` that say what a throttle of them costs (`HandlerSpec.whenThrottled`). */
+export function throttleAlarmedOf(
+  specs: Readonly<Record<string, HandlerSpec>>,
+  functions: Readonly<Record<string, VigilFunction>>,
+): Record<string, ThrottleAlarmed> {
+  const alarmed: Record<string, ThrottleAlarmed> = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    const fn = functions[name];
+    if (spec.whenThrottled !== undefined && fn) alarmed[name] = { fn, whenThrottled: spec.whenThrottled };
+  }
+  return alarmed;
 }
 
 const PERIOD = Duration.minutes(1);
@@ -38,10 +62,14 @@ const PERIOD = Duration.minutes(1);
 /**
  * Alarms and one dashboard per stack. Any message in a DLQ is a timer, decision or forwarded
  * event that did not arrive, and any handler error may leave a job untracked until the sweep, so
- * both alarm at the first occurrence. Every alarm notifies the stack's alarm topic.
+ * both alarm at the first occurrence. So does what holds a decision back past the detection bound:
+ * a throttle of a function that decides, a wake-up the timer queue ran later than the bound leaves,
+ * and throttling of the state table that lasts. Every alarm notifies the stack's alarm topic.
  */
 export class Operations extends Construct {
   public readonly alarms: Alarm[] = [];
+  public readonly wakeUpLatenessAlarm: Alarm;
+  public readonly stateTableThrottlesAlarm: Alarm;
   public readonly dashboard: Dashboard;
   public readonly notifications: AlarmNotifications;
 
@@ -66,14 +94,19 @@ export class Operations extends Construct {
         }),
       );
     }
-    for (const [label, fn] of Object.entries(props.capped ?? {})) {
+    for (const [label, { fn, whenThrottled }] of Object.entries(props.throttleAlarmed ?? {})) {
       this.alarms.push(
         fn.handler.metricThrottles({ period: PERIOD, statistic: 'Sum' }).createAlarm(this, `${label}ThrottlesAlarm`, {
-          alarmDescription: `Vigil: calls to ${label} were throttled at its reserved concurrency: a flood, or more workers than it allows (context workerUrlConcurrency).`,
+          alarmDescription: `Vigil: ${label} was throttled: ${whenThrottled}.`,
           ...firstOccurrence,
         }),
       );
     }
+    const lateness = wakeUpLatenessAlarm(this, 'WakeUpLatenessAlarm', props.timerConsumer, PERIOD);
+    const tableThrottles = stateTableThrottlesAlarm(this, 'StateTableThrottlesAlarm', props.stateTable, PERIOD);
+    this.wakeUpLatenessAlarm = lateness.alarm;
+    this.stateTableThrottlesAlarm = tableThrottles.alarm;
+    this.alarms.push(this.wakeUpLatenessAlarm, this.stateTableThrottlesAlarm);
     // Decided events the bus will never carry: refused for good, or dropped from an outbox full while the bus was down.
     for (const [metricName, what] of [
       ['EventsRefused', 'EventBridge refused events for good (a bus policy or IAM condition that does not allow their type); each is logged whole with its reason'],
@@ -87,6 +120,7 @@ export class Operations extends Construct {
     this.notifications.notifyOn(...this.alarms);
     this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: props.dashboardName });
     const fns = Object.entries(props.functions);
+    const { table } = props.stateTable;
     this.dashboard.addWidgets(
       graph('API requests and errors', [props.api.api.metricCount(), props.api.api.metricClientError(), props.api.api.metricServerError()]),
       graph('API latency p99', [props.api.api.metricLatency({ statistic: 'p99' })]),
@@ -108,11 +142,21 @@ export class Operations extends Construct {
         props.timerQueue.metricNumberOfMessagesSent({ label: 'armed', statistic: 'Sum' }),
       ]),
       graph('Table', [
-        props.table.metricConsumedReadCapacityUnits({ label: 'read units' }),
-        props.table.metricConsumedWriteCapacityUnits({ label: 'write units' }),
+        table.metricConsumedReadCapacityUnits({ label: 'read units' }),
+        table.metricConsumedWriteCapacityUnits({ label: 'write units' }),
         // Optimistic concurrency at work: lost races that were decided again.
-        props.table.metricConditionalCheckFailedRequests({ label: 'version conflicts' }),
+        table.metricConditionalCheckFailedRequests({ label: 'version conflicts' }),
       ]),
+    );
+    this.dashboard.addWidgets(
+      new GraphWidget({
+        title: 'Wake-up lateness (timer queue)',
+        left: [lateness.metric.with({ label: 'latest wake-up of a batch (ms)' })],
+        leftAnnotations: [{ value: QUEUED_WAKE_UP_LATENESS_LIMIT_MS, label: 'the detection bound less delivery' }],
+        width: 8,
+        height: 6,
+      }),
+      graph('Table throttles', tableThrottles.series),
     );
   }
 }

@@ -1,5 +1,5 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption, type GlobalSecondaryIndexProps } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import {
   AVAILABLE_INDEX,
@@ -27,6 +27,8 @@ export interface StateTableProps {
  */
 export class StateTable extends Construct {
   public readonly table: Table;
+  /** Its global secondary indexes, by name: each has throttle metrics of its own. */
+  public readonly indexNames: string[] = [];
 
   constructor(scope: Construct, id: string, props: StateTableProps) {
     super(scope, id);
@@ -40,7 +42,7 @@ export class StateTable extends Construct {
       deletionProtection: props.deletionProtection,
       removalPolicy: props.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
-    this.table.addGlobalSecondaryIndex({
+    this.addIndex({
       indexName: TIMER_INDEX,
       partitionKey: { name: 'timerShard', type: AttributeType.STRING },
       sortKey: { name: 'timerDueAt', type: AttributeType.NUMBER },
@@ -48,7 +50,7 @@ export class StateTable extends Construct {
       nonKeyAttributes: TIMER_INDEX_ATTRIBUTES,
     });
     if (props.withWorkerIndex) {
-      this.table.addGlobalSecondaryIndex({
+      this.addIndex({
         indexName: WORKER_INDEX,
         partitionKey: { name: 'gsiWorkerId', type: AttributeType.STRING },
         sortKey: { name: 'pk', type: AttributeType.STRING },
@@ -56,7 +58,7 @@ export class StateTable extends Construct {
         nonKeyAttributes: ['index'],
       });
       // Pool claims read a few available items from here instead of the whole pool.
-      this.table.addGlobalSecondaryIndex({
+      this.addIndex({
         indexName: AVAILABLE_INDEX,
         partitionKey: { name: AVAILABLE_INDEX_KEYS.partition, type: AttributeType.STRING },
         sortKey: { name: AVAILABLE_INDEX_KEYS.sort, type: AttributeType.STRING },
@@ -64,7 +66,7 @@ export class StateTable extends Construct {
       });
       // A pool's counts and its items in one state, read without the items' payloads. Keyed by the
       // `poolId` every pool row already has, so adding it to a live table backfills existing pools.
-      this.table.addGlobalSecondaryIndex({
+      this.addIndex({
         indexName: POOL_ITEMS_INDEX,
         partitionKey: { name: POOL_ITEMS_INDEX_KEYS.partition, type: AttributeType.STRING },
         sortKey: { name: POOL_ITEMS_INDEX_KEYS.sort, type: AttributeType.STRING },
@@ -72,5 +74,10 @@ export class StateTable extends Construct {
         nonKeyAttributes: POOL_ITEMS_INDEX_ATTRIBUTES,
       });
     }
+  }
+
+  private addIndex(props: GlobalSecondaryIndexProps): void {
+    this.table.addGlobalSecondaryIndex(props);
+    this.indexNames.push(props.indexName);
   }
 }

@@ -1,6 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { decider, readOnly, type HandlerSpec } from '../constructs/handler-access.js';
 import { TIMER_CONSUMER_TIMEOUT_SECONDS } from '../../shared/config/delivery-settings.js';
+import { SWEEP_THROTTLED, TIMER_CONSUMER_THROTTLED } from './deadline-enforcer-throttles.js';
 
 /** The gate's handlers (multi-DC coordination, AD-34 Part 5) and what each may touch. */
 export const gateHandlers = {
@@ -22,6 +23,7 @@ export const gateHandlers = {
     description: 'Manager reports forwarded from every region',
     access: decider,
     timeout: Duration.seconds(30),
+    whenThrottled: "regions' timeout reports reach the gate late (Lambda retries a throttled event, for hours), so its global timeouts come late and managers fall back alone: it has no reserved concurrency, so the account's is used up",
   },
   FireGateTimer: {
     entry: 'functions/timers/fire-gate-timer.ts',
@@ -29,6 +31,7 @@ export const gateHandlers = {
     access: decider,
     timeout: Duration.seconds(TIMER_CONSUMER_TIMEOUT_SECONDS),
     reservedConcurrency: 'timerConsumerConcurrency',
+    whenThrottled: TIMER_CONSUMER_THROTTLED,
   },
   SweepGateTimers: {
     entry: 'functions/timers/sweep-gate-timers.ts',
@@ -36,6 +39,7 @@ export const gateHandlers = {
     access: decider,
     timeout: Duration.seconds(55),
     reservedConcurrency: 'sweepConcurrency',
+    whenThrottled: SWEEP_THROTTLED,
   },
 } as const satisfies Record<string, HandlerSpec>;
 

@@ -15,7 +15,7 @@ import { BusForwardingRule, forwardingRulesOf } from '../constructs/bus-forwardi
 import { BusSubscription } from '../constructs/bus-subscription.js';
 import { grantAccess } from '../constructs/handler-access.js';
 import { PageCursorSecret } from '../constructs/workflow-token-secret.js';
-import { Operations } from '../constructs/operations.js';
+import { Operations, throttleAlarmedOf } from '../constructs/operations.js';
 import { deadLetterQueue } from '../constructs/secure-queue.js';
 import { StateTable } from '../constructs/state-table.js';
 import { TimerDelivery } from '../constructs/timer-delivery.js';
@@ -51,7 +51,8 @@ export class GateStack extends Stack {
     const { config } = props;
     const removalPolicy = config.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
-    this.table = new StateTable(this, 'GateTable', { deletionProtection: config.deletionProtection, withWorkerIndex: false }).table;
+    const stateTable = new StateTable(this, 'GateTable', { deletionProtection: config.deletionProtection, withWorkerIndex: false });
+    this.table = stateTable.table;
     this.bus = new EventBus(this, 'Bus', { eventBusName: PhysicalNames.gateBus, description: 'Vigil gate: manager reports in, decisions out' });
     this.timers = new TimerDelivery(this, 'Timers', {
       scheduleGroupName: PhysicalNames.gateScheduleGroup,
@@ -105,6 +106,7 @@ export class GateStack extends Stack {
     this.operations = new Operations(this, 'Operations', {
       dashboardName: 'Vigil-gate',
       functions: this.functions,
+      throttleAlarmed: throttleAlarmedOf(gateHandlers, this.functions),
       deadLetterQueues: {
         TimerQueue: this.timers.queueDlq,
         Scheduler: this.timers.schedulerDlq,
@@ -112,7 +114,8 @@ export class GateStack extends Stack {
         ForwardDecisions: this.forwardDecisionsDlq,
       },
       timerQueue: this.timers.queue,
-      table: this.table,
+      timerConsumer: this.functions.FireGateTimer,
+      stateTable,
       api: this.api,
       alarmEmail: config.alarmEmail,
     });

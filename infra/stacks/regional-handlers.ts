@@ -2,6 +2,7 @@ import { Duration } from 'aws-cdk-lib';
 import { PhysicalNames } from '../config/physical-names.js';
 import { decider, readOnly, type HandlerAccess, type HandlerSpec } from '../constructs/handler-access.js';
 import { TIMER_CONSUMER_TIMEOUT_SECONDS } from '../../shared/config/delivery-settings.js';
+import { SWEEP_THROTTLED, TIMER_CONSUMER_THROTTLED } from './deadline-enforcer-throttles.js';
 
 const withTokens = (access: HandlerAccess): HandlerAccess => ({ ...access, keySecret: true });
 
@@ -67,6 +68,7 @@ export const regionalHandlers = {
     access: decider,
     timeout: TIMER_CONSUMER_TIMEOUT,
     reservedConcurrency: 'timerConsumerConcurrency',
+    whenThrottled: TIMER_CONSUMER_THROTTLED,
   },
   // The sweep fires overdue timers in-process (shared/app/sweep-job-timers.ts), so it decides too.
   SweepJobTimers: {
@@ -75,12 +77,14 @@ export const regionalHandlers = {
     access: decider,
     timeout: Duration.seconds(55),
     reservedConcurrency: 'sweepConcurrency',
+    whenThrottled: SWEEP_THROTTLED,
   },
   OnGateDecision: {
     entry: 'functions/events/on-gate-decision.ts',
     description: 'JobGlobalTimeout / JobGlobalCancel from the gate',
     access: decider,
     timeout: Duration.seconds(30),
+    whenThrottled: "the gate's global timeouts and cancels reach their jobs late (Lambda retries a throttled event, for hours): it has no reserved concurrency, so the account's is used up",
   },
 } as const satisfies Record<string, HandlerSpec>;
 
@@ -92,4 +96,6 @@ export const workerUrlHandler: HandlerSpec = {
   description: 'Worker and agent routes behind a Lambda function URL (progress, complete, extensions, agent calls)',
   access: withTokens(decider),
   reservedConcurrency: 'workerUrlConcurrency',
+  // Not a decision held back: honest workers get 429 too, and a progress report that never lands can let a job be judged stuck.
+  whenThrottled: 'calls were refused at its reserved concurrency: a flood, or more workers than it allows (context workerUrlConcurrency)',
 };

@@ -21,7 +21,7 @@ import { BackstopSweep } from '../constructs/backstop-sweep.js';
 import { BusForwardingRule, forwardingRulesOf } from '../constructs/bus-forwarding-rule.js';
 import { BusSubscription } from '../constructs/bus-subscription.js';
 import { grantAccess, type HandlerSpec } from '../constructs/handler-access.js';
-import { Operations } from '../constructs/operations.js';
+import { Operations, throttleAlarmedOf } from '../constructs/operations.js';
 import { deadLetterQueue } from '../constructs/secure-queue.js';
 import { StateTable } from '../constructs/state-table.js';
 import { TimerDelivery } from '../constructs/timer-delivery.js';
@@ -67,7 +67,8 @@ export class RegionalStack extends Stack {
     const { config } = props;
     const removalPolicy = config.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
-    this.table = new StateTable(this, 'JobsTable', { deletionProtection: config.deletionProtection, withWorkerIndex: true }).table;
+    const stateTable = new StateTable(this, 'JobsTable', { deletionProtection: config.deletionProtection, withWorkerIndex: true });
+    this.table = stateTable.table;
     this.bus = new EventBus(this, 'Bus', { eventBusName: PhysicalNames.regionBus, description: 'Vigil region manager events' });
     this.timers = new TimerDelivery(this, 'Timers', {
       scheduleGroupName: PhysicalNames.regionScheduleGroup,
@@ -113,7 +114,11 @@ export class RegionalStack extends Stack {
     this.operations = new Operations(this, 'Operations', {
       dashboardName: `Vigil-${this.region}`,
       functions: { ...this.functions, ...(this.workerUrl ? { WorkerUrlApi: this.workerUrl.fn } : {}) },
-      ...(this.workerUrl && config.workerUrlConcurrency > 0 ? { capped: { WorkerUrlApi: this.workerUrl.fn } } : {}),
+      throttleAlarmed: {
+        ...throttleAlarmedOf(regionalHandlers, this.functions),
+        // Uncapped, it is throttled only with the whole account, which the functions above alarm on.
+        ...(this.workerUrl && config.workerUrlConcurrency > 0 ? throttleAlarmedOf({ WorkerUrlApi: workerUrlHandler }, { WorkerUrlApi: this.workerUrl.fn }) : {}),
+      },
       deadLetterQueues: {
         TimerQueue: this.timers.queueDlq,
         Scheduler: this.timers.schedulerDlq,
@@ -121,7 +126,8 @@ export class RegionalStack extends Stack {
         ForwardToGate: this.forwardToGateDlq,
       },
       timerQueue: this.timers.queue,
-      table: this.table,
+      timerConsumer: this.functions.FireJobTimer,
+      stateTable,
       api: this.api,
       alarmEmail: config.alarmEmail,
     });

@@ -33,6 +33,14 @@ export const DELIVERY_SLACK_MS = 5_000;
 export const DETECTION_BOUND_MS = SWEEP_INTERVAL_MS + SWEEP_GRACE_MS + DELIVERY_SLACK_MS;
 
 /**
+ * How long past its due time the timer queue may hold a wake-up and the decision it brings still
+ * land within the bound: the bound less the `DELIVERY_SLACK_MS` it leaves to run that decision. A
+ * wake-up held longer ends its job past the bound, unless the sweep fired it first, and then the
+ * bound rests on the sweep alone (`SWEEP_CAPACITY`). The timer-queue lateness alarm watches this.
+ */
+export const QUEUED_WAKE_UP_LATENESS_LIMIT_MS = DETECTION_BOUND_MS - DELIVERY_SLACK_MS;
+
+/**
  * The bound by strategy. A gate-coordinated manager reports its local timeout and waits for the gate
  * at most `gateFallbackSeconds`, re-reporting every `gateReportIntervalSeconds`, then acts alone.
  * Those are two decisions in sequence, each on its own wake-up, and either wake-up may be lost and

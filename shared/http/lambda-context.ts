@@ -18,6 +18,6 @@ const flushMetrics = (): middy.MiddlewareObj => {
 export const observability = (): middy.MiddlewareObj[] => [injectLambdaContext(logger, { resetKeys: true }), flushMetrics()];
 
 /** The middy stack of non-HTTP handlers (SQS, EventBridge, scheduled, direct invoke). */
-export function lambdaHandler<Event, Result>(run: (event: Event) => Promise<Result>) {
+export function lambdaHandler<Event, Result>(run: (event: Event, context: Context) => Promise<Result>) {
   return middy<Event, Result, Error, Context>().use(observability()).handler(run);
 }

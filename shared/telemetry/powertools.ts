@@ -2,6 +2,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { MetricName } from '../domain/effects.js';
 import type { Telemetry } from '../ports/telemetry.js';
+import { WAKE_UP_LATENESS_DIMENSION, WAKE_UP_LATENESS_METRIC } from './wake-up-lateness.js';
 
 /** One logger and one metrics buffer per process (Lambda module scope). */
 export const logger = new Logger({ serviceName: process.env['POWERTOOLS_SERVICE_NAME'] ?? 'vigil' });
@@ -42,4 +43,12 @@ export class PowertoolsTelemetry implements Telemetry {
     for (const [key, value] of Object.entries(dimensions)) single.addDimension(key, value);
     single.addMetric(name, MetricUnit.Count, 1);
   }
+}
+
+/** One timer-queue batch's lateness (`wake-up-lateness.ts`), printed at once as its own EMF line. */
+export function recordWakeUpLateness(functionName: string, latenessMs: number): void {
+  if (metricsDisabled()) return;
+  const single = metrics.singleMetric();
+  single.addDimension(WAKE_UP_LATENESS_DIMENSION, functionName);
+  single.addMetric(WAKE_UP_LATENESS_METRIC, MetricUnit.Milliseconds, latenessMs);
 }

@@ -1,8 +1,10 @@
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { timerMessageBody } from '../../../shared/adapters/aws/timer-message.js';
 import { timerQueueHandler } from '../../../shared/http/timer-queue-handler.js';
 import type { TimerRequest } from '../../../shared/ports/timers.js';
+import { WAKE_UP_LATENESS_METRIC } from '../../../shared/telemetry/wake-up-lateness.js';
+import { printedBy } from '../../support/printed-to-stdout.js';
 
 const context = { functionName: 'fire-job-timer', awsRequestId: 'request-1' } as Context;
 
@@ -75,5 +77,63 @@ describe('the timer queue consumer', () => {
     const answer = await handler(batch(wakeUp('m1', 'job-a', 1), record('m2', '{"scope":"job"'), wakeUp('m3', 'job-a', 2), wakeUp('m4', 'job-b', 1)), context);
     expect(answer.batchItemFailures.map((failure) => failure.itemIdentifier).sort()).toEqual(['m1', 'm2']);
     expect(fired.sort()).toEqual(['job-a#1', 'job-a#2', 'job-b#1']);
+  });
+});
+
+describe('the timer queue consumer measures how late the queue delivers', () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  const NOW = 1_900_000_000_000;
+  const clock = { now: () => NOW };
+  /** A wake-up as SQS hands it over: when it was sent, and how often it has been received. */
+  const delivered = (messageId: string, jobId: string, timing: { dueAt: number; sentAt: number; receives?: number }): SQSRecord =>
+    ({
+      ...record(messageId, timerMessageBody({ scope: 'job', jobId, fenceToken: 1, dueAt: timing.dueAt })),
+      attributes: { SentTimestamp: String(timing.sentAt), ApproximateReceiveCount: String(timing.receives ?? 1) },
+    }) as SQSRecord;
+  const latenessPrinted = (printed: string) =>
+    printed
+      .split('\n')
+      .filter((line) => line.includes(WAKE_UP_LATENESS_METRIC))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  it("prints the batch's latest first delivery past its due time, by consumer: a past deadline counts from its send, an early hop and a redelivery not at all", async () => {
+    // Prepare
+    vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
+    const handler = timerQueueHandler(async () => {}, clock);
+    const wakeUps = batch(
+      // Sent with a 15-minute delay, due 70 s ago: the queue held it 70 s too long.
+      delivered('m1', 'job-a', { dueAt: NOW - 70_000, sentAt: NOW - 970_000 }),
+      // Armed for a deadline already 8 minutes past (a retired grant), sent 3 s ago.
+      delivered('m2', 'job-b', { dueAt: NOW - 480_000, sentAt: NOW - 3_000 }),
+      // A schedule's hop, 3 minutes early.
+      delivered('m3', 'job-c', { dueAt: NOW + 180_000, sentAt: NOW - 1_000 }),
+      // Back after a failed run: it waited out the visibility timeout.
+      delivered('m4', 'job-d', { dueAt: NOW - 900_000, sentAt: NOW - 900_000, receives: 2 }),
+    );
+    // Act
+    const printed = await printedBy(() => handler(wakeUps, context));
+    // Assess
+    expect(latenessPrinted(printed)).toEqual([
+      expect.objectContaining({
+        [WAKE_UP_LATENESS_METRIC]: 70_000,
+        function_name: 'fire-job-timer',
+        _aws: expect.objectContaining({
+          CloudWatchMetrics: [{ Namespace: 'Vigil', Dimensions: [['service', 'function_name']], Metrics: [{ Name: WAKE_UP_LATENESS_METRIC, Unit: 'Milliseconds' }] }],
+        }),
+      }),
+    ]);
+  });
+
+  it('an early hop alone is 0 late; a batch of redeliveries prints no lateness, nor does any batch with metrics off (the local cloud)', async () => {
+    vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
+    const handler = timerQueueHandler(async () => {}, clock);
+    const early = batch(delivered('m0', 'job-a', { dueAt: NOW + 180_000, sentAt: NOW - 1_000 }));
+    expect(latenessPrinted(await printedBy(() => handler(early, context)))).toEqual([expect.objectContaining({ [WAKE_UP_LATENESS_METRIC]: 0 })]);
+    const redelivered = batch(delivered('m1', 'job-a', { dueAt: NOW - 200_000, sentAt: NOW - 200_000, receives: 3 }));
+    expect(latenessPrinted(await printedBy(() => handler(redelivered, context)))).toEqual([]);
+    vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'true');
+    const late = batch(delivered('m2', 'job-b', { dueAt: NOW - 200_000, sentAt: NOW - 200_000 }));
+    expect(latenessPrinted(await printedBy(() => handler(late, context)))).toEqual([]);
   });
 });
