@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { claimAnswer, commandStartAnswer, heartbeatAnswer, type Claim, type HeartbeatAnswer } from '../contract/pool-responses.js';
-import { MAX_TIMEOUT_MS, setLongTimeout, type LongTimeout } from '../ports/long-timeout.js';
+import { setLongTimeout, type LongTimeout } from '../ports/long-timeout.js';
+import { CHECKPOINT_REQUEST_BEAT_SLACK_MS, sdkAgentHeartbeatMs } from './agent-heartbeat.js';
 import { backoffDelayMs, defaultRetryPolicy } from './backoff.js';
 import { anySignal, CallsInFlight } from './calls-in-flight.js';
 import { heartbeatBudgetMs } from './call-budget.js';
@@ -17,7 +18,7 @@ export interface AgentOptions extends VigilHttpOptions {
    * `WorkerUrl` when it is deployed with one. Claims always go to `endpoint`. Default: `endpoint`.
    */
   workerEndpoint?: string;
-  /** How often the attempt heartbeats; at most half the checkpoint interval. Default 5 s. */
+  /** How often the attempt heartbeats; at most half the checkpoint interval (`sdkAgentHeartbeatMs`). Default 5 s. */
   heartbeatIntervalMs?: number;
   onHeartbeatError?: (error: unknown) => void;
 }
@@ -83,8 +84,6 @@ const epochMs = (iso: string | null | undefined): number | undefined => (iso ? D
 const CLAIM_PATIENCE_MS = 35_000;
 /** Heartbeat refusals no later call of the attempt can get past: 401/403 its token, 404 its pool or item, 409 stale. */
 const ATTEMPT_IS_OVER: ReadonlySet<number> = new Set([401, 403, 404, 409]);
-/** How long after a checkpoint request opens the agent asks about it. */
-const REQUEST_OPENING_SLACK_MS = 250;
 
 /**
  * Claims one item of `poolId`; undefined when none is available (204). Every repeat carries the same
@@ -169,8 +168,7 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
   };
 
   const checkpointMs = (claimed.checkpointIntervalSeconds ?? 300) * 1000;
-  // A longer interval would make setInterval beat every millisecond; beating sooner is harmless.
-  const intervalMs = Math.max(100, Math.min(options.heartbeatIntervalMs ?? 5_000, checkpointMs / 2, MAX_TIMEOUT_MS));
+  const intervalMs = sdkAgentHeartbeatMs(checkpointMs, options.heartbeatIntervalMs);
   // One beat at a time: one due while a beat is unanswered goes once it settles; a beat's tries end
   // with its budget (heartbeatBudgetMs), and the beat owed by then goes at once.
   const beatBudget = { callBudgetMs: heartbeatBudgetMs(intervalMs, http.requestTimeoutMs) };
@@ -192,7 +190,7 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
         beat();
         beatAtRequest(n + 1);
       },
-      claimedAt + n * checkpointMs + REQUEST_OPENING_SLACK_MS - Date.now(),
+      claimedAt + n * checkpointMs + CHECKPOINT_REQUEST_BEAT_SLACK_MS - Date.now(),
       { ref: false },
     );
   };

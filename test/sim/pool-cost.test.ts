@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { stepFunctionsPoolPerItem, temporalPoolPerItem } from '../../shared/simulation/cost/alternatives.js';
-import { measurePool, POOL_WORKLOAD } from '../../shared/simulation/cost/pool-workload.js';
+import { measurePool, POOL_WORKLOAD, worstGraceLeftMs } from '../../shared/simulation/cost/pool-workload.js';
 import { PRICES } from '../../shared/simulation/cost/prices.js';
 
 describe('the agent pool in the cost model', () => {
@@ -14,18 +14,27 @@ describe('the agent pool in the cost model', () => {
     expect(stepFunctionsPoolPerItem(POOL_WORKLOAD, 2).transitions).toBeCloseTo(0.003 + 4);
   });
 
+  it('a slower heartbeat lever leaves less of the cleanup grace period to an agent told to stop', () => {
+    // The workload's 30 s grace period (the default), less a whole heartbeat in the worst case
+    expect(worstGraceLeftMs(POOL_WORKLOAD)).toBe(25_000);
+    expect(worstGraceLeftMs({ ...POOL_WORKLOAD, heartbeatIntervalMs: 10_000 })).toBe(20_000);
+    expect(worstGraceLeftMs({ ...POOL_WORKLOAD, heartbeatIntervalMs: 30_000 })).toBe(0);
+    expect(worstGraceLeftMs({ ...POOL_WORKLOAD, heartbeatIntervalMs: 60_000 })).toBe(0);
+  });
+
   it('measures Vigil per item in the simulator: the agent calls, the writes and the timers each item causes', async () => {
     // Prepare: a small pool of the same shape (the report runs the full 1,000 items)
     const workload = { ...POOL_WORKLOAD, items: 20, agents: 5 };
     // Act
     const { perItem, agentCallsPerItem } = await measurePool(workload);
-    // Assess: claim, command start and finish, complete, and a heartbeat every 30 s of 4 min
-    expect(agentCallsPerItem).toBeGreaterThanOrEqual(4 + 7);
-    expect(agentCallsPerItem).toBeLessThanOrEqual(4 + 9 + 2);
+    // Assess: claim, command start and finish, complete, and a heartbeat every 5 s (the SDK's default) of
+    // 4 min; at most the beat after each checkpoint request opens, two checkpoints and the idle agents' calls more
+    expect(agentCallsPerItem).toBeGreaterThanOrEqual(4 + 48);
+    expect(agentCallsPerItem).toBeLessThanOrEqual(4 + 48 + 5);
     expect(perItem.apiRequestsWorker + perItem.apiRequestsClient).toBeGreaterThanOrEqual(agentCallsPerItem);
     // A claim is a signed client call: on a deployed worker URL it still goes through API Gateway
     expect(perItem.apiRequestsClient).toBeGreaterThanOrEqual(1);
-    expect(perItem.apiRequestsWorker).toBeGreaterThanOrEqual(3 + 7);
+    expect(perItem.apiRequestsWorker).toBeGreaterThanOrEqual(3 + 48);
     expect(perItem.dynamoWriteUnits).toBeGreaterThanOrEqual(4);
     expect(perItem.sqsRequests).toBeGreaterThan(0);
   });

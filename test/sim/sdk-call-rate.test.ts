@@ -1,14 +1,16 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WORKLOADS } from '../../shared/simulation/cost/report.js';
-import { POOL_WORKLOAD } from '../../shared/simulation/cost/pool-workload.js';
+import { measurePool, POOL_WORKLOAD, type PoolWorkload } from '../../shared/simulation/cost/pool-workload.js';
 import { measureVigil } from '../../shared/simulation/cost/vigil-usage.js';
 import { startWorkflow } from '../../shared/sdk/workflow.js';
+import { claim } from '../../shared/sdk/agent.js';
 
 /**
  * The cost model's simulated workers call as the shipped SDK (`startWorkflow`) does: every
  * worker call is an API Gateway request (or a function-URL call), a Lambda invocation, its DynamoDB
  * reads and usually a write, so a model that called less would price Vigil too low (found by a
- * review: it had priced only the progress calls). Agents are priced at a stated 30 s heartbeat (README).
+ * review: it had priced only the progress calls). The same holds for agents (`claim`): the model had
+ * priced them beating every 30 s, the SDK's and `vigil run`'s default being 5 s.
  */
 
 const MINUTE = 60_000;
@@ -17,6 +19,15 @@ const ENDPOINT = 'https://vigil.example';
 /** Stubs `fetch`: answers each route as Vigil would with a running job or attempt, and records every request. */
 function fakeVigil(deadlineAt: string) {
   const requests: string[] = [];
+  let claimedAtMs: number | undefined;
+  let checkpointedAtMs = -Infinity;
+  // As Vigil does: a checkpoint request opens every interval from the claim, open until answered or its timeout passed.
+  const checkpointRequested = () => {
+    if (claimedAtMs === undefined) return false;
+    const everyMs = POOL_WORKLOAD.config.checkpoint_interval_secs * 1000;
+    const openedAtMs = claimedAtMs + Math.floor((Date.now() - claimedAtMs) / everyMs) * everyMs;
+    return openedAtMs > claimedAtMs && Date.now() < openedAtMs + POOL_WORKLOAD.config.checkpoint_timeout_secs * 1000 && checkpointedAtMs < openedAtMs;
+  };
   const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
   const fetch = vi.fn(async (url: string | URL, init?: RequestInit) => {
     const path = new URL(String(url)).pathname;
@@ -24,6 +35,7 @@ function fakeVigil(deadlineAt: string) {
     if (path.endsWith('/progress')) return json({ status: 'RUNNING', cancel: false, deadlineAt });
     if (path.endsWith('/complete') && path.includes('/workflows/')) return json({ jobId: 'j', workflowId: 'wf-0', state: 'completed', jobStatus: 'RUNNING' });
     if (path.endsWith('/claims')) {
+      claimedAtMs = Date.now();
       return json({
         itemId: 'item-0',
         attempt: 1,
@@ -34,7 +46,8 @@ function fakeVigil(deadlineAt: string) {
         checkpointIntervalSeconds: POOL_WORKLOAD.config.checkpoint_interval_secs,
       });
     }
-    if (path.endsWith('/heartbeat')) return json({ action: 'continue', deadlineAt });
+    if (path.endsWith('/heartbeat')) return json({ action: checkpointRequested() ? 'checkpoint' : 'continue', deadlineAt });
+    if (path.endsWith('/checkpoints')) checkpointedAtMs = Date.now();
     if (path.includes('/commands/')) return json({ deadlineAt });
     return json({});
   });
@@ -92,4 +105,34 @@ describe('the cost model prices the calls the shipped SDK makes', () => {
     expect(whileReporting).toBe(31);
     expect(requests.length - whileReporting).toBe(2);
   }, 60_000);
+
+  /** One item of the pool workload as `vigil run` works it on the SDK, on a virtual clock: every request it sends. */
+  async function sdkCallsPerItem(workload: PoolWorkload): Promise<string[]> {
+    vi.useFakeTimers({ now: 0, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    const requests = fakeVigil(new Date((workload.config.agent_timeout_secs ?? 600) * 1000).toISOString());
+    const attempt = await claim({ endpoint: ENDPOINT, ...(workload.heartbeatIntervalMs !== undefined ? { heartbeatIntervalMs: workload.heartbeatIntervalMs } : {}) }, 'cost-pool', 'agent-0');
+    if (!attempt) throw new Error('nothing claimed');
+    attempt.onCheckpointRequested(() => void attempt.checkpoint({ step: 0 }, 0.5));
+    await attempt.startCommand(0, 'claude');
+    await vi.advanceTimersByTimeAsync(workload.workMs);
+    await attempt.finishCommand(0, 'succeeded');
+    await attempt.complete('succeeded', {});
+    return requests;
+  }
+
+  for (const heartbeatIntervalMs of [undefined, 30_000]) {
+    it(`agent pool, heartbeat ${heartbeatIntervalMs === undefined ? "the SDK's default" : `${heartbeatIntervalMs / 1000} s`}: the model prices the calls an agent on the SDK makes per item`, async () => {
+      // Arrange: a small pool of the workload's shape (the report runs 1,000 items)
+      const workload = { ...POOL_WORKLOAD, items: 20, agents: 5, ...(heartbeatIntervalMs !== undefined ? { heartbeatIntervalMs } : {}) };
+      const { agentCallsPerItem } = await measurePool(workload);
+      // Act: the real SDK works one item as the workload states
+      const requests = await sdkCallsPerItem(workload);
+      // Assess: at least the SDK's calls (its beats, the beat after each checkpoint request opens), and
+      // no more than the idle agents' claims and pool reads as the pool runs out
+      const sdk = requests.length;
+      expect(requests.filter((r) => r.endsWith('/heartbeat')).length).toBeGreaterThan(sdk / 2);
+      expect(agentCallsPerItem, `model ${agentCallsPerItem} agent calls per item, SDK ${sdk}`).toBeGreaterThanOrEqual(sdk);
+      expect(agentCallsPerItem, `model ${agentCallsPerItem} agent calls per item, SDK ${sdk}`).toBeLessThanOrEqual(sdk + 1.5);
+    }, 60_000);
+  }
 });

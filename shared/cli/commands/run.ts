@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { claim } from '../../sdk/agent.js';
+import { DEFAULT_AGENT_HEARTBEAT_MS } from '../../sdk/agent-heartbeat.js';
 import { VigilApiError, VigilUnreachableError } from '../../sdk/errors.js';
 import { startWorkflow } from '../../sdk/workflow.js';
 import { VigilHttp } from '../../sdk/vigil-http.js';
@@ -30,7 +31,7 @@ const spec = {
     '--job JOB --workflow WF --worker ID --token T   run a job\'s workflow instead',
     "--stuck-threshold S   the job's stuck threshold, when --endpoint cannot tell it (a region's WorkerUrl); a heartbeat after each quarter of it (at most 30 s) without a report",
     '--grace S          SIGTERM→SIGKILL grace when Vigil gives no terminateBy (default 30; at most 31536000, one year)',
-    '--heartbeat S      seconds between heartbeats (default 5; at most half the checkpoint interval)',
+    `--heartbeat S      seconds between heartbeats (default ${DEFAULT_AGENT_HEARTBEAT_MS / 1000}; at most half the checkpoint interval)`,
     "--worker-endpoint URL   the attempts' calls go there, claims to --endpoint (default $VIGIL_WORKER_ENDPOINT; a region's WorkerUrl)",
   ],
   options: {
@@ -133,7 +134,7 @@ async function runPool(flags: RunFlags, childArgv: string[], stopping: AbortSign
   const options = {
     ...endpointOptions(flags),
     ...(workerEndpoint !== undefined ? { workerEndpoint } : {}),
-    heartbeatIntervalMs: secondsFlag('heartbeat', flags.heartbeat, 5, { above: 0 }) * 1000,
+    heartbeatIntervalMs: secondsFlag('heartbeat', flags.heartbeat, DEFAULT_AGENT_HEARTBEAT_MS / 1000, { above: 0 }) * 1000,
     onHeartbeatError: (error: unknown) => log(`heartbeat failed: ${String(error)}`),
   };
   const template = childArgv.length > 0 ? [] : await poolTemplate(new VigilHttp(options), pool);

@@ -1,4 +1,5 @@
-import type { PoolConfigInput } from '../../domain/pools/pool-config.js';
+import { resolvePoolConfig, type PoolConfigInput } from '../../domain/pools/pool-config.js';
+import { sdkAgentHeartbeatMs } from '../../sdk/agent-heartbeat.js';
 import { horizonOf, runPlan, SETTLE_MS, type RunResult } from '../run-plan.js';
 import { REGION_NAMES } from '../world/generate-plan.js';
 import { NO_RATES, type Plan } from '../world/plan.js';
@@ -13,12 +14,13 @@ export interface PoolWorkload {
   agents: number;
   /** One attempt's work per item. */
   workMs: number;
-  /** The agent heartbeats every half checkpoint timeout (sim-agent.ts), so this sets the heartbeat rate. */
   config: PoolConfigInput & { checkpoint_timeout_secs: number; checkpoint_interval_secs: number };
+  /** The agents' `heartbeatIntervalMs` (`vigil run --heartbeat`); absent, the SDK's default. */
+  heartbeatIntervalMs?: number;
 }
 
 export const POOL_WORKLOAD: PoolWorkload = {
-  name: 'agent pool, 1,000 items × 4 min, 50 agents, 1 command, heartbeat 30 s',
+  name: 'agent pool, 1,000 items × 4 min, 50 agents, 1 command',
   items: 1_000,
   agents: 50,
   workMs: 4 * 60_000,
@@ -30,6 +32,20 @@ export const POOL_WORKLOAD: PoolWorkload = {
     checkpoint_timeout_secs: 60,
   },
 };
+
+/** How often the workload's agents beat: as the shipped SDK would, given their interval and the pool's checkpoint interval. */
+export const agentHeartbeatMs = (workload: PoolWorkload): number => sdkAgentHeartbeatMs(workload.config.checkpoint_interval_secs * 1000, workload.heartbeatIntervalMs);
+
+/** The `vigil run --heartbeat S` the report prices beside the default. */
+export const POOL_HEARTBEAT_LEVERS_SECS = [10, 30] as const;
+
+/**
+ * What a slower cadence gives up: the least of the cleanup grace period left to an agent that hears
+ * a `terminate` it could not see coming (its pool cancelled or failed, its attempt stalled) a whole
+ * heartbeat after the stop. `vigil run` asks about the deadlines it knows as they come, whatever the cadence.
+ */
+export const worstGraceLeftMs = (workload: PoolWorkload): number =>
+  Math.max(0, resolvePoolConfig(workload.config).timeout_config.cleanup_grace_period_secs * 1000 - agentHeartbeatMs(workload));
 
 /** The workload as a plan (one region, no faults, no human), with `items` items. */
 export function poolWorkloadPlan(workload: PoolWorkload, items = workload.items): Plan {
@@ -47,6 +63,7 @@ export function poolWorkloadPlan(workload: PoolWorkload, items = workload.items)
         createAtMs: 0,
         items: Array.from({ length: items }, (_, i) => ({ itemId: `item-${i}`, workMs: workload.workMs })),
         config: workload.config,
+        sdkAgentHeartbeatMs: agentHeartbeatMs(workload),
         agents: Array.from({ length: workload.agents }, (_, a) => ({ agentId: `agent-${a}`, kind: 'agent' as const, behaviour: 'normal' as const, faultAfterMs: 0, faultForMs: 0 })),
       },
     ],

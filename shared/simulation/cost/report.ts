@@ -1,5 +1,6 @@
 import { pollingDesign, stepFunctionsPerJob, stepFunctionsPoolPerItem, temporalPerJob, temporalPoolPerItem } from './alternatives.js';
-import { measurePool, POOL_WORKLOAD } from './pool-workload.js';
+import { resolvePoolConfig } from '../../domain/pools/pool-config.js';
+import { agentHeartbeatMs, measurePool, POOL_HEARTBEAT_LEVERS_SECS, POOL_WORKLOAD, worstGraceLeftMs, type PoolWorkload } from './pool-workload.js';
 import { FIXED_USD_PER_STACK_MONTH, HOURS_PER_MONTH } from './prices.js';
 import { combine, priceOf, scale, type Usage } from './usage.js';
 import { measureVigil, type VigilMeasurement } from './vigil-usage.js';
@@ -101,7 +102,10 @@ export async function printCostReport(log: (line: string) => void = console.log)
   await printPoolCost(log);
 }
 
-/** The agent pool workload: Vigil measured in the simulator per item, beside the alternatives' formulas (alternatives.ts). */
+/**
+ * The agent pool workload: Vigil measured in the simulator per item, its agents beating as the
+ * shipped SDK does by default and at each `--heartbeat` lever, beside the alternatives' formulas (alternatives.ts).
+ */
 async function printPoolCost(log: (line: string) => void): Promise<void> {
   const workload = POOL_WORKLOAD;
   const vigil = await measurePool(workload);
@@ -109,16 +113,28 @@ async function printPoolCost(log: (line: string) => void): Promise<void> {
   const c = priceOf(u);
   const sfn = stepFunctionsPoolPerItem(workload);
   const temporal = temporalPoolPerItem(workload);
+  const grace = (w: PoolWorkload) => `${worstGraceLeftMs(w) / 1000} s of the ${resolvePoolConfig(w.config).timeout_config.cleanup_grace_period_secs} s cleanup grace left at worst`;
   log(`\nAgent pool: ${workload.name}; per item (× ${workload.items.toLocaleString('en-US')} for the pool)`);
   log(
-    `  Vigil           ${pad(usd(c.total), 10)} pool ${pad(usd(c.total * workload.items), 9)} λ ${u.lambdaInvocations.toFixed(1)}, WRU ${u.dynamoWriteUnits.toFixed(1)} (${usd(c.dynamoWrites)}), ` +
-      `RRU ${u.dynamoReadUnits.toFixed(1)} (${usd(c.dynamoReads)}), SQS ${u.sqsRequests.toFixed(1)}, events ${u.eventBridgeEvents.toFixed(1)}, API ${(u.apiRequestsWorker + u.apiRequestsClient).toFixed(1)} (${usd(c.apiGateway)}); ` +
-      `${vigil.agentCallsPerItem.toFixed(1)} agent calls, ${vigil.checkpointsPerItem.toFixed(1)} checkpoints per item`,
+    `  Vigil, heartbeat ${agentHeartbeatMs(workload) / 1000} s (the SDK's and vigil run's default) ${pad(usd(c.total), 10)} pool ${pad(usd(c.total * workload.items), 9)} ` +
+      `λ ${u.lambdaInvocations.toFixed(1)}, WRU ${u.dynamoWriteUnits.toFixed(1)} (${usd(c.dynamoWrites)}), RRU ${u.dynamoReadUnits.toFixed(1)} (${usd(c.dynamoReads)}), ` +
+      `SQS ${u.sqsRequests.toFixed(1)}, events ${u.eventBridgeEvents.toFixed(1)}, API ${(u.apiRequestsWorker + u.apiRequestsClient).toFixed(1)} (${usd(c.apiGateway)}); ` +
+      `${vigil.agentCallsPerItem.toFixed(1)} agent calls, ${vigil.checkpointsPerItem.toFixed(1)} checkpoints per item; ${grace(workload)}`,
   );
   log(
-    `  -c workerFunctionUrl=true ${usd(priceOf(u, { workerFunctionUrl: true }).total)} per item; -c systemLogLevel=INFO ${usd(priceOf(u, { platformLogs: true }).total)}; ` +
+    `    -c workerFunctionUrl=true ${usd(priceOf(u, { workerFunctionUrl: true }).total)} per item; -c systemLogLevel=INFO ${usd(priceOf(u, { platformLogs: true }).total)}; ` +
       `-c tracing=true ${usd(priceOf(u, { tracing: true }).total)}`,
   );
+  for (const seconds of POOL_HEARTBEAT_LEVERS_SECS) {
+    const lever = { ...workload, heartbeatIntervalMs: seconds * 1000 };
+    const measured = await measurePool(lever);
+    const total = priceOf(measured.perItem).total;
+    log(
+      `  Vigil, --heartbeat ${pad(String(seconds), 3)} ${pad(usd(total), 10)} pool ${pad(usd(total * workload.items), 9)} ${(total / c.total).toFixed(2)}× the default; ` +
+        `worker URL ${usd(priceOf(measured.perItem, { workerFunctionUrl: true }).total)}; ${measured.agentCallsPerItem.toFixed(1)} agent calls per item; ` +
+        `a pool's cancel or fail, a stall or a checkpoint collection heard up to ${seconds} s late: ${grace(lever)}`,
+    );
+  }
   log(`  SFN Standard    ${pad(usd(sfn.usd), 10)} pool ${pad(usd(sfn.usd * workload.items), 9)} ${sfn.transitions.toFixed(2)} transitions per item (3 + items × (commands + 1) × attempts)`);
   log(`  Temporal Cloud  ${pad(usd(temporal.usd), 10)} pool ${pad(usd(temporal.usd * workload.items), 9)} ${temporal.actions.toFixed(2)} actions per item (1 + items × commands × (1 + recorded heartbeats))`);
 }

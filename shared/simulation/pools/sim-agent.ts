@@ -6,7 +6,9 @@ import type { AgentCall, HeartbeatReply } from '../../domain/pools/agent-calls.j
 import { VigilError } from '../../domain/errors.js';
 import { AttemptTerminatingError, ClaimEndedError, PoolFinishedError, StaleAttemptError } from '../../domain/pools/pool-errors.js';
 import type { PoolItem } from '../../domain/pools/pool-item.js';
+import { DEFAULT_CHECKPOINT_INTERVAL_SECS } from '../../domain/pools/pool-config.js';
 import type { PoolStore } from '../../ports/pool-store.js';
+import { CHECKPOINT_REQUEST_BEAT_SLACK_MS } from '../../sdk/agent-heartbeat.js';
 import { CLIENT_RETRY, NO_RETRY } from '../world/delivery.js';
 import type { AgentSpec, PoolSpec } from '../world/plan.js';
 import { SIM_EPOCH, type RetryPolicy, type World } from '../world/world.js';
@@ -18,6 +20,12 @@ const CLAIM_POLL_MS = 60_000;
 const SUBTASK_WORK_MS = 30_000;
 /** A late result as big as a result may be (32 KB), so an item that kept late results whole would grow fast. */
 const LATE_RESULT = { summary: 'x'.repeat(32_000) };
+/**
+ * An agent on the SDK starts its work (`vigil run` its command) a moment after the claim's answer
+ * starts its heartbeat cadence, after the command's start is answered: a beat due as the work ends
+ * goes before the outcome.
+ */
+const SDK_WORK_START_LAG_MS = 1;
 /** A late agent sends its result this many times (its retries, its restarts), past the item's cap on late results. */
 const LATE_RESULT_SENDS = 5;
 
@@ -59,7 +67,7 @@ export class SimAgent {
     private readonly untilMs: number,
   ) {
     // Often enough to see every checkpoint window before it closes (a well-behaved agent is never stalled).
-    this.heartbeatMs = Math.max(2_000, Math.floor(((pool.config.checkpoint_timeout_secs ?? 30) * 1000) / 2));
+    this.heartbeatMs = pool.sdkAgentHeartbeatMs ?? Math.max(2_000, Math.floor(((pool.config.checkpoint_timeout_secs ?? 30) * 1000) / 2));
   }
 
   get agentId(): string {
@@ -177,29 +185,84 @@ export class SimAgent {
     const workMs = this.faulty('slow') ? planned * 3 : planned;
     this.held = { ...claimed, commands: claimed.commands.map(({ index, type }) => ({ index, type })), workMs, startedAt: this.world.now, done: 0, told: false };
     this.world.log(`agent ${this.spec.agentId} claims ${claimed.itemId} attempt ${claimed.attempt}`);
+    this.callAsTheSdk(this.held);
   }
 
   private async work(held: Held): Promise<void> {
-    const elapsed = this.world.now - held.startedAt;
+    if (await this.advanceWork(held)) return;
+    if (held.told) return; // ignoring terminate: works on without a word
+    if (this.faulty('gives-back')) return this.giveBack(held);
+    await this.heartbeat(held);
+  }
+
+  /** Finishes each command whose share of the work is done, and the attempt once all of it is: whether the agent is done with `held`. */
+  private async advanceWork(held: Held): Promise<boolean> {
+    const elapsed = this.world.now - held.startedAt - (this.pool.sdkAgentHeartbeatMs === undefined ? 0 : SDK_WORK_START_LAG_MS);
     const commands = Math.max(1, held.commands.length);
     // Command i's share of the work ends at (i + 1) / n of it.
     while (held.commands.length > 0 && held.done < held.commands.length && elapsed >= (held.workMs * (held.done + 1)) / commands) {
       const command = held.commands[held.done];
       held.done++;
       if (command) await this.converse(held, { type: 'command_finish', index: command.index, outcome: 'succeeded' }, NO_RETRY);
-      if (this.held !== held) return;
+      if (this.held !== held) return true;
       await this.startCommand(held);
-      if (this.held !== held) return;
+      if (this.held !== held) return true;
     }
-    if (elapsed >= held.workMs) return this.finish(held);
-    if (held.told) return; // ignoring terminate: works on without a word
-    if (this.faulty('gives-back')) return this.giveBack(held);
+    if (elapsed < held.workMs) return false;
+    await this.finish(held);
+    return true;
+  }
+
+  /** A heartbeat, and what its answer asks: stop, or a checkpoint. */
+  private async heartbeat(held: Held): Promise<void> {
     const reply = (await this.converse(held, { type: 'heartbeat' }, NO_RETRY)) as HeartbeatReply | undefined;
     if (reply?.action === 'terminate') await this.onTerminate(held);
     else if (reply?.action === 'checkpoint' && !this.faulty('stops-checkpointing')) {
       const progress = Math.min(1, (this.world.now - held.startedAt) / held.workMs);
       await this.converse(held, { type: 'checkpoint', state: { step: held.done, at: this.world.now }, progress }, CLIENT_RETRY);
     }
+  }
+
+  /**
+   * As an agent on the SDK does, its beats on their own clock beside its work (`sdkAgentHeartbeatMs`
+   * on the plan): each command ends, and the outcome goes, when its share of the work is done, not
+   * at the next beat; and a beat goes just after each checkpoint request opens.
+   */
+  private callAsTheSdk(held: Held): void {
+    if (this.pool.sdkAgentHeartbeatMs === undefined) return;
+    this.endWorkOnTime(held);
+    this.beatAtCheckpointRequests(held);
+  }
+
+  private endWorkOnTime(held: Held): void {
+    const commands = Math.max(1, held.commands.length);
+    for (let share = 1; share <= commands; share++) {
+      const atMs = held.startedAt + SDK_WORK_START_LAG_MS + Math.ceil((held.workMs * share) / commands);
+      if (atMs > this.untilMs) return;
+      this.world.at(atMs, `agent ${this.spec.agentId} works on`, async () => {
+        if (this.held !== held || this.stopped || this.faulty('dies')) return;
+        await this.advanceWork(held);
+        // Done with it: claim the next at once, as after a beat (the beats' chain is dropped).
+        if (!this.held && !this.stopped) {
+          this.chain++;
+          this.schedule(0);
+        }
+      });
+    }
+  }
+
+  private beatAtCheckpointRequests(held: Held): void {
+    const intervalMs = (this.pool.config.checkpoint_interval_secs ?? DEFAULT_CHECKPOINT_INTERVAL_SECS) * 1000;
+    const beatAt = (n: number) => {
+      const atMs = held.startedAt + n * intervalMs + CHECKPOINT_REQUEST_BEAT_SLACK_MS;
+      if (atMs > this.untilMs) return;
+      this.world.at(atMs, `agent ${this.spec.agentId} beats at a checkpoint request`, async () => {
+        if (this.held !== held || held.told || this.stopped || this.faulty('dies')) return;
+        await this.heartbeat(held);
+        beatAt(n + 1);
+      });
+    };
+    beatAt(1);
   }
 
   private async startCommand(held: Held): Promise<void> {

@@ -88,6 +88,12 @@ export interface PoolSpec {
   agents: AgentSpec[];
   /** The human answers escalations and redrives the DLQ every this often; undefined: never. */
   humanEveryMs?: number;
+  /**
+   * Agents beat as the shipped SDK does (agent.ts), for the cost model: every this long
+   * (`sdkAgentHeartbeatMs`) and once just after each checkpoint request opens. Absent, they beat
+   * every half checkpoint timeout (at least 2 s) only, as the CI seeds' agents do.
+   */
+  sdkAgentHeartbeatMs?: number;
 }
 
 /** Faults with a time and a place: each can be dropped by the shrinker. */
