@@ -2,6 +2,7 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { VigilFunction } from '../../infra/constructs/vigil-function.js';
 import { DELIVERY_SLACK_MS, DETECTION_BOUND_MS } from '../../shared/app/detection-bound.js';
+import { ALARM_METRICS_PER_STACK } from '../../shared/simulation/cost/prices.js';
 import { WAKE_UP_LATENESS_METRIC } from '../../shared/telemetry/wake-up-lateness.js';
 import { logicalId, resourceOf, resourcesOfType } from './support/template-queries.js';
 import { synthesizeVigil, type SynthesizedVigil } from './support/vigil-app.js';
@@ -21,7 +22,19 @@ const refOf = (value: unknown) => JSON.stringify(value);
 /** The stack's one alarm topic, as alarm actions name it. */
 const topicActionOf = (template: Template) => [{ Ref: Object.keys(resourcesOfType(template, 'AWS::SNS::Topic'))[0] }];
 
+/** What CloudWatch bills an alarm for: one metric, or each metric a metric-math alarm reads. */
+const billedMetricsOf = (template: Template): number =>
+  Object.values(resourcesOfType(template, 'AWS::CloudWatch::Alarm')).reduce((sum, alarm) => {
+    const metrics = alarm.Properties?.['Metrics'] as Array<{ MetricStat?: unknown }> | undefined;
+    return sum + (metrics ? metrics.filter((metric) => metric.MetricStat !== undefined).length : 1);
+  }, 0);
+
 describe('alarms reach someone', () => {
+  it("the cost model prices each stack's alarms as deployed (shared/simulation/cost/prices.ts)", () => {
+    for (const stack of byDefault.regional) expect(billedMetricsOf(byDefault.template(stack)), stack.stackName).toBe(ALARM_METRICS_PER_STACK.region);
+    expect(billedMetricsOf(byDefault.template(byDefault.gate))).toBe(ALARM_METRICS_PER_STACK.gate);
+  });
+
   it('every alarm of every stack notifies the stack’s own topic, which is encrypted with a key CloudWatch may use', () => {
     for (const [stackName, template] of templatesOf(byDefault)) {
       const topics = Object.entries(resourcesOfType(template, 'AWS::SNS::Topic'));

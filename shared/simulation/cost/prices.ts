@@ -50,11 +50,29 @@ export const APP_LOG_BYTES_PER_LINE = 600;
 export const ACCESS_LOG_BYTES_PER_REQUEST = 400;
 export const XRAY_TRACED_SHARE = 0.05;
 
+export type StackKind = 'region' | 'gate';
+
 /**
- * What each deployed stack (a region, and the gate) costs a month however few jobs run: about 17
- * alarms at $0.10, a dashboard past the free three ($3), its key secret ($0.40: a region's token
- * secret, the gate's page-cursor key), the alarm topic's KMS key ($1) and the timer queue's idle long
- * polling (about $0.25). The sweep is measured apart.
+ * The alarm metrics each stack deploys, at $0.10 a month each (one per alarm, one per metric in a
+ * metric-math alarm): test/infra/alarm-notifications.test.ts holds these to the synthesized templates.
  */
-export const FIXED_USD_PER_STACK_MONTH = 6.35;
+export const ALARM_METRICS_PER_STACK: Readonly<Record<StackKind, number>> = { region: 39, gate: 25 };
+
+/**
+ * The custom metric streams (name and dimensions) a busy stack reports every hour, at $0.30 a month
+ * each, prorated by the hour: jobs finished and timed out, extensions granted and denied, wake-ups
+ * dropped by reason, stale messages, the wake-up lateness, the agents' starts, completions and
+ * timeouts; the gate's declarations, drops and lateness. The rare ones (refused events, a sweep's
+ * leftovers, a failed disarm) report only in the hours they happen and cost next to nothing. An estimate.
+ */
+export const ACTIVE_CUSTOM_METRICS_PER_STACK: Readonly<Record<StackKind, number>> = { region: 12, gate: 5 };
+
+/**
+ * What each deployed stack costs a month however few jobs run: its alarms and custom metrics (above),
+ * a dashboard past the free three ($3), its key secret ($0.40: a region's token secret, the gate's
+ * page-cursor key), the alarm topic's KMS key ($1) and the timer queue's idle long polling (about
+ * $0.25). The sweep is measured apart.
+ */
+export const fixedUsdPerStackMonth = (kind: StackKind): number =>
+  ALARM_METRICS_PER_STACK[kind] * 0.1 + ACTIVE_CUSTOM_METRICS_PER_STACK[kind] * 0.3 + 3 + 0.4 + 1 + 0.25;
 export const HOURS_PER_MONTH = 730;

@@ -1,7 +1,7 @@
 import { pollingDesign, stepFunctionsPerJob, stepFunctionsPoolPerItem, temporalPerJob, temporalPoolPerItem } from './alternatives.js';
 import { resolvePoolConfig } from '../../domain/pools/pool-config.js';
 import { agentHeartbeatMs, measurePool, POOL_HEARTBEAT_LEVERS_SECS, POOL_WORKLOAD, worstGraceLeftMs, type PoolWorkload } from './pool-workload.js';
-import { FIXED_USD_PER_STACK_MONTH, HOURS_PER_MONTH } from './prices.js';
+import { fixedUsdPerStackMonth, HOURS_PER_MONTH } from './prices.js';
 import { combine, priceOf, scale, type Usage } from './usage.js';
 import { measureVigil, type VigilMeasurement } from './vigil-usage.js';
 import type { Workload } from './workload.js';
@@ -70,8 +70,11 @@ export async function printCostReport(log: (line: string) => void = console.log)
       );
     }
     // Every deployment has the gate stack beside its regions; both designs would pay for the same stacks.
-    const stacksPerHour = ((oneHour.regions + 1) * FIXED_USD_PER_STACK_MONTH) / HOURS_PER_MONTH;
-    log(`\nGrowth with the number of concurrent 1 h jobs (cost per job; the sweeps or loops and each stack's fixed ${usd(FIXED_USD_PER_STACK_MONTH)}/month shared; per-job usage scaled linearly from 2 simulated jobs)`);
+    const stacksPerHour = (oneHour.regions * fixedUsdPerStackMonth('region') + fixedUsdPerStackMonth('gate')) / HOURS_PER_MONTH;
+    log(
+      `\nGrowth with the number of concurrent 1 h jobs (cost per job; the sweeps or loops and the stacks' fixed ${usd(fixedUsdPerStackMonth('region'))}/month a region, ` +
+        `${usd(fixedUsdPerStackMonth('gate'))} the gate, shared; per-job usage scaled linearly from 2 simulated jobs)`,
+    );
     const polling = pollingDesign(oneHour);
     for (const jobs of [10, 100, 1_000, 10_000, 100_000]) {
       const vigil = priceOf(hourM.perJob).total + (priceOf(hourM.idlePerHour).total + stacksPerHour) / jobs;
