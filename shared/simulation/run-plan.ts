@@ -13,6 +13,7 @@ import { ProgressLog } from './world/progress-log.js';
 import { scheduleSubmissions } from './world/submissions.js';
 import { SIM_EPOCH, World } from './world/world.js';
 import type { AwsCalls } from './world/aws-calls.js';
+import type { CrashTally } from './world/crash-tally.js';
 import type { DynamoUsage } from './dynamo/dynamo-usage.js';
 import type { StoreKind } from './dynamo/sim-store.js';
 
@@ -32,6 +33,8 @@ export interface RunResult {
   largestItemBytes: number;
   /** Regions that finished other than TIMED_OUT after the gate's global timeout (not a violation). */
   finishedAfterGlobalTimeout: string[];
+  /** Crashes by point and route. */
+  crashes: CrashTally;
 }
 
 export function horizonOf(plan: Plan): number {
@@ -137,5 +140,6 @@ export async function runPlan(plan: Plan, options: RunOptions = {}): Promise<Run
     dynamo: stores.map((s) => s.usage),
     largestItemBytes: Math.max(...stores.map((s) => s.largestItemBytes)),
     finishedAfterGlobalTimeout: invariants.finishedAfterGlobalTimeout(),
+    crashes: world.invocations.crashes,
   };
 }
