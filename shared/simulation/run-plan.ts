@@ -6,6 +6,7 @@ import { takeOverJob } from '../app/take-over-job.js';
 import { PoolInvariants } from './pools/pool-invariants.js';
 import { poolActiveUntil, schedulePools } from './pools/sim-pools.js';
 import { CLIENT_RETRY, NO_RETRY } from './world/delivery.js';
+import { DeadSweeps } from './world/dead-sweeps.js';
 import { Invariants, type Violation } from './world/invariants.js';
 import { buildNodes, type SimNodes } from './world/nodes.js';
 import type { Plan } from './world/plan.js';
@@ -47,11 +48,11 @@ export function horizonOf(plan: Plan): number {
   return SIM_EPOCH + Math.max(lastDeadline, lastFault) + SETTLE_MS;
 }
 
-function scheduleSweeps(world: World, nodes: SimNodes, horizon: number): void {
+function scheduleSweeps(world: World, nodes: SimNodes, horizon: number, deadSweeps: DeadSweeps): void {
   const every = (node: string, run: () => Promise<void>) => {
     const label = `${node}:sweep`;
     const tick = async () => {
-      await world.invoke(node, 'sweep', run, NO_RETRY);
+      if (!(await world.invoke(node, 'sweep', run, NO_RETRY))) deadSweeps.record(node, world.now);
       if (world.now + SWEEP_EVERY_MS <= horizon) world.after(SWEEP_EVERY_MS, label, tick);
     };
     world.after(SWEEP_EVERY_MS, label, tick);
@@ -101,13 +102,14 @@ export async function runPlan(plan: Plan, options: RunOptions = {}): Promise<Run
   const world = new World(plan, options.keepTrace ?? false);
   const nodes = await buildNodes(world, options.store);
   const log = new ProgressLog();
-  const invariants = new Invariants(world, nodes, log);
+  const deadSweeps = new DeadSweeps();
+  const invariants = new Invariants(world, nodes, log, deadSweeps);
   const report = (invariant: string, id: string | undefined, message: string) => invariants.violate(invariant, id, message);
   const horizon = options.horizonMs === undefined ? horizonOf(plan) : SIM_EPOCH + options.horizonMs;
   scheduleSubmissions(world, nodes, log);
-  scheduleSweeps(world, nodes, horizon);
+  scheduleSweeps(world, nodes, horizon, deadSweeps);
   scheduleOperator(world, nodes);
-  const poolInvariants = new PoolInvariants(world, nodes, schedulePools(world, nodes, horizon), report);
+  const poolInvariants = new PoolInvariants(world, nodes, schedulePools(world, nodes, horizon), report, deadSweeps);
 
   const violations = invariants.violations;
   const allNodes = [...nodes.regions.values(), nodes.gate];
