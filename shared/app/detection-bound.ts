@@ -27,8 +27,9 @@ export const DELIVERY_SLACK_MS = 5_000;
  * running jobs' entries, so a bus outage does not use it up), and while the decision's write
  * succeeds within one sweep's tries: its fire, or the retry `SWEEP_RETRY_PAUSE_MS` after it fails
  * (a throttled hot item, a burst of lost races). Each further sweep in which every try fails adds
- * what `boundWithFailingSweepsMs` says. A delivered wake-up ends it within a second or two. A
- * deadline moved into the past (a retired grant) is detected from that moment.
+ * what `boundWithFailingSweepsMs` says, and each sweep run that dies what `boundWithDeadSweepsMs`
+ * says. A delivered wake-up ends it within a second or two. A deadline moved into the past (a retired
+ * grant) is detected from that moment.
  */
 export const DETECTION_BOUND_MS = SWEEP_INTERVAL_MS + SWEEP_GRACE_MS + DELIVERY_SLACK_MS;
 
@@ -76,3 +77,11 @@ export const intervalsToNextTry = (failedSweeps: number): number =>
  */
 export const boundWithFailingSweepsMs = (boundMs: number, failingSweeps: number): number =>
   boundMs + Array.from({ length: failingSweeps }, (_, i) => intervalsToNextTry(i + 1)).reduce((sum, n) => sum + n * SWEEP_INTERVAL_MS, 0);
+
+/**
+ * The bound for a job whose region's sweep run died `deadSweeps` times once the job was overdue (the
+ * Lambda killed before it fired the job's wake-up: a crash, before or between any of its writes). A
+ * run is not retried (`infra/constructs/backstop-sweep.ts`): the next minute's covers what it left,
+ * so each dead run adds one interval. No sweep can do better: a run dies before its first fire too.
+ */
+export const boundWithDeadSweepsMs = (boundMs: number, deadSweeps: number): number => boundMs + deadSweeps * SWEEP_INTERVAL_MS;

@@ -21,6 +21,7 @@ async function main(): Promise<number> {
     `${summary.seeds} seed(s) from ${args.seed} × ${args.options.jobs} jobs × ${args.options.pools} pools × faults [${args.options.faults.join(',') || 'none'}]: ` +
       `${summary.steps} steps, ${(summary.simulatedMs / 3_600_000).toFixed(1)} h simulated in ${seconds.toFixed(1)} s; largest item ${summary.largestItemBytes} B`,
   );
+  console.log(`crashes: ${summary.crashes.describe()}`);
   if (summary.failingSeeds.size === 0) {
     console.log('no violation');
     return 0;

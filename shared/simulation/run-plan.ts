@@ -6,6 +6,7 @@ import { takeOverJob } from '../app/take-over-job.js';
 import { PoolInvariants } from './pools/pool-invariants.js';
 import { poolActiveUntil, schedulePools } from './pools/sim-pools.js';
 import { CLIENT_RETRY, NO_RETRY } from './world/delivery.js';
+import { DeadSweeps } from './world/dead-sweeps.js';
 import { Invariants, type Violation } from './world/invariants.js';
 import { buildNodes, type SimNodes } from './world/nodes.js';
 import type { Plan } from './world/plan.js';
@@ -13,6 +14,7 @@ import { ProgressLog } from './world/progress-log.js';
 import { scheduleSubmissions } from './world/submissions.js';
 import { SIM_EPOCH, World } from './world/world.js';
 import type { AwsCalls } from './world/aws-calls.js';
+import type { CrashTally } from './world/crash-tally.js';
 import type { DynamoUsage } from './dynamo/dynamo-usage.js';
 import type { StoreKind } from './dynamo/sim-store.js';
 
@@ -32,6 +34,8 @@ export interface RunResult {
   largestItemBytes: number;
   /** Regions that finished other than TIMED_OUT after the gate's global timeout (not a violation). */
   finishedAfterGlobalTimeout: string[];
+  /** Crashes by point and route. */
+  crashes: CrashTally;
 }
 
 export function horizonOf(plan: Plan): number {
@@ -44,11 +48,11 @@ export function horizonOf(plan: Plan): number {
   return SIM_EPOCH + Math.max(lastDeadline, lastFault) + SETTLE_MS;
 }
 
-function scheduleSweeps(world: World, nodes: SimNodes, horizon: number): void {
+function scheduleSweeps(world: World, nodes: SimNodes, horizon: number, deadSweeps: DeadSweeps): void {
   const every = (node: string, run: () => Promise<void>) => {
     const label = `${node}:sweep`;
     const tick = async () => {
-      await world.invoke(node, 'sweep', run, NO_RETRY);
+      if (!(await world.invoke(node, 'sweep', run, NO_RETRY))) deadSweeps.record(node, world.now);
       if (world.now + SWEEP_EVERY_MS <= horizon) world.after(SWEEP_EVERY_MS, label, tick);
     };
     world.after(SWEEP_EVERY_MS, label, tick);
@@ -98,13 +102,14 @@ export async function runPlan(plan: Plan, options: RunOptions = {}): Promise<Run
   const world = new World(plan, options.keepTrace ?? false);
   const nodes = await buildNodes(world, options.store);
   const log = new ProgressLog();
-  const invariants = new Invariants(world, nodes, log);
+  const deadSweeps = new DeadSweeps();
+  const invariants = new Invariants(world, nodes, log, deadSweeps);
   const report = (invariant: string, id: string | undefined, message: string) => invariants.violate(invariant, id, message);
   const horizon = options.horizonMs === undefined ? horizonOf(plan) : SIM_EPOCH + options.horizonMs;
   scheduleSubmissions(world, nodes, log);
-  scheduleSweeps(world, nodes, horizon);
+  scheduleSweeps(world, nodes, horizon, deadSweeps);
   scheduleOperator(world, nodes);
-  const poolInvariants = new PoolInvariants(world, nodes, schedulePools(world, nodes, horizon), report);
+  const poolInvariants = new PoolInvariants(world, nodes, schedulePools(world, nodes, horizon), report, deadSweeps);
 
   const violations = invariants.violations;
   const allNodes = [...nodes.regions.values(), nodes.gate];
@@ -137,5 +142,6 @@ export async function runPlan(plan: Plan, options: RunOptions = {}): Promise<Run
     dynamo: stores.map((s) => s.usage),
     largestItemBytes: Math.max(...stores.map((s) => s.largestItemBytes)),
     finishedAfterGlobalTimeout: invariants.finishedAfterGlobalTimeout(),
+    crashes: world.invocations.crashes,
   };
 }

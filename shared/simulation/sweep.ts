@@ -1,6 +1,7 @@
 import { generatePlan, type PlanOptions } from './world/generate-plan.js';
 import type { Violation } from './world/invariants.js';
 import { runPlan, type RunOptions, type RunResult } from './run-plan.js';
+import { CrashTally } from './world/crash-tally.js';
 
 export interface SweepSummary {
   seeds: number;
@@ -12,6 +13,8 @@ export interface SweepSummary {
   /** The first violation of each failing seed. */
   firstViolation: Map<number, Violation>;
   largestItemBytes: number;
+  /** Crashes by point and route over every seed. */
+  crashes: CrashTally;
 }
 
 /** Runs seeds `from … from + count - 1` and gathers what broke where. */
@@ -22,7 +25,7 @@ export async function sweepSeeds(
   runOptions: RunOptions = {},
   onResult?: (result: RunResult) => void,
 ): Promise<SweepSummary> {
-  const summary: SweepSummary = { seeds: 0, steps: 0, simulatedMs: 0, jobs: 0, failingSeeds: new Map(), firstViolation: new Map(), largestItemBytes: 0 };
+  const summary: SweepSummary = { seeds: 0, steps: 0, simulatedMs: 0, jobs: 0, failingSeeds: new Map(), firstViolation: new Map(), largestItemBytes: 0, crashes: new CrashTally() };
   for (let seed = from; seed < from + count; seed++) {
     const plan = generatePlan(seed, options);
     const result = await runPlan(plan, runOptions);
@@ -32,6 +35,7 @@ export async function sweepSeeds(
     summary.simulatedMs += result.simulatedMs;
     summary.jobs += plan.jobs.length;
     summary.largestItemBytes = Math.max(summary.largestItemBytes, result.largestItemBytes);
+    summary.crashes.add(result.crashes);
     const first = result.violations[0];
     if (first) summary.firstViolation.set(seed, first);
     for (const invariant of new Set(result.violations.map((v) => v.invariant))) {

@@ -114,4 +114,18 @@ describe('seeds the long sweep flagged', () => {
     // Assess
     expect(result.violations).toEqual([]);
   });
+
+  // CI plan, seeds 2,100,001–2,103,000, the first sweep with a crash at any store write: a wake-up
+  // re-armed for the deadline was lost, and the one sweep run that would have fired it died before
+  // its first write (2100765: a job, 71 s past its deadline; 2102631: a cancelled pool's attempt,
+  // 73 s past). A dead run is not retried; the next minute's fires it. The stated bound now gives
+  // each run that died once the entry was overdue one more minute (`boundWithDeadSweepsMs`).
+  it.each([2_100_765, 2_102_631])('seed %i: a wake-up whose sweep run died ends within the bound and one minute more', async (seed) => {
+    // Act
+    const faults: FaultKind[] = [...SWEEP_FAULTS, ...POOL_SWEEP_FAULTS, 'pool-cancel', 'worker-extends-then-dies', 'agent-gives-back'];
+    const result = await runPlan(generatePlan(seed, { jobs: 3, regions: 2, pools: 1, maxTimeoutSeconds: 300, faults }));
+    // Assess
+    expect(result.crashes.at('before write 1', 'sweep')).toBeGreaterThan(0);
+    expect(result.violations).toEqual([]);
+  });
 });

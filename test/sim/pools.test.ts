@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { claimPoolItem } from '../../shared/app/pools/claim-item.js';
 import { createPool } from '../../shared/app/pools/create-pool.js';
 import { PoolInvariants } from '../../shared/simulation/pools/pool-invariants.js';
+import { DeadSweeps } from '../../shared/simulation/world/dead-sweeps.js';
 import { isStaleFor, withStaleAttemptCheck } from '../../shared/simulation/pools/stale-attempt-guard.js';
 import { runPlan } from '../../shared/simulation/run-plan.js';
 import { shrink } from '../../shared/simulation/shrink.js';
@@ -51,11 +52,33 @@ describe('agent pools in the simulator', () => {
     // Prepare: the claim's wake-up is never delivered (the world's agenda is not run)
     const { world, nodes, region } = await claimedWorld();
     const found: string[] = [];
-    const invariants = new PoolInvariants(world, nodes, new Map(), (invariant) => void found.push(invariant));
+    const invariants = new PoolInvariants(world, nodes, new Map(), (invariant) => void found.push(invariant), new DeadSweeps());
     const written = () => new Map([[region, nodes.regions.get(region)?.dynamo.drainWrittenPartitions() ?? new Set<string>()]]);
     await invariants.afterStep(written());
     // Act
     world.now += 60_000 + 70_000;
+    await invariants.afterStep(written());
+    const atBound = [...found];
+    world.now += 1;
+    await invariants.afterStep(written());
+    // Assess
+    expect(atBound).toEqual([]);
+    expect(found).toEqual(['pool-no-leak']);
+  });
+
+  it("each of the region's sweep runs that died once the attempt was overdue gives it one more interval, as stated", async () => {
+    // Prepare: the claim's deadline is 60 s on; the region's sweep dies before it is overdue, then twice after
+    const { world, nodes, region } = await claimedWorld();
+    const deadSweeps = new DeadSweeps();
+    const found: string[] = [];
+    const invariants = new PoolInvariants(world, nodes, new Map(), (invariant) => void found.push(invariant), deadSweeps);
+    const written = () => new Map([[region, nodes.regions.get(region)?.dynamo.drainWrittenPartitions() ?? new Set<string>()]]);
+    await invariants.afterStep(written());
+    const dueAt = world.now + 60_000;
+    for (const diedAt of [dueAt + 4_000, dueAt + 5_000, dueAt + 65_000]) deadSweeps.record(region, diedAt);
+    deadSweeps.record('another-region', dueAt + 5_000);
+    // Act
+    world.now = dueAt + 70_000 + 2 * 60_000;
     await invariants.afterStep(written());
     const atBound = [...found];
     world.now += 1;

@@ -26,12 +26,19 @@ export async function startDynaliteStore(hooks: StoreHooks): Promise<SimStore> {
   const dynamo = await startLocalDynamo();
   const written = new Set<string>();
   const send = async (command: { input: unknown }) => {
-    hooks.beforeCall?.();
-    const answer = await dynamo.doc.send(command as Parameters<DynamoDBDocumentClient['send']>[0]);
     const partitions = writtenPartitions(command);
-    for (const pk of partitions) written.add(pk);
-    if (partitions.length > 0) hooks.onWrite?.();
-    return answer;
+    const afterWrite = hooks.beforeCall?.(partitions.length > 0);
+    const answered = dynamo.doc.send(command as Parameters<DynamoDBDocumentClient['send']>[0]);
+    if (partitions.length === 0) return answered;
+    let tookEffect = false;
+    try {
+      const answer = await answered;
+      tookEffect = true;
+      for (const pk of partitions) written.add(pk);
+      return answer;
+    } finally {
+      afterWrite?.(tookEffect);
+    }
   };
   return {
     doc: { send } as unknown as DynamoDBDocumentClient,

@@ -94,25 +94,33 @@ export class MemoryDynamo implements SimStore {
   }
 
   /** Each command class the store answers, by constructor: one lookup per call instead of a chain of `instanceof`. */
-  private readonly operations = new Map<unknown, { kind: string; run: (input: Input) => unknown }>([
+  private readonly operations = new Map<unknown, { kind: string; writes?: true; run: (input: Input) => unknown }>([
     [GetCommand, { kind: 'Get', run: (input) => this.get(input) }],
-    [PutCommand, { kind: 'Put', run: (input) => this.put(input) }],
-    [UpdateCommand, { kind: 'Update', run: (input) => this.update(input) }],
-    [DeleteCommand, { kind: 'Delete', run: (input) => this.delete(input) }],
+    [PutCommand, { kind: 'Put', writes: true, run: (input) => this.put(input) }],
+    [UpdateCommand, { kind: 'Update', writes: true, run: (input) => this.update(input) }],
+    [DeleteCommand, { kind: 'Delete', writes: true, run: (input) => this.delete(input) }],
     [QueryCommand, { kind: 'Query', run: (input) => this.query(input) }],
     [BatchGetCommand, { kind: 'BatchGet', run: (input) => this.batchGet(input) }],
-    [BatchWriteCommand, { kind: 'BatchWrite', run: (input) => this.batchWrite(input) }],
+    [BatchWriteCommand, { kind: 'BatchWrite', writes: true, run: (input) => this.batchWrite(input) }],
     [CreateTableCommand, { kind: 'CreateTable', run: (input) => this.createTable(input) }],
     [DescribeTableCommand, { kind: 'DescribeTable', run: (input) => ({ Table: { TableName: this.table(input).name, TableStatus: 'ACTIVE' } }) }],
   ]);
 
   async send(command: { input: unknown }): Promise<unknown> {
-    if (!this.uncounted) this.options.beforeCall?.();
     const operation = this.operations.get(command.constructor);
+    const afterWrite = this.uncounted ? undefined : this.options.beforeCall?.(operation?.writes ?? false);
     const kind = operation?.kind ?? command.constructor.name.replace(/Command$/, '');
     this.usage.calls[kind] = (this.usage.calls[kind] ?? 0) + 1;
     if (!operation) throw new ValidationException(`The in-memory DynamoDB does not implement ${kind}; add it in shared/simulation/dynamo/memory-dynamo.ts`);
-    return operation.run(command.input as Input);
+    if (!afterWrite) return operation.run(command.input as Input);
+    let tookEffect = false;
+    try {
+      const answer = operation.run(command.input as Input);
+      tookEffect = true;
+      return answer;
+    } finally {
+      afterWrite(tookEffect);
+    }
   }
 
   async close(): Promise<void> {}
@@ -220,7 +228,6 @@ export class MemoryDynamo implements SimStore {
     if (/^(HISTORY|JOBLIST)#/.test(String(key[table.key.hash]))) this.usage.viewWriteUnits += written;
     this.writes++;
     this.written.add(String((after ?? before ?? key)[table.key.hash]));
-    if (!this.uncounted) this.options.onWrite?.();
   }
 
   private query(input: Input) {

@@ -19,10 +19,18 @@ export interface SimStore {
 
 export type StoreKind = 'memory' | 'dynalite';
 
-/** How the world watches the handlers' calls (never the observer's): the crash fault hooks in here. */
+/**
+ * How the world watches the handlers' calls (never the observer's): the crash fault hooks in here.
+ * A write is one write call (a BatchWrite is one): a process dies between calls, not inside one.
+ */
 export interface StoreHooks {
-  /** Before each call: throws to refuse it. */
-  beforeCall?: () => void;
-  /** After each write that changed an item. */
-  onWrite?: () => void;
+  /**
+   * Before each call, saying whether it writes: throws to refuse it (a dead invocation, or one dying
+   * before this write). For a write, returns what to call once it ended, saying whether it took effect
+   * or was refused: that throws if the invocation dies right after it (calls in flight together each
+   * keep their own number).
+   */
+  beforeCall?: (writes: boolean) => AfterWrite | undefined;
 }
+
+export type AfterWrite = (tookEffect: boolean) => void;

@@ -1,6 +1,7 @@
 import { attemptWakeUpAt } from '../../domain/pools/item-wake-up.js';
 import { poolIsStopped, type Pool } from '../../domain/pools/pool.js';
 import { ITEM_BOUNDS, type ItemState, type PoolItem } from '../../domain/pools/pool-item.js';
+import type { DeadSweeps } from '../world/dead-sweeps.js';
 import { detectionBoundMs } from '../world/detection-bound.js';
 import type { SimNodes } from '../world/nodes.js';
 import type { PoolSpec } from '../world/plan.js';
@@ -34,6 +35,7 @@ export class PoolInvariants {
     /** Each pool's agents, once it was created. */
     private readonly agents: ReadonlyMap<string, readonly SimAgent[]>,
     private readonly report: Report,
+    private readonly deadSweeps: DeadSweeps,
   ) {}
 
   private bound: number | undefined;
@@ -133,11 +135,12 @@ export class PoolInvariants {
       const run = item.run;
       if (!run) continue;
       const dueAt = owedAt(pool, run);
-      if (now > dueAt + this.boundMs) {
+      const bound = this.boundFor(spec, dueAt);
+      if (now > dueAt + bound) {
         this.report(
           'pool-no-leak',
           `${spec.poolId}/${item.itemId}`,
-          `attempt ${run.attempt} (${run.terminating ? `terminating, ${run.terminating.reason.kind}` : 'running'}) owed a transition at ${new Date(dueAt).toISOString()}, ${Math.round((now - dueAt) / 1000)} s ago (bound ${this.boundMs / 1000} s)`,
+          `attempt ${run.attempt} (${run.terminating ? `terminating, ${run.terminating.reason.kind}` : 'running'}) owed a transition at ${new Date(dueAt).toISOString()}, ${Math.round((now - dueAt) / 1000)} s ago (bound ${bound / 1000} s)`,
         );
       }
     }
@@ -162,7 +165,7 @@ export class PoolInvariants {
         const item = items.get(itemId);
         const id = `${spec.poolId}/${itemId}`;
         if (!item) this.report('pool-item-lost', id, 'the item is not in the store');
-        else if (!ENDS.has(item.state) && !(item.state === 'available' && poolIsStopped(pool)) && !this.inFlight(pool, item)) {
+        else if (!ENDS.has(item.state) && !(item.state === 'available' && poolIsStopped(pool)) && !this.inFlight(spec, pool, item)) {
           this.report('pool-item-unsettled', id, `still ${item.state}${item.reason ? ` (${item.reason})` : ''} at the end, attempt ${item.attempt}, pool ${pool.status}`);
         }
       }
@@ -171,8 +174,15 @@ export class PoolInvariants {
     }
   }
 
-  private inFlight(pool: Pool, item: PoolItem): boolean {
-    return item.state === 'running' && item.run !== undefined && this.world.now <= owedAt(pool, item.run) + this.boundMs;
+  private inFlight(spec: PoolSpec, pool: Pool, item: PoolItem): boolean {
+    if (item.state !== 'running' || item.run === undefined) return false;
+    const dueAt = owedAt(pool, item.run);
+    return this.world.now <= dueAt + this.boundFor(spec, dueAt);
+  }
+
+  /** The stated bound for a transition due at `dueAt`, with the pool's region's sweep runs that died after it. */
+  private boundFor(spec: PoolSpec, dueAt: number): number {
+    return this.deadSweeps.boundFor(spec.region, dueAt, this.boundMs);
   }
 }
 

@@ -6,7 +6,7 @@ import { HEALTH_WRITE_INTERVAL_MS } from '../../domain/worker-health.js';
  * The stated detection bound is the project's own (shared/app/detection-bound.ts): the simulator checks
  * exactly it, with its stated condition (at most `SWEEP_CAPACITY` entries due per region per sweep).
  */
-export { boundWithSweepBacklogMs, detectionBoundMs } from '../../app/detection-bound.js';
+export { boundWithDeadSweepsMs, boundWithSweepBacklogMs, detectionBoundMs } from '../../app/detection-bound.js';
 
 /** AD-26: the most one worker can be granted, the sum of the halving grants (30 + 15 + … = 58.125 s). */
 export function extensionCapSeconds(policy: TimeoutPolicy): number {

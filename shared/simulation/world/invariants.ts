@@ -12,6 +12,7 @@ import { withoutGrants } from '../../domain/worker-extensions.js';
 import { deadlineGateOwes } from './deadline-gate-owes.js';
 import { boundWithSweepBacklogMs, detectionBoundMs, extensionCapSeconds, latestFailureMs } from './detection-bound.js';
 import type { SimStore } from '../dynamo/sim-store.js';
+import type { DeadSweeps } from './dead-sweeps.js';
 import { GATE_TABLE, JOBS_TABLE, type SimNodes } from './nodes.js';
 import type { JobSpec, WorkerSpec } from './plan.js';
 import type { ProgressLog } from './progress-log.js';
@@ -61,6 +62,7 @@ export class Invariants {
     private readonly world: World,
     private readonly nodes: SimNodes,
     private readonly log: ProgressLog,
+    private readonly deadSweeps: DeadSweeps,
   ) {
     this.allNodes = [...nodes.regions.values(), nodes.gate];
   }
@@ -234,8 +236,9 @@ export class Invariants {
       completedInTime &&= inTime;
       if (job) this.checkExtensions(spec, region, job, cap);
       if (!job || job.status !== 'RUNNING') continue;
-      const bound = boundWithSweepBacklogMs(detectionBoundMs(job.tracking.strategy, this.policy()), this.indexEntriesIn(region));
       const deadline = Math.max(this.deadlineInForce(spec, region, job), this.shortenedAt.get(this.regionOf(spec, region).key) ?? -Infinity);
+      const stated = boundWithSweepBacklogMs(detectionBoundMs(job.tracking.strategy, this.policy()), this.indexEntriesIn(region));
+      const bound = this.deadSweeps.boundFor(region, deadline, stated);
       if (now > deadline + bound) {
         this.violate('no-leak', spec.jobId, `${region}: still RUNNING ${Math.round((now - deadline) / 1000)} s past its effective deadline, or the moment it was moved earlier (bound ${bound / 1000} s)`);
       }

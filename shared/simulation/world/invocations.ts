@@ -1,19 +1,26 @@
-/** A handler died between its state write and its effects (the crash fault). */
+import { describeCrashPoint, type CrashPoint } from './crash-point.js';
+import { CrashTally } from './crash-tally.js';
+import type { AfterWrite } from '../dynamo/sim-store.js';
+
+/** A handler died at its crash point (the crash fault): what it wrote before stays, nothing after. */
 export class SimulatedCrash extends Error {
-  constructor() {
-    super('simulated crash after the write, before the effects');
+  constructor(readonly point: CrashPoint) {
+    super(`simulated crash ${describeCrashPoint(point)}`);
     this.name = 'SimulatedCrash';
   }
 }
 
 /**
- * One Lambda invocation in flight: whether it is to crash after its first write, whether it wrote,
- * and whether it is dead (crashed): a killed process makes no further call, whatever its code catches.
+ * One Lambda invocation in flight: where it is to crash (if at all), its store write calls so far,
+ * whether one of them took effect, and where it died, once dead: a killed process makes no further
+ * call, whatever its code catches.
  */
 interface Invocation {
-  crashAfterWrite: boolean;
+  route: string;
+  crash: CrashPoint | undefined;
+  writeCalls: number;
   wrote: boolean;
-  dead: boolean;
+  diedAt: CrashPoint | undefined;
 }
 
 /**
@@ -25,16 +32,19 @@ interface Invocation {
  */
 export class Invocations {
   private readonly running = new Map<string, Invocation>();
+  /** Crashes so far, by point and route. */
+  readonly crashes = new CrashTally();
 
-  /** `drawCrash`: whether a new invocation is to crash after its first write. */
-  constructor(private readonly drawCrash: () => boolean) {}
+  /** `drawCrash`: where a new invocation is to crash, if it is to. */
+  constructor(private readonly drawCrash: () => CrashPoint | undefined) {}
 
   /**
-   * Runs `handler` as an invocation of its own on `node`. One that died fails with the crash, however
-   * the handler ended: a caught crash does not bring a killed process back.
+   * Runs `handler` as an invocation of its own on `node` (`route` names it in the crash counts). One
+   * that died fails with the crash, however the handler ended: a caught crash does not bring a killed
+   * process back.
    */
-  async run<T>(node: string, handler: () => Promise<T>): Promise<T> {
-    const invocation: Invocation = { crashAfterWrite: this.drawCrash(), wrote: false, dead: false };
+  async run<T>(node: string, route: string, handler: () => Promise<T>): Promise<T> {
+    const invocation: Invocation = { route, crash: this.drawCrash(), writeCalls: 0, wrote: false, diedAt: undefined };
     const waiting = this.running.get(node);
     this.running.set(node, invocation);
     let ended: { answer: T } | { error: unknown };
@@ -46,30 +56,43 @@ export class Invocations {
       if (waiting) this.running.set(node, waiting);
       else this.running.delete(node);
     }
-    if (invocation.dead) throw new SimulatedCrash();
+    if (invocation.diedAt) throw new SimulatedCrash(invocation.diedAt);
     if ('error' in ended) throw ended.error;
     return ended.answer;
   }
 
   /**
-   * Called by a node's effect ports before acting: the crash fault strikes here, after a write, and
-   * the invocation is dead from then on.
+   * Called by a node's effect ports before acting: an invocation drawn to crash at its effects dies
+   * here once it has written.
    */
   crashPoint(node: string): void {
     const invocation = this.running.get(node);
-    if (invocation?.crashAfterWrite && invocation.wrote) invocation.dead = true;
+    if (invocation?.crash?.at === 'effects' && invocation.wrote) this.kill(invocation, invocation.crash);
     this.refuseIfDead(node);
   }
 
   /** Every simulated port calls this first: a dead invocation's call is refused, again each time it tries. */
   refuseIfDead(node: string): void {
-    if (this.running.get(node)?.dead) throw new SimulatedCrash();
+    const diedAt = this.running.get(node)?.diedAt;
+    if (diedAt) throw new SimulatedCrash(diedAt);
   }
 
-  /** A node's store calls this after every write. */
-  noteWrite(node: string): void {
+  /**
+   * A node's store calls this before each call: a write call is numbered, and may be the one the
+   * invocation dies before. For a write, returns what the store calls once it ended: it may be the
+   * one the invocation dies after.
+   */
+  beforeStoreCall(node: string, writes: boolean): AfterWrite | undefined {
+    this.refuseIfDead(node);
     const invocation = this.running.get(node);
-    if (invocation) invocation.wrote = true;
+    if (!invocation || !writes) return undefined;
+    const write = ++invocation.writeCalls;
+    const { crash } = invocation;
+    if (crash?.at === 'before-write' && crash.write === write) this.die(invocation, crash);
+    return (tookEffect) => {
+      if (tookEffect) invocation.wrote = true;
+      if (crash?.at === 'after-write' && crash.write === write) this.die(invocation, crash);
+    };
   }
 
   /**
@@ -82,5 +105,17 @@ export class Invocations {
     } finally {
       this.refuseIfDead(node);
     }
+  }
+
+  private kill(invocation: Invocation, point: CrashPoint): void {
+    if (invocation.diedAt) return;
+    invocation.diedAt = point;
+    this.crashes.count(describeCrashPoint(point), invocation.route);
+  }
+
+  /** At a store write: the process is gone, so the call does not return to the code under test. */
+  private die(invocation: Invocation, point: CrashPoint): never {
+    this.kill(invocation, point);
+    throw new SimulatedCrash(point);
   }
 }

@@ -28,7 +28,7 @@ export class SimRegionManagers implements RegionManagers {
     if (!manager || world.severed(region)) return { outcome: 'unreachable', message: `${region} is cut off from the gate` };
     world.calls.lambda(`${region}:submit-from-gate`);
     try {
-      const result = await world.invocations.run(region, () => submitJob(manager.deps, submitFromGateBody.parse(submission)));
+      const result = await world.invocations.run(region, 'submit-from-gate', () => submitJob(manager.deps, submitFromGateBody.parse(submission)));
       return parseAnswer({ statusCode: result.created ? 201 : 200, body: result.view });
     } catch (error) {
       const { statusCode, body, unexpected } = errorResponse(error);

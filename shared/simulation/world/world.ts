@@ -6,6 +6,8 @@ import type { Plan } from './plan.js';
 import { Rng } from './rng.js';
 import { AwsCalls } from './aws-calls.js';
 import { Invocations } from './invocations.js';
+import { drawCrashPoint, type CrashPoint } from './crash-point.js';
+import { GATE } from '../../adapters/local/event-routes.js';
 
 /** The simulation starts here (virtual epoch ms), whatever the wall clock says. */
 export const SIM_EPOCH = Date.UTC(2030, 0, 1);
@@ -29,19 +31,22 @@ export class World {
   private readonly digest = createHash('sha256');
   readonly clock: Clock = { now: () => this.now };
   now = SIM_EPOCH;
-  /** Which invocation each node runs, and whether it died: the crash fault. */
-  readonly invocations = new Invocations(() => this.rng.chance(this.plan.rates.crash));
+  /** Which invocation each node runs, where it is to crash and whether it died: the crash fault. */
+  readonly invocations: Invocations;
   /** Errors a handler threw that no fault explains: each is reported. */
   readonly unexpectedErrors: string[] = [];
   /** Stale inputs (fence or attempt) that changed a job's or an item's state: filled by the stale guards. */
   readonly staleChanges: Array<{ jobId: string; message: string; invariant?: string }> = [];
   steps = 0;
 
+  /** `crashPoints`: where each invocation crashes; by default drawn from the seed at the plan's crash rate. */
   constructor(
     readonly plan: Plan,
     private readonly keepTrace = false,
+    crashPoints?: () => CrashPoint | undefined,
   ) {
     this.rng = new Rng(plan.seed, 2);
+    this.invocations = new Invocations(crashPoints ?? (() => drawCrashPoint(this.rng, this.plan.rates.crash)));
   }
 
   at(atMs: number, label: string, run: () => Promise<void>): void {
@@ -101,7 +106,7 @@ export class World {
     this.calls.lambda(name);
     let ok = true;
     try {
-      await this.invocations.run(node, run);
+      await this.invocations.run(node, node === GATE ? `gate ${route}` : route, run);
     } catch (error) {
       ok = false;
       const expected = isExpectedFailure(error);
