@@ -29,6 +29,15 @@ async function claimedWorld(): Promise<{ world: World; nodes: SimNodes; region: 
   return { world, nodes, region };
 }
 
+/** `claimedWorld` under the pool invariants: `check()` runs them after a step, `found` lists what they reported. */
+async function watchedClaimedWorld(deadSweeps = new DeadSweeps()) {
+  const { world, nodes, region } = await claimedWorld();
+  const found: string[] = [];
+  const invariants = new PoolInvariants(world, nodes, new Map(), (invariant) => void found.push(invariant), deadSweeps);
+  const check = () => invariants.afterStep(new Map([[region, nodes.regions.get(region)?.dynamo.drainWrittenPartitions() ?? new Set<string>()]]));
+  return { world, region, found, check };
+}
+
 describe('agent pools in the simulator', () => {
   it('a seed with pools replays byte for byte, and its trace shows the agents at work', async () => {
     // Prepare
@@ -50,17 +59,14 @@ describe('agent pools in the simulator', () => {
 
   it('an attempt past its deadline plus the detection bound with no transition is reported as a leak', async () => {
     // Prepare: the claim's wake-up is never delivered (the world's agenda is not run)
-    const { world, nodes, region } = await claimedWorld();
-    const found: string[] = [];
-    const invariants = new PoolInvariants(world, nodes, new Map(), (invariant) => void found.push(invariant), new DeadSweeps());
-    const written = () => new Map([[region, nodes.regions.get(region)?.dynamo.drainWrittenPartitions() ?? new Set<string>()]]);
-    await invariants.afterStep(written());
+    const { world, found, check } = await watchedClaimedWorld();
+    await check();
     // Act
     world.now += 60_000 + 70_000;
-    await invariants.afterStep(written());
+    await check();
     const atBound = [...found];
     world.now += 1;
-    await invariants.afterStep(written());
+    await check();
     // Assess
     expect(atBound).toEqual([]);
     expect(found).toEqual(['pool-no-leak']);
@@ -68,21 +74,18 @@ describe('agent pools in the simulator', () => {
 
   it("each of the region's sweep runs that died once the attempt was overdue gives it one more interval, as stated", async () => {
     // Prepare: the claim's deadline is 60 s on; the region's sweep dies before it is overdue, then twice after
-    const { world, nodes, region } = await claimedWorld();
     const deadSweeps = new DeadSweeps();
-    const found: string[] = [];
-    const invariants = new PoolInvariants(world, nodes, new Map(), (invariant) => void found.push(invariant), deadSweeps);
-    const written = () => new Map([[region, nodes.regions.get(region)?.dynamo.drainWrittenPartitions() ?? new Set<string>()]]);
-    await invariants.afterStep(written());
+    const { world, region, found, check } = await watchedClaimedWorld(deadSweeps);
+    await check();
     const dueAt = world.now + 60_000;
     for (const diedAt of [dueAt + 4_000, dueAt + 5_000, dueAt + 65_000]) deadSweeps.record(region, diedAt);
     deadSweeps.record('another-region', dueAt + 5_000);
     // Act
     world.now = dueAt + 70_000 + 2 * 60_000;
-    await invariants.afterStep(written());
+    await check();
     const atBound = [...found];
     world.now += 1;
-    await invariants.afterStep(written());
+    await check();
     // Assess
     expect(atBound).toEqual([]);
     expect(found).toEqual(['pool-no-leak']);
