@@ -13,12 +13,15 @@ const LONG_RUNNING = [
   /test\/app\/job-answer-pages\.test\.ts$/,
 ];
 
-/** Vitest's own order (groups, then durations from its cache, else size), with the long runners of each group first. */
+/** Vitest's own order (groups, then durations from its cache, else size), with the long runners of each group first, in the order listed (longest first). */
 export default class LongFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const group = (file: TestSpecification) => file.project.config.sequence.groupOrder;
-    const long = (file: TestSpecification) => (LONG_RUNNING.some((pattern) => pattern.test(file.moduleId)) ? 0 : 1);
+    const long = (file: TestSpecification) => {
+      const rank = LONG_RUNNING.findIndex((pattern) => pattern.test(file.moduleId));
+      return rank === -1 ? LONG_RUNNING.length : rank;
+    };
     return sorted
       .map((file, index) => ({ file, index }))
       .sort((a, b) => group(a.file) - group(b.file) || long(a.file) - long(b.file) || a.index - b.index)
