@@ -11,7 +11,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { QUEUED_WAKE_UP_LATENESS_LIMIT_MS } from '../../shared/app/detection-bound.js';
+import { DETECTION_BOUND_MS, QUEUED_WAKE_UP_LATENESS_LIMIT_MS, SWEEP_ENTRIES_WITHIN_BOUND } from '../../shared/app/detection-bound.js';
 import { AlarmNotifications } from './alarm-notifications.js';
 import type { HandlerSpec } from './handler-access.js';
 import type { StateTable } from './state-table.js';
@@ -111,8 +111,13 @@ export class Operations extends Construct {
     for (const [metricName, what] of [
       ['EventsRefused', 'EventBridge refused events for good (a bus policy or IAM condition that does not allow their type); each is logged whole with its reason'],
       ['OutboxEventsDropped', 'an outbox filled while the bus was down and its oldest events were dropped'],
-      // The detection bound holds while one sweep's budget fires every lost wake-up due (README, "Detection bound").
+      // The detection bound holds while a sweep ends every fire within its slack (README, "Detection bound").
       ['SweepDueLeft', 'a backstop sweep spent its time budget with overdue wake-ups left: lost wake-ups now wait a sweep or more, past the stated detection bound'],
+      [
+        'SweptWakeUpPastBound',
+        `a backstop sweep fired a lost wake-up later than its due time plus the ${DETECTION_BOUND_MS / 1_000} s detection bound, so its job may have ended that late: ` +
+          `more fell due than one sweep ends within the bound (${SWEEP_ENTRIES_WITHIN_BOUND} a minute), or the sweep ran late; its log says how many and how late`,
+      ],
     ] as const) {
       const metric = new Metric({ namespace: commonEnvironment.POWERTOOLS_METRICS_NAMESPACE, metricName, dimensionsMap: { service: commonEnvironment.POWERTOOLS_SERVICE_NAME }, statistic: 'Sum', period: PERIOD });
       this.alarms.push(metric.createAlarm(this, `${metricName}Alarm`, { alarmDescription: `Vigil: ${what}.`, ...firstOccurrence }));

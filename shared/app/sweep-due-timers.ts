@@ -1,46 +1,23 @@
-import { LOST_WAKE_UP_GRACE_MS } from '../domain/job-timer.js';
 import type { EpochMs } from '../domain/time.js';
 import type { Clock } from '../ports/clock.js';
 import { systemStopwatch, type Stopwatch } from '../ports/stopwatch.js';
 import type { Telemetry } from '../ports/telemetry.js';
 import type { DueWakeUp, TimerRequest } from '../ports/timers.js';
+import { SWEEP_BACK_OFF_LIMIT_MS, SWEEP_BUDGET_MS, SWEEP_CONCURRENCY, SWEEP_FIRE_LIMIT_MS, SWEEP_GRACE_MS, SWEEP_QUERY_BATCH, SWEEP_RETRY_PAUSE_MS } from './sweep-limits.js';
 import { SweepRetries } from './sweep-retries.js';
+import { SweptPastBound } from './swept-past-bound.js';
 import { sweptWakeUpDueAt } from './swept-back-off.js';
 
 export { POISON_AFTER_FAILING_SWEEPS, SWEEP_RETRY_MS } from './swept-back-off.js';
-
-/** Overdue by this much, a wake-up is presumed lost; until then its own delivery should arrive. */
-export const SWEEP_GRACE_MS = LOST_WAKE_UP_GRACE_MS;
-/** Overdue entries asked of the index at a time; the sweep asks again while it has time left. */
-export const SWEEP_QUERY_BATCH = 200;
-/** Fires in flight at once: each takes the next entry as soon as it ends (a pool, not groups). */
-export const SWEEP_CONCURRENCY = 8;
-/**
- * The sweep function runs at most 55 s (`infra/stacks/regional-handlers.ts`). It starts fires for
- * this long; a fire started last may then hold its slot `SWEEP_FIRE_LIMIT_MS` more and its back-off
- * `SWEEP_BACK_OFF_LIMIT_MS`: 40 + 8 + 5 s, inside the 55 s. What it leaves waits for the next sweep
- * (retries it had no time for are backed off alongside, from the first fire that ends after it).
- */
-export const SWEEP_BUDGET_MS = 40_000;
-/**
- * A fire that has not ended by then is abandoned (it runs on, unawaited) and its entry backed off,
- * so a call that hangs (a black-holed endpoint) holds one slot for 8 s instead of the whole sweep.
- * A fire is a handful of SDK calls, each cut at 2 s and tried up to 3 times (`aws-clients.ts`):
- * a slow one still ends in time; only a hang is cut.
- */
-export const SWEEP_FIRE_LIMIT_MS = 8_000;
-export const SWEEP_BACK_OFF_LIMIT_MS = 5_000;
-/**
- * A decision wake-up whose fire failed is tried once more in the same sweep, after every entry the
- * sweep has still to fire and no sooner than this after the failure. The failure is the SDK's
- * third attempt: it already waited up to 1 s and then up to 2 s for a throttle (full jitter on a
- * 1 s base). DynamoDB meters an item's and a partition's throughput per second, so a throttle from a
- * burst of writes clears a second or two after the burst; 2 s is two fresh seconds, and when nothing
- * else is queued keeps first try, pause and retry (about 5 s in all) within the detection bound's
- * delivery slack. A fire cut at its limit is not tried again here: it still runs, and a hung
- * endpoint would only cost 8 s more.
- */
-export const SWEEP_RETRY_PAUSE_MS = 2_000;
+export {
+  SWEEP_BACK_OFF_LIMIT_MS,
+  SWEEP_BUDGET_MS,
+  SWEEP_CONCURRENCY,
+  SWEEP_FIRE_LIMIT_MS,
+  SWEEP_GRACE_MS,
+  SWEEP_QUERY_BATCH,
+  SWEEP_RETRY_PAUSE_MS,
+} from './sweep-limits.js';
 
 export interface SweepPorts {
   clock: Clock;
@@ -59,7 +36,7 @@ export interface SweepOptions {
   budgetMs?: number;
   fireLimitMs?: number;
   concurrency?: number;
-  /** Real time for the budget and the limits (the `Clock` only says what is due). */
+  /** Real time for the budget and the limits (the `Clock` says what is due, and dates a fire's end against it). */
   stopwatch?: Stopwatch;
 }
 
@@ -70,8 +47,10 @@ export interface SweepOptions {
  * spent. A decision entry whose fire fails is tried once more after all of them (a throttle clears
  * in seconds); one that still fails, or was cut at its time limit, is backed off and logged, so it
  * neither stops the sweep nor keeps its place (`sweptWakeUpDueAt`: due again next sweep until it
- * fails in several in a row). A sweep that ends with due entries left counts `SweepDueLeft` (it
- * alarms): the detection bound holds only while one sweep's budget fires everything due.
+ * fails in several in a row). A sweep that ends with due entries left counts `SweepDueLeft`, and
+ * each decision whose fire ends past its due time plus the detection bound `SweptWakeUpPastBound`
+ * (both alarm): the bound holds only while a sweep ends every fire within its slack
+ * (`SWEEP_ENTRIES_WITHIN_BOUND`, `detection-bound.ts`).
  */
 export async function sweepDueTimers(ports: SweepPorts, options: SweepOptions = {}): Promise<{ fired: number }> {
   const graceMs = options.graceMs ?? SWEEP_GRACE_MS;
@@ -123,11 +102,13 @@ export async function sweepDueTimers(ports: SweepPorts, options: SweepOptions = 
   let fired = 0;
   let retried = 0;
   let failed = 0;
+  const pastBound = new SweptPastBound(ports.clock, ports.telemetry);
   const fireOne = async (timer: DueWakeUp, retry: boolean): Promise<void> => {
     if (retry) retried++;
     else fired++;
     try {
       await stopwatch.within(ports.fire(timer), fireLimitMs, `swept wake-up of ${timer.jobId}`);
+      pastBound.fired(timer);
     } catch (error) {
       failed++;
       if (!retry && retries.offer(timer, error)) {
@@ -185,6 +166,14 @@ export async function sweepDueTimers(ports: SweepPorts, options: SweepOptions = 
       failed,
       leftAtLeast: queue.length,
       budgetMs,
+    });
+  }
+  if (pastBound.count > 0) {
+    ports.telemetry.error('sweep fired wake-ups later than their due time plus the detection bound', {
+      ...ports.attributes,
+      fired,
+      pastBound: pastBound.count,
+      worstLateMs: pastBound.worstLateMs,
     });
   }
   if (fired > 0) ports.telemetry.info('sweep fired overdue timers', { ...ports.attributes, fired, retried, failed });

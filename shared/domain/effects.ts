@@ -14,6 +14,8 @@ export type MetricName =
   | 'OutboxEventsDropped'
   // A backstop sweep spent its time budget with overdue wake-ups left (sweep-due-timers.ts): the detection bound is at risk.
   | 'SweepDueLeft'
+  // A swept decision wake-up whose fire ended later than its due time plus the detection bound (swept-past-bound.ts).
+  | 'SweptWakeUpPastBound'
   // An event the bus refused for good (a non-retryable entry error): logged whole and let go (decide-and-save.ts).
   | 'EventsRefused'
   // A timer the decision no longer needed was not withdrawn (dimension `scope`); its wake-up is dropped when it comes (effect-runner.ts).

@@ -5,8 +5,9 @@
  *      (bench child progress-cloud.ts counts them), vs raw dynalite conditional UpdateItem.
  *   3. Gate coordination (gate-coordination.ts): events per 3-region job, and first local timeout →
  *      last region TIMED_OUT, vs single-region local authority.
- *   4. Sweep recovery (sweep-recovery.ts): one sweep over a full batch of lost wake-ups vs
- *      firing them directly, and fairness next to a shard of failing wake-ups.
+ *   4. Sweep recovery (sweep-recovery.ts): one sweep over a full batch of lost wake-ups (how many
+ *      end within the detection bound, at 8 and 16 in flight) vs firing them directly, and fairness
+ *      next to a shard of failing wake-ups.
  *   5. Agent fleets (agent-fleets.ts): enforcement overhead vs a plain loop, agent/command timeout precision.
  *   6. The operator console (console-render.ts): bundle size, and time to first render of the jobs
  *      list in headless Chromium vs the same browser loading a bare route.

@@ -1,7 +1,7 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { VigilFunction } from '../../infra/constructs/vigil-function.js';
-import { DELIVERY_SLACK_MS, DETECTION_BOUND_MS } from '../../shared/app/detection-bound.js';
+import { DELIVERY_SLACK_MS, DETECTION_BOUND_MS, SWEEP_ENTRIES_WITHIN_BOUND } from '../../shared/app/detection-bound.js';
 import { ALARM_METRICS_PER_STACK } from '../../shared/simulation/cost/prices.js';
 import { WAKE_UP_LATENESS_METRIC } from '../../shared/telemetry/wake-up-lateness.js';
 import { logicalId, resourceOf, resourcesOfType } from './support/template-queries.js';
@@ -101,6 +101,31 @@ describe('what would make jobs end past the detection bound alarms', () => {
         // Each says what its throttle delays.
         expect(alarm['AlarmDescription'], stack.stackName).toMatch(/late|not at all/);
       }
+    }
+  });
+
+  it('the first wake-up a sweep fired past its due time plus the bound (SweptWakeUpPastBound: the sweep was behind), in the regions (jobs, pool items) and the gate', () => {
+    for (const stack of stacksOf(byDefault)) {
+      const template = byDefault.template(stack);
+      const alarms = Object.values(resourcesOfType(template, 'AWS::CloudWatch::Alarm'))
+        .map((alarm) => alarm.Properties ?? {})
+        .filter((p) => p['MetricName'] === 'SweptWakeUpPastBound');
+      expect(alarms, stack.stackName).toEqual([
+        expect.objectContaining({
+          Namespace: 'Vigil',
+          // The sweep emits it without dimensions of its own: Powertools adds the service.
+          Dimensions: [{ Name: 'service', Value: 'vigil' }],
+          Statistic: 'Sum',
+          Period: 60,
+          Threshold: 1,
+          EvaluationPeriods: 1,
+          ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+          TreatMissingData: 'notBreaching',
+          AlarmActions: topicActionOf(template),
+        }),
+      ]);
+      expect(alarms[0]?.['AlarmDescription'], stack.stackName).toContain(`${DETECTION_BOUND_MS / 1_000} s detection bound`);
+      expect(alarms[0]?.['AlarmDescription'], stack.stackName).toContain(`${SWEEP_ENTRIES_WITHIN_BOUND} a minute`);
     }
   });
 

@@ -163,9 +163,10 @@ describe('gate stack', () => {
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId(gate.functions.SweepGateTimers.handler), 'Arn'] } })],
     });
     const dlqCount = 4;
-    // … the events the bus will never carry (refused, dropped: alarm-notifications.test.ts), a sweep left behind (SweepDueLeft),
-    // the throttles of the timer consumer, the sweep and the manager reports' consumer, late wake-ups and the table's throttles.
-    template().resourceCountIs('AWS::CloudWatch::Alarm', dlqCount + Object.keys(gate.functions).length + 3 + 3 + 2);
+    // … the events the bus will never carry (refused, dropped: alarm-notifications.test.ts), a sweep left behind (SweepDueLeft)
+    // or behind the bound (SweptWakeUpPastBound), the throttles of the timer consumer, the sweep and the manager reports'
+    // consumer, late wake-ups and the table's throttles.
+    template().resourceCountIs('AWS::CloudWatch::Alarm', dlqCount + Object.keys(gate.functions).length + 4 + 3 + 2);
     template().hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'Vigil-gate' });
   });
 });

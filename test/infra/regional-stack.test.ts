@@ -424,10 +424,10 @@ describe('regional stack: operations', () => {
       );
     }
     // … the events the bus will never carry (refused, dropped: alarm-notifications.test.ts), a sweep that
-    // spent its budget with wake-ups left (SweepDueLeft: the detection bound's capacity), the throttles of the
-    // timer consumer, the sweep and the gate decisions' consumer, late wake-ups, the table's throttles
+    // spent its budget with wake-ups left (SweepDueLeft) or fired one past the bound (SweptWakeUpPastBound), the
+    // throttles of the timer consumer, the sweep and the gate decisions' consumer, late wake-ups, the table's throttles
     // (alarm-notifications.test.ts) and the agent timeout rate (below).
-    expect(alarms).toHaveLength(dlqs.length + Object.keys(usEast1.functions).length + 3 + 3 + 2 + 1);
+    expect(alarms).toHaveLength(dlqs.length + Object.keys(usEast1.functions).length + 4 + 3 + 2 + 1);
   });
 
   it('has a dashboard named after the region', () => {

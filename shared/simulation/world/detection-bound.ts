@@ -4,7 +4,9 @@ import { HEALTH_WRITE_INTERVAL_MS } from '../../domain/worker-health.js';
 
 /**
  * The stated detection bound is the project's own (shared/app/detection-bound.ts): the simulator checks
- * exactly it, with its stated condition (at most `SWEEP_CAPACITY` entries due per region per sweep).
+ * exactly it, with its stated condition (at most `SWEEP_CAPACITY` entries due per region per sweep),
+ * in whole sweeps. Its sweeps take no time, so what a fire's place in its sweep adds in real time
+ * (`boundAtSweepPositionMs`) is checked apart (test/app/sweep/swept-fire-bound.property.test.ts).
  */
 export { boundWithDeadSweepsMs, boundWithSweepBacklogMs, detectionBoundMs } from '../../app/detection-bound.js';
 
