@@ -123,7 +123,7 @@ export const poolClientRoutes: Route[] = [
       auth: 'iam',
       path: poolPath,
       body: claimBody,
-      answers: { 200: { description: 'The attempt', schema: claimAnswer }, 204: { description: 'No item is available' } },
+      answers: { 200: { description: 'The attempt, with the heartbeat cadence its pool needs (heartbeatIntervalSeconds)', schema: claimAnswer }, 204: { description: 'No item is available' } },
       errors: [409, 503],
     },
     handler: async () => (await import('./claim-item.js')).handler,

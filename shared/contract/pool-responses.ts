@@ -11,6 +11,14 @@ export const claimAnswer = z.looseObject({
   deadlineAt: z.nullable(z.optional(z.string())),
   commands: z.optional(z.array(z.looseObject({ index: z.number(), type: z.string(), limitSeconds: z.nullable(z.number()) }))),
   checkpointIntervalSeconds: z.optional(z.number()),
+  // Absent from a Vigil older than it: the SDK then beats every 5 s, as it did.
+  heartbeatIntervalSeconds: z.optional(
+    z.number().check(
+      z.describe(
+        "How often the attempt should heartbeat: a third of the lesser of the pool's cleanup_grace_period_secs and checkpoint_timeout_secs (10 s for a default pool), at least 1 s, at most half checkpoint_interval_secs. A beat that comes a whole interval after a pool's cancel or fail, a stall, or a checkpoint collection still leaves two thirds of the grace period or checkpoint timeout to act in.",
+      ),
+    ),
+  ),
   lastCheckpoint: z.optional(z.unknown()),
 });
 export type Claim = z.infer<typeof claimAnswer>;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { claimAnswer, commandStartAnswer, heartbeatAnswer, type Claim, type HeartbeatAnswer } from '../contract/pool-responses.js';
 import { setLongTimeout, type LongTimeout } from '../ports/long-timeout.js';
-import { CHECKPOINT_REQUEST_BEAT_SLACK_MS, sdkAgentHeartbeatMs } from './agent-heartbeat.js';
+import { CHECKPOINT_REQUEST_BEAT_SLACK_MS, checkpointIntervalMs, sdkAgentHeartbeatMs, slowerThanPoolWarning } from './agent-heartbeat.js';
 import { backoffDelayMs, defaultRetryPolicy } from './backoff.js';
 import { anySignal, CallsInFlight } from './calls-in-flight.js';
 import { heartbeatBudgetMs } from './call-budget.js';
@@ -18,9 +18,18 @@ export interface AgentOptions extends VigilHttpOptions {
    * `WorkerUrl` when it is deployed with one. Claims always go to `endpoint`. Default: `endpoint`.
    */
   workerEndpoint?: string;
-  /** How often the attempt heartbeats; at most half the checkpoint interval (`sdkAgentHeartbeatMs`). Default 5 s. */
+  /**
+   * How often the attempt heartbeats; at most half the checkpoint interval (`sdkAgentHeartbeatMs`).
+   * Default: the cadence the pool needs, as the claim answers it (`heartbeatIntervalSeconds`: a third of
+   * the lesser of its cleanup grace period and checkpoint timeout), or 5 s from a Vigil that does not say.
+   */
   heartbeatIntervalMs?: number;
   onHeartbeatError?: (error: unknown) => void;
+  /**
+   * Told once per pool and interval when `heartbeatIntervalMs` is slower than the pool's cadence (it is
+   * still used). Default: `process.emitWarning` (stderr, unless Node runs with `--no-warnings`).
+   */
+  onWarning?: (message: string) => void;
 }
 
 /**
@@ -84,6 +93,20 @@ const epochMs = (iso: string | null | undefined): number | undefined => (iso ? D
 const CLAIM_PATIENCE_MS = 35_000;
 /** Heartbeat refusals no later call of the attempt can get past: 401/403 its token, 404 its pool or item, 409 stale. */
 const ATTEMPT_IS_OVER: ReadonlySet<number> = new Set([401, 403, 404, 409]);
+
+/** The slow-heartbeat warnings already given in this process: once per endpoint, pool and pair of intervals, not per item. */
+const warned = new Set<string>();
+
+function warnIfSlowerThanPool(options: AgentOptions, poolId: string, claimed: Claim): void {
+  const warning = slowerThanPoolWarning(claimed, options.heartbeatIntervalMs);
+  if (warning === undefined) return;
+  const key = JSON.stringify([options.endpoint, poolId, options.heartbeatIntervalMs, claimed.heartbeatIntervalSeconds, claimed.checkpointIntervalSeconds]);
+  if (warned.has(key)) return;
+  warned.add(key);
+  const message = `Pool '${poolId}': ${warning}`;
+  if (options.onWarning) options.onWarning(message);
+  else process.emitWarning(message, { type: 'VigilWarning', code: 'VIGIL_HEARTBEAT_SLOWER_THAN_POOL' });
+}
 
 /**
  * Claims one item of `poolId`; undefined when none is available (204). Every repeat carries the same
@@ -167,8 +190,9 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
     return answer;
   };
 
-  const checkpointMs = (claimed.checkpointIntervalSeconds ?? 300) * 1000;
-  const intervalMs = sdkAgentHeartbeatMs(checkpointMs, options.heartbeatIntervalMs);
+  const checkpointMs = checkpointIntervalMs(claimed);
+  const intervalMs = sdkAgentHeartbeatMs(claimed, options.heartbeatIntervalMs);
+  warnIfSlowerThanPool(options, poolId, claimed);
   // One beat at a time: one due while a beat is unanswered goes once it settles; a beat's tries end
   // with its budget (heartbeatBudgetMs), and the beat owed by then goes at once.
   const beatBudget = { callBudgetMs: heartbeatBudgetMs(intervalMs, http.requestTimeoutMs) };

@@ -177,6 +177,20 @@ describe('agent fleets on a real `npm start`', () => {
     expect(item.history[0]?.lateResults?.[0]).toMatchObject({ call: 'complete', result: { outcome: 'succeeded', result: { answer: 42 } } });
   });
 
+  it("a claim answers the heartbeat cadence its pool needs: a third of the lesser of grace period and checkpoint timeout, 10 s by default, at most half the checkpoint interval", async ({ expect }) => {
+    // Prepare: a default pool, one with a 6 s grace period, one checkpointing every 1.5 s
+    const configs = { default: {}, grace: { timeout_config: { cleanup_grace_period_secs: 6 } }, checkpoints: { checkpoint_interval_secs: 1.5, checkpoint_timeout_secs: 1 } };
+    for (const [name, config] of Object.entries(configs)) await pools.createPool(shortPool(`cadence-${name}-${run}`, config));
+    // Act
+    const answers = await Promise.all(Object.keys(configs).map((name) => pools.claim(`cadence-${name}-${run}`, 'agent-1')));
+    // Assess: the cadence beside every field the contract names, unchanged
+    expect(answers.map((answer) => answer?.heartbeatIntervalSeconds)).toEqual([10, 2, 0.75]);
+    expect(Object.keys(answers[0] ?? {}).sort()).toEqual(
+      ['itemId', 'attempt', 'token', 'input', 'deadlineAt', 'commands', 'checkpointIntervalSeconds', 'heartbeatIntervalSeconds', 'lastCheckpoint', 'poolId', 'agentId'].sort(),
+    );
+    expect(answers[0]).toMatchObject({ checkpointIntervalSeconds: 300, commands: [], lastCheckpoint: null });
+  });
+
   it('refuses a bad config whole with every bad field and the allowed values', async ({ expect }) => {
     // Act
     const answer = await pools.createPool({ items: [{ itemId: 'a' }], config: { timeout_config: { timeout_action: 'explode' }, nope: 1 } });

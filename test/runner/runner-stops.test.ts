@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { useVigilProcess } from '../e2e/e2e-support.js';
 import { claimedReply, countCalls, errorReply, iso, useFakeVigil } from '../support/fake-vigil.js';
+import { PoolClient } from '../support/pool-client.js';
 import { pollUntil } from '../support/poll.js';
 import { processExists, runVigil } from '../support/vigil-cli.js';
 
@@ -118,5 +121,49 @@ describe('vigil run: every agent learns to stop, and exits by the contract', () 
     const result = await runVigil(['run', '--pool', 'pool-1', '--agent', 'agent-a', '--once', '--endpoint', fake.url, '--heartbeat', '0.2', '--grace', '8', '--', 'sh', '-c', `trap 'echo term >> ${terms}' TERM; while :; do sleep 0.1; done`], { timeoutMs: 45_000 });
     // Assess
     expect(readFileSync(terms, 'utf8').trim().split('\n'), result.transcript).toEqual(['term']);
+  });
+
+  // The runner beat every 5 s whatever the pool (`--heartbeat`'s default): an agent whose pool was
+  // cancelled heard it up to 5 s later, past a grace period shorter than that, and was killed. Left
+  // unnamed, it now beats at the cadence each claim answers: a third of the pool's grace period here.
+  describe('against npm start: a pool cancel', () => {
+    const cloud = useVigilProcess({ regions: ['us-east-1'] });
+
+    it("is heard at the pool's cadence (no --heartbeat), and the agent's terminated lands within the grace period: graceful", async () => {
+      // Prepare: a 3 s grace period, so a beat every second; the child cleans up at once on SIGTERM
+      const pools = new PoolClient(cloud.regionUrl());
+      const poolId = `cancel-heard-${randomUUID().slice(0, 8)}`;
+      const pidFile = join(vigil.scratch(), 'cancel-heard.pid');
+      const shell = `trap 'echo "{\\"cleaned\\":true}" > "$VIGIL_RESULT_FILE"; exit 0' TERM; echo $$ > ${pidFile}; while :; do sleep 0.1; done`;
+      const created = await pools.createPool({ poolId, items: [{ itemId: 'item-1' }], config: { agent_timeout_secs: 120, agent_template: [{ shell }], timeout_config: { cleanup_grace_period_secs: 3 } } });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const runner = vigil.startVigil(['run', '--pool', poolId, '--agent', 'agent-a', '--once', '--endpoint', cloud.regionUrl()]);
+      await vigil.childPid(pidFile);
+      // Act: cancelled well before the 5 s beat of before would come
+      const cancelledAtMs = Date.now();
+      const cancel = await pools.request('POST', `/pools/${poolId}/cancel`, {});
+      const result = await runner.done;
+      // Assess
+      expect(cancel.status).toBe(200);
+      expect(result.code, result.transcript).toBe(3);
+      const item = (await pools.getItem(poolId, 'item-1')).body;
+      const attempt = item.history[0];
+      expect(attempt, JSON.stringify(item)).toMatchObject({ outcome: 'cancelled', resolution: 'graceful' });
+      expect(Date.parse(attempt?.endedAt ?? '') - cancelledAtMs, JSON.stringify(item)).toBeLessThan(3_000);
+      expect(item.partialResult).toEqual({ cleaned: true });
+      expect(result.transcript).not.toMatch(/slower than/);
+    });
+
+    it("a --heartbeat slower than the pool's cadence is kept, and the runner says once what it risks", async () => {
+      // Prepare: a 3 s grace period (a beat every second); two quick items
+      const pools = new PoolClient(cloud.regionUrl());
+      const poolId = `slow-beat-${randomUUID().slice(0, 8)}`;
+      await pools.createPool({ poolId, items: [{ itemId: 'item-1' }, { itemId: 'item-2' }], config: { agent_template: [{ shell: 'sleep 0.2' }], timeout_config: { cleanup_grace_period_secs: 3 } } });
+      // Act
+      const result = await runVigil(['run', '--pool', poolId, '--agent', 'agent-a', '--endpoint', cloud.regionUrl(), '--heartbeat', '5'], { timeoutMs: 45_000 });
+      // Assess
+      expect(result.code, result.transcript).toBe(0);
+      expect(result.stderr.match(/every 5 s, slower than the 1 s its pool asks for/g), result.transcript).toHaveLength(1);
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { stepFunctionsPoolPerItem, temporalPoolPerItem } from '../../shared/simulation/cost/alternatives.js';
-import { measurePool, POOL_WORKLOAD, worstGraceLeftMs } from '../../shared/simulation/cost/pool-workload.js';
+import { agentHeartbeatMs, measurePool, POOL_WORKLOAD, worstGraceLeftMs } from '../../shared/simulation/cost/pool-workload.js';
 import { PRICES } from '../../shared/simulation/cost/prices.js';
 
 describe('the agent pool in the cost model', () => {
@@ -14,10 +14,12 @@ describe('the agent pool in the cost model', () => {
     expect(stepFunctionsPoolPerItem(POOL_WORKLOAD, 2).transitions).toBeCloseTo(0.003 + 4);
   });
 
-  it('a slower heartbeat lever leaves less of the cleanup grace period to an agent told to stop', () => {
-    // The workload's 30 s grace period (the default), less a whole heartbeat in the worst case
-    expect(worstGraceLeftMs(POOL_WORKLOAD)).toBe(25_000);
-    expect(worstGraceLeftMs({ ...POOL_WORKLOAD, heartbeatIntervalMs: 10_000 })).toBe(20_000);
+  it("the agents beat at the cadence the pool's claims answer, and a slower heartbeat lever leaves less of the cleanup grace period to an agent told to stop", () => {
+    // The workload's 30 s grace period (the default) and 60 s checkpoint timeout: a beat every 10 s, a third of the grace period
+    expect(agentHeartbeatMs(POOL_WORKLOAD)).toBe(10_000);
+    // The grace period less a whole heartbeat in the worst case
+    expect(worstGraceLeftMs(POOL_WORKLOAD)).toBe(20_000);
+    expect(worstGraceLeftMs({ ...POOL_WORKLOAD, heartbeatIntervalMs: 5_000 })).toBe(25_000);
     expect(worstGraceLeftMs({ ...POOL_WORKLOAD, heartbeatIntervalMs: 30_000 })).toBe(0);
     expect(worstGraceLeftMs({ ...POOL_WORKLOAD, heartbeatIntervalMs: 60_000 })).toBe(0);
   });
@@ -27,14 +29,15 @@ describe('the agent pool in the cost model', () => {
     const workload = { ...POOL_WORKLOAD, items: 20, agents: 5 };
     // Act
     const { perItem, agentCallsPerItem } = await measurePool(workload);
-    // Assess: claim, command start and finish, complete, and a heartbeat every 5 s (the SDK's default) of
-    // 4 min; at most the beat after each checkpoint request opens, two checkpoints and the idle agents' calls more
-    expect(agentCallsPerItem).toBeGreaterThanOrEqual(4 + 48);
-    expect(agentCallsPerItem).toBeLessThanOrEqual(4 + 48 + 5);
+    // Assess: claim, command start and finish, complete, and a heartbeat every 10 s (the pool's cadence,
+    // the SDK's default) of 4 min; at most the beat after each checkpoint request opens, two checkpoints
+    // and the idle agents' calls more
+    expect(agentCallsPerItem).toBeGreaterThanOrEqual(4 + 24);
+    expect(agentCallsPerItem).toBeLessThanOrEqual(4 + 24 + 5);
     expect(perItem.apiRequestsWorker + perItem.apiRequestsClient).toBeGreaterThanOrEqual(agentCallsPerItem);
     // A claim is a signed client call: on a deployed worker URL it still goes through API Gateway
     expect(perItem.apiRequestsClient).toBeGreaterThanOrEqual(1);
-    expect(perItem.apiRequestsWorker).toBeGreaterThanOrEqual(3 + 48);
+    expect(perItem.apiRequestsWorker).toBeGreaterThanOrEqual(3 + 24);
     expect(perItem.dynamoWriteUnits).toBeGreaterThanOrEqual(4);
     expect(perItem.sqsRequests).toBeGreaterThan(0);
   });

@@ -4,13 +4,16 @@ import { measurePool, POOL_WORKLOAD, type PoolWorkload } from '../../shared/simu
 import { measureVigil } from '../../shared/simulation/cost/vigil-usage.js';
 import { startWorkflow } from '../../shared/sdk/workflow.js';
 import { claim } from '../../shared/sdk/agent.js';
+import { claimedCadence } from '../../shared/domain/pools/heartbeat-cadence.js';
+import { resolvePoolConfig } from '../../shared/domain/pools/pool-config.js';
 
 /**
  * The cost model's simulated workers call as the shipped SDK (`startWorkflow`) does: every
  * worker call is an API Gateway request (or a function-URL call), a Lambda invocation, its DynamoDB
  * reads and usually a write, so a model that called less would price Vigil too low (found by a
  * review: it had priced only the progress calls). The same holds for agents (`claim`): the model had
- * priced them beating every 30 s, the SDK's and `vigil run`'s default being 5 s.
+ * priced them beating every 30 s, the SDK's and `vigil run`'s default being 5 s then; both now beat at
+ * the cadence the claim answers (10 s for the workload's pool).
  */
 
 const MINUTE = 60_000;
@@ -42,8 +45,8 @@ function fakeVigil(deadlineAt: string) {
         token: 't',
         deadlineAt,
         commands: [{ index: 0, type: 'claude', limitSeconds: 480 }],
-        // The pool workload's config: checkpoints every 120 s
-        checkpointIntervalSeconds: POOL_WORKLOAD.config.checkpoint_interval_secs,
+        // As Vigil answers for the pool workload's config: checkpoints every 120 s, a beat every 10 s
+        ...claimedCadence(resolvePoolConfig(POOL_WORKLOAD.config)),
       });
     }
     if (path.endsWith('/heartbeat')) return json({ action: checkpointRequested() ? 'checkpoint' : 'continue', deadlineAt });
@@ -110,7 +113,9 @@ describe('the cost model prices the calls the shipped SDK makes', () => {
   async function sdkCallsPerItem(workload: PoolWorkload): Promise<string[]> {
     vi.useFakeTimers({ now: 0, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
     const requests = fakeVigil(new Date((workload.config.agent_timeout_secs ?? 600) * 1000).toISOString());
-    const attempt = await claim({ endpoint: ENDPOINT, ...(workload.heartbeatIntervalMs !== undefined ? { heartbeatIntervalMs: workload.heartbeatIntervalMs } : {}) }, 'cost-pool', 'agent-0');
+    // A 30 s interval is slower than the pool's cadence: the SDK's warning is not this test's concern.
+    const options = { endpoint: ENDPOINT, onWarning: () => undefined, ...(workload.heartbeatIntervalMs !== undefined ? { heartbeatIntervalMs: workload.heartbeatIntervalMs } : {}) };
+    const attempt = await claim(options, 'cost-pool', 'agent-0');
     if (!attempt) throw new Error('nothing claimed');
     attempt.onCheckpointRequested(() => void attempt.checkpoint({ step: 0 }, 0.5));
     await attempt.startCommand(0, 'claude');
@@ -120,8 +125,8 @@ describe('the cost model prices the calls the shipped SDK makes', () => {
     return requests;
   }
 
-  for (const heartbeatIntervalMs of [undefined, 30_000]) {
-    it(`agent pool, heartbeat ${heartbeatIntervalMs === undefined ? "the SDK's default" : `${heartbeatIntervalMs / 1000} s`}: the model prices the calls an agent on the SDK makes per item`, async () => {
+  for (const heartbeatIntervalMs of [undefined, 5_000, 30_000]) {
+    it(`agent pool, heartbeat ${heartbeatIntervalMs === undefined ? "the SDK's default (the pool's cadence)" : `${heartbeatIntervalMs / 1000} s`}: the model prices the calls an agent on the SDK makes per item`, async () => {
       // Arrange: a small pool of the workload's shape (the report runs 1,000 items)
       const workload = { ...POOL_WORKLOAD, items: 20, agents: 5, ...(heartbeatIntervalMs !== undefined ? { heartbeatIntervalMs } : {}) };
       const { agentCallsPerItem } = await measurePool(workload);

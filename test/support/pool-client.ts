@@ -14,6 +14,9 @@ export interface Attempt {
   token: string;
   agentId: string;
   deadlineAt: string | null;
+  checkpointIntervalSeconds?: number;
+  /** The cadence the pool needs its agents to heartbeat at. */
+  heartbeatIntervalSeconds?: number;
   lastCheckpoint: unknown;
 }
 
@@ -91,6 +94,8 @@ export interface ItemView {
   history: Array<{
     attempt: number;
     agentId: string;
+    startedAt?: string;
+    endedAt?: string;
     outcome?: string;
     resolution?: string;
     timeout?: { type: string; commandIndex?: number; commandType?: string; limitSeconds: number; elapsedSeconds: number };

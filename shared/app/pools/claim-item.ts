@@ -1,5 +1,6 @@
 import { onItemWakeUp } from '../../domain/pools/advance-attempt.js';
 import { claimedAttempt, claimItem, type ClaimInput } from '../../domain/pools/claim-item.js';
+import { claimedCadence } from '../../domain/pools/heartbeat-cadence.js';
 import { templateCommands, commandLimitSeconds } from '../../domain/pools/pool-config.js';
 import { ClaimEndedError, ClaimInFlightError, PoolFinishedError } from '../../domain/pools/pool-errors.js';
 import type { PoolItem } from '../../domain/pools/pool-item.js';
@@ -32,7 +33,9 @@ function claimView(deps: ManagerDeps, pool: Pool, item: PoolItem) {
       command: command.command,
       limitSeconds: commandLimitSeconds(pool.config, command.type, index, item.limitSeconds),
     })),
-    checkpointIntervalSeconds: pool.config.checkpoint_interval_secs,
+    // checkpointIntervalSeconds, and heartbeatIntervalSeconds: the cadence the pool's grace period and
+    // checkpoint timeout need, which the SDK beats at unless told otherwise.
+    ...claimedCadence(pool.config),
     lastCheckpoint: previousCheckpoint ? { ...previousCheckpoint, at: toIso(previousCheckpoint.at) } : null,
   };
 }

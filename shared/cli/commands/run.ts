@@ -31,7 +31,7 @@ const spec = {
     '--job JOB --workflow WF --worker ID --token T   run a job\'s workflow instead',
     "--stuck-threshold S   the job's stuck threshold, when --endpoint cannot tell it (a region's WorkerUrl); a heartbeat after each quarter of it (at most 30 s) without a report",
     '--grace S          SIGTERM→SIGKILL grace when Vigil gives no terminateBy (default 30; at most 31536000, one year)',
-    `--heartbeat S      seconds between heartbeats (default ${DEFAULT_AGENT_HEARTBEAT_MS / 1000}; at most half the checkpoint interval)`,
+    `--heartbeat S      seconds between heartbeats (default: the pool's cadence from each claim, a third of its cleanup grace period or checkpoint timeout, whichever is shorter; ${DEFAULT_AGENT_HEARTBEAT_MS / 1000} from a Vigil that does not say; at most half the checkpoint interval). Slower than the pool's cadence, a warning: a terminate or checkpoint collection may be heard too late`,
     "--worker-endpoint URL   the attempts' calls go there, claims to --endpoint (default $VIGIL_WORKER_ENDPOINT; a region's WorkerUrl)",
   ],
   options: {
@@ -134,8 +134,10 @@ async function runPool(flags: RunFlags, childArgv: string[], stopping: AbortSign
   const options = {
     ...endpointOptions(flags),
     ...(workerEndpoint !== undefined ? { workerEndpoint } : {}),
-    heartbeatIntervalMs: secondsFlag('heartbeat', flags.heartbeat, DEFAULT_AGENT_HEARTBEAT_MS / 1000, { above: 0 }) * 1000,
+    // Unnamed, each attempt beats at the cadence its claim answers (the pool's).
+    ...(flags.heartbeat !== undefined ? { heartbeatIntervalMs: secondsFlag('heartbeat', flags.heartbeat, 0, { above: 0 }) * 1000 } : {}),
     onHeartbeatError: (error: unknown) => log(`heartbeat failed: ${String(error)}`),
+    onWarning: log,
   };
   const template = childArgv.length > 0 ? [] : await poolTemplate(new VigilHttp(options), pool);
   const outcomes: ItemOutcome[] = [];

@@ -1,3 +1,4 @@
+import { claimedCadence } from '../../domain/pools/heartbeat-cadence.js';
 import { resolvePoolConfig, type PoolConfigInput } from '../../domain/pools/pool-config.js';
 import { sdkAgentHeartbeatMs } from '../../sdk/agent-heartbeat.js';
 import { horizonOf, runPlan, SETTLE_MS, type RunResult } from '../run-plan.js';
@@ -15,7 +16,7 @@ export interface PoolWorkload {
   /** One attempt's work per item. */
   workMs: number;
   config: PoolConfigInput & { checkpoint_timeout_secs: number; checkpoint_interval_secs: number };
-  /** The agents' `heartbeatIntervalMs` (`vigil run --heartbeat`); absent, the SDK's default. */
+  /** The agents' `heartbeatIntervalMs` (`vigil run --heartbeat`); absent, the SDK's default: the cadence the claim answers. */
   heartbeatIntervalMs?: number;
 }
 
@@ -33,11 +34,14 @@ export const POOL_WORKLOAD: PoolWorkload = {
   },
 };
 
-/** How often the workload's agents beat: as the shipped SDK would, given their interval and the pool's checkpoint interval. */
-export const agentHeartbeatMs = (workload: PoolWorkload): number => sdkAgentHeartbeatMs(workload.config.checkpoint_interval_secs * 1000, workload.heartbeatIntervalMs);
+/**
+ * How often the workload's agents beat: as the shipped SDK would, given their interval and what a claim
+ * in the pool answers (its cadence, a third of the lesser of grace period and checkpoint timeout: 10 s here).
+ */
+export const agentHeartbeatMs = (workload: PoolWorkload): number => sdkAgentHeartbeatMs(claimedCadence(resolvePoolConfig(workload.config)), workload.heartbeatIntervalMs);
 
-/** The `vigil run --heartbeat S` the report prices beside the default. */
-export const POOL_HEARTBEAT_LEVERS_SECS = [10, 30] as const;
+/** The `vigil run --heartbeat S` the report prices beside the default: the SDK's old fixed default, and a cadence too slow for the grace period. */
+export const POOL_HEARTBEAT_LEVERS_SECS = [5, 30] as const;
 
 /**
  * What a slower cadence gives up: the least of the cleanup grace period left to an agent that hears

@@ -107,7 +107,7 @@ export async function printCostReport(log: (line: string) => void = console.log)
 
 /**
  * The agent pool workload: Vigil measured in the simulator per item, its agents beating as the
- * shipped SDK does by default and at each `--heartbeat` lever, beside the alternatives' formulas (alternatives.ts).
+ * shipped SDK does by default (at the cadence the claim answers) and at each `--heartbeat` lever, beside the alternatives' formulas (alternatives.ts).
  */
 async function printPoolCost(log: (line: string) => void): Promise<void> {
   const workload = POOL_WORKLOAD;
@@ -119,7 +119,7 @@ async function printPoolCost(log: (line: string) => void): Promise<void> {
   const grace = (w: PoolWorkload) => `${worstGraceLeftMs(w) / 1000} s of the ${resolvePoolConfig(w.config).timeout_config.cleanup_grace_period_secs} s cleanup grace left at worst`;
   log(`\nAgent pool: ${workload.name}; per item (× ${workload.items.toLocaleString('en-US')} for the pool)`);
   log(
-    `  Vigil, heartbeat ${agentHeartbeatMs(workload) / 1000} s (the SDK's and vigil run's default) ${pad(usd(c.total), 10)} pool ${pad(usd(c.total * workload.items), 9)} ` +
+    `  Vigil, heartbeat ${agentHeartbeatMs(workload) / 1000} s (the pool's cadence from the claim: the SDK's and vigil run's default) ${pad(usd(c.total), 10)} pool ${pad(usd(c.total * workload.items), 9)} ` +
       `λ ${u.lambdaInvocations.toFixed(1)}, WRU ${u.dynamoWriteUnits.toFixed(1)} (${usd(c.dynamoWrites)}), RRU ${u.dynamoReadUnits.toFixed(1)} (${usd(c.dynamoReads)}), ` +
       `SQS ${u.sqsRequests.toFixed(1)}, events ${u.eventBridgeEvents.toFixed(1)}, API ${(u.apiRequestsWorker + u.apiRequestsClient).toFixed(1)} (${usd(c.apiGateway)}); ` +
       `${vigil.agentCallsPerItem.toFixed(1)} agent calls, ${vigil.checkpointsPerItem.toFixed(1)} checkpoints per item; ${grace(workload)}`,
