@@ -1,4 +1,5 @@
-import { BatchGetCommand, BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { sendBatchGet, sendBatchWrite } from './document-calls.js';
 
 const MAX_ATTEMPTS = 8;
 const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.min(1_000, 20 * 2 ** attempt)));
@@ -10,7 +11,7 @@ export async function batchPut(doc: DynamoDBDocumentClient, tableName: string, i
     for (let attempt = 0; requests.length > 0; attempt++) {
       if (attempt >= MAX_ATTEMPTS) throw new Error(`BatchWriteItem left ${requests.length} items unprocessed on ${tableName}`);
       if (attempt > 0) await backoff(attempt);
-      const result = await doc.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));
+      const result = await sendBatchWrite(doc, { RequestItems: { [tableName]: requests } });
       requests = (result.UnprocessedItems?.[tableName] ?? []) as typeof requests;
     }
   }
@@ -28,17 +29,15 @@ export async function batchGet(
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt >= MAX_ATTEMPTS) throw new Error(`BatchGetItem left ${pending.length} keys unprocessed on ${tableName}`);
     if (attempt > 0) await backoff(attempt);
-    const result = await doc.send(
-      new BatchGetCommand({
-        RequestItems: {
-          [tableName]: {
-            Keys: pending,
-            ConsistentRead: true,
-            ...(projection ? { ProjectionExpression: projection.expression, ExpressionAttributeNames: projection.names } : {}),
-          },
+    const result = await sendBatchGet(doc, {
+      RequestItems: {
+        [tableName]: {
+          Keys: pending,
+          ConsistentRead: true,
+          ...(projection ? { ProjectionExpression: projection.expression, ExpressionAttributeNames: projection.names } : {}),
         },
-      }),
-    );
+      },
+    });
     found.push(...(result.Responses?.[tableName] ?? []));
     pending = (result.UnprocessedKeys?.[tableName]?.Keys ?? []) as typeof pending;
   }

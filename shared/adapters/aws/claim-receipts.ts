@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { sendGet, sendPut, sendUpdate } from './document-calls.js';
 import type { ClaimReceipt } from '../../ports/pool-store.js';
 import { POOL_KEY_PREFIX, TTL_ATTRIBUTE } from './jobs-table.js';
 import { newWriteId, WRITE_ID } from './versioned-item.js';
@@ -25,7 +26,7 @@ export class DynamoClaimReceipts {
   ) {}
 
   async get(poolId: string, agentId: string, claimId: string): Promise<ClaimReceipt | undefined> {
-    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: receiptKey({ poolId, agentId, claimId }), ConsistentRead: true }));
+    const { Item } = await sendGet(this.doc, { TableName: this.tableName, Key: receiptKey({ poolId, agentId, claimId }), ConsistentRead: true });
     if (!Item) return undefined;
     const { pk: _pk, sk: _sk, [TTL_ATTRIBUTE]: _ttl, [WRITE_ID]: _write, ...receipt } = Item;
     return receipt as ClaimReceipt;
@@ -39,15 +40,13 @@ export class DynamoClaimReceipts {
   async reserve(receipt: ClaimReceipt, found?: ClaimReceipt): Promise<boolean> {
     const writeId = newWriteId();
     try {
-      await this.doc.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: { ...receiptKey(receipt), ...receipt, [WRITE_ID]: writeId, [TTL_ATTRIBUTE]: Math.floor(receipt.reservedAt / 1000) + RECEIPT_RETENTION_SECONDS },
-          ...(found
-            ? { ConditionExpression: 'reservedAt = :found', ExpressionAttributeValues: { ':found': found.reservedAt } }
-            : { ConditionExpression: 'attribute_not_exists(pk)' }),
-        }),
-      );
+      await sendPut(this.doc, {
+        TableName: this.tableName,
+        Item: { ...receiptKey(receipt), ...receipt, [WRITE_ID]: writeId, [TTL_ATTRIBUTE]: Math.floor(receipt.reservedAt / 1000) + RECEIPT_RETENTION_SECONDS },
+        ...(found
+          ? { ConditionExpression: 'reservedAt = :found', ExpressionAttributeValues: { ':found': found.reservedAt } }
+          : { ConditionExpression: 'attribute_not_exists(pk)' }),
+      });
       return true;
     } catch (error) {
       if (!lostRace(error)) throw error;
@@ -56,29 +55,25 @@ export class DynamoClaimReceipts {
   }
 
   private async writtenBy(receipt: ClaimReceipt, writeId: string): Promise<boolean> {
-    const { Item } = await this.doc.send(
-      new GetCommand({
-        TableName: this.tableName,
-        Key: receiptKey(receipt),
-        ConsistentRead: true,
-        ProjectionExpression: '#writeId',
-        ExpressionAttributeNames: { '#writeId': WRITE_ID },
-      }),
-    );
+    const { Item } = await sendGet(this.doc, {
+      TableName: this.tableName,
+      Key: receiptKey(receipt),
+      ConsistentRead: true,
+      ProjectionExpression: '#writeId',
+      ExpressionAttributeNames: { '#writeId': WRITE_ID },
+    });
     return Item?.[WRITE_ID] === writeId;
   }
 
   async move(reserved: ClaimReceipt, itemId: string): Promise<boolean> {
     try {
-      await this.doc.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: receiptKey(reserved),
-          UpdateExpression: 'SET itemId = :item',
-          ConditionExpression: 'reservedAt = :reserved',
-          ExpressionAttributeValues: { ':item': itemId, ':reserved': reserved.reservedAt },
-        }),
-      );
+      await sendUpdate(this.doc, {
+        TableName: this.tableName,
+        Key: receiptKey(reserved),
+        UpdateExpression: 'SET itemId = :item',
+        ConditionExpression: 'reservedAt = :reserved',
+        ExpressionAttributeValues: { ':item': itemId, ':reserved': reserved.reservedAt },
+      });
       return true;
     } catch (error) {
       if (lostRace(error)) return false;
@@ -89,15 +84,13 @@ export class DynamoClaimReceipts {
   /** Dated back to the epoch: it reads as abandoned, so the next call with its id retakes it (no DeleteItem grant needed). */
   async release(reserved: ClaimReceipt): Promise<void> {
     try {
-      await this.doc.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: receiptKey(reserved),
-          UpdateExpression: 'SET reservedAt = :released',
-          ConditionExpression: 'reservedAt = :reserved',
-          ExpressionAttributeValues: { ':reserved': reserved.reservedAt, ':released': RELEASED_AT },
-        }),
-      );
+      await sendUpdate(this.doc, {
+        TableName: this.tableName,
+        Key: receiptKey(reserved),
+        UpdateExpression: 'SET reservedAt = :released',
+        ConditionExpression: 'reservedAt = :reserved',
+        ExpressionAttributeValues: { ':reserved': reserved.reservedAt, ':released': RELEASED_AT },
+      });
     } catch (error) {
       if (!lostRace(error)) throw error;
     }

@@ -1,4 +1,5 @@
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { sendQuery } from './document-calls.js';
 import type { EpochMs } from '../../domain/time.js';
 import type { DueWakeUp, TimerRequest } from '../../ports/timers.js';
 import { POOL_KEY_PREFIX, TIMER_INDEX, TIMER_SHARD_SETS } from './jobs-table.js';
@@ -48,16 +49,14 @@ async function queryShards(
   const timers: TimerRequest[] = [];
   const cursors: ShardCursor[] = shards.map((shard) => ({ shard, done: false }));
   const readPage = async (cursor: ShardCursor, pageLimit: number): Promise<TimerRequest[]> => {
-    const page = await doc.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: TIMER_INDEX,
-        KeyConditionExpression: 'timerShard = :shard AND timerDueAt <= :dueBy',
-        ExpressionAttributeValues: { ':shard': cursor.shard, ':dueBy': dueBy },
-        Limit: Math.min(PAGE_LIMIT, pageLimit),
-        ExclusiveStartKey: cursor.startKey,
-      }),
-    );
+    const page = await sendQuery(doc, {
+      TableName: tableName,
+      IndexName: TIMER_INDEX,
+      KeyConditionExpression: 'timerShard = :shard AND timerDueAt <= :dueBy',
+      ExpressionAttributeValues: { ':shard': cursor.shard, ':dueBy': dueBy },
+      Limit: Math.min(PAGE_LIMIT, pageLimit),
+      ExclusiveStartKey: cursor.startKey,
+    });
     cursor.startKey = page.LastEvaluatedKey;
     cursor.done = page.LastEvaluatedKey === undefined;
     return (page.Items ?? []).map((item) => ({

@@ -1,4 +1,5 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { sendGet } from './document-calls.js';
 import { allRegionsFinal, type GateJob } from '../../domain/gate/gate-job.js';
 import type { EpochMs } from '../../domain/time.js';
 import type { GateStore } from '../../ports/gate-store.js';
@@ -8,7 +9,7 @@ import { createOrReturnExisting, putVersioned, withoutStorageAttributes } from '
 
 const FINISHED_JOB_RETENTION_SECONDS = 30 * 24 * 3600;
 
-const gateJobKey = (jobId: string) => ({ pk: `GATEJOB#${jobId}`, sk: 'GATEJOB' });
+export const gateJobKey = (jobId: string) => ({ pk: `GATEJOB#${jobId}`, sk: 'GATEJOB' });
 const asGateJob = (item: Record<string, unknown>) => withoutStorageAttributes(item) as unknown as GateJob;
 
 function indexAttributes(job: GateJob, now: EpochMs): Record<string, unknown> {
@@ -27,7 +28,7 @@ export class DynamoGateStore implements GateStore {
   ) {}
 
   async get(jobId: string): Promise<GateJob | undefined> {
-    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: gateJobKey(jobId), ConsistentRead: true }));
+    const { Item } = await sendGet(this.doc, { TableName: this.tableName, Key: gateJobKey(jobId), ConsistentRead: true });
     return Item ? asGateJob(Item) : undefined;
   }
 

@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { sendPut, sendQuery } from './document-calls.js';
 import { historySlot, type HistoryEntry, type SampleWindow } from '../../domain/history/history-entry.js';
 import type { JobListing } from '../../domain/history/job-listing.js';
 import { CursorNotIssuedError } from '../../domain/errors.js';
@@ -129,15 +130,13 @@ export class DynamoHistoryStore implements HistoryStore {
   private async putReplaceableRow(listing: JobListing): Promise<void> {
     const replaces = listing.provisional ? 'attribute_not_exists(#status) OR #status = :running OR #provisional = :yes' : 'attribute_not_exists(#status) OR #status = :running';
     try {
-      await this.doc.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: listingItem(listing),
-          ConditionExpression: replaces,
-          ExpressionAttributeNames: { '#status': 'status', ...(listing.provisional ? { '#provisional': 'provisional' } : {}) },
-          ExpressionAttributeValues: { ':running': 'RUNNING', ...(listing.provisional ? { ':yes': true } : {}) },
-        }),
-      );
+      await sendPut(this.doc, {
+        TableName: this.tableName,
+        Item: listingItem(listing),
+        ConditionExpression: replaces,
+        ExpressionAttributeNames: { '#status': 'status', ...(listing.provisional ? { '#provisional': 'provisional' } : {}) },
+        ExpressionAttributeValues: { ':running': 'RUNNING', ...(listing.provisional ? { ':yes': true } : {}) },
+      });
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
@@ -183,16 +182,14 @@ export class DynamoHistoryStore implements HistoryStore {
 
   private async listDay(day: number, after: string | undefined, limit: number, query: JobListQuery) {
     const { values, ...filter } = listFilter(query);
-    const page = await this.doc.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: after ? 'pk = :pk AND sk < :after' : 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': listPk(day), ...(after ? { ':after': after } : {}), ...values },
-        ...filter,
-        ScanIndexForward: false,
-        Limit: Math.max(limit, MIN_ROWS_PER_QUERY),
-      }),
-    );
+    const page = await sendQuery(this.doc, {
+      TableName: this.tableName,
+      KeyConditionExpression: after ? 'pk = :pk AND sk < :after' : 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': listPk(day), ...(after ? { ':after': after } : {}), ...values },
+      ...filter,
+      ScanIndexForward: false,
+      Limit: Math.max(limit, MIN_ROWS_PER_QUERY),
+    });
     const jobs = (page.Items ?? []).map(({ pk: _pk, sk: _sk, [TTL_ATTRIBUTE]: _ttl, ...listing }) => listing as JobListing);
     const lastSk = page.LastEvaluatedKey?.['sk'];
     return { jobs, lastSk: typeof lastSk === 'string' ? lastSk : undefined };

@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient, QueryCommandInput, UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { sendGet, sendPut, sendUpdate } from './document-calls.js';
 import type { WorkerGrantRecord } from '../../domain/extension-ledger.js';
 import { isTerminal, type Job, type Workflow } from '../../domain/job.js';
 import { lastHeardAt, type WorkflowAdvance } from '../../domain/record-progress.js';
@@ -16,7 +17,7 @@ import { createOrReturnExisting, landedAlready, newWriteId, putVersioned, withou
 /** Finished jobs stay readable this long, then DynamoDB TTL removes the job item. */
 const FINISHED_JOB_RETENTION_SECONDS = 30 * 24 * 3600;
 
-const jobKey = (jobId: string) => ({ pk: `JOB#${jobId}`, sk: 'JOB' });
+export const jobKey = (jobId: string) => ({ pk: `JOB#${jobId}`, sk: 'JOB' });
 const workflowKey = (jobId: string, workflowId: string) => ({ pk: `JOB#${jobId}`, sk: `WF#${workflowId}` });
 const workerKey = (workerId: string) => ({ pk: `WORKER#${workerId}`, sk: 'WORKER' });
 const GRANT_PREFIX = 'GRANT#';
@@ -51,7 +52,7 @@ export class DynamoJobStore implements JobStore {
   ) {}
 
   async getJob(jobId: string): Promise<Job | undefined> {
-    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: jobKey(jobId), ConsistentRead: true }));
+    const { Item } = await sendGet(this.doc, { TableName: this.tableName, Key: jobKey(jobId), ConsistentRead: true });
     return Item ? asJob(Item) : undefined;
   }
 
@@ -73,9 +74,7 @@ export class DynamoJobStore implements JobStore {
   }
 
   async getWorkflow(jobId: string, workflowId: string): Promise<Workflow | undefined> {
-    const { Item } = await this.doc.send(
-      new GetCommand({ TableName: this.tableName, Key: workflowKey(jobId, workflowId), ConsistentRead: true }),
-    );
+    const { Item } = await sendGet(this.doc, { TableName: this.tableName, Key: workflowKey(jobId, workflowId), ConsistentRead: true });
     return Item ? asWorkflow(Item) : undefined;
   }
 
@@ -239,7 +238,7 @@ export class DynamoJobStore implements JobStore {
 
   async leaveWorkerIndex(workflows: ReadonlyArray<{ jobId: string; workflowId: string; incarnation?: string }>): Promise<void> {
     for (const w of workflows) {
-      const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: workflowKey(w.jobId, w.workflowId), ConsistentRead: true }));
+      const { Item } = await sendGet(this.doc, { TableName: this.tableName, Key: workflowKey(w.jobId, w.workflowId), ConsistentRead: true });
       const worker = Item?.['gsiWorkerId'];
       const heard = Item ? lastHeardAt(asWorkflow(Item)) : undefined;
       // Before it leaves: once out of the index, its time no longer counts for the worker's health.
@@ -259,44 +258,40 @@ export class DynamoJobStore implements JobStore {
     const fields: Record<string, unknown> = { ...rest, ...(record.retainUntil !== undefined ? { [TTL_ATTRIBUTE]: ttlSeconds(record.retainUntil) } : {}) };
     const names = Object.keys(fields);
     try {
-      const { Attributes } = await this.doc.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: grantKey(record.jobId, record.workerId),
-          // `index` (= workerIndex) and `gsiWorkerId` put the record in the `byWorker` index: a fresh
-          // budget finds every job where the worker holds a grant, active there or not.
-          UpdateExpression: `SET workerIndex = if_not_exists(workerIndex, :workerIndex), #index = if_not_exists(#index, :workerIndex), gsiWorkerId = :worker, ${names.map((_, i) => `#f${i} = :f${i}`).join(', ')}`,
-          // The worker's index is fixed by this job's first grant, not by an earlier job with this id;
-          // and a grant applied late (a retry overtaken by the next grant) never replaces a newer one.
-          ConditionExpression: [
-            ...(record.incarnation !== undefined ? ['(attribute_not_exists(incarnation) OR incarnation = :incarnation)'] : []),
-            '(attribute_not_exists(epoch) OR epoch < :epoch OR (epoch = :epoch AND #count <= :count))',
-          ].join(' AND '),
-          ExpressionAttributeNames: { '#index': 'index', '#count': 'count', ...Object.fromEntries(names.map((name, i) => [`#f${i}`, name])) },
-          ExpressionAttributeValues: {
-            ':workerIndex': workerIndex,
-            ':worker': record.workerId,
-            ':epoch': record.epoch,
-            ':count': record.count,
-            ...(record.incarnation !== undefined ? { ':incarnation': record.incarnation } : {}),
-            ...Object.fromEntries(names.map((name, i) => [`:f${i}`, fields[name]])),
-          },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
+      const { Attributes } = await sendUpdate(this.doc, {
+        TableName: this.tableName,
+        Key: grantKey(record.jobId, record.workerId),
+        // `index` (= workerIndex) and `gsiWorkerId` put the record in the `byWorker` index: a fresh
+        // budget finds every job where the worker holds a grant, active there or not.
+        UpdateExpression: `SET workerIndex = if_not_exists(workerIndex, :workerIndex), #index = if_not_exists(#index, :workerIndex), gsiWorkerId = :worker, ${names.map((_, i) => `#f${i} = :f${i}`).join(', ')}`,
+        // The worker's index is fixed by this job's first grant, not by an earlier job with this id;
+        // and a grant applied late (a retry overtaken by the next grant) never replaces a newer one.
+        ConditionExpression: [
+          ...(record.incarnation !== undefined ? ['(attribute_not_exists(incarnation) OR incarnation = :incarnation)'] : []),
+          '(attribute_not_exists(epoch) OR epoch < :epoch OR (epoch = :epoch AND #count <= :count))',
+        ].join(' AND '),
+        ExpressionAttributeNames: { '#index': 'index', '#count': 'count', ...Object.fromEntries(names.map((name, i) => [`#f${i}`, name])) },
+        ExpressionAttributeValues: {
+          ':workerIndex': workerIndex,
+          ':worker': record.workerId,
+          ':epoch': record.epoch,
+          ':count': record.count,
+          ...(record.incarnation !== undefined ? { ':incarnation': record.incarnation } : {}),
+          ...Object.fromEntries(names.map((name, i) => [`:f${i}`, fields[name]])),
+        },
+        ReturnValues: 'ALL_NEW',
+      });
       return Number(Attributes?.['workerIndex'] ?? workerIndex);
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      const { Item: stored } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: grantKey(record.jobId, record.workerId), ConsistentRead: true }));
+      const { Item: stored } = await sendGet(this.doc, { TableName: this.tableName, Key: grantKey(record.jobId, record.workerId), ConsistentRead: true });
       // This job's record already holds a newer grant: it stays, and so does the worker's index.
       if (stored && ofIncarnation(asGrant(stored), record.incarnation)) return Number(stored['workerIndex'] ?? workerIndex);
       // A record of an earlier job with this id: replaced whole.
-      await this.doc.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: { ...fields, workerIndex, index: workerIndex, gsiWorkerId: record.workerId, ...grantKey(record.jobId, record.workerId) },
-        }),
-      );
+      await sendPut(this.doc, {
+        TableName: this.tableName,
+        Item: { ...fields, workerIndex, index: workerIndex, gsiWorkerId: record.workerId, ...grantKey(record.jobId, record.workerId) },
+      });
       return workerIndex;
     }
   }
@@ -335,7 +330,7 @@ export class DynamoJobStore implements JobStore {
   }
 
   async getWorker(workerId: string): Promise<WorkerHealth | undefined> {
-    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: workerKey(workerId), ConsistentRead: true }));
+    const { Item } = await sendGet(this.doc, { TableName: this.tableName, Key: workerKey(workerId), ConsistentRead: true });
     return Item ? asWorker(Item) : undefined;
   }
 
@@ -354,22 +349,20 @@ export class DynamoJobStore implements JobStore {
     const failed = worker.failedAt !== undefined;
     const writeId = newWriteId();
     try {
-      await this.doc.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: workerKey(worker.workerId),
-          UpdateExpression: `SET budget = :budget, #version = :next, #writeId = :writeId${failed ? ', failedAt = :failedAt' : ' REMOVE failedAt'}`,
-          ConditionExpression: '#version = :expected',
-          ExpressionAttributeNames: { '#version': 'version', '#writeId': WRITE_ID },
-          ExpressionAttributeValues: {
-            ':budget': worker.budget,
-            ':next': expectedVersion + 1,
-            ':expected': expectedVersion,
-            ':writeId': writeId,
-            ...(failed ? { ':failedAt': worker.failedAt } : {}),
-          },
-        }),
-      );
+      await sendUpdate(this.doc, {
+        TableName: this.tableName,
+        Key: workerKey(worker.workerId),
+        UpdateExpression: `SET budget = :budget, #version = :next, #writeId = :writeId${failed ? ', failedAt = :failedAt' : ' REMOVE failedAt'}`,
+        ConditionExpression: '#version = :expected',
+        ExpressionAttributeNames: { '#version': 'version', '#writeId': WRITE_ID },
+        ExpressionAttributeValues: {
+          ':budget': worker.budget,
+          ':next': expectedVersion + 1,
+          ':expected': expectedVersion,
+          ':writeId': writeId,
+          ...(failed ? { ':failedAt': worker.failedAt } : {}),
+        },
+      });
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       // A budget written by the first try of a write the SDK repeated: granted, not to be decided again.
@@ -396,9 +389,9 @@ export class DynamoJobStore implements JobStore {
 
   /** A monotonic "move forward" update: when the stored value is already newer, there is nothing to do. */
   /** False when the condition found the item already as far along (or gone). */
-  private async updateIfStillBehind(input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName'>): Promise<boolean> {
+  private async updateIfStillBehind(input: Omit<UpdateCommandInput, 'TableName'>): Promise<boolean> {
     try {
-      await this.doc.send(new UpdateCommand({ TableName: this.tableName, ...input }));
+      await sendUpdate(this.doc, { TableName: this.tableName, ...input });
       return true;
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { sendGet, sendPut, sendQuery, sendUpdate } from './document-calls.js';
 import type { ItemStateEntry } from '../../domain/pools/item-census.js';
 import type { Pool } from '../../domain/pools/pool.js';
 import { collectionTimerId, isItemIdle, itemTimerId, poolTimerId, type ItemState, type PoolItem } from '../../domain/pools/pool-item.js';
@@ -15,7 +16,7 @@ import { ITEM_PREFIX, itemIdOfKey, itemKey, poolPk } from './pool-keys.js';
 import { BATCH_GET_KEYS, DynamoPoolItemStates, isMissingIndex, type StatsPage } from './pool-item-states.js';
 import { createOrReturnExisting, putVersioned, withoutStorageAttributes } from './versioned-item.js';
 
-const poolKey = (poolId: string) => ({ pk: poolPk(poolId), sk: 'POOL' });
+export const poolKey = (poolId: string) => ({ pk: poolPk(poolId), sk: 'POOL' });
 const SUBTASK_PREFIX = 'SUBTASK#';
 const subtaskKey = (poolId: string, itemId: string) => ({ pk: poolPk(poolId), sk: `${SUBTASK_PREFIX}${itemId}` });
 const collectionKey = (poolId: string, collectionId: string) => ({ pk: poolPk(poolId), sk: `COLL#${collectionId}` });
@@ -150,7 +151,7 @@ export class DynamoPoolStore implements PoolStore {
   }
 
   async getPool(poolId: string): Promise<Pool | undefined> {
-    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: poolKey(poolId), ConsistentRead: true }));
+    const { Item } = await sendGet(this.doc, { TableName: this.tableName, Key: poolKey(poolId), ConsistentRead: true });
     return Item ? asPool(Item) : undefined;
   }
 
@@ -167,7 +168,7 @@ export class DynamoPoolStore implements PoolStore {
   }
 
   async getItem(poolId: string, itemId: string): Promise<PoolItem | undefined> {
-    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: itemKey(poolId, itemId), ConsistentRead: true }));
+    const { Item } = await sendGet(this.doc, { TableName: this.tableName, Key: itemKey(poolId, itemId), ConsistentRead: true });
     return Item ? asItem(Item) : undefined;
   }
 
@@ -206,15 +207,13 @@ export class DynamoPoolStore implements PoolStore {
 
   private async reserveSubtaskId(poolId: string, itemId: string, owner: string): Promise<boolean> {
     try {
-      await this.doc.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: { ...subtaskKey(poolId, itemId), owner },
-          ConditionExpression: 'attribute_not_exists(#owner) OR #owner = :owner',
-          ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: { ':owner': owner },
-        }),
-      );
+      await sendPut(this.doc, {
+        TableName: this.tableName,
+        Item: { ...subtaskKey(poolId, itemId), owner },
+        ConditionExpression: 'attribute_not_exists(#owner) OR #owner = :owner',
+        ExpressionAttributeNames: { '#owner': 'owner' },
+        ExpressionAttributeValues: { ':owner': owner },
+      });
       return true;
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
@@ -225,16 +224,14 @@ export class DynamoPoolStore implements PoolStore {
   /** Drops the owner rather than the item: the handlers' grants hold no DeleteItem (infra/constructs/handler-access.ts). */
   private async releaseSubtaskId(poolId: string, itemId: string, owner: string): Promise<void> {
     try {
-      await this.doc.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: subtaskKey(poolId, itemId),
-          UpdateExpression: 'REMOVE #owner',
-          ConditionExpression: '#owner = :owner',
-          ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: { ':owner': owner },
-        }),
-      );
+      await sendUpdate(this.doc, {
+        TableName: this.tableName,
+        Key: subtaskKey(poolId, itemId),
+        UpdateExpression: 'REMOVE #owner',
+        ConditionExpression: '#owner = :owner',
+        ExpressionAttributeNames: { '#owner': 'owner' },
+        ExpressionAttributeValues: { ':owner': owner },
+      });
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
@@ -242,13 +239,11 @@ export class DynamoPoolStore implements PoolStore {
 
   private async createItem(item: PoolItem): Promise<void> {
     try {
-      await this.doc.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: newItemRecord(item),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
+      await sendPut(this.doc, {
+        TableName: this.tableName,
+        Item: newItemRecord(item),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      });
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
@@ -307,16 +302,14 @@ export class DynamoPoolStore implements PoolStore {
   }
 
   private async availableFrom(poolId: string, limit: number, fromKey?: string): Promise<string[]> {
-    const page = await this.doc.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        IndexName: AVAILABLE_INDEX,
-        KeyConditionExpression: fromKey === undefined ? '#pool = :pool' : '#pool = :pool AND #key >= :from',
-        ExpressionAttributeNames: { '#pool': AVAILABLE_INDEX_KEYS.partition, ...(fromKey === undefined ? {} : { '#key': AVAILABLE_INDEX_KEYS.sort }) },
-        ExpressionAttributeValues: { ':pool': poolId, ...(fromKey === undefined ? {} : { ':from': fromKey }) },
-        Limit: limit,
-      }),
-    );
+    const page = await sendQuery(this.doc, {
+      TableName: this.tableName,
+      IndexName: AVAILABLE_INDEX,
+      KeyConditionExpression: fromKey === undefined ? '#pool = :pool' : '#pool = :pool AND #key >= :from',
+      ExpressionAttributeNames: { '#pool': AVAILABLE_INDEX_KEYS.partition, ...(fromKey === undefined ? {} : { '#key': AVAILABLE_INDEX_KEYS.sort }) },
+      ExpressionAttributeValues: { ':pool': poolId, ...(fromKey === undefined ? {} : { ':from': fromKey }) },
+      Limit: limit,
+    });
     return (page.Items ?? []).map((item) => String(item['sk']).slice(ITEM_PREFIX.length));
   }
 
@@ -325,18 +318,16 @@ export class DynamoPoolStore implements PoolStore {
     const ids: string[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
-      const page = await this.doc.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :items)',
-          FilterExpression: '#state = :available',
-          ProjectionExpression: 'itemId',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':pk': poolPk(poolId), ':items': ITEM_PREFIX, ':available': 'available' },
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
+      const page = await sendQuery(this.doc, {
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :items)',
+        FilterExpression: '#state = :available',
+        ProjectionExpression: 'itemId',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':pk': poolPk(poolId), ':items': ITEM_PREFIX, ':available': 'available' },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      });
       ids.push(...(page.Items ?? []).map((item) => String(item['itemId'])));
       startKey = page.LastEvaluatedKey;
     } while (startKey && ids.length < limit);
@@ -378,11 +369,11 @@ export class DynamoPoolStore implements PoolStore {
   }
 
   async putEscalationPointer(pointer: EscalationPointer): Promise<void> {
-    await this.doc.send(new PutCommand({ TableName: this.tableName, Item: { ...pointer, pk: ESCALATIONS_PK, sk: pointer.escalationId } }));
+    await sendPut(this.doc, { TableName: this.tableName, Item: { ...pointer, pk: ESCALATIONS_PK, sk: pointer.escalationId } });
   }
 
   async getEscalationPointer(escalationId: string): Promise<EscalationPointer | undefined> {
-    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { pk: ESCALATIONS_PK, sk: escalationId }, ConsistentRead: true }));
+    const { Item } = await sendGet(this.doc, { TableName: this.tableName, Key: { pk: ESCALATIONS_PK, sk: escalationId }, ConsistentRead: true });
     return Item ? (withoutStorageAttributes(Item) as unknown as EscalationPointer) : undefined;
   }
 
@@ -391,15 +382,13 @@ export class DynamoPoolStore implements PoolStore {
     let readUpTo = afterEscalationId;
     let more = true;
     for (let reads = 0; reads < ESCALATION_READS && more && pointers.length < limit; reads++) {
-      const page = await this.doc.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          ...escalationsOf(scope),
-          ConsistentRead: true,
-          Limit: limit - pointers.length,
-          ...(readUpTo === undefined ? {} : { ExclusiveStartKey: { pk: ESCALATIONS_PK, sk: readUpTo } }),
-        }),
-      );
+      const page = await sendQuery(this.doc, {
+        TableName: this.tableName,
+        ...escalationsOf(scope),
+        ConsistentRead: true,
+        Limit: limit - pointers.length,
+        ...(readUpTo === undefined ? {} : { ExclusiveStartKey: { pk: ESCALATIONS_PK, sk: readUpTo } }),
+      });
       pointers.push(...(page.Items ?? []).map((item) => withoutStorageAttributes(item) as unknown as EscalationPointer));
       more = page.LastEvaluatedKey !== undefined;
       if (page.LastEvaluatedKey) readUpTo = page.LastEvaluatedKey['sk'] as string;
@@ -428,9 +417,7 @@ export class DynamoPoolStore implements PoolStore {
   }
 
   async getCollection(poolId: string, collectionId: string): Promise<CheckpointCollection | undefined> {
-    const { Item } = await this.doc.send(
-      new GetCommand({ TableName: this.tableName, Key: collectionKey(poolId, collectionId), ConsistentRead: true }),
-    );
+    const { Item } = await sendGet(this.doc, { TableName: this.tableName, Key: collectionKey(poolId, collectionId), ConsistentRead: true });
     // `jobId` is the timer index's copy of its timer id.
     return Item ? (withoutStorageAttributes(Item, ['jobId']) as unknown as CheckpointCollection) : undefined;
   }
@@ -439,12 +426,12 @@ export class DynamoPoolStore implements PoolStore {
     const { poolId, collectionId, index, ...row } = chunk;
     const key = collectionRowKey(poolId, collectionId, index);
     try {
-      await this.doc.send(new PutCommand({ TableName: this.tableName, Item: { ...row, ...key }, ConditionExpression: 'attribute_not_exists(pk)' }));
+      await sendPut(this.doc, { TableName: this.tableName, Item: { ...row, ...key }, ConditionExpression: 'attribute_not_exists(pk)' });
       return chunk;
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
-    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }));
+    const { Item } = await sendGet(this.doc, { TableName: this.tableName, Key: key, ConsistentRead: true });
     if (!Item) throw new Error(`chunk ${index} of collection ${collectionId} was refused as stored, and is not`);
     return { ...(withoutStorageAttributes(Item) as unknown as Omit<CollectionChunk, 'poolId' | 'collectionId' | 'index'>), poolId, collectionId, index };
   }

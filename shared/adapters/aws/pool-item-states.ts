@@ -1,4 +1,5 @@
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { sendQuery } from './document-calls.js';
 import type { ItemStateEntry } from '../../domain/pools/item-census.js';
 import type { ItemState, ItemStats, PoolItem } from '../../domain/pools/pool-item.js';
 import { batchGet } from './batch-requests.js';
@@ -82,14 +83,12 @@ export class DynamoPoolItemStates {
     const entries: ItemStateEntry[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
-      const page = await this.doc.send(
-        new QueryCommand({
-          ...base,
-          ProjectionExpression: 'sk, #state, #splitPending',
-          ExpressionAttributeNames: { ...base.ExpressionAttributeNames, ...STATE_NAMES },
-          ExclusiveStartKey: startKey,
-        }),
-      );
+      const page = await sendQuery(this.doc, {
+        ...base,
+        ProjectionExpression: 'sk, #state, #splitPending',
+        ExpressionAttributeNames: { ...base.ExpressionAttributeNames, ...STATE_NAMES },
+        ExclusiveStartKey: startKey,
+      });
       entries.push(...(page.Items ?? []).map(entryOf));
       startKey = page.LastEvaluatedKey;
     } while (startKey);
@@ -105,14 +104,12 @@ export class DynamoPoolItemStates {
   statsPage(poolId: string, from: 'index', afterItemId?: string): Promise<StatsPage | undefined>;
   async statsPage(poolId: string, from: 'index' | 'table', afterItemId?: string): Promise<StatsPage | undefined> {
     const base = itemsOf(poolId, this.tableName, from);
-    const page = await this.doc.send(
-      new QueryCommand({
-        ...base,
-        ProjectionExpression: 'sk, #stats',
-        ExpressionAttributeNames: { ...base.ExpressionAttributeNames, '#stats': 'stats' },
-        ExclusiveStartKey: afterItemId === undefined ? undefined : startAfter(poolId, afterItemId, from),
-      }),
-    );
+    const page = await sendQuery(this.doc, {
+      ...base,
+      ProjectionExpression: 'sk, #stats',
+      ExpressionAttributeNames: { ...base.ExpressionAttributeNames, '#stats': 'stats' },
+      ExclusiveStartKey: afterItemId === undefined ? undefined : startAfter(poolId, afterItemId, from),
+    });
     const rows = page.Items ?? [];
     if (from === 'index' && rows.some((row) => row['stats'] === undefined)) return undefined;
     const items = rows.map((row) => ({ itemId: itemIdOfKey(row['sk']), stats: row['stats'] as ItemStats }));
@@ -134,17 +131,15 @@ export class DynamoPoolItemStates {
     const base = itemsOf(poolId, this.tableName, from);
     let startKey: Record<string, unknown> | undefined = afterItemId === undefined ? undefined : startAfter(poolId, afterItemId, from);
     do {
-      const page = await this.doc.send(
-        new QueryCommand({
-          ...base,
-          FilterExpression: '#state = :state',
-          ProjectionExpression: 'sk',
-          ExpressionAttributeNames: { ...base.ExpressionAttributeNames, '#state': 'state' },
-          ExpressionAttributeValues: { ...base.ExpressionAttributeValues, ':state': state },
-          Limit: INDEX_PAGE_LIMIT,
-          ExclusiveStartKey: startKey,
-        }),
-      );
+      const page = await sendQuery(this.doc, {
+        ...base,
+        FilterExpression: '#state = :state',
+        ProjectionExpression: 'sk',
+        ExpressionAttributeNames: { ...base.ExpressionAttributeNames, '#state': 'state' },
+        ExpressionAttributeValues: { ...base.ExpressionAttributeValues, ':state': state },
+        Limit: INDEX_PAGE_LIMIT,
+        ExclusiveStartKey: startKey,
+      });
       startKey = page.LastEvaluatedKey;
       const ids = (page.Items ?? []).map((row) => itemIdOfKey(row['sk']));
       if (ids.length > 0 || startKey === undefined) yield ids;

@@ -1,4 +1,5 @@
-import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient, QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { sendQuery } from './document-calls.js';
 
 /**
  * A query's items, page after page, up to `maxItems` (every one by default). DynamoDB ends a page at
@@ -15,7 +16,7 @@ export async function queryItems(
   let startKey = input.ExclusiveStartKey;
   do {
     const missing = maxItems - items.length;
-    const page = await doc.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey, ...(Number.isFinite(missing) ? { Limit: missing } : {}) }));
+    const page = await sendQuery(doc, { ...input, ExclusiveStartKey: startKey, ...(Number.isFinite(missing) ? { Limit: missing } : {}) });
     items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
   } while (startKey && items.length < maxItems);

@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { sendGet, sendPut } from './document-calls.js';
 import { POOL_KEY_PREFIX } from './jobs-table.js';
 
 /** Writes of the row lost to a racing answer of the same escalation, tried again at most this often. */
@@ -29,15 +30,13 @@ export class DynamoSubtaskReservations {
       const union = [...new Set([...named, ...itemIds])];
       if (union.length === named.length) return;
       try {
-        await this.doc.send(
-          new PutCommand({
-            TableName: this.tableName,
-            Item: { ...reservationsKey(poolId, owner), itemIds: union, version: version + 1 },
-            ...(version === 0
-              ? { ConditionExpression: 'attribute_not_exists(pk)' }
-              : { ConditionExpression: '#version = :version', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':version': version } }),
-          }),
-        );
+        await sendPut(this.doc, {
+          TableName: this.tableName,
+          Item: { ...reservationsKey(poolId, owner), itemIds: union, version: version + 1 },
+          ...(version === 0
+            ? { ConditionExpression: 'attribute_not_exists(pk)' }
+            : { ConditionExpression: '#version = :version', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':version': version } }),
+        });
         return;
       } catch (error) {
         if (!(error instanceof ConditionalCheckFailedException) || tries >= MAX_RECORD_TRIES) throw error;
@@ -46,7 +45,7 @@ export class DynamoSubtaskReservations {
   }
 
   private async read(poolId: string, owner: string): Promise<{ itemIds: string[]; version: number }> {
-    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: reservationsKey(poolId, owner), ConsistentRead: true }));
+    const { Item } = await sendGet(this.doc, { TableName: this.tableName, Key: reservationsKey(poolId, owner), ConsistentRead: true });
     const itemIds = Item?.['itemIds'];
     return { itemIds: Array.isArray(itemIds) ? itemIds.map(String) : [], version: typeof Item?.['version'] === 'number' ? Item['version'] : 0 };
   }

@@ -17,6 +17,7 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
+import { ANSWER_DIRECTLY, type AnswersDirectly } from '../../adapters/aws/document-calls.js';
 import { applyUpdate, evaluate, type Item } from './expression-eval.js';
 import { parseCondition, parseUpdate, ValidationException, type Condition } from './expression-parser.js';
 import { itemSize, MAX_ITEM_BYTES } from '../../domain/stored-size.js';
@@ -38,6 +39,7 @@ export interface MemoryDynamoOptions extends StoreHooks {
 }
 
 type Input = Record<string, unknown> & { TableName?: string };
+type CommandClass = new (input: never) => unknown;
 
 const units = (bytes: number, unit: number) => Math.max(1, Math.ceil(bytes / unit));
 
@@ -51,7 +53,7 @@ function conditionFailed(): ConditionalCheckFailedException {
  * adapters rely on DynamoDB to enforce: conditional writes, the 400 KB item limit, 1 MB query pages,
  * batch sizes, no strongly consistent reads on a GSI, and eventually consistent indexes.
  */
-export class MemoryDynamo implements SimStore {
+export class MemoryDynamo implements SimStore, AnswersDirectly {
   private readonly tables = new Map<string, Table>();
   private counted: DynamoUsage = newDynamoUsage();
   private uncounted = false;
@@ -82,15 +84,17 @@ export class MemoryDynamo implements SimStore {
    * counted as AWS usage and never count as a handler's write.
    */
   get observer(): DynamoDBDocumentClient {
-    const send = async (command: { input: unknown }) => {
+    const uncounted = async (call: () => Promise<unknown>) => {
       this.uncounted = true;
       try {
-        return await this.send(command);
+        return await call();
       } finally {
         this.uncounted = false;
       }
     };
-    return { send } as unknown as DynamoDBDocumentClient;
+    const send = (command: { input: unknown }) => uncounted(() => this.send(command));
+    const direct = (command: CommandClass, input: object) => uncounted(() => this.answer(command, input as Input));
+    return { send, [ANSWER_DIRECTLY]: direct } as unknown as DynamoDBDocumentClient;
   }
 
   /** Each command class the store answers, by constructor: one lookup per call instead of a chain of `instanceof`. */
@@ -106,16 +110,30 @@ export class MemoryDynamo implements SimStore {
     [DescribeTableCommand, { kind: 'DescribeTable', run: (input) => ({ Table: { TableName: this.table(input).name, TableStatus: 'ACTIVE' } }) }],
   ]);
 
-  async send(command: { input: unknown }): Promise<unknown> {
-    const operation = this.operations.get(command.constructor);
+  send(command: { input: unknown }): Promise<unknown> {
+    return this.answer(command.constructor, command.input as Input);
+  }
+
+  /**
+   * The adapters' calls (`document-calls.ts`) come here with the command's class and input, no
+   * command built, unless `send` was replaced (a test watching the calls): then the command is built
+   * and sent to the replacement.
+   */
+  [ANSWER_DIRECTLY](command: CommandClass, input: object): Promise<unknown> {
+    if (this.send !== OWN_SEND) return this.send(new command(input as never) as { input: unknown });
+    return this.answer(command, input as Input);
+  }
+
+  private async answer(commandClass: unknown, input: Input): Promise<unknown> {
+    const operation = this.operations.get(commandClass);
     const afterWrite = this.uncounted ? undefined : this.options.beforeCall?.(operation?.writes ?? false);
-    const kind = operation?.kind ?? command.constructor.name.replace(/Command$/, '');
+    const kind = operation?.kind ?? String((commandClass as { name?: unknown }).name).replace(/Command$/, '');
     this.usage.calls[kind] = (this.usage.calls[kind] ?? 0) + 1;
     if (!operation) throw new ValidationException(`The in-memory DynamoDB does not implement ${kind}; add it in shared/simulation/dynamo/memory-dynamo.ts`);
-    if (!afterWrite) return operation.run(command.input as Input);
+    if (!afterWrite) return operation.run(input);
     let tookEffect = false;
     try {
-      const answer = operation.run(command.input as Input);
+      const answer = operation.run(input);
       tookEffect = true;
       return answer;
     } finally {
@@ -130,6 +148,10 @@ export class MemoryDynamo implements SimStore {
     const drained = this.written;
     this.written = new Set();
     return drained;
+  }
+
+  storedItem(tableName: string, key: Record<string, unknown>): object | undefined {
+    return this.table({ TableName: tableName }).get(key);
   }
 
   private now(): number {
@@ -319,6 +341,8 @@ export class MemoryDynamo implements SimStore {
     return (input['ExpressionAttributeValues'] ?? {}) as Record<string, unknown>;
   }
 }
+
+const OWN_SEND = MemoryDynamo.prototype.send;
 
 /** `a, #b, c`: top-level attribute names (the adapters project no nested paths). */
 function parseProjection(expression: string, names: Record<string, string>): string[] {

@@ -14,6 +14,11 @@ export interface SimStore {
   readonly largestItemBytes: number;
   /** Partition keys written since the last call. */
   drainWrittenPartitions(): Set<string>;
+  /**
+   * The object the store keeps for an item's current version (`undefined` when there is none), never
+   * changed in place: the same object, the same item. Only the in-memory store can tell.
+   */
+  storedItem?(tableName: string, key: Record<string, unknown>): object | undefined;
   close(): Promise<void>;
 }
 

@@ -22,20 +22,42 @@ interface Propagation {
 
 const keyString = (item: Item, schema: KeySchema) => `${String(item[schema.hash])}\u0000${schema.range ? String(item[schema.range]) : ''}`;
 
+/** Whether two index entries are equal as JSON (their keys in the same order, each value the same as JSON), mostly without serialising. */
+function sameEntry(a: Item, b: Item): boolean {
+  if (a === b) return true;
+  const keys = Object.keys(a);
+  const otherKeys = Object.keys(b);
+  if (keys.length !== otherKeys.length || keys.some((key, i) => key !== otherKeys[i])) return JSON.stringify(a) === JSON.stringify(b);
+  for (const key of keys) {
+    const value = a[key];
+    const other = b[key];
+    if (value !== other && JSON.stringify(value) !== JSON.stringify(other)) return false;
+  }
+  return true;
+}
+
+const byVisibleAt = (a: Propagation, b: Propagation) => a.visibleAt - b.visibleAt;
+
 /** One secondary index: eventually consistent, it applies each write after a lag (GSIs on AWS do too). */
 export class SecondaryIndex {
   private readonly partitions = new Map<string, Map<string, Item>>();
   private readonly pending: Propagation[] = [];
   private readonly lastVisibleAt = new Map<string, number>();
   private readonly where = new Map<string, string>();
-  /** Each stored item's entry here, and that entry as JSON: worked out once, as stored items never change. */
+  /** Each stored item's entry here: worked out once, as stored items never change. */
   private readonly entries = new WeakMap<Item, Item>();
-  private readonly entriesJson = new WeakMap<Item, string>();
+  /** Whether `pending` may be out of `visibleAt` order (a change was added since it was last sorted). */
+  private unsorted = false;
+  /** What an entry carries: the table's keys, the index's keys, then `include`; `undefined` when it carries everything. */
+  private readonly projected: readonly string[] | undefined;
 
   constructor(
     readonly definition: IndexDefinition,
-    private readonly table: KeySchema,
-  ) {}
+    table: KeySchema,
+  ) {
+    const names = [table.hash, table.range, definition.hash, definition.range, ...(definition.include ?? [])];
+    this.projected = definition.include ? names.filter((name): name is string => name !== undefined) : undefined;
+  }
 
   /** Records the new version of a table item (or its deletion) for index readers from `visibleAt` on. */
   propagate(tableKey: string, after: Item | undefined, visibleAt: number): void {
@@ -43,6 +65,7 @@ export class SecondaryIndex {
     const at = Math.max(visibleAt, this.lastVisibleAt.get(tableKey) ?? 0);
     this.lastVisibleAt.set(tableKey, at);
     const inIndex = after && after[this.definition.hash] !== undefined && (!this.definition.range || after[this.definition.range] !== undefined);
+    this.unsorted = true;
     this.pending.push({
       visibleAt: at,
       tableKey,
@@ -58,14 +81,17 @@ export class SecondaryIndex {
   writeUnits(before: Item | undefined, after: Item | undefined): number {
     const had = before !== undefined && before[this.definition.hash] !== undefined;
     const has = after !== undefined && after[this.definition.hash] !== undefined;
-    const entryUnits = (item: Item) => Math.max(1, Math.ceil(itemSize(this.entry(item)) / 1024));
     if (had && has) {
       const keysMoved = keyString(before, this.definition) !== keyString(after, this.definition);
-      if (keysMoved) return entryUnits(before) + entryUnits(after);
-      return this.entryJson(before) === this.entryJson(after) ? 0 : Math.max(entryUnits(before), entryUnits(after));
+      if (keysMoved) return this.entryUnits(before) + this.entryUnits(after);
+      return sameEntry(this.entry(before), this.entry(after)) ? 0 : Math.max(this.entryUnits(before), this.entryUnits(after));
     }
-    if (had) return entryUnits(before);
-    return has ? entryUnits(after) : 0;
+    if (had) return this.entryUnits(before);
+    return has ? this.entryUnits(after) : 0;
+  }
+
+  private entryUnits(item: Item): number {
+    return Math.max(1, Math.ceil(itemSize(this.entry(item)) / 1024));
   }
 
   /** The partition as an index reader sees it at `now`. */
@@ -76,7 +102,9 @@ export class SecondaryIndex {
 
   private catchUp(now: number): void {
     if (this.pending.length === 0) return;
-    this.pending.sort((a, b) => a.visibleAt - b.visibleAt);
+    // Stable: changes due at the same moment stay in the order they were made (sorting again changes nothing).
+    if (this.unsorted) this.pending.sort(byVisibleAt);
+    this.unsorted = false;
     let applied = 0;
     for (const change of this.pending) {
       if (change.visibleAt > now) break;
@@ -101,17 +129,10 @@ export class SecondaryIndex {
     return entry;
   }
 
-  private entryJson(item: Item): string {
-    let json = this.entriesJson.get(item);
-    if (json === undefined) this.entriesJson.set(item, (json = JSON.stringify(this.entry(item))));
-    return json;
-  }
-
   private project(item: Item): Item {
-    if (!this.definition.include) return item;
+    if (!this.projected) return item;
     const projected: Item = {};
-    const names = [this.table.hash, this.table.range, this.definition.hash, this.definition.range, ...this.definition.include];
-    for (const name of names) if (name !== undefined && item[name] !== undefined) projected[name] = item[name];
+    for (const name of this.projected) if (item[name] !== undefined) projected[name] = item[name];
     return projected;
   }
 }

@@ -1,9 +1,12 @@
+import { poolKey } from '../../adapters/aws/dynamo-pool-store.js';
+import { itemKey } from '../../adapters/aws/pool-keys.js';
 import { attemptWakeUpAt } from '../../domain/pools/item-wake-up.js';
 import { poolIsStopped, type Pool } from '../../domain/pools/pool.js';
 import { ITEM_BOUNDS, type ItemState, type PoolItem } from '../../domain/pools/pool-item.js';
 import type { DeadSweeps } from '../world/dead-sweeps.js';
 import { detectionBoundMs } from '../world/detection-bound.js';
-import type { SimNodes } from '../world/nodes.js';
+import { ItemVersions, UNCHANGED } from '../world/item-versions.js';
+import { JOBS_TABLE, type SimNodes } from '../world/nodes.js';
 import type { PoolSpec } from '../world/plan.js';
 import type { World } from '../world/world.js';
 import type { SimAgent } from './sim-agent.js';
@@ -28,6 +31,8 @@ export interface Report {
 export class PoolInvariants {
   private readonly pools = new Map<string, Pool>();
   private readonly items = new Map<string, Map<string, PoolItem>>();
+  /** Pools and items by region, as last read: one that did not change is not read and checked again. */
+  private readonly versions = new Map<string, ItemVersions>();
 
   constructor(
     private readonly world: World,
@@ -82,15 +87,20 @@ export class PoolInvariants {
   }
 
   private async refresh(spec: PoolSpec): Promise<void> {
-    const observe = this.nodes.regions.get(spec.region)?.observePools;
-    if (!observe) return;
-    const pool = await observe.getPool(spec.poolId);
+    const node = this.nodes.regions.get(spec.region);
+    if (!node) return;
+    const observe = node.observePools;
+    let versions = this.versions.get(spec.region);
+    if (!versions) this.versions.set(spec.region, (versions = new ItemVersions(node.dynamo, JOBS_TABLE)));
+    const pool = await versions.read([spec.poolId], poolKey, () => observe.getPool(spec.poolId));
     if (!pool) return;
-    this.pools.set(spec.poolId, pool);
+    if (pool !== UNCHANGED) this.pools.set(spec.poolId, pool);
     const known = this.items.get(spec.poolId) ?? new Map<string, PoolItem>();
     this.items.set(spec.poolId, known);
-    const ids = this.expectedIds(spec);
-    for (const item of await observe.getItems(ids.map((itemId) => ({ poolId: spec.poolId, itemId })))) {
+    const ids = this.expectedIds(spec).map((itemId) => ({ poolId: spec.poolId, itemId }));
+    // Only items that changed: one read again would pass the same checks as when it was last read.
+    const changed = await versions.read(ids, (id) => itemKey(id.poolId, id.itemId), (read) => observe.getItems(read));
+    for (const item of changed === UNCHANGED ? [] : changed) {
       const before = known.get(item.itemId);
       if (before && FINAL.has(before.state) && item.state !== before.state) {
         this.report('pool-item-final', `${spec.poolId}/${item.itemId}`, `${before.state} became ${item.state}`);
@@ -103,7 +113,8 @@ export class PoolInvariants {
   /**
    * The bounds that keep an item far below 400 KB whatever agents send (`ITEM_BOUNDS`): a bounded
    * history, a few late results per attempt each kept whole only when small, payloads of 32 KB.
-   * Checked on every item read, so a bound that slips is seen long before a write is refused.
+   * Checked on every version of an item (each item read that changed), so a bound that slips is seen
+   * long before a write is refused.
    */
   private checkBounds(spec: PoolSpec, item: PoolItem): void {
     const bytes = storedBytes;

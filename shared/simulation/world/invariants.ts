@@ -1,4 +1,6 @@
+import { gateJobKey } from '../../adapters/aws/dynamo-gate-store.js';
 import { DynamoHistoryStore } from '../../adapters/aws/dynamo-history-store.js';
+import { jobKey } from '../../adapters/aws/dynamo-job-store.js';
 import { hasPending } from '../../app/decide-and-save.js';
 import { allRegionsFinal, type GateJob } from '../../domain/gate/gate-job.js';
 import { effectiveDeadline } from '../../domain/deadlines.js';
@@ -13,6 +15,7 @@ import { deadlineGateOwes } from './deadline-gate-owes.js';
 import { boundWithSweepBacklogMs, detectionBoundMs, extensionCapSeconds, latestFailureMs } from './detection-bound.js';
 import type { SimStore } from '../dynamo/sim-store.js';
 import type { DeadSweeps } from './dead-sweeps.js';
+import { ItemVersions, UNCHANGED } from './item-versions.js';
 import { GATE_TABLE, JOBS_TABLE, type SimNodes } from './nodes.js';
 import type { JobSpec, WorkerSpec } from './plan.js';
 import type { ProgressLog } from './progress-log.js';
@@ -32,7 +35,8 @@ export interface Violation {
 
 /**
  * The simulation's invariants, checked after every step of the world. State is read through the real
- * adapters on an uncounted view of each store, and re-read only from a store that was written.
+ * adapters on an uncounted view of each store, and re-read only from a store that was written (an
+ * item whose stored version is the one read last time is not read again: `ItemVersions`).
  */
 export class Invariants {
   readonly violations: Violation[] = [];
@@ -57,6 +61,9 @@ export class Invariants {
   private readonly indexEntries = new Map<string, number>();
   private limits: { capSeconds: number; failureMs: number } | undefined;
   private readonly allNodes: ReadonlyArray<{ name: string; dynamo: SimStore }>;
+  /** Job items by region, and gate items, as last read: one that did not change is not read and checked again. */
+  private readonly jobVersions = new Map<string, ItemVersions>();
+  private readonly gateVersions: ItemVersions;
 
   constructor(
     private readonly world: World,
@@ -65,6 +72,7 @@ export class Invariants {
     private readonly deadSweeps: DeadSweeps,
   ) {
     this.allNodes = [...nodes.regions.values(), nodes.gate];
+    this.gateVersions = new ItemVersions(nodes.gate.dynamo, GATE_TABLE);
   }
 
   violate(invariant: string, jobId: string | undefined, message: string): void {
@@ -89,8 +97,8 @@ export class Invariants {
     for (const [region, node] of this.nodes.regions) {
       for (const spec of this.written(written.get(region) ?? none, this.world.plan.jobs)) {
         if (!spec.regions.includes(region)) continue;
-        const next = await node.observe.getJob(spec.jobId);
-        if (!next) continue;
+        const next = await this.versionsIn(region, node.dynamo).read([spec.jobId], jobKey, () => node.observe.getJob(spec.jobId));
+        if (!next || next === UNCHANGED) continue;
         const { key } = this.regionOf(spec, region);
         const previous = this.jobs.get(key);
         if (!previous) this.log.jobSeen(spec.jobId, region, now);
@@ -100,8 +108,8 @@ export class Invariants {
       }
     }
     for (const spec of this.written(written.get(this.nodes.gate.name) ?? none, this.world.plan.jobs)) {
-      const gateJob = await this.nodes.gate.observe.get(spec.jobId);
-      if (!gateJob) continue;
+      const gateJob = await this.gateVersions.read([spec.jobId], gateJobKey, () => this.nodes.gate.observe.get(spec.jobId));
+      if (!gateJob || gateJob === UNCHANGED) continue;
       const declared = gateJob.globallyTimedOut && !this.gateJobs.get(spec.jobId)?.globallyTimedOut;
       this.gateJobs.set(spec.jobId, gateJob);
       if (declared) this.checkGlobalTimeout(spec, gateJob);
@@ -110,6 +118,12 @@ export class Invariants {
     for (const node of this.allNodes) {
       if (node.dynamo.usage.oversizedWrites > 0) this.violate('item-size', undefined, `${node.name}: a write was refused for passing 400 KB`);
     }
+  }
+
+  private versionsIn(region: string, store: SimStore): ItemVersions {
+    let versions = this.jobVersions.get(region);
+    if (!versions) this.jobVersions.set(region, (versions = new ItemVersions(store, JOBS_TABLE)));
+    return versions;
   }
 
   private policy() {

@@ -29,6 +29,8 @@ export class World {
   /** The trace, kept only when asked (a long sweep keeps just its digest). */
   readonly trace: string[] = [];
   private readonly digest = createHash('sha256');
+  /** Trace lines not yet hashed: the hash of the text is the same whether it is fed line by line or in blocks. */
+  private unhashed = '';
   readonly clock: Clock = { now: () => this.now };
   now = SIM_EPOCH;
   /** Which invocation each node runs, where it is to crash and whether it died: the crash fault. */
@@ -59,13 +61,20 @@ export class World {
 
   log(line: string): void {
     const stamped = `${((this.now - SIM_EPOCH) / 1000).toFixed(3)} ${line}`;
-    this.digest.update(`${stamped}\n`);
+    this.unhashed += `${stamped}\n`;
+    if (this.unhashed.length > 65_536) this.hashTrace();
     if (this.keepTrace) this.trace.push(stamped);
   }
 
   /** SHA-256 of every trace line so far: equal digests, equal runs. */
   traceDigest(): string {
+    this.hashTrace();
     return this.digest.copy().digest('hex');
+  }
+
+  private hashTrace(): void {
+    this.digest.update(this.unhashed);
+    this.unhashed = '';
   }
 
   /** Runs the agenda until it is empty, `untilMs` passes, or `stop()` says so; `afterStep` runs after each event. */
