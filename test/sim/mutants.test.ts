@@ -116,13 +116,18 @@ vi.mock('../../shared/domain/gate/global-deadline.js', async (importOriginal) =>
   };
 });
 
-/** Pool agent calls: the attempt number is not checked (a stale attempt acts as the live one). */
+/**
+ * Pool agent calls: the attempt number is not checked (a stale attempt acts as the live one); or a
+ * heartbeat answers `continue` where it must answer `terminate` (the agent never learns to stop).
+ */
 vi.mock('../../shared/domain/pools/agent-calls.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../shared/domain/pools/agent-calls.js')>();
   return {
     ...real,
     decideAgentCall: (item: any, pool: any, attempt: number, call: any, now: number) => {
-      return real.decideAgentCall(item, pool, M.active === 'attempt-fence-skipped' ? item.attempt : attempt, call, now);
+      const decided = real.decideAgentCall(item, pool, M.active === 'attempt-fence-skipped' ? item.attempt : attempt, call, now);
+      if (M.active !== 'terminate-unheard' || (decided.reply as any)?.action !== 'terminate') return decided;
+      return { ...decided, reply: { ...(decided.reply as any), action: 'continue' } };
     },
   };
 });
@@ -187,6 +192,7 @@ describe('mutation testing: each mutant must be caught by the simulator', () => 
     ['gate-timeout-unconfirmed', 'the gate reports TIMED_OUT on a declared timeout no region confirmed'],
     ['gate-keeps-moot-timeout', 'the gate keeps globallyTimedOut/timeoutReason in its view after every region completed'],
     ['attempt-fence-skipped', 'a pool agent call of a stale attempt acts as the live attempt'],
+    ['terminate-unheard', "a heartbeat answers 'continue' where it must answer 'terminate' (the agent is never told to stop)"],
     ['sweep-disabled', 'the job sweep never runs, so a lost wake-up (timer-loss) leaves the job RUNNING'],
   ];
   for (const [mutation, what] of cases) {

@@ -65,7 +65,9 @@ export class PoolInvariants {
 
   /**
    * Every agent learns to stop: a well-behaved agent lets go of an attempt within three heartbeats
-   * of it being told to terminate or being ended (its heartbeat answers `terminate`, a result is refused).
+   * of it being told to terminate or being ended (its heartbeat answers `terminate`, a result is refused),
+   * once a beat sent after that has been answered: beats whose invocations crash (the crash fault) teach
+   * nothing, so at a high crash rate a run of them only delays the lesson.
    */
   private checkAgentsStop(spec: PoolSpec): void {
     const items = this.items.get(spec.poolId);
@@ -76,7 +78,7 @@ export class PoolInvariants {
       if (!held || !item) continue;
       const live = item.run?.attempt === held.attempt ? item.run : undefined;
       const stoppedAt = live ? live.terminating?.since : item.history.find((entry) => entry.attempt === held.attempt)?.endedAt ?? item.run?.startedAt;
-      if (stoppedAt !== undefined && this.world.now > stoppedAt + agent.learnsWithinMs) {
+      if (stoppedAt !== undefined && this.world.now > stoppedAt + agent.learnsWithinMs && (held.beatAnsweredAt ?? -Infinity) >= stoppedAt) {
         this.report(
           'agent-learns-to-stop',
           `${spec.poolId}/${item.itemId}`,

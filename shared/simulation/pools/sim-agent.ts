@@ -39,6 +39,8 @@ interface Held {
   /** Commands finished so far; the current one is `commands[done]`. */
   done: number;
   told: boolean;
+  /** When a heartbeat of this attempt last got an answer (a reply or a refusal); a crashed beat answers nothing. */
+  beatAnsweredAt?: number;
 }
 
 type Claimed = { itemId: string; attempt: number; token: string; commands: Array<{ index: number; type: string }> };
@@ -74,16 +76,20 @@ export class SimAgent {
     return this.spec.agentId;
   }
 
-  /** How long after its attempt stopped being live a well-behaved agent must have let go: three heartbeats. */
+  /** How long after its attempt stopped being live a well-behaved agent must have let go: three heartbeats, one of them answered. */
   get learnsWithinMs(): number {
     return 3 * this.heartbeatMs;
   }
 
-  /** The attempt the agent works on while it is meant to obey (alive, not ignoring a terminate): what it must learn to stop. */
-  obedientAttempt(): { itemId: string; attempt: number } | undefined {
+  /**
+   * The attempt the agent works on while it is meant to obey (alive, not ignoring a terminate): what it
+   * must learn to stop, and when a beat of it was last answered. Only an answered beat can teach it: a
+   * beat whose invocation crashed answers nothing, as on Lambda (the SDK hears on its next beat).
+   */
+  obedientAttempt(): { itemId: string; attempt: number; beatAnsweredAt: number | undefined } | undefined {
     const held = this.held;
     if (!held || this.stopped || held.told) return undefined;
-    return { itemId: held.itemId, attempt: held.attempt };
+    return { itemId: held.itemId, attempt: held.attempt, beatAnsweredAt: held.beatAnsweredAt };
   }
 
   start(): void {
@@ -339,6 +345,7 @@ export class SimAgent {
         }
       }),
     );
+    if (call.type === 'heartbeat' && ('reply' in answer || answer.refusal !== undefined)) held.beatAnsweredAt = this.world.now;
     return answer;
   }
 
