@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { claimAnswer, commandStartAnswer, heartbeatAnswer, type Claim, type HeartbeatAnswer } from '../contract/pool-responses.js';
 import { setLongTimeout, type LongTimeout } from '../ports/long-timeout.js';
 import { CHECKPOINT_REQUEST_BEAT_SLACK_MS, checkpointIntervalMs, sdkAgentHeartbeatMs, slowerThanPoolWarning } from './agent-heartbeat.js';
 import { backoffDelayMs, defaultRetryPolicy } from './backoff.js';
+import { waitUnlessAborted } from './call-timers.js';
 import { anySignal, CallsInFlight } from './calls-in-flight.js';
 import { heartbeatBudgetMs } from './call-budget.js';
 import { watchDeadline } from './deadline-watch.js';
@@ -30,6 +30,12 @@ export interface AgentOptions extends VigilHttpOptions {
    * still used). Default: `process.emitWarning` (stderr, unless Node runs with `--no-warnings`).
    */
   onWarning?: (message: string) => void;
+  /**
+   * How long `claim` repeats one claim while Vigil answers `busy` or nothing. Default 35 s
+   * (CLAIM_PATIENCE_MS), past Vigil's 30 s takeover of an abandoned claim: a shorter one gives up on a
+   * claim whose item then stays taken until that takeover.
+   */
+  claimPatienceMs?: number;
 }
 
 /**
@@ -112,7 +118,7 @@ function warnIfSlowerThanPool(options: AgentOptions, poolId: string, claimed: Cl
  * Claims one item of `poolId`; undefined when none is available (204). Every repeat carries the same
  * `claimId` (a new one per call unless given), so a claim whose answer was lost (a 504, a timeout)
  * gets the attempt it took back; while its first request is still being answered (503 `busy`) or
- * Vigil does not answer, it is repeated for up to 35 s. A 409 `stale_attempt` says the attempt it
+ * Vigil does not answer, it is repeated for up to 35 s (`claimPatienceMs`). A 409 `stale_attempt` says the attempt it
  * took has ended: claim again (with a new id).
  */
 export async function claim(
@@ -125,13 +131,15 @@ export async function claim(
   const http = new VigilHttp(options);
   const body = { agentId, kind, claimId };
   const started = Date.now();
+  const patienceMs = options.claimPatienceMs ?? CLAIM_PATIENCE_MS;
   for (let repeat = 0; ; repeat++) {
     let answer;
     try {
       answer = await http.call('POST', `/pools/${encodeURIComponent(poolId)}/claims`, { body });
     } catch (error) {
-      if (!(error instanceof VigilUnreachableError) || Date.now() - started >= CLAIM_PATIENCE_MS) throw error;
-      await sleep(backoffDelayMs(defaultRetryPolicy, repeat));
+      if (!(error instanceof VigilUnreachableError) || Date.now() - started >= patienceMs) throw error;
+      // On the global setTimeout (call-timers.ts), as a call's own waits: fake timers drive a claim's repeats too.
+      await waitUnlessAborted(backoffDelayMs(defaultRetryPolicy, repeat), undefined);
       continue;
     }
     if (answer.status === 204 || answer.body === undefined) return undefined;

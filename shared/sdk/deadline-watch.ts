@@ -1,6 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { MAX_TIMEOUT_MS } from '../ports/long-timeout.js';
 import { askAgainAfterMs } from './ask-again.js';
+import { waitUnlessAborted } from './call-timers.js';
 
 /** How long Vigil has to answer at the deadline before the work is told to stop on its own clock. */
 const DEADLINE_CONFIRM_MS = 5_000;
@@ -41,7 +41,8 @@ export function watchDeadline(options: {
         () => true,
         () => false,
       ),
-      sleep(DEADLINE_CONFIRM_MS, false, { signal: timeUp.signal }).catch(() => false),
+      // On the global setTimeout (call-timers.ts), as a call's own waits: fake timers drive it too.
+      waitUnlessAborted(DEADLINE_CONFIRM_MS, timeUp.signal).then(() => false),
     ]);
     timeUp.abort();
     const deadlineAtMs = options.deadlineAtMs();

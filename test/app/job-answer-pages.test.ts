@@ -12,6 +12,8 @@ import { useHttpTestManager } from './support/test-manager.js';
 
 /** A page stays far below Lambda's 6 MB answer, the body string escaped inside the JSON envelope included. */
 const PAGE_LIMIT_BYTES = 1.5 * 1024 * 1024;
+/** Lambda's limit for a synchronous answer: the job's pages together must pass it, or paging would not be needed. */
+const LAMBDA_ANSWER_LIMIT_BYTES = 6 * 1024 * 1024;
 
 interface JobPage {
   nextCursor?: string;
@@ -20,13 +22,16 @@ interface JobPage {
 }
 const bodyOf = (answer: { body?: string } | undefined): JobPage => JSON.parse(answer?.body ?? '{}') as JobPage;
 
-describe('GET /jobs/{jobId} of the largest accepted job answers in pages that fit Lambda (dynalite)', () => {
+describe('GET /jobs/{jobId} of a job too large for one answer answers in pages that fit Lambda (dynalite)', () => {
   const m = useHttpTestManager();
-  const WORKFLOWS = 10_000;
+  // The largest accepted job (10,000 workflows) took 9.2 MB in one answer; 7,000 take 6.4 MB, past
+  // Lambda's 6 MB (asserted below), at 70 % of the writes. The largest job's item and its first answer
+  // are test/app/job-item-size.test.ts's and test/app/answer-size.test.ts's.
+  const WORKFLOWS = 7_000;
   const longId = (prefix: string, i: number) => `${prefix}-${String(i).padStart(8, '0')}`.padStart(128, 'x');
 
   // Review finding: the one answer listed every workflow and every worker's extension: 9.2 MB.
-  it('10,000 workflows on 10,000 workers with 128-character ids, each with a 128-character step and an extension: every page stays under 6 MB and lists each workflow once, with its worker\'s extension', { timeout: 240_000 }, async () => {
+  it('7,000 workflows on 7,000 workers with 128-character ids, each with a 128-character step and an extension (6.4 MB in all): every page stays under 6 MB and lists each workflow once, with its worker\'s extension', { timeout: 240_000 }, async () => {
     // Prepare: the submission through the real use case; what each worker's one progress report and
     // one extension would store (20,000 requests through dynalite would take minutes) through the store.
     const workflows = Array.from({ length: WORKFLOWS }, (_, i) => ({ workflowId: longId('wf', i), workerId: longId('worker', i) }));
@@ -38,7 +43,7 @@ describe('GET /jobs/{jobId} of the largest accepted job answers in pages that fi
     const grants = new Map(stored.workflows.map((w) => [w.index, { workerIndex: w.index, epoch: 0, count: 1, seconds: 30 }]));
     await m.jobs.saveJob({ ...stored.job, tracking: { ...stored.job.tracking, workerGrants: encodeGrants(grants) } }, stored.job.version);
     // Each worker's grant record: the last and the first worker's through the store's own write, the
-    // other 9,998 as copies of the last one's item, in batches (a conditional update each took 45 s).
+    // other 6,998 as copies of the last one's item, in batches (a conditional update each took 45 s).
     // The copy made for the first worker must be exactly the item the store wrote for it.
     const grantOf = (w: (typeof stored.workflows)[number]) => ({
       jobId: 'job-big', workerId: w.workerId, workerIndex: w.index, epoch: 0, count: 1, seconds: 30, grantedAt: at,
@@ -54,7 +59,7 @@ describe('GET /jobs/{jobId} of the largest accepted job answers in pages that fi
     const checked = stored.workflows[0];
     if (!model || !checked) throw new Error('job-big has too few workflows');
     const modelItem = await storedGrant(model);
-    // The model's index (9,999) is no other number of the record: every value naming its worker is swapped.
+    // The model's index (6,999) is no other number of the record: every value naming its worker is swapped.
     const copyFor = (w: (typeof stored.workflows)[number]) =>
       Object.fromEntries(Object.entries(modelItem).map(([name, value]) => [name, typeof value === 'string' ? value.replaceAll(model.workerId, w.workerId) : value === model.index ? w.index : value]));
     expect(copyFor(checked)).toEqual(await storedGrant(checked));
@@ -67,7 +72,10 @@ describe('GET /jobs/{jobId} of the largest accepted job answers in pages that fi
     // Assess
     const pages = answers.map(bodyOf);
     expect(answers.every((answer) => answer.statusCode === 200)).toBe(true);
-    for (const answer of answers) expect(Buffer.byteLength(JSON.stringify(answer), 'utf8')).toBeLessThan(PAGE_LIMIT_BYTES);
+    const pageBytes = answers.map((answer) => Buffer.byteLength(JSON.stringify(answer), 'utf8'));
+    for (const bytes of pageBytes) expect(bytes).toBeLessThan(PAGE_LIMIT_BYTES);
+    // The boundary: as one answer, these pages would not fit Lambda.
+    expect(pageBytes.reduce((sum, bytes) => sum + bytes, 0)).toBeGreaterThan(LAMBDA_ANSWER_LIMIT_BYTES);
     expect(pages).toHaveLength(WORKFLOWS / JOB_VIEW_PAGE_SIZE);
     expect(pages.flatMap((page) => page.workflows.map((w) => w.workflowId))).toEqual(workflows.map((w) => w.workflowId));
     for (const page of pages) {

@@ -77,22 +77,25 @@ describe('vigil run: an operator stop, a moved deadline and an outage lose no it
   });
 
   it('a succeeded item\'s result outlasts a brief outage of Vigil: complete is sent again until the attempt\'s deadline', async () => {
-    // Prepare: complete answers 503 for 8 s after the first try, then 200; the attempt's deadline is a minute away
-    let firstComplete = 0;
+    // Prepare: Vigil is down (503) for every try of the first complete call (the SDK's try and its 4
+    // retries, up to 3 s of back-off), then answers 200; the attempt's deadline is a minute away
+    const TRIES_OF_ONE_CALL = 5;
     const fake = await vigil.fakeVigil((method, path, _body, seen) => {
       if (path.endsWith('/claims')) return seen.filter((s) => s.path.endsWith('/claims')).length === 1 ? claimedReply('item-1', Date.now() + 60_000) : { status: 204 };
       if (path.endsWith('/heartbeat')) return { status: 200, body: { action: 'continue', deadlineAt: iso(Date.now() + 60_000) } };
       if (path.endsWith('/complete')) {
-        if (firstComplete === 0) firstComplete = Date.now();
-        return Date.now() - firstComplete < 8_000 ? errorReply(503, 'upstream_unavailable', 'down') : { status: 200, body: {} };
+        return seen.filter((s) => s.path.endsWith('/complete')).length <= TRIES_OF_ONE_CALL ? errorReply(503, 'upstream_unavailable', 'down') : { status: 200, body: {} };
       }
       return { status: 200, body: {} };
     });
     // Act
     const result = await runVigil(['run', '--pool', 'pool-1', '--agent', 'agent-a', '--once', '--endpoint', fake.url, '--heartbeat', '0.5', '--', 'sh', '-c', 'echo \'{"answer": 42}\' > "$VIGIL_RESULT_FILE"'], { timeoutMs: 50_000 });
-    // Assess: the result reached Vigil (nothing accepted is lost) and the run succeeded
-    const delivered = fake.seen.filter((s) => s.path.endsWith('/complete') && s.at - firstComplete >= 8_000);
-    expect(delivered.length, result.transcript).toBe(1);
+    // Assess: the SDK's call gave up and the runner sent complete again; the result reached Vigil (nothing
+    // accepted is lost) with what the child wrote, and the run succeeded
+    const completes = fake.seen.filter((s) => s.path.endsWith('/complete'));
+    expect(result.stderr, result.transcript).toContain('sending it again');
+    expect(completes.length, result.transcript).toBe(TRIES_OF_ONE_CALL + 1);
+    expect(completes.at(-1)?.body, result.transcript).toMatchObject({ outcome: 'succeeded', result: { answer: 42 } });
     expect(result.code, result.transcript).toBe(0);
   });
 });

@@ -118,7 +118,8 @@ describe('vigil run: every agent learns to stop, and exits by the contract', () 
     const scratch = vigil.scratch();
     const terms = join(scratch, 'terms');
     // Act: the child counts the SIGTERMs it gets, and ignores them; the grace period outlasts the runner's wait for Vigil's word (5 s)
-    const result = await runVigil(['run', '--pool', 'pool-1', '--agent', 'agent-a', '--once', '--endpoint', fake.url, '--heartbeat', '0.2', '--grace', '8', '--', 'sh', '-c', `trap 'echo term >> ${terms}' TERM; while :; do sleep 0.1; done`], { timeoutMs: 45_000 });
+    // by 1 s, so a SIGTERM sent when that wait ends still reaches the child's trap before the SIGKILL
+    const result = await runVigil(['run', '--pool', 'pool-1', '--agent', 'agent-a', '--once', '--endpoint', fake.url, '--heartbeat', '0.2', '--grace', '6', '--', 'sh', '-c', `trap 'echo term >> ${terms}' TERM; while :; do sleep 0.1; done`], { timeoutMs: 45_000 });
     // Assess
     expect(readFileSync(terms, 'utf8').trim().split('\n'), result.transcript).toEqual(['term']);
   });

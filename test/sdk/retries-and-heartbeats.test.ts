@@ -1,8 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { claim, startWorkflow } from '../../shared/sdk/index.js';
 import { claimedReply, errorReply, iso, useFakeVigil } from '../support/fake-vigil.js';
+import { holdingVigil, useFakeSdkTimers } from '../support/holding-vigil.js';
 import { runVigil } from '../support/vigil-cli.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -11,6 +12,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // first; a submit without an id, retried, made a second job.
 describe('a call is repeated only with what makes it idempotent', () => {
   const vigil = useFakeVigil();
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
 
   it('claim() repeats a claim whose answer was lost with the same claimId, so Vigil answers the attempt it took', async () => {
     // Prepare: the first claim is applied but its answer is lost (API Gateway 504)
@@ -146,46 +151,48 @@ describe('the worker SDK hears every request and leaves nothing running', () => 
     expect(stopped).toBe(true);
   });
 
+  // On the fake clock (the SDK's timers and clocks): the deadline, the ask and its 5 s to answer, exactly.
   it('a worker whose deadline passes while Vigil hangs is told to stop within seconds, not at its next heartbeat', async () => {
     // Prepare: the deadline is a second away; then Vigil stops answering
+    useFakeSdkTimers();
     const deadline = Date.now() + 1_000;
-    const fake = await vigil.fakeVigil((method, path, _body, seen) =>
-      seen.length === 1 ? { status: 200, body: { status: 'RUNNING', cancel: false, deadlineAt: iso(deadline) } } : 'hang',
-    );
+    const held = holdingVigil(() => ({ status: 'RUNNING', cancel: false, deadlineAt: iso(deadline) }));
     // Heartbeats every 150 s: only the deadline watch can tell the worker in time
-    const handle = await startWorkflow({ endpoint: fake.url, jobId: 'job-1', workflowId: 'wf-1', workerId: 'w', token: 't', stuckThresholdSeconds: 600 });
+    const handle = await startWorkflow({ endpoint: held.endpoint, jobId: 'job-1', workflowId: 'wf-1', workerId: 'w', token: 't', stuckThresholdSeconds: 600 });
+    held.hold();
+    let stoppedAt: number | undefined;
+    handle.signal.addEventListener('abort', () => (stoppedAt = Date.now()), { once: true });
     // Act
-    const stoppedAt = await new Promise<number | undefined>((resolve) => {
-      const timer = setTimeout(() => resolve(undefined), 15_000);
-      handle.signal.addEventListener('abort', () => (clearTimeout(timer), resolve(Date.now())), { once: true });
-    });
+    await vi.advanceTimersByTimeAsync(15_000);
     handle.stop();
-    // Assess: asked at the deadline, 5 s to answer (the bound leaves a loaded machine room; the next heartbeat is 150 s away)
-    expect(stoppedAt).toBeDefined();
-    expect((stoppedAt ?? 0) - deadline).toBeLessThan(12_000);
+    // Assess: asked at the deadline (the first report, then the ask), and told to stop when Vigil had not answered within 5 s
+    expect(stoppedAt).toBe(deadline + 5_000);
+    expect(held.calls.filter((call) => call.path.endsWith('/progress') && call.at < deadline + 5_000).map((call) => call.at)).toEqual([0, deadline]);
   });
 
   it('an agent learns of a checkpoint request whose window falls between two heartbeats', async () => {
     // Prepare: requests open every 8 s from the claim and close 2 s later; heartbeats every 3.5 s (at 3.5, 7, 10.5 s: none inside 8–10 s)
+    useFakeSdkTimers();
     let claimedAt = 0;
-    const fake = await vigil.fakeVigil((method, path) => {
+    const held = holdingVigil(({ path }) => {
       if (path.endsWith('/claims')) {
         claimedAt = Date.now();
-        return { status: 200, body: { ...claimedReply('item-1', Date.now() + 60_000).body, checkpointIntervalSeconds: 8 } };
+        return { ...claimedReply('item-1', Date.now() + 60_000).body, checkpointIntervalSeconds: 8 };
       }
       const sinceClaim = Date.now() - claimedAt;
       const open = sinceClaim >= 8_000 && sinceClaim % 8_000 < 2_000;
-      return { status: 200, body: { action: open ? 'checkpoint' : 'continue', deadlineAt: iso(Date.now() + 60_000) } };
+      return { action: open ? 'checkpoint' : 'continue', deadlineAt: iso(Date.now() + 60_000) };
     });
-    const attempt = await claim({ endpoint: fake.url, heartbeatIntervalMs: 3_500 }, 'pool-1', 'agent-a');
+    const attempt = await claim({ endpoint: held.endpoint, heartbeatIntervalMs: 3_500 }, 'pool-1', 'agent-a');
     if (!attempt) throw new Error('nothing claimed');
-    // Act: wait until the first window has closed
-    const asked = await new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), 10_200);
-      attempt.onCheckpointRequested(() => (clearTimeout(timer), resolve(true)));
-    });
+    let askedAt: number | undefined;
+    attempt.onCheckpointRequested(() => (askedAt ??= Date.now()));
+    // Act: until the first window has closed
+    await vi.advanceTimersByTimeAsync(10_200);
     attempt.stop();
-    // Assess
-    expect(asked).toBe(true);
+    // Assess: heard inside the first window (8–10 s), from a beat of its own
+    expect(askedAt).toBeDefined();
+    expect(askedAt! - claimedAt).toBeGreaterThanOrEqual(8_000);
+    expect(askedAt! - claimedAt).toBeLessThan(10_000);
   });
 });

@@ -33,7 +33,8 @@ export interface FakeVigilScope {
   /** A scratch folder for this file's tests. */
   scratch(): string;
   fakeVigil(route: Route): Promise<FakeVigil>;
-  startVigil(args: string[]): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; transcript: string }> };
+  /** `env`: added to the command's environment. */
+  startVigil(args: string[], env?: Record<string, string>): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; transcript: string }> };
   childPid(file: string): Promise<number>;
 }
 
@@ -54,8 +55,8 @@ export function useFakeVigil(): FakeVigilScope {
       servers.push(fake);
       return fake;
     },
-    startVigil: (args) => {
-      const started = startVigil(args);
+    startVigil: (args, env) => {
+      const started = startVigil(args, env);
       stray.push(() => {
         if (started.child.exitCode === null && started.child.signalCode === null) started.child.kill('SIGKILL');
       });
@@ -133,9 +134,9 @@ async function serve(route: Route): Promise<FakeVigil> {
 }
 
 /** `vigil ARGS…` as a process a test can signal. */
-function startVigil(args: string[]) {
+function startVigil(args: string[], env: Record<string, string> = {}) {
   const command = vigilCommand(args);
-  const child = spawn(command.file, command.args, { env: { ...process.env, VIGIL_ENDPOINT: '', ...command.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command.file, command.args, { env: { ...process.env, VIGIL_ENDPOINT: '', ...command.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));

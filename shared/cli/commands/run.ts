@@ -14,6 +14,7 @@ import { endpointOptions } from '../endpoint.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { isRunnable } from '../../runner/runnable.js';
 import { secondsFlag } from '../seconds-flag.js';
+import { MAX_DURATION_SECONDS } from '../../domain/time.js';
 
 const FOLLOW_POLL_MS = 2_000;
 
@@ -131,9 +132,11 @@ async function runPool(flags: RunFlags, childArgv: string[], stopping: AbortSign
   if (workerEndpoint !== undefined && !URL.canParse(workerEndpoint)) {
     throw new UsageError(`--worker-endpoint '${workerEndpoint}' is not a URL. Pass the WorkerUrl output of the region's stack, e.g. https://….lambda-url.us-east-1.on.aws/.`);
   }
+  const claimPatienceMs = claimPatienceFromEnv(process.env['VIGIL_CLAIM_PATIENCE_SECONDS']);
   const options = {
     ...endpointOptions(flags),
     ...(workerEndpoint !== undefined ? { workerEndpoint } : {}),
+    ...(claimPatienceMs !== undefined ? { claimPatienceMs } : {}),
     // Unnamed, each attempt beats at the cadence its claim answers (the pool's).
     ...(flags.heartbeat !== undefined ? { heartbeatIntervalMs: secondsFlag('heartbeat', flags.heartbeat, 0, { above: 0 }) * 1000 } : {}),
     onHeartbeatError: (error: unknown) => log(`heartbeat failed: ${String(error)}`),
@@ -145,7 +148,7 @@ async function runPool(flags: RunFlags, childArgv: string[], stopping: AbortSign
   while (!stopping.aborted) {
     let attempt;
     try {
-      // One claimId per claim, kept across the SDK's repeats (35 s), so a claim whose answers were lost gets the item it took.
+      // One claimId per claim, kept across the SDK's repeats (35 s, claimPatienceMs), so a claim whose answers were lost gets the item it took.
       attempt = await claim(options, pool, agent, kind);
     } catch (error) {
       if (error instanceof VigilApiError && error.code === 'pool_finished') break;
@@ -174,6 +177,20 @@ async function runPool(flags: RunFlags, childArgv: string[], stopping: AbortSign
   if (outcomes.includes('failed')) return ExitCode.failed;
   if (outcomes.includes('terminated')) return ExitCode.timedOutOrCancelled;
   return ExitCode.ok;
+}
+
+/**
+ * `$VIGIL_CLAIM_PATIENCE_SECONDS`: how long one claim is repeated (the SDK's `claimPatienceMs`, default
+ * 35 s). Below Vigil's 30 s takeover of an abandoned claim it gives up on a claim whose item stays
+ * taken until then; tests set it short to see what a runner does once a claim gives up.
+ */
+function claimPatienceFromEnv(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const seconds = Number(value);
+  if (value.trim() === '' || !(seconds > 0) || seconds > MAX_DURATION_SECONDS) {
+    throw new UsageError(`VIGIL_CLAIM_PATIENCE_SECONDS must be a number of seconds > 0 and ≤ ${MAX_DURATION_SECONDS} (one year), not '${value}'. Unset it for the default, 35.`);
+  }
+  return seconds * 1000;
 }
 
 async function poolTemplate(http: VigilHttp, poolId: string) {
