@@ -135,7 +135,9 @@ export async function claim(
   for (let repeat = 0; ; repeat++) {
     let answer;
     try {
-      answer = await http.call('POST', `/pools/${encodeURIComponent(poolId)}/claims`, { body });
+      // The whole claim keeps its patience: a repeat's tries end with it (but one try at least), so a Vigil that holds calls unanswered does not stretch it by a call's tries.
+      const callBudgetMs = Math.max(patienceMs - (Date.now() - started), http.requestTimeoutMs);
+      answer = await http.call('POST', `/pools/${encodeURIComponent(poolId)}/claims`, { body, callBudgetMs });
     } catch (error) {
       if (!(error instanceof VigilUnreachableError) || Date.now() - started >= patienceMs) throw error;
       // On the global setTimeout (call-timers.ts), as a call's own waits: fake timers drive a claim's repeats too.

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { claim, VigilUnreachableError } from '../../shared/sdk/index.js';
-import { useFakeSdkTimers } from '../support/holding-vigil.js';
+import { holdingVigil, useFakeSdkTimers } from '../support/holding-vigil.js';
 
 /**
  * How long one claim is repeated while Vigil does not answer: 35 s by default, past Vigil's 30 s
@@ -50,6 +50,27 @@ describe('claim() repeats one claim for its patience, then fails as unreachable'
     expect(sent.some((s) => s.atMs > 30_000), JSON.stringify(sent.map((s) => s.atMs))).toBe(true);
     expect(atMs).toBeGreaterThanOrEqual(35_000);
     expect(atMs).toBeLessThan(35_000 + LAST_REPEAT_MS);
+  });
+
+  it('against a Vigil that holds every call unanswered: within its patience and one try, not a call of five tries more', async () => {
+    // Arrange: every try times out at the request timeout (10 s here); one call's five tries and waits would hold ~53 s
+    useFakeSdkTimers();
+    vi.spyOn(Math, 'random').mockReturnValue(1);
+    const vigil = holdingVigil(() => ({}));
+    vigil.hold();
+    const requestTimeoutMs = 10_000;
+    const outcome = claim({ endpoint: vigil.endpoint, requestTimeoutMs, claimPatienceMs: 12_000 }, 'pool-1', 'agent-a').then(
+      () => ({ error: undefined, atMs: Date.now() }),
+      (error: unknown) => ({ error, atMs: Date.now() }),
+    );
+    // Act
+    await vi.runAllTimersAsync();
+    const { error, atMs } = await outcome;
+    // Assess: it gives up once the patience is spent, the try running then cut at it; every try it sent has ended
+    expect(error).toBeInstanceOf(VigilUnreachableError);
+    expect(atMs).toBeGreaterThanOrEqual(12_000);
+    expect(atMs).toBeLessThanOrEqual(12_000 + requestTimeoutMs);
+    expect(vigil.unanswered()).toEqual([]);
   });
 
   it('for claimPatienceMs when given', async () => {
