@@ -10,6 +10,7 @@
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { sdkAgentHeartbeatMs } from '../../shared/sdk/agent-heartbeat.js';
 import { PoolClient, type Attempt } from '../support/pool-client.js';
 import { VigilClient, ok } from '../support/vigil-client.js';
 import { BenchChild } from './bench-child.js';
@@ -23,13 +24,18 @@ const WORK_MS = 500;
 const SLICES = 2;
 const PRECISION_ITEMS = 100;
 /**
- * Seed 003's agents run minutes, with the SDK heartbeating beside the work (every 5 s): the
- * realistic case beside the short-item one. Items of 15 s keep the bench short; what Vigil adds
- * per item is the claim, command start/finish and complete (heartbeats and checkpoints overlap).
+ * Seed 003's agents run minutes, with the SDK heartbeating beside the work at the cadence each claim
+ * answers (`heartbeatIntervalSeconds`: 5 s for this pool's 15 s checkpoint timeout; its first checkpoint
+ * request would open at 20 s, after the work): the realistic case
+ * beside the short-item one. Items of 15 s keep the bench short; what Vigil adds per item is the claim,
+ * command start/finish and complete (heartbeats and checkpoints overlap).
  */
 const LONG_ITEMS = 16;
 const LONG_WORK_MS = 15_000;
-const LONG_HEARTBEAT_MS = 5_000;
+const LONG_CHECKPOINT_INTERVAL_SECS = 20;
+const LONG_CHECKPOINT_TIMEOUT_SECS = 15;
+/** What a claim of that pool answers, for the summary line; each agent beats at its own claim's answer. */
+const LONG_HEARTBEAT_MS = (LONG_CHECKPOINT_TIMEOUT_SECS / 3) * 1_000;
 const DEADLINE_SECONDS = 3;
 
 export interface AgentFleetResult {
@@ -55,7 +61,7 @@ async function throughVigilLong(pools: PoolClient, poolId: string): Promise<numb
   await pools.createPool({
     poolId,
     items: Array.from({ length: LONG_ITEMS }, (_, i) => ({ itemId: `item-${i}`, input: { i } })),
-    config: { agent_template: [{ shell: 'work' }], agent_timeout_secs: 120, checkpoint_interval_secs: 10, checkpoint_timeout_secs: 5 },
+    config: { agent_template: [{ shell: 'work' }], agent_timeout_secs: 120, checkpoint_interval_secs: LONG_CHECKPOINT_INTERVAL_SECS, checkpoint_timeout_secs: LONG_CHECKPOINT_TIMEOUT_SECS },
   });
   const started = Date.now();
   await Promise.all(
@@ -65,9 +71,10 @@ async function throughVigilLong(pools: PoolClient, poolId: string): Promise<numb
         if (!attempt) return;
         await pools.agent(attempt, 'commands/0/start', { type: 'shell' });
         const done = AbortSignal.timeout(LONG_WORK_MS);
+        const beatMs = sdkAgentHeartbeatMs(attempt);
         const beside = (async () => {
           while (!done.aborted) {
-            await sleep(LONG_HEARTBEAT_MS, undefined, { signal: done }).catch(() => undefined);
+            await sleep(beatMs, undefined, { signal: done }).catch(() => undefined);
             if (done.aborted) return;
             const { body } = await pools.heartbeat(attempt);
             if (body.action === 'checkpoint') await pools.agent(attempt, 'checkpoints', { state: { at: Date.now() } });
