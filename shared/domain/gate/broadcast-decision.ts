@@ -15,6 +15,6 @@ export function broadcastDecision(job: GateJob, now: EpochMs, policy: GatePolicy
     const done = disarmGateTimer(job);
     return { state: done.job, effects: [...extra, ...done.effects] };
   }
-  const armed = armGateTimer(job, now + secondsToMs(policy.rebroadcastSeconds));
+  const armed = armGateTimer(job, now + secondsToMs(policy.rebroadcastSeconds), now);
   return { state: armed.job, effects: [...extra, ...sendDecision(job, regionsNotFinal(job)), ...armed.effects] };
 }

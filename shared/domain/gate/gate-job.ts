@@ -91,6 +91,11 @@ export interface GateJob {
   cancelRequested?: { reason?: string };
   /** The durable wake-up of this gate job; absent when the gate has nothing left to do on its own. */
   timerDueAt?: EpochMs;
+  /**
+   * How far past the decision that armed it the furthest of this job's wake-ups was due: its withdrawal
+   * skips Scheduler when none can have been a schedule (gate-timer.ts). Absent on jobs stored before it was kept.
+   */
+  farthestWakeUpAheadMs?: number;
   /** Written and drained by the app layer's transactional outbox; the domain never sets it. */
   outbox?: BusEvent[];
   /** Failed publishes of the outbox in a row: its retry wake-up backs off (app layer only). */

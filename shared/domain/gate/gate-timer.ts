@@ -1,4 +1,5 @@
 import type { Effect } from '../effects.js';
+import { CLOCK_SKEW_ALLOWANCE_MS } from '../job-timer.js';
 import type { EpochMs } from '../time.js';
 import type { TimerRequest } from '../../ports/timers.js';
 import type { GateJob } from './gate-job.js';
@@ -9,16 +10,28 @@ export function gateTimerRequest(job: GateJob): TimerRequest | undefined {
   return { scope: 'gate', jobId: job.jobId, fenceToken: job.timeoutFenceToken, dueAt: job.timerDueAt };
 }
 
-/** Records the gate job's next wake-up (the sparse timer index) and asks for it to be armed. */
-export function armGateTimer(job: GateJob, dueAt: EpochMs): { job: GateJob; effects: Effect[] } {
+/**
+ * Records the gate job's next wake-up (the sparse timer index) and asks for it to be armed, keeping
+ * how far ahead of `now` the furthest of its wake-ups was due (a job stored before that was kept
+ * stays unknown).
+ */
+export function armGateTimer(job: GateJob, dueAt: EpochMs, now: EpochMs): { job: GateJob; effects: Effect[] } {
+  const farthest = job.farthestWakeUpAheadMs === undefined ? {} : { farthestWakeUpAheadMs: Math.max(job.farthestWakeUpAheadMs, dueAt - now) };
   return {
-    job: { ...job, timerDueAt: dueAt },
+    job: { ...job, timerDueAt: dueAt, ...farthest },
     effects: [{ type: 'ArmTimer', timer: { scope: 'gate', jobId: job.jobId, fenceToken: job.timeoutFenceToken, dueAt } }],
   };
 }
 
-/** The gate has nothing left to do on its own for this job. */
+/**
+ * The gate has nothing left to do on its own for this job. Its wake-ups have no bound of their own (the
+ * global deadline moves with every region's grants and start), so the withdrawal says the furthest one
+ * recorded: a job whose wake-ups were all within SQS's 15 minutes asks Scheduler nothing, and one
+ * armed further ahead at any time, even before shorter ones, is deleted. The allowance covers a
+ * decision's `now` read on a clock behind the one of the Lambda that arms; unknown, it is deleted.
+ */
 export function disarmGateTimer(job: GateJob): { job: GateJob; effects: Effect[] } {
   const { timerDueAt: _disarmed, ...rest } = job;
-  return { job: rest, effects: [{ type: 'DisarmTimer', scope: 'gate', jobId: job.jobId }] };
+  const bound = job.farthestWakeUpAheadMs === undefined ? {} : { armedAtMostMsAhead: job.farthestWakeUpAheadMs + CLOCK_SKEW_ALLOWANCE_MS };
+  return { job: rest, effects: [{ type: 'DisarmTimer', scope: 'gate', jobId: job.jobId, ...bound }] };
 }

@@ -30,7 +30,7 @@ export function onGateTimerFired(
   }
   if (!isDecided(job)) return checkGlobalDeadline(job, now, policy);
   if (job.timerDueAt === undefined) return unchanged(job, 'rebroadcast_stopped');
-  if (now < job.timerDueAt) return unchanged(job, 'not_due', armGateTimer(job, job.timerDueAt).effects);
+  if (now < job.timerDueAt) return unchanged(job, 'not_due', armGateTimer(job, job.timerDueAt, now).effects);
   // Counted in re-sends sent, not time since the decision: a gate back from a long outage still asks
   // the regions whose final status was lost while it was down, for the whole give-up span.
   const rebroadcasts = job.rebroadcasts ?? 0;
@@ -54,19 +54,19 @@ const rebroadcastsBeforeGivingUp = (policy: GatePolicy): number => Math.ceil(pol
  */
 function checkGlobalDeadline(job: GateJob, now: EpochMs, policy: GatePolicy): Decision<GateJob> {
   const due = globalTimeoutDueAt(job, policy);
-  if (now < due) return wakeAt(job, due);
+  if (now < due) return wakeAt(job, due, now);
   const awaitedUntil = job.extensionReportsAwaitedUntil;
   if (awaitedUntil === undefined && extensionsMayBeUnheard(job)) {
     const until = now + secondsToMs(policy.extensionReportGraceSeconds);
-    const waiting = armGateTimer({ ...job, extensionReportsAwaitedUntil: until }, until);
+    const waiting = armGateTimer({ ...job, extensionReportsAwaitedUntil: until }, until, now);
     return { state: waiting.job, effects: waiting.effects };
   }
-  if (awaitedUntil !== undefined && now < awaitedUntil) return wakeAt(job, awaitedUntil);
+  if (awaitedUntil !== undefined && now < awaitedUntil) return wakeAt(job, awaitedUntil, now);
   return declareGlobalTimeout(job, { kind: 'timeout' }, now, policy);
 }
 
-function wakeAt(job: GateJob, dueAt: EpochMs): Decision<GateJob> {
-  const rearmed = armGateTimer(job, dueAt);
+function wakeAt(job: GateJob, dueAt: EpochMs, now: EpochMs): Decision<GateJob> {
+  const rearmed = armGateTimer(job, dueAt, now);
   return job.timerDueAt === dueAt ? unchanged(job, 'not_due', rearmed.effects) : { state: rearmed.job, effects: rearmed.effects };
 }
 

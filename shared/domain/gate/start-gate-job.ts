@@ -54,7 +54,8 @@ export function startGateJob(
     dcTimeoutReported: {},
     globallyTimedOut: false,
     timeoutFenceToken: 0,
+    farthestWakeUpAheadMs: 0,
   };
-  const armed = armGateTimer(job, globalTimeoutDueAt(job, policy));
+  const armed = armGateTimer(job, globalTimeoutDueAt(job, policy), now);
   return { state: armed.job, effects: armed.effects };
 }

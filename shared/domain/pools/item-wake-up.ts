@@ -1,5 +1,6 @@
 import type { Decision, Effect } from '../effects.js';
-import type { EpochMs } from '../time.js';
+import { CLOCK_SKEW_ALLOWANCE_MS } from '../job-timer.js';
+import { secondsToMs, type EpochMs } from '../time.js';
 import type { PoolConfig } from './pool-config.js';
 import { monitored } from './monitoring.js';
 import { itemTimerId, type AttemptRun, type PoolItem } from './pool-item.js';
@@ -18,6 +19,26 @@ export function attemptWakeUpAt(run: AttemptRun, config: PoolConfig): EpochMs {
   return Math.min(...candidates.filter((at): at is EpochMs => typeof at === 'number'));
 }
 
+/**
+ * How long after the decision that arms it any wake-up of an item of this pool can be due, at most:
+ * what `wakeUpAt` can give never comes later than the attempt's checkpoint window (its next request,
+ * one interval after the claim or the request before, or the end of an open one, a checkpoint timeout
+ * after its request), the end of its grace period (from a moment already past) or a follow-up's retry.
+ * The moments it counts from were reached by then, on the clock of whichever Lambda stamped them: the
+ * allowance covers that clock running ahead. The pool's config never changes after it is created, so
+ * this bounds every wake-up of the item's life, its earlier attempts' too: one armed further ahead
+ * than SQS's 15 minutes, and so possibly still a schedule, is never hidden by later short ones.
+ * An outbox's retry is at most RETRY_CAP_MS ahead, an SQS message too, and a wake-up delivered early
+ * is armed again for its own time, sooner.
+ */
+export const itemWakeUpLeadBoundMs = (config: PoolConfig): number =>
+  Math.max(
+    secondsToMs(config.checkpoint_interval_secs),
+    secondsToMs(config.checkpoint_timeout_secs),
+    secondsToMs(config.timeout_config.cleanup_grace_period_secs),
+    FOLLOW_UP_RETRY_MS,
+  ) + CLOCK_SKEW_ALLOWANCE_MS;
+
 function wakeUpAt(item: PoolItem, config: PoolConfig, now: EpochMs): EpochMs | undefined {
   const attempt = item.run ? attemptWakeUpAt(item.run, config) : undefined;
   const followUp = item.pending && item.pending.length > 0 ? now + FOLLOW_UP_RETRY_MS : undefined;
@@ -31,7 +52,9 @@ export function withWakeUp(before: PoolItem, after: PoolItem, config: PoolConfig
   const timerId = itemTimerId(after.poolId, after.itemId);
   if (dueAt === undefined) {
     const { timerDueAt: _gone, ...rest } = after;
-    return { item: rest, effects: before.timerDueAt === undefined ? [] : [{ type: 'DisarmTimer', scope: 'pool', jobId: timerId }] };
+    if (before.timerDueAt === undefined) return { item: rest, effects: [] };
+    // Most pools' items only ever wake up within minutes (SQS delay messages, which cannot be withdrawn): saying so lets the adapter skip the call.
+    return { item: rest, effects: [{ type: 'DisarmTimer', scope: 'pool', jobId: timerId, armedAtMostMsAhead: itemWakeUpLeadBoundMs(config) }] };
   }
   const item = { ...after, timerDueAt: dueAt };
   if (before.timerDueAt === dueAt && before.attempt === after.attempt) return { item, effects: [] };

@@ -1,5 +1,6 @@
 import type { Effect } from '../../../shared/domain/effects.js';
 import { regionsNotFinal, type GateJob } from '../../../shared/domain/gate/gate-job.js';
+import { CLOCK_SKEW_ALLOWANCE_MS } from '../../../shared/domain/job-timer.js';
 import { defaultGatePolicy, type GatePolicy } from '../../../shared/domain/gate/gate-policy.js';
 import { onProgressReport } from '../../../shared/domain/gate/on-progress-report.js';
 import { markRegionSubmitted } from '../../../shared/domain/gate/region-submission.js';
@@ -23,6 +24,17 @@ export function runningGateJob(timeoutSeconds = 300, regions: readonly string[] 
   for (const region of regions) job = markRegionSubmitted(job, region, 1).state;
   return job;
 }
+
+/**
+ * The withdrawal of a job whose furthest wake-up was its first, armed at submission for the global
+ * deadline and its grace: it says so (plus the clock allowance), so the adapter deletes a schedule only if one may exist.
+ */
+export const gateDisarm = (timeoutSeconds = 300): Effect => ({
+  type: 'DisarmTimer',
+  scope: 'gate',
+  jobId: 'job-1',
+  armedAtMostMsAhead: seconds(timeoutSeconds + policy.extensionReportGraceSeconds) + CLOCK_SKEW_ALLOWANCE_MS,
+});
 
 /**
  * Every running region's periodic report sent at `at`, with the extension figures the gate already
