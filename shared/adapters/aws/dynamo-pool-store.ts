@@ -24,7 +24,7 @@ const collectionKey = (poolId: string, collectionId: string) => ({ pk: poolPk(po
 const collectionRowKey = (poolId: string, collectionId: string, row: number) => ({ pk: poolPk(poolId), sk: `COLL#${collectionId}#${row}` });
 /** Asked agents per row of a collection stored in one call, before passes. */
 const AGENTS_PER_ONE_CALL_ROW = 500;
-const ESCALATIONS_PK = 'ESCALATIONS';
+export const ESCALATIONS_PK = 'ESCALATIONS';
 /**
  * Queries per escalation page at most: a tenant's escalations may be sparse among other tenants',
  * and DynamoDB applies `Limit` before the filter, so a page may end short (still with `more`).
