@@ -9,7 +9,7 @@ import { ItemVersions, UNCHANGED } from '../world/item-versions.js';
 import { JOBS_TABLE, type SimNodes } from '../world/nodes.js';
 import type { PoolSpec } from '../world/plan.js';
 import type { World } from '../world/world.js';
-import type { SimAgent } from './sim-agent.js';
+import type { ObedientAttempt, SimAgent } from './sim-agent.js';
 import { storedBytes } from '../../domain/stored-size.js';
 
 /** Where an item may end (contract): `split` hands its work to its subtasks, which must end too. */
@@ -67,7 +67,9 @@ export class PoolInvariants {
    * Every agent learns to stop: a well-behaved agent lets go of an attempt within three heartbeats
    * of it being told to terminate or being ended (its heartbeat answers `terminate`, a result is refused),
    * once a beat sent after that has been answered: beats whose invocations crash (the crash fault) teach
-   * nothing, so at a high crash rate a run of them only delays the lesson.
+   * nothing, so at a high crash rate a run of them only delays the lesson. An agent that sent no beat at
+   * all in three heartbeats since then (or since it took the attempt on, if later) was silent, not
+   * unlucky: it is held to the same three.
    */
   private checkAgentsStop(spec: PoolSpec): void {
     const items = this.items.get(spec.poolId);
@@ -78,11 +80,11 @@ export class PoolInvariants {
       if (!held || !item) continue;
       const live = item.run?.attempt === held.attempt ? item.run : undefined;
       const stoppedAt = live ? live.terminating?.since : item.history.find((entry) => entry.attempt === held.attempt)?.endedAt ?? item.run?.startedAt;
-      if (stoppedAt !== undefined && this.world.now > stoppedAt + agent.learnsWithinMs && (held.beatAnsweredAt ?? -Infinity) >= stoppedAt) {
+      if (stoppedAt !== undefined && this.world.now > stoppedAt + held.learnsWithinMs && (heard(held, stoppedAt) || silent(held, stoppedAt, this.world.now))) {
         this.report(
           'agent-learns-to-stop',
           `${spec.poolId}/${item.itemId}`,
-          `${agent.agentId} still works on attempt ${held.attempt}, ${live ? 'told to terminate' : 'over'} since ${Math.round((this.world.now - stoppedAt) / 1000)} s (item ${item.state}, attempt ${item.attempt})`,
+          `${agent.agentId} still works on attempt ${held.attempt}, ${live ? 'told to terminate' : 'over'} since ${Math.round((this.world.now - stoppedAt) / 1000)} s${silent(held, stoppedAt, this.world.now) ? ', sending no heartbeat since' : ''} (item ${item.state}, attempt ${item.attempt})`,
         );
       }
     }
@@ -204,3 +206,10 @@ function owedAt(pool: Pool, run: NonNullable<PoolItem['run']>): number {
   const dueAt = attemptWakeUpAt(run, pool.config);
   return poolIsStopped(pool) && !run.terminating ? Math.min(dueAt, pool.finishedAt ?? dueAt) : dueAt;
 }
+
+/** A beat sent since the attempt stopped has been answered: the agent could have learned. */
+const heard = (held: ObedientAttempt, stoppedAt: number): boolean => (held.beatAnsweredAt ?? -Infinity) >= stoppedAt;
+
+/** No beat sent since the attempt stopped, for three heartbeats since then or since the agent took it on. */
+const silent = (held: ObedientAttempt, stoppedAt: number, now: number): boolean =>
+  (held.beatSentAt ?? -Infinity) < stoppedAt && now > Math.max(stoppedAt, held.heldSince) + held.learnsWithinMs;

@@ -8,7 +8,7 @@ import { AttemptTerminatingError, ClaimEndedError, PoolFinishedError, StaleAttem
 import type { PoolItem } from '../../domain/pools/pool-item.js';
 import { DEFAULT_CHECKPOINT_INTERVAL_SECS } from '../../domain/pools/pool-config.js';
 import type { PoolStore } from '../../ports/pool-store.js';
-import { CHECKPOINT_REQUEST_BEAT_SLACK_MS } from '../../sdk/agent-heartbeat.js';
+import { CHECKPOINT_REQUEST_BEAT_SLACK_MS, sdkAgentHeartbeatMs, type ClaimedCadence } from '../../sdk/agent-heartbeat.js';
 import { CLIENT_RETRY, NO_RETRY } from '../world/delivery.js';
 import type { AgentSpec, PoolSpec } from '../world/plan.js';
 import { SIM_EPOCH, type RetryPolicy, type World } from '../world/world.js';
@@ -34,22 +34,39 @@ interface Held {
   attempt: number;
   token: string;
   commands: Array<{ index: number; type: string }>;
+  /** How often this attempt beats: the cadence its claim answered, as the SDK beats (or the plan's SDK interval). */
+  heartbeatMs: number;
   workMs: number;
   startedAt: number;
   /** Commands finished so far; the current one is `commands[done]`. */
   done: number;
   told: boolean;
+  /** When a heartbeat of this attempt was last sent, whether or not its invocation crashed. */
+  beatSentAt?: number;
   /** When a heartbeat of this attempt last got an answer (a reply or a refusal); a crashed beat answers nothing. */
   beatAnsweredAt?: number;
 }
 
-type Claimed = { itemId: string; attempt: number; token: string; commands: Array<{ index: number; type: string }> };
+/** What `agent-learns-to-stop` reads of the attempt an agent holds while it is meant to obey. */
+export interface ObedientAttempt {
+  itemId: string;
+  attempt: number;
+  /** When the agent took it on (its answer arrived). */
+  heldSince: number;
+  beatSentAt: number | undefined;
+  beatAnsweredAt: number | undefined;
+  /** Three of its heartbeats. */
+  learnsWithinMs: number;
+}
+
+type Claimed = { itemId: string; attempt: number; token: string; commands: Array<{ index: number; type: string }> } & ClaimedCadence;
 
 /**
  * One agent of a pool, calling the agent routes' use cases as an HTTP agent would: it claims an
  * item, runs the template's commands (start, heartbeats, finish), answers checkpoint requests and
- * completes; told to terminate, it says `terminated` and claims the next. Its faults: it dies, is
- * slow (three times the work), ignores terminate (works on and completes late), stops answering
+ * completes; told to terminate, it says `terminated` and claims the next. It beats at the cadence
+ * each claim answers (`heartbeatIntervalSeconds`), as the SDK and `vigil run` do. Its faults: it
+ * dies, is slow (three times the work), ignores terminate (works on and completes late), stops answering
  * checkpoints, or goes quiet when told to stop and sends its result minutes later.
  */
 export class SimAgent {
@@ -58,7 +75,6 @@ export class SimAgent {
   private claimsSent = 0;
   /** Ticks of an older chain are dropped: a wake-up starts a new one, so an agent never runs two. */
   private chain = 0;
-  private readonly heartbeatMs: number;
 
   constructor(
     private readonly world: World,
@@ -67,29 +83,23 @@ export class SimAgent {
     private readonly deps: ManagerDeps,
     private readonly observe: PoolStore,
     private readonly untilMs: number,
-  ) {
-    // Often enough to see every checkpoint window before it closes (a well-behaved agent is never stalled).
-    this.heartbeatMs = pool.sdkAgentHeartbeatMs ?? Math.max(2_000, Math.floor(((pool.config.checkpoint_timeout_secs ?? 30) * 1000) / 2));
-  }
+  ) {}
 
   get agentId(): string {
     return this.spec.agentId;
   }
 
-  /** How long after its attempt stopped being live a well-behaved agent must have let go: three heartbeats, one of them answered. */
-  get learnsWithinMs(): number {
-    return 3 * this.heartbeatMs;
-  }
-
   /**
    * The attempt the agent works on while it is meant to obey (alive, not ignoring a terminate): what it
-   * must learn to stop, and when a beat of it was last answered. Only an answered beat can teach it: a
-   * beat whose invocation crashed answers nothing, as on Lambda (the SDK hears on its next beat).
+   * must learn to stop, when a beat of it was last sent and last answered, and how long after it
+   * stopped being live the agent must have let go (three of its heartbeats). Only an answered beat can
+   * teach it: a beat whose invocation crashed answers nothing, as on Lambda (the SDK hears on its next beat).
    */
-  obedientAttempt(): { itemId: string; attempt: number; beatAnsweredAt: number | undefined } | undefined {
+  obedientAttempt(): ObedientAttempt | undefined {
     const held = this.held;
     if (!held || this.stopped || held.told) return undefined;
-    return { itemId: held.itemId, attempt: held.attempt, beatAnsweredAt: held.beatAnsweredAt };
+    const { itemId, attempt, startedAt: heldSince, beatSentAt, beatAnsweredAt } = held;
+    return { itemId, attempt, heldSince, beatSentAt, beatAnsweredAt, learnsWithinMs: 3 * held.heartbeatMs };
   }
 
   start(): void {
@@ -127,7 +137,7 @@ export class SimAgent {
     }
     if (!this.held) return this.claim();
     await this.work(this.held);
-    if (!this.stopped) this.schedule(this.held ? this.heartbeatMs : 0);
+    if (!this.stopped) this.schedule(this.held?.heartbeatMs ?? 0);
   }
 
   private async claim(): Promise<void> {
@@ -168,7 +178,7 @@ export class SimAgent {
     if (!this.held) return;
     this.chain++;
     await this.startCommand(this.held);
-    this.schedule(this.heartbeatMs);
+    this.schedule(this.held.heartbeatMs);
   }
 
   /**
@@ -189,7 +199,9 @@ export class SimAgent {
   private takeOn(claimed: Claimed): void {
     const planned = this.pool.items.find((item) => item.itemId === claimed.itemId)?.workMs ?? SUBTASK_WORK_MS;
     const workMs = this.faulty('slow') ? planned * 3 : planned;
-    this.held = { ...claimed, commands: claimed.commands.map(({ index, type }) => ({ index, type })), workMs, startedAt: this.world.now, done: 0, told: false };
+    const heartbeatMs = this.pool.sdkAgentHeartbeatMs ?? sdkAgentHeartbeatMs(claimed);
+    const { itemId, attempt, token } = claimed;
+    this.held = { itemId, attempt, token, commands: claimed.commands.map(({ index, type }) => ({ index, type })), heartbeatMs, workMs, startedAt: this.world.now, done: 0, told: false };
     this.world.log(`agent ${this.spec.agentId} claims ${claimed.itemId} attempt ${claimed.attempt}`);
     this.callAsTheSdk(this.held);
   }
@@ -328,6 +340,7 @@ export class SimAgent {
    */
   private async send(held: Held, call: AgentCall, retry: RetryPolicy): Promise<{ reply?: unknown; refusal?: VigilError }> {
     let answer: { reply?: unknown; refusal?: VigilError } = {};
+    if (call.type === 'heartbeat') held.beatSentAt = this.world.now;
     const { poolId } = this.pool;
     const answeredAsLive = () => 'reply' in answer || (answer.refusal !== undefined && (answer.refusal as VigilError & { code?: string }).code !== 'stale_attempt');
     const mustNotChange = (due: PoolItem) =>

@@ -90,8 +90,8 @@ export interface PoolSpec {
   humanEveryMs?: number;
   /**
    * Agents beat as the shipped SDK does (agent.ts), for the cost model: every this long
-   * (`sdkAgentHeartbeatMs`) and once just after each checkpoint request opens. Absent, they beat
-   * every half checkpoint timeout (at least 2 s) only, as the CI seeds' agents do.
+   * (`sdkAgentHeartbeatMs`) and once just after each checkpoint request opens. Absent, they beat at
+   * the cadence each claim answers (`heartbeatIntervalSeconds`) only, as the CI seeds' agents do.
    */
   sdkAgentHeartbeatMs?: number;
 }
