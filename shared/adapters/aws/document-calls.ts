@@ -32,19 +32,20 @@ export interface AnswersDirectly {
   [ANSWER_DIRECTLY](command: new (input: never) => unknown, input: object): Promise<unknown>;
 }
 
-/** The same call answered by a client that can answer it without the command (see `ANSWER_DIRECTLY`). */
-const answered = <Output>(doc: DynamoDBDocumentClient, command: new (input: never) => unknown, input: object) =>
-  (doc as unknown as AnswersDirectly)[ANSWER_DIRECTLY](command, input) as Promise<Output>;
+type DocumentCommand<Input> = new (input: Input) => object;
+type SentCommand = Parameters<DynamoDBDocumentClient['send']>[0];
 
-export const sendGet = (doc: DynamoDBDocumentClient, input: GetCommandInput): Promise<GetCommandOutput> =>
-  ANSWER_DIRECTLY in doc ? answered(doc, GetCommand, input) : doc.send(new GetCommand(input));
-export const sendPut = (doc: DynamoDBDocumentClient, input: PutCommandInput): Promise<PutCommandOutput> =>
-  ANSWER_DIRECTLY in doc ? answered(doc, PutCommand, input) : doc.send(new PutCommand(input));
-export const sendUpdate = (doc: DynamoDBDocumentClient, input: UpdateCommandInput): Promise<UpdateCommandOutput> =>
-  ANSWER_DIRECTLY in doc ? answered(doc, UpdateCommand, input) : doc.send(new UpdateCommand(input));
-export const sendQuery = (doc: DynamoDBDocumentClient, input: QueryCommandInput): Promise<QueryCommandOutput> =>
-  ANSWER_DIRECTLY in doc ? answered(doc, QueryCommand, input) : doc.send(new QueryCommand(input));
-export const sendBatchGet = (doc: DynamoDBDocumentClient, input: BatchGetCommandInput): Promise<BatchGetCommandOutput> =>
-  ANSWER_DIRECTLY in doc ? answered(doc, BatchGetCommand, input) : doc.send(new BatchGetCommand(input));
-export const sendBatchWrite = (doc: DynamoDBDocumentClient, input: BatchWriteCommandInput): Promise<BatchWriteCommandOutput> =>
-  ANSWER_DIRECTLY in doc ? answered(doc, BatchWriteCommand, input) : doc.send(new BatchWriteCommand(input));
+/** One command's call: answered directly by a client that can (see `ANSWER_DIRECTLY`), else sent. */
+const call =
+  <Input extends object, Output>(command: DocumentCommand<Input>) =>
+  (doc: DynamoDBDocumentClient, input: Input): Promise<Output> =>
+    (ANSWER_DIRECTLY in doc
+      ? (doc as unknown as AnswersDirectly)[ANSWER_DIRECTLY](command as new (input: never) => unknown, input)
+      : doc.send(new command(input) as SentCommand)) as Promise<Output>;
+
+export const sendGet = call<GetCommandInput, GetCommandOutput>(GetCommand);
+export const sendPut = call<PutCommandInput, PutCommandOutput>(PutCommand);
+export const sendUpdate = call<UpdateCommandInput, UpdateCommandOutput>(UpdateCommand);
+export const sendQuery = call<QueryCommandInput, QueryCommandOutput>(QueryCommand);
+export const sendBatchGet = call<BatchGetCommandInput, BatchGetCommandOutput>(BatchGetCommand);
+export const sendBatchWrite = call<BatchWriteCommandInput, BatchWriteCommandOutput>(BatchWriteCommand);
