@@ -6,17 +6,19 @@ import type { VigilStacks } from '../vigil-app.js';
 
 /**
  * What of a DynamoDB table CloudFormation cannot change on a deployed stack without failing the
- * update or replacing the table: its key, its attributes' types, and each global secondary index's
- * key and projection (both kept in template order).
+ * update or replacing the table: its key, its attributes' types, its physical name when it has one,
+ * each secondary index's key and projection (both kept in template order), and the TTL attribute
+ * its items expire by.
  */
 const keySchema = z.array(z.strictObject({ attributeName: z.string(), keyType: z.enum(['HASH', 'RANGE']) }));
+const indexShape = z.strictObject({ keySchema, projection: z.strictObject({ type: z.string(), nonKeyAttributes: z.optional(z.array(z.string())) }) });
 const tableShape = z.strictObject({
   keySchema,
   attributes: z.record(z.string(), z.string()),
-  globalSecondaryIndexes: z.record(
-    z.string(),
-    z.strictObject({ keySchema, projection: z.strictObject({ type: z.string(), nonKeyAttributes: z.optional(z.array(z.string())) }) }),
-  ),
+  tableName: z.optional(z.string()),
+  globalSecondaryIndexes: z.record(z.string(), indexShape),
+  localSecondaryIndexes: z.record(z.string(), indexShape),
+  timeToLiveAttribute: z.optional(z.string()),
 });
 export type TableShape = z.infer<typeof tableShape>;
 /** Each stack's tables by logical id; every regional stack is recorded once, as `Vigil-<region>`. */
@@ -33,22 +35,40 @@ export function readReleasedTableShapes(): TableShapes {
 export const serializedTableShapes = (shapes: TableShapes): string => `${JSON.stringify(shapes, null, 2)}\n`;
 
 const cfnKeySchema = z.array(z.object({ AttributeName: z.string(), KeyType: z.enum(['HASH', 'RANGE']) }));
+const cfnIndexes = z.optional(
+  z.array(
+    z.object({
+      IndexName: z.string(),
+      KeySchema: cfnKeySchema,
+      Projection: z.object({ ProjectionType: z.string(), NonKeyAttributes: z.optional(z.array(z.string())) }),
+    }),
+  ),
+);
 const cfnTableProperties = z.object({
   KeySchema: cfnKeySchema,
   AttributeDefinitions: z.array(z.object({ AttributeName: z.string(), AttributeType: z.string() })),
-  GlobalSecondaryIndexes: z.optional(
-    z.array(
-      z.object({
-        IndexName: z.string(),
-        KeySchema: cfnKeySchema,
-        Projection: z.object({ ProjectionType: z.string(), NonKeyAttributes: z.optional(z.array(z.string())) }),
-      }),
-    ),
-  ),
+  TableName: z.optional(z.string()),
+  GlobalSecondaryIndexes: cfnIndexes,
+  LocalSecondaryIndexes: cfnIndexes,
+  TimeToLiveSpecification: z.optional(z.object({ AttributeName: z.optional(z.string()), Enabled: z.boolean() })),
 });
 const cfnTemplate = z.object({ Resources: z.record(z.string(), z.object({ Type: z.string(), Properties: z.optional(z.unknown()) })) });
 
 const keySchemaOf = (cfn: z.infer<typeof cfnKeySchema>) => cfn.map((key) => ({ attributeName: key.AttributeName, keyType: key.KeyType }));
+
+const indexShapesOf = (indexes: z.infer<typeof cfnIndexes>): Record<string, z.infer<typeof indexShape>> =>
+  Object.fromEntries(
+    (indexes ?? []).map((index) => [
+      index.IndexName,
+      {
+        keySchema: keySchemaOf(index.KeySchema),
+        projection: {
+          type: index.Projection.ProjectionType,
+          ...(index.Projection.NonKeyAttributes ? { nonKeyAttributes: index.Projection.NonKeyAttributes } : {}),
+        },
+      },
+    ]),
+  );
 
 /** The tables of one synthesized stack template, by logical id. */
 export function tablesOf(template: unknown): Record<string, TableShape> {
@@ -56,21 +76,14 @@ export function tablesOf(template: unknown): Record<string, TableShape> {
   for (const [logicalId, resource] of Object.entries(cfnTemplate.parse(template).Resources)) {
     if (resource.Type !== 'AWS::DynamoDB::Table') continue;
     const table = cfnTableProperties.parse(resource.Properties);
+    const ttl = table.TimeToLiveSpecification;
     tables[logicalId] = {
       keySchema: keySchemaOf(table.KeySchema),
       attributes: Object.fromEntries(table.AttributeDefinitions.map((attribute) => [attribute.AttributeName, attribute.AttributeType])),
-      globalSecondaryIndexes: Object.fromEntries(
-        (table.GlobalSecondaryIndexes ?? []).map((index) => [
-          index.IndexName,
-          {
-            keySchema: keySchemaOf(index.KeySchema),
-            projection: {
-              type: index.Projection.ProjectionType,
-              ...(index.Projection.NonKeyAttributes ? { nonKeyAttributes: index.Projection.NonKeyAttributes } : {}),
-            },
-          },
-        ]),
-      ),
+      ...(table.TableName !== undefined ? { tableName: table.TableName } : {}),
+      globalSecondaryIndexes: indexShapesOf(table.GlobalSecondaryIndexes),
+      localSecondaryIndexes: indexShapesOf(table.LocalSecondaryIndexes),
+      ...(ttl?.Enabled && ttl.AttributeName !== undefined ? { timeToLiveAttribute: ttl.AttributeName } : {}),
     };
   }
   return tables;
@@ -113,6 +126,22 @@ export function upgradeProblems(released: TableShapes, current: TableShapes): st
           `${table} changed its key (was ${keyBefore}, is ${keyAfter}). A new key replaces the table: CloudFormation creates a new, empty one. Keep the key; serve a new access pattern from a new index.`,
         );
       }
+      if (before.tableName !== after.tableName) {
+        problems.push(
+          `${table} changed its name (was ${before.tableName ?? 'generated'}, is ${after.tableName ?? 'generated'}). A new physical name replaces the table: CloudFormation creates a new, empty one. Keep the name as released.`,
+        );
+      }
+      const [localBefore, localAfter] = [localIndexesText(before), localIndexesText(after)];
+      if (localBefore !== localAfter) {
+        problems.push(
+          `${table} changed its local secondary indexes (were ${localBefore}; are ${localAfter}). A local index exists only as its table was created: adding, changing or removing one replaces the table with a new, empty one. Keep them as released; serve a new access pattern from a global secondary index.`,
+        );
+      }
+      if (before.timeToLiveAttribute !== undefined && before.timeToLiveAttribute !== after.timeToLiveAttribute) {
+        problems.push(
+          `${table} no longer expires items by '${before.timeToLiveAttribute}' (is ${after.timeToLiveAttribute === undefined ? 'no TTL' : `'${after.timeToLiveAttribute}'`}). Items the released version wrote would never expire, and DynamoDB changes a table's TTL attribute only by disabling TTL first, at most once an hour. Keep '${before.timeToLiveAttribute}'.`,
+        );
+      }
       for (const [indexName, index] of Object.entries(before.globalSecondaryIndexes)) {
         const now = after.globalSecondaryIndexes[indexName];
         if (!now) {
@@ -144,3 +173,8 @@ const keyText = (schema: TableShape['keySchema'], attributes: TableShape['attrib
 
 const indexText = (index: TableShape['globalSecondaryIndexes'][string], attributes: TableShape['attributes']): string =>
   `key ${keyText(index.keySchema, attributes)}, projection ${[index.projection.type, ...(index.projection.nonKeyAttributes ?? [])].join(' ')}`;
+
+const localIndexesText = (table: TableShape): string =>
+  Object.entries(table.localSecondaryIndexes)
+    .map(([indexName, index]) => `'${indexName}' ${indexText(index, table.attributes)}`)
+    .join('; ') || 'none';

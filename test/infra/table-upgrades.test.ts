@@ -31,7 +31,10 @@ describe('a deployed stack upgrades to this version: its tables change only as C
   it('the record covers the regional table and the gate table', () => {
     const released = readReleasedTableShapes();
     expect(Object.keys(released).sort()).toEqual([GATE_STACK_NAME, REGIONAL_STACKS].sort());
-    for (const stack of [REGIONAL_STACKS, GATE_STACK_NAME]) expect(Object.keys(released[stack] ?? {}), stack).toHaveLength(1);
+    for (const stack of [REGIONAL_STACKS, GATE_STACK_NAME]) {
+      expect(Object.keys(released[stack] ?? {}), stack).toHaveLength(1);
+      expect(Object.values(released[stack] ?? {}).map((table) => table.timeToLiveAttribute), stack).toEqual(['expiresAt']);
+    }
   });
 });
 
@@ -79,6 +82,28 @@ describe('the upgrade rules, on the deployed tables changed by hand', () => {
     const two = withRegionalTable((table) => ({ ...table, globalSecondaryIndexes: { ...table.globalSecondaryIndexes, first: newIndex, second: newIndex } }));
     expect(upgradeProblems(deployed, one)).toEqual([]);
     expect(upgradeProblems(deployed, two)).toEqual([expect.stringMatching(/2 indexes added at once \(first, second\)\. CloudFormation creates or deletes one .* Add one per release/)]);
+  });
+
+  it('a local secondary index added, changed or removed is refused: each replaces the table with an empty one', () => {
+    // Prepare
+    const withLocal = withRegionalTable((table) => ({ ...table, localSecondaryIndexes: { byStatus: { ...newIndex, keySchema: [...table.keySchema.slice(0, 1), { attributeName: 'status', keyType: 'RANGE' as const }] } } }));
+    const reprojected = structuredClone(withLocal);
+    const [local] = Object.values(reprojected[REGIONAL_STACKS] ?? {}).map((table) => table.localSecondaryIndexes['byStatus']);
+    if (!local) throw new Error('no local index');
+    local.projection = { type: 'ALL' };
+    // Act, Assess
+    expect(upgradeProblems(deployed, withLocal)).toEqual([expect.stringMatching(/changed its local secondary indexes \(were none; are 'byStatus' key pk S HASH, status \? RANGE, projection KEYS_ONLY\)\. .* replaces the table/)]);
+    expect(upgradeProblems(withLocal, reprojected)).toEqual([expect.stringMatching(/'byStatus' .*KEYS_ONLY; are 'byStatus' .*projection ALL\)/)]);
+    expect(upgradeProblems(withLocal, deployed)).toEqual([expect.stringMatching(/are none\)\. A local index exists only as its table was created/)]);
+  });
+
+  it("the TTL attribute renamed or dropped is refused (items already written would never expire); a physical name given to the table is refused (it replaces it)", () => {
+    const renamedTtl = withRegionalTable((table) => ({ ...table, timeToLiveAttribute: 'ttl' }));
+    const withoutTtl = withRegionalTable(({ timeToLiveAttribute: _dropped, ...table }) => table);
+    const named = withRegionalTable((table) => ({ ...table, tableName: 'vigil-jobs' }));
+    expect(upgradeProblems(deployed, renamedTtl)).toEqual([expect.stringMatching(/no longer expires items by 'expiresAt' \(is 'ttl'\)\. .* Keep 'expiresAt'/)]);
+    expect(upgradeProblems(deployed, withoutTtl)).toEqual([expect.stringMatching(/no longer expires items by 'expiresAt' \(is no TTL\)/)]);
+    expect(upgradeProblems(deployed, named)).toEqual([expect.stringMatching(/changed its name \(was generated, is vigil-jobs\)\. A new physical name replaces the table/)]);
   });
 
   it("a change of the table's own key, or of its logical id, is refused: either replaces the table with an empty one", () => {
