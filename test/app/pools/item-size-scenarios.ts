@@ -148,6 +148,12 @@ export const nearLimitScenario: fc.Arbitrary<Scenario> = fc.record({
   subtasks: fc.constant(100),
 });
 
+/**
+ * The same run with the bus up throughout (no outage for the whole run, none in the item's life): each
+ * write's events are published and leave its outbox, which never waits on the item for room.
+ */
+export const withBusUp = (s: Scenario): Scenario => ({ ...s, busDown: false, life: s.life.filter((step) => step.kind !== 'bus') });
+
 /** Anything else: several items, small inputs, fewer subtasks, a skip or a completion to end. */
 export const broadScenario: fc.Arbitrary<Scenario> = fc.record({
   ...common,

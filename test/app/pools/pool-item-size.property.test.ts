@@ -6,7 +6,7 @@ import { seededRandom } from '../../domain/gate/lossy-network-sim.js';
 import { startTestDynamo } from '../../support/dynalite.js';
 import type { TestDynamo } from '../support/test-manager.js';
 import { playScenario, type PlayedScenario } from './item-size-play.js';
-import { broadScenario, nearLimitScenario, type Scenario } from './item-size-scenarios.js';
+import { broadScenario, nearLimitScenario, withBusUp, type Scenario } from './item-size-scenarios.js';
 import { dynaliteTakeOver, measure, memoryManager, type MeasuredItem, type SizeWatchedManager } from './size-watched-manager.js';
 
 /**
@@ -50,12 +50,18 @@ const PROPERTY_TIME_LIMIT_MS = 90_000;
 
 /**
  * A run on the in-memory DynamoDB (each write near the limit also measured by dynalite's count);
- * `finaleOn` may hand the item's end to another store, with the same draws for the claims.
+ * `finaleOn` may hand the item's end to another store, with the same draws for the claims. Answers the
+ * largest item written and how many events outboxes dropped for want of room (`OutboxEventsDropped`).
  */
-async function playInMemory(s: Scenario, poolId: string, finaleOn?: (from: SizeWatchedManager, claims: () => number) => Promise<SizeWatchedManager>): Promise<MeasuredItem> {
+async function playInMemory(
+  s: Scenario,
+  poolId: string,
+  finaleOn?: (from: SizeWatchedManager, claims: () => number) => Promise<SizeWatchedManager>,
+): Promise<{ largest: MeasuredItem; eventsDropped: number }> {
   const claims = seededRandom(s.claimSeed);
   const played = await playScenario(await memoryManager(claims), s, poolId, finaleOn && ((from) => finaleOn(from, claims)));
-  return expectBoundedAndNothingLost(played, poolId);
+  const largest = await expectBoundedAndNothingLost(played, poolId);
+  return { largest, eventsDropped: played.endedOn.telemetry.count('OutboxEventsDropped') };
 }
 
 describe('no sequence of agent and human calls grows a pool item past 400 KB', () => {
@@ -72,7 +78,7 @@ describe('no sequence of agent and human calls grows a pool item past 400 KB', (
     await fc.assert(
       fc.asyncProperty(nearLimitScenario, async (s) => {
         const poolId = `near-${run++}`;
-        const largest = await playInMemory(s, poolId);
+        const { largest } = await playInMemory(s, poolId);
         expect(largest.bytes).toBeGreaterThan(NEAR_LIMIT_BYTES);
         if (largest.bytes > (heaviest?.largest.bytes ?? 0)) heaviest = { scenario: s, poolId, largest };
       }),
@@ -80,9 +86,22 @@ describe('no sequence of agent and human calls grows a pool item past 400 KB', (
     );
     // Act: the heaviest run again, its end (the largest writes) on dynalite through the AWS SDK, where DynamoDB's own limit applies
     const again = heaviest as { scenario: Scenario; poolId: string; largest: MeasuredItem };
-    const onDynalite = await playInMemory(again.scenario, again.poolId, (from, claims) => dynaliteTakeOver(dynamo, from, again.poolId, claims));
+    const { largest: onDynalite } = await playInMemory(again.scenario, again.poolId, (from, claims) => dynaliteTakeOver(dynamo, from, again.poolId, claims));
     // Assess: dynalite took the largest write, the in-memory run's byte for byte, by both counts
     expect(onDynalite).toEqual(again.largest);
+  }, 150_000);
+
+  it('near the limit with the bus up throughout: no event is ever dropped, each write’s events are published and leave the outbox before the item’s budget is reached', async () => {
+    // Act, Assess: each run on the in-memory store (shrunk on failure); the bus-down runs above let the oldest go by design
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(nearLimitScenario.map(withBusUp), async (s) => {
+        const { largest, eventsDropped } = await playInMemory(s, `near-bus-up-${run++}`);
+        expect(largest.bytes).toBeGreaterThan(NEAR_LIMIT_BYTES);
+        expect(eventsDropped).toBe(0);
+      }),
+      { numRuns: 3, interruptAfterTimeLimit: PROPERTY_TIME_LIMIT_MS },
+    );
   }, 150_000);
 
   it('anywhere else (several items, small inputs, any ending): every write succeeds or is refused by the contract, every item stays ≤ 400 KB, nothing accepted is lost', async () => {
