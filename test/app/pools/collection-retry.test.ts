@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DynamoPoolStore } from '../../../shared/adapters/aws/dynamo-pool-store.js';
+import { SWEEP_INTERVAL_MS } from '../../../shared/app/detection-bound.js';
 import { startCollection } from '../../../shared/app/pools/collect-checkpoints.js';
+import { SWEEP_GRACE_MS, sweepJobTimers } from '../../../shared/app/sweep-job-timers.js';
 import type { CheckpointCollection } from '../../../shared/domain/pools/checkpoint-collection.js';
 import { CheckpointRequested } from '../../../shared/events/pools/checkpoint-requested.js';
 import { handler as getCollection } from '../../../functions/pools/get-collection.js';
@@ -8,7 +10,7 @@ import { handler as postCollect } from '../../../functions/pools/start-collectio
 import { at } from '../../support/fixtures.js';
 import { errorOf, invoke } from '../support/http-events.js';
 import { useHttpTestManager, type TestManager } from '../support/test-manager.js';
-import { claim, newPool, type Claimed } from './pool-test-support.js';
+import { claim, cutOffAt, newPool, type Claimed } from './pool-test-support.js';
 
 /**
  * A `POST …/checkpoints/collect` cut off before it answers (a Lambda timeout, a dropped connection)
@@ -69,6 +71,29 @@ describe('a checkpoint collection under a client-chosen collectionId (dynalite)'
     expect(repeat).toEqual({ statusCode: 202, body: { collectionId: COLLECTION_ID } });
     expect(requestsPublished()).toBe(published);
     expect(await m.snapshot()).toEqual(done);
+  });
+
+  it('the first POST cut off mid-chunk: its retry asks nobody, and the sweep asks each agent once', async () => {
+    // Prepare: the first POST asks one agent, then its Lambda is gone (its answer never reaches the client)
+    const agents = await runningAgents();
+    const collectionStart = at(10);
+    m.clock.set(collectionStart);
+    await startCollection({ ...m.deps, pools: cutOffAt(m.deps.pools, 'saveItem', 1) }, 'p', undefined, { collectionId: COLLECTION_ID });
+    const cutOff = await m.snapshot();
+    // Act 1: the client retries
+    const retry = await collect({ collectionId: COLLECTION_ID });
+    const publishedByTheRetry = requestsPublished();
+    const afterRetry = await m.snapshot();
+    // Act 2: the latest the next minute's sweep comes, just past the grace at which it presumes the wake-up lost
+    m.clock.set(collectionStart + SWEEP_GRACE_MS + SWEEP_INTERVAL_MS);
+    const swept = await sweepJobTimers(m.deps);
+    // Assess
+    expect(retry).toEqual({ statusCode: 202, body: { collectionId: COLLECTION_ID } });
+    expect(publishedByTheRetry).toBe(0);
+    expect(afterRetry).toEqual(cutOff);
+    expect(swept.fired).toBe(1);
+    const requested = m.bus.ofType(CheckpointRequested.detailType).map((event) => CheckpointRequested.parse(event.detail).agentId);
+    expect(requested.sort()).toEqual(agents.map((agent) => agent.agentId));
   });
 
   it('two POSTs with the same collectionId at once: one collection, each agent asked once', async () => {
