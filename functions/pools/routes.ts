@@ -17,9 +17,9 @@ import {
   heartbeatBody,
   itemPath,
   poolPath,
+  startCollectionBody,
   terminatedBody,
 } from '../../shared/contract/pool-requests.js';
-import { emptyBody } from '../../shared/contract/manager-requests.js';
 import {
   claimAnswer,
   collectionAnswer,
@@ -149,7 +149,7 @@ export const poolClientRoutes: Route[] = [
   {
     method: 'POST',
     path: '/pools/{poolId}/checkpoints/collect',
-    doc: { summary: 'Ask every running agent for a checkpoint', auth: 'iam', path: poolPath, body: emptyBody, answers: { 202: { description: 'Collecting', schema: collectionStartAnswer } }, errors: [409, 503] },
+    doc: { summary: 'Ask every running agent for a checkpoint', auth: 'iam', path: poolPath, body: startCollectionBody, answers: { 202: { description: 'Collecting', schema: collectionStartAnswer } }, errors: [409, 503] },
     handler: async () => (await import('./start-collection.js')).handler,
   },
   {

@@ -164,7 +164,8 @@ export const commandPath = z.object({
   itemId: id,
   index: z.string().check(z.regex(/^\d{1,3}$/, 'must be the command index, 0–999')),
 });
-export const collectionPath = z.object({ poolId: id, collectionId: z.string().check(z.regex(/^[A-Za-z0-9-]{1,64}$/, 'must be a collectionId')) });
+/** A collection's id is any id: Vigil's own are UUIDs, a client may choose one when it starts the collection. */
+export const collectionPath = z.object({ poolId: id, collectionId: id });
 export const escalationPath = z.object({ escalationId: z.string().check(z.minLength(1), z.maxLength(300)) });
 
 /** `claimId`: the caller's idempotency key; a repeat with the same id gets the same attempt (docs/agent-fleets.md). */
@@ -186,6 +187,16 @@ export const terminatedBody = z.strictObject({
   partialResult: z.optional(boundedJson()),
 });
 
+/** `collectionId`: the caller's idempotency key; a repeat with the same id answers the same collection (docs/agent-fleets.md). */
+export const startCollectionBody = z.strictObject({
+  collectionId: z.optional(
+    id.check(
+      z.describe(
+        'An id of your choosing for the collection, unique within the pool: a POST sent again with it (its answer lost to a timeout or a dropped connection) answers 202 with the same collectionId and asks nobody again, whether that collection is still collecting or done. Without it every POST starts a new collection under an id Vigil chooses.',
+      ),
+    ),
+  ),
+});
 export const cancelPoolBody = z.strictObject({ reason: z.optional(z.string().check(z.maxLength(1024))) });
 export const dlqRetryBody = z.strictObject({ agentTimeoutSecs: z.optional(seconds()) });
 /** A page's cursor is the `nextCursor` of the previous answer: the last id it held. */

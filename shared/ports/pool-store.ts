@@ -92,7 +92,7 @@ export interface PoolStore {
    */
   listEscalationPointers(scope: { poolId: string } | { tenant: string }, limit: number, afterEscalationId?: string): Promise<EscalationPage>;
   getItems(keys: ReadonlyArray<{ poolId: string; itemId: string }>): Promise<PoolItem[]>;
-  /** Writes a new collection (its id is new: a random UUID). */
+  /** Writes a new collection; VersionConflictError when one with its id is stored (a caller's id used again). */
   putCollection(collection: CheckpointCollection): Promise<CheckpointCollection>;
   saveCollection(collection: CheckpointCollection, expectedVersion: number): Promise<CheckpointCollection>;
   getCollection(poolId: string, collectionId: string): Promise<CheckpointCollection | undefined>;

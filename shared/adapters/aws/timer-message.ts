@@ -1,12 +1,16 @@
 import * as z from '../../validation/zod.js';
 import { VigilError } from '../../domain/errors.js';
+import { collectionTimerId } from '../../domain/pools/pool-item.js';
 import type { TimerRequest } from '../../ports/timers.js';
+
+const LONGEST_ID = 128;
+const LONGEST_TIMER_ID = collectionTimerId('p'.repeat(LONGEST_ID), 'c'.repeat(LONGEST_ID)).length;
 
 /** The body of a timer message on the SQS timer queue, whether sent directly or by a schedule. */
 const timerMessageSchema = z.object({
   scope: z.enum(['job', 'gate', 'pool']),
-  // A pool item's timer id is `poolId/itemId`: two ids of up to 128 characters (a collection's, `poolId/#collection#<uuid>`, is shorter).
-  jobId: z.string().check(z.minLength(1), z.maxLength(257)),
+  // The longest timer id is a collection's, `poolId/#collection#collectionId`: two ids of up to 128 characters (a client may choose the collection's).
+  jobId: z.string().check(z.minLength(1), z.maxLength(LONGEST_TIMER_ID)),
   fenceToken: z.int().check(z.gte(0)),
   dueAt: z.int().check(z.gte(0)),
 });

@@ -3,6 +3,7 @@ import { answersAgent, newCollection, type AskedAgentWindow, type CheckpointColl
 import { CollectionNotFoundError } from '../../domain/pools/pool-errors.js';
 import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import { secondsToMs } from '../../domain/time.js';
+import { VersionConflictError } from '../../ports/job-store.js';
 import type { ManagerDeps } from '../manager-deps.js';
 import { ANSWER_BUDGET_BYTES } from './answer-budget.js';
 import { collectNextChunk } from './collection-pass.js';
@@ -15,18 +16,35 @@ const STATUS_STEP = 25;
  * Seed 002's compaction: ask every running agent of the pool (their heartbeats answer `checkpoint`),
  * each for `checkpoint_timeout_secs`, and report who answered, waiting no longer. The collection is
  * stored first, with its pass over the running items; this call asks the first chunk, each further
- * chunk is its own wake-up. A first chunk that fails is left to the sweep: the collection is stored,
- * and a retry of this call would start another.
+ * chunk is its own wake-up. A first chunk that fails is left to the sweep: the collection is stored.
+ * A `collectionId` of the caller's makes the call safe to repeat: a repeat finds it stored and answers
+ * it, asking nobody, whether the first call is still asking, was cut off (its pass is the sweep's) or
+ * the collection is done.
  */
-export async function startCollection(deps: ManagerDeps, poolId: string, tenant: string = DEFAULT_TENANT) {
+export async function startCollection(deps: ManagerDeps, poolId: string, tenant: string = DEFAULT_TENANT, request: { collectionId?: string } = {}) {
   const pool = await loadOwnPool(deps, poolId, tenant);
-  const collection = await deps.pools.putCollection(newCollection(poolId, randomUUID(), secondsToMs(pool.config.checkpoint_timeout_secs), deps.clock.now()));
+  const collectionId = request.collectionId ?? randomUUID();
+  const collection = await storeOnce(deps, newCollection(poolId, collectionId, secondsToMs(pool.config.checkpoint_timeout_secs), deps.clock.now()));
+  if (!collection) return { collectionId };
   try {
     await collectNextChunk(deps, collection);
   } catch (error) {
-    deps.telemetry.warn('first chunk of a checkpoint collection failed; the sweep runs it', { poolId, collectionId: collection.collectionId, error: String(error) });
+    deps.telemetry.warn('first chunk of a checkpoint collection failed; the sweep runs it', { poolId, collectionId, error: String(error) });
   }
-  return { collectionId: collection.collectionId };
+  return { collectionId };
+}
+
+/**
+ * Stores a new collection unless one has its id: the create-only write decides between concurrent
+ * repeats, so one of them stores and asks, the others answer it (undefined).
+ */
+async function storeOnce(deps: ManagerDeps, collection: CheckpointCollection): Promise<CheckpointCollection | undefined> {
+  try {
+    return await deps.pools.putCollection(collection);
+  } catch (error) {
+    if (error instanceof VersionConflictError) return undefined;
+    throw error;
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ import {
   parseTimerMessage,
   timerMessageBody,
 } from '../../../../shared/adapters/aws/timer-message.js';
+import { collectionTimerId } from '../../../../shared/domain/pools/pool-item.js';
 import type { TimerRequest } from '../../../../shared/ports/timers.js';
 
 describe('timer messages on the SQS timer queue', () => {
@@ -18,9 +19,19 @@ describe('timer messages on the SQS timer queue', () => {
     expect(() => parseTimerMessage('not json')).toThrow(InvalidTimerMessageError);
   });
 
+  it("carry the longest timer id: a collection's, of a 128-character pool id and a 128-character collectionId the client chose", () => {
+    // Prepare
+    const timer: TimerRequest = { scope: 'pool', jobId: collectionTimerId('p'.repeat(128), 'c'.repeat(128)), fenceToken: 0, dueAt: 1_900_000_000_000 };
+    // Act
+    const parsed = parseTimerMessage(timerMessageBody(timer));
+    // Assess
+    expect(timer.jobId).toHaveLength(269);
+    expect(parsed).toEqual(timer);
+  });
+
   it('name every field that is wrong', () => {
-    // 257 is the longest timer id: a pool item's `poolId/itemId`.
-    const body = JSON.stringify({ scope: 'region', jobId: 'x'.repeat(258), fenceToken: -1 });
+    // 269 is the longest timer id: a collection's `poolId/#collection#collectionId`.
+    const body = JSON.stringify({ scope: 'region', jobId: 'x'.repeat(270), fenceToken: -1 });
     expect(() => parseTimerMessage(body)).toThrow(/scope: .*jobId: .*fenceToken: .*dueAt: /);
   });
 });
