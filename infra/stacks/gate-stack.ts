@@ -58,7 +58,7 @@ export class GateStack extends Stack {
       scheduleGroupName: PhysicalNames.gateScheduleGroup,
       consumerTimeout: GATE_TIMER_CONSUMER_TIMEOUT,
     });
-    this.cursorSecret = new PageCursorSecret(this, 'PageCursorKey', { removalPolicy }).secret;
+    this.cursorSecret = new PageCursorSecret(this, 'PageCursorKey', { removalPolicy, tracing: config.tracing, systemLogLevel: config.systemLogLevel }).secret;
     this.functions = this.createFunctions(config, removalPolicy);
     this.grantSubmitToRegions(config.regions);
 

@@ -74,7 +74,7 @@ export class RegionalStack extends Stack {
       scheduleGroupName: PhysicalNames.regionScheduleGroup,
       consumerTimeout: TIMER_CONSUMER_TIMEOUT,
     });
-    this.tokenSecret = new WorkflowTokenSecret(this, 'WorkflowTokenKey', { removalPolicy }).secret;
+    this.tokenSecret = new WorkflowTokenSecret(this, 'WorkflowTokenKey', { removalPolicy, tracing: config.tracing, systemLogLevel: config.systemLogLevel }).secret;
     this.functions = this.createFunctions(config, removalPolicy);
     this.workerUrl = config.workerFunctionUrl ? this.createWorkerUrl(config, removalPolicy) : undefined;
 

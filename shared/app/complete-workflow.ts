@@ -15,7 +15,7 @@ export interface CompleteInput {
 }
 
 export async function completeWorkflow(deps: ManagerDeps, input: CompleteInput) {
-  const claim = deps.tokens.verify(input.token, input.workerId, { jobId: input.jobId, workflowId: input.workflowId });
+  const claim = await deps.tokens.verify(input.token, input.workerId, { jobId: input.jobId, workflowId: input.workflowId });
   const workflow = await deps.jobs.getWorkflow(input.jobId, input.workflowId);
   if (!workflow) throw new WorkflowNotFoundError(input.jobId, input.workflowId);
   const { state: job } = await decideJob(deps, input.jobId, (current) => {

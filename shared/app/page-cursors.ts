@@ -1,5 +1,7 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { CursorNotIssuedError } from '../domain/errors.js';
+import { keyRingOf, type KeyRingCache, type KeySource } from './keys/key-ring-cache.js';
+import { isKeyId, LEGACY_KEY_ID, type RingKey } from './keys/key-ring.js';
 
 /** The HKDF label of the cursor key: a key of its own, never the token HMAC key itself. */
 const KEY_INFO = 'vigil page cursor v1';
@@ -10,32 +12,39 @@ const TAG_BYTES = 16;
  * Page cursors a caller can neither read nor forge: a listing's position, sealed with AES-256-GCM
  * under a key derived (HKDF-SHA256) from the region's token secret. The listing's `scope` (its route
  * and whose page it is) is authenticated with it, so a cursor opens only for the listing that gave it
- * out; any other cursor (tampered, another region's, made up) is refused as not issued.
+ * out; any other cursor (tampered, another region's, made up, under a key rotated out) is refused as not issued.
+ * A cursor is `<key id>.<sealed>`, the id naming the ring key its key is derived from.
  */
 export class PageCursors {
-  private readonly key: Buffer | undefined;
+  private readonly keys: KeyRingCache | undefined;
+  private readonly derived = new Map<string, Buffer>();
 
-  /** `secret` is absent in functions that are not granted it; they never make or read a cursor. */
-  constructor(secret: Buffer | undefined) {
-    this.key = secret === undefined ? undefined : Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), KEY_INFO, 32));
+  /** `keys` are absent in functions that are not granted them; they never make or read a cursor. */
+  constructor(keys: KeySource | undefined) {
+    this.keys = keyRingOf(keys);
   }
 
   seal(position: string, scope: readonly string[]): string {
+    const ringKey = this.requireKeys().signingKey();
     const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.requireKey(), iv, { authTagLength: TAG_BYTES });
+    const cipher = createCipheriv('aes-256-gcm', this.cursorKey(ringKey), iv, { authTagLength: TAG_BYTES });
     cipher.setAAD(aadOf(scope));
     const sealed = Buffer.concat([cipher.update(position, 'utf8'), cipher.final()]);
-    return Buffer.concat([iv, sealed, cipher.getAuthTag()]).toString('base64url');
+    return `${ringKey.id}.${Buffer.concat([iv, sealed, cipher.getAuthTag()]).toString('base64url')}`;
   }
 
   /** The position `seal` was given for the same scope; throws `CursorNotIssuedError` for anything else. */
-  open(cursor: string, scope: readonly string[]): string {
-    const key = this.requireKey();
-    const bytes = Buffer.from(cursor, 'base64url');
+  async open(cursor: string, scope: readonly string[]): Promise<string> {
+    const keys = this.requireKeys();
+    const [keyId, sealedText] = splitCursor(cursor);
+    if (keyId === undefined || sealedText === undefined) throw new CursorNotIssuedError();
+    const bytes = Buffer.from(sealedText, 'base64url');
     // base64url decoding skips what it cannot read: only the exact text `seal` wrote is a cursor.
-    if (bytes.length < IV_BYTES + TAG_BYTES || bytes.toString('base64url') !== cursor) throw new CursorNotIssuedError();
+    if (bytes.length < IV_BYTES + TAG_BYTES || bytes.toString('base64url') !== sealedText) throw new CursorNotIssuedError();
+    const ringKey = await keys.find(keyId);
+    if (!ringKey) throw new CursorNotIssuedError();
     try {
-      const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
+      const decipher = createDecipheriv('aes-256-gcm', this.cursorKey(ringKey), bytes.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
       decipher.setAAD(aadOf(scope));
       decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
       return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)), decipher.final()]).toString('utf8');
@@ -44,10 +53,27 @@ export class PageCursors {
     }
   }
 
-  private requireKey(): Buffer {
-    if (!this.key) throw new Error('This function is not granted the key secret page cursors are sealed with; it cannot make or read them.');
-    return this.key;
+  private cursorKey(ringKey: RingKey): Buffer {
+    let key = this.derived.get(ringKey.id);
+    if (!key) {
+      key = Buffer.from(hkdfSync('sha256', Buffer.from(ringKey.key, 'utf8'), Buffer.alloc(0), KEY_INFO, 32));
+      this.derived.set(ringKey.id, key);
+    }
+    return key;
   }
+
+  private requireKeys(): KeyRingCache {
+    if (!this.keys) throw new Error('This function is not granted the key secret page cursors are sealed with; it cannot make or read them.');
+    return this.keys;
+  }
+}
+
+/** `<key id>.<sealed>`, or a bare `<sealed>` of a cursor given out before rotation, under key `0`. */
+function splitCursor(cursor: string): [string | undefined, string | undefined] {
+  const parts = cursor.split('.');
+  if (parts.length === 1) return [LEGACY_KEY_ID, parts[0]];
+  const [keyId, sealed] = parts;
+  return parts.length === 2 && keyId !== undefined && isKeyId(keyId) ? [keyId, sealed] : [undefined, undefined];
 }
 
 /** JSON, so no two scopes ever authenticate as the same bytes (a tenant name may hold any separator). */

@@ -29,7 +29,7 @@ export interface ProgressInput {
  * workflows. Once the job has ended the call writes nothing and the answer tells the worker to stop.
  */
 export async function reportProgress(deps: ManagerDeps, input: ProgressInput) {
-  const claim = deps.tokens.verify(input.token, input.workerId, { jobId: input.jobId, workflowId: input.workflowId });
+  const claim = await deps.tokens.verify(input.token, input.workerId, { jobId: input.jobId, workflowId: input.workflowId });
   const now = deps.clock.now();
   const { job, workflow, worker } = await deps.jobs.getProgressContext(input.jobId, input.workflowId, claim.scopedWorkerId);
   if (!job) throw new JobNotFoundError(input.jobId);

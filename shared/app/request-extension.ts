@@ -39,7 +39,7 @@ const MAX_ATTEMPTS = 5;
 export async function requestExtension(deps: ManagerDeps, input: ExtensionInput): Promise<ExtensionAnswer> {
   // The worker within the tenant of the job its token names: another tenant's worker of the same id
   // is another worker, with its own budget and jobs.
-  const claim = deps.tokens.verify(input.token, input.workerId);
+  const claim = await deps.tokens.verify(input.token, input.workerId);
   const { jobId: tokenJobId, scopedWorkerId: workerId } = claim;
   // A token of an earlier job with the same id (its incarnation) changes nothing, here as on every call.
   const [tokenJob, tokenWorkflow] = await Promise.all([deps.jobs.getJob(tokenJobId), deps.jobs.getWorkflow(tokenJobId, claim.workflowId)]);

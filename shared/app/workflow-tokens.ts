@@ -2,6 +2,8 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { InvalidTokenError } from '../domain/errors.js';
 import type { Job } from '../domain/job.js';
 import { DEFAULT_TENANT, scopedWorkerId } from '../domain/tenant.js';
+import { keyRingOf, type KeyRingCache, type KeySource } from './keys/key-ring-cache.js';
+import { isKeyId, LEGACY_KEY_ID, type RingKey } from './keys/key-ring.js';
 
 const encode = (value: string) => Buffer.from(value, 'utf8').toString('base64url');
 const decode = (value: string) => Buffer.from(value, 'base64url').toString('utf8');
@@ -19,31 +21,42 @@ export interface TokenClaim {
 export const newIncarnation = (): string => randomBytes(9).toString('base64url');
 
 /**
- * Per-workflow worker credentials: `<job>.<workflow>.<incarnation>.<HMAC(tenant, job, workflow, worker, incarnation)>`,
- * and for a tenant other than the default `.<tenant>` after it. Not tied to the fence token, so
+ * Per-workflow worker credentials: `<job>.<workflow>.<incarnation>.<key id>~<HMAC(tenant, job, workflow, worker, incarnation)>`,
+ * and for a tenant other than the default `.<tenant>` after it. The key id names the ring key that
+ * signed it, so a token outlives rotations; a token without one was issued before rotation, under key `0`. Not tied to the fence token, so
  * workers keep working through a takeover; tied to the job's incarnation, so a token of an expired
  * job never acts on a new job with the same id. The ids ride in the token so the
  * extension call, which names only the worker, can still be checked, and the tenant so every worker
  * call knows whose worker it is without a read.
  */
 export class WorkflowTokens {
-  /** `secret` is absent in functions that are not granted it; they never issue or check tokens. */
-  constructor(private readonly secret: Buffer | undefined) {}
+  private readonly keys: KeyRingCache | undefined;
+
+  /** `keys` are absent in functions that are not granted them; they never issue or check tokens. */
+  constructor(keys: KeySource | undefined) {
+    this.keys = keyRingOf(keys);
+  }
 
   sign(jobId: string, workflowId: string, workerId: string, incarnation: string, tenant?: string): string {
+    const key = this.requireKeys().signingKey();
     const tenantPart = tenant !== undefined && tenant !== DEFAULT_TENANT ? `.${encode(tenant)}` : '';
-    return `${encode(jobId)}.${encode(workflowId)}.${incarnation}.${this.mac(jobId, workflowId, workerId, incarnation, tenant)}${tenantPart}`;
+    return `${encode(jobId)}.${encode(workflowId)}.${incarnation}.${key.id}~${mac(key, jobId, workflowId, workerId, incarnation, tenant)}${tenantPart}`;
   }
 
   /** Returns what the token was issued for; throws when it is not this worker's (or not for `expected`). */
-  verify(token: string, workerId: string, expected: { jobId?: string; workflowId?: string } = {}): TokenClaim {
-    const [jobPart, workflowPart, incarnation, mac, tenantPart, ...rest] = token.split('.');
-    if (!jobPart || !workflowPart || !incarnation || !mac || tenantPart === '' || rest.length > 0) throw new InvalidTokenError();
+  async verify(token: string, workerId: string, expected: { jobId?: string; workflowId?: string } = {}): Promise<TokenClaim> {
+    const keys = this.requireKeys();
+    const [jobPart, workflowPart, incarnation, signature, tenantPart, ...rest] = token.split('.');
+    if (!jobPart || !workflowPart || !incarnation || !signature || tenantPart === '' || rest.length > 0) throw new InvalidTokenError();
+    const [keyId, givenMacText] = splitSignature(signature);
+    if (!keyId || !givenMacText) throw new InvalidTokenError();
+    const key = await keys.find(keyId);
+    if (!key) throw new InvalidTokenError();
     const jobId = decode(jobPart);
     const workflowId = decode(workflowPart);
     const tenant = tenantPart === undefined ? undefined : decode(tenantPart);
-    const expectedMac = Buffer.from(this.mac(jobId, workflowId, workerId, incarnation, tenant));
-    const givenMac = Buffer.from(mac);
+    const expectedMac = Buffer.from(mac(key, jobId, workflowId, workerId, incarnation, tenant));
+    const givenMac = Buffer.from(givenMacText);
     const matches = givenMac.length === expectedMac.length && timingSafeEqual(givenMac, expectedMac);
     if (!matches) throw new InvalidTokenError();
     if ((expected.jobId !== undefined && expected.jobId !== jobId) || (expected.workflowId !== undefined && expected.workflowId !== workflowId)) {
@@ -52,11 +65,24 @@ export class WorkflowTokens {
     return { jobId, workflowId, incarnation, scopedWorkerId: scopedWorkerId(tenant, workerId) };
   }
 
-  private mac(jobId: string, workflowId: string, workerId: string, incarnation: string, tenant: string | undefined): string {
-    if (!this.secret) throw new Error('This function has no workflow token secret (TOKEN_SECRET_ARN); it cannot sign or check tokens.');
-    const input = `v3\n${tenant ?? DEFAULT_TENANT}\n${jobId}\n${workflowId}\n${workerId}\n${incarnation}`;
-    return createHmac('sha256', this.secret).update(input).digest('base64url');
+  private requireKeys(): KeyRingCache {
+    if (!this.keys) throw new Error('This function has no workflow token secret (TOKEN_SECRET_ARN); it cannot sign or check tokens.');
+    return this.keys;
   }
+}
+
+/** `<key id>~<mac>`, or a bare `<mac>` of a token issued before rotation; anything else has no key id. */
+function splitSignature(signature: string): [string | undefined, string | undefined] {
+  const parts = signature.split('~');
+  if (parts.length === 1) return [LEGACY_KEY_ID, parts[0]];
+  const [keyId, givenMac] = parts;
+  return parts.length === 2 && keyId !== undefined && isKeyId(keyId) ? [keyId, givenMac] : [undefined, undefined];
+}
+
+// The key id is not part of the MAC input: a token naming another key is checked under that key and fails.
+function mac(key: RingKey, jobId: string, workflowId: string, workerId: string, incarnation: string, tenant: string | undefined): string {
+  const input = `v3\n${tenant ?? DEFAULT_TENANT}\n${jobId}\n${workflowId}\n${workerId}\n${incarnation}`;
+  return createHmac('sha256', Buffer.from(key.key, 'utf8')).update(input).digest('base64url');
 }
 
 /** A token of an earlier job with the same id is refused like any other foreign token. */

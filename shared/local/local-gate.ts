@@ -22,7 +22,7 @@ import { cancelBody, jobPath } from '../contract/manager-requests.js';
 import { cancelAnswer, healthAnswer } from '../contract/manager-responses.js';
 import { localContext } from './lambda-context.js';
 import type { LocalMetrics } from './local-metrics.js';
-import { loadOrCreateSecret } from './local-secret.js';
+import { loadOrCreateKeyRing } from './local-secret.js';
 import { LocalRegionManagers } from './local-region-managers.js';
 import { scheduledEvent } from './scheduled-event.js';
 import { sqsTimerEvent } from './sqs-timer-event.js';
@@ -139,7 +139,7 @@ export async function startLocalGate(options: LocalGateOptions): Promise<LocalGa
     telemetry,
     history: new DynamoHistoryStore(dynamo.doc, LOCAL_GATE_TABLE, () => clock.now()),
     // As deployed, the gate's own key: it signs no tokens, only seals its jobs list's cursors.
-    cursors: new PageCursors(loadOrCreateSecret(join(options.dataDir, 'secrets', `${GATE}.key`))),
+    cursors: new PageCursors(loadOrCreateKeyRing(join(options.dataDir, 'secrets', `${GATE}.key`), clock)),
   };
   installGateResolver(async () => deps);
   network.consume(GATE, async (event) => {

@@ -15,7 +15,7 @@ import type { TimerRequest } from '../ports/timers.js';
 import { PowertoolsTelemetry } from '../telemetry/powertools.js';
 import { localContext } from './lambda-context.js';
 import type { LocalMetrics } from './local-metrics.js';
-import { loadOrCreateSecret } from './local-secret.js';
+import { loadOrCreateKeyRing } from './local-secret.js';
 import { scheduledEvent } from './scheduled-event.js';
 import { sqsTimerEvent } from './sqs-timer-event.js';
 import type { LocalNode } from './local-node.js';
@@ -61,7 +61,7 @@ export async function startLocalRegion(options: LocalRegionOptions): Promise<Loc
     telemetry.warn('local timer failed', { jobId: timer.jobId, region, error: String(error) }),
   );
   // One key per region, as deployed: its worker tokens and (derived) its page cursors.
-  const secret = loadOrCreateSecret(join(dataDir, 'secrets', `${region}.key`));
+  const keys = loadOrCreateKeyRing(join(dataDir, 'secrets', `${region}.key`), clock);
   const deps: ManagerDeps = {
     region,
     managerId: `${region}/local`,
@@ -72,8 +72,8 @@ export async function startLocalRegion(options: LocalRegionOptions): Promise<Loc
     clock,
     backoff: jitteredBackoff,
     policy: options.policy,
-    tokens: new WorkflowTokens(secret),
-    cursors: new PageCursors(secret),
+    tokens: new WorkflowTokens(keys),
+    cursors: new PageCursors(keys),
     telemetry,
     history: new DynamoHistoryStore(dynamo.doc, LOCAL_JOBS_TABLE, () => clock.now()),
   };

@@ -13,7 +13,7 @@ import { PowertoolsTelemetry } from '../telemetry/powertools.js';
 import { awsClients } from './aws-clients.js';
 import { awsTimersFromEnv } from './aws-timers.js';
 import { buildOnce } from './build-once.js';
-import { secretFromEnv } from './secret-from-env.js';
+import { keyRingFromEnv } from './key-ring-from-env.js';
 
 async function build(): Promise<GateDeps> {
   const gateRegion = requiredEnv('AWS_REGION');
@@ -32,7 +32,7 @@ async function build(): Promise<GateDeps> {
     policy: gatePolicyFromEnv(),
     telemetry: new PowertoolsTelemetry({ region: gateRegion, role: 'gate' }),
     // The gate has no worker tokens: its own key secret, granted to the jobs list alone.
-    cursors: new PageCursors(await secretFromEnv(LambdaEnv.cursorSecretArn)),
+    cursors: new PageCursors(await keyRingFromEnv(LambdaEnv.cursorSecretArn)),
   };
 }
 

@@ -14,13 +14,13 @@ import { PowertoolsTelemetry } from '../telemetry/powertools.js';
 import { awsClients } from './aws-clients.js';
 import { awsTimersFromEnv } from './aws-timers.js';
 import { buildOnce } from './build-once.js';
-import { secretFromEnv } from './secret-from-env.js';
+import { keyRingFromEnv } from './key-ring-from-env.js';
 
 async function build(): Promise<ManagerDeps> {
   const region = requiredEnv('AWS_REGION');
   const managerId = `${region}/${process.env['AWS_LAMBDA_FUNCTION_NAME'] ?? 'manager'}`;
   // Only the functions that issue or check worker tokens, or page a list every tenant shares, are granted the secret.
-  const secret = await secretFromEnv(LambdaEnv.tokenSecretArn);
+  const keys = await keyRingFromEnv(LambdaEnv.tokenSecretArn);
   return {
     region,
     managerId,
@@ -32,8 +32,8 @@ async function build(): Promise<ManagerDeps> {
     clock: systemClock,
     backoff: jitteredBackoff,
     policy: policyFromEnv(),
-    tokens: new WorkflowTokens(secret),
-    cursors: new PageCursors(secret),
+    tokens: new WorkflowTokens(keys),
+    cursors: new PageCursors(keys),
     telemetry: new PowertoolsTelemetry({ region }),
   };
 }

@@ -42,7 +42,7 @@ describe('answers fit Lambda at the largest accepted submission (dynalite)', () 
     const byId = new Map(workflows.map((w) => [w.workflowId, w.workerId]));
     for (const { workflowId, workerId, token } of tokens) {
       expect(workerId).toBe(byId.get(workflowId));
-      expect(m.deps.tokens.verify(token, workerId, { jobId: view.jobId, workflowId })).toMatchObject({ workflowId });
+      await expect(m.deps.tokens.verify(token, workerId, { jobId: view.jobId, workflowId })).resolves.toMatchObject({ workflowId });
     }
     expect(pages.at(-1)?.nextCursor).toBeUndefined();
   }, 120_000);

@@ -69,7 +69,6 @@ describe('cdk-nag AwsSolutions', () => {
       /^AwsSolutions-L1$/,
       /^AwsSolutions-APIG4$/,
       /^AwsSolutions-SQS3$/,
-      /^AwsSolutions-SMG4$/,
     ];
     const acknowledgements = acknowledgementsUnder(app);
     expect(acknowledgements.length).toBeGreaterThan(0);

@@ -17,7 +17,7 @@ export async function listJobs(deps: { history?: HistoryStore | undefined; curso
     tenant,
     limit: query.limit !== undefined ? Number(query.limit) : DEFAULT_LIST_LIMIT,
     ...(query.status !== undefined ? { status: query.status } : {}),
-    ...(query.cursor !== undefined ? { cursor: cursors.open(query.cursor, scope) } : {}),
+    ...(query.cursor !== undefined ? { cursor: await cursors.open(query.cursor, scope) } : {}),
   });
   return { jobs: page.jobs.map(listingView), ...(page.nextCursor !== undefined ? { nextCursor: cursors.seal(page.nextCursor, scope) } : {}) };
 }

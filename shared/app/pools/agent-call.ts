@@ -20,7 +20,7 @@ export interface AgentCallInput {
  * is kept in the item's history) and then answered with its error.
  */
 export async function agentCall(deps: ManagerDeps, input: AgentCallInput): Promise<unknown> {
-  attemptTokens(deps.tokens).verify(input.token, input.poolId, input.itemId, input.attempt);
+  await attemptTokens(deps.tokens).verify(input.token, input.poolId, input.itemId, input.attempt);
   const [pool, loaded] = await Promise.all([loadPool(deps, input.poolId), loadItem(deps, input.poolId, input.itemId)]);
   const owner = loaded.history.find((entry) => entry.attempt === input.attempt)?.agentId;
   if (owner !== undefined && owner !== input.agentId) throw new InvalidTokenError('attempt');

@@ -12,10 +12,10 @@ export const attemptTokens = (tokens: WorkflowTokens) => ({
   sign: (poolId: string, itemId: string, attempt: number): string =>
     tokens.sign(`pool/${poolId}`, itemId, `attempt/${attempt}`, incarnationOf(attempt)),
   /** Throws InvalidTokenError unless the token was issued for exactly this pool, item and attempt. */
-  verify: (token: string, poolId: string, itemId: string, attempt: number): void => {
+  verify: async (token: string, poolId: string, itemId: string, attempt: number): Promise<void> => {
     let incarnation: string;
     try {
-      incarnation = tokens.verify(token, `attempt/${attempt}`, { jobId: `pool/${poolId}`, workflowId: itemId }).incarnation;
+      incarnation = (await tokens.verify(token, `attempt/${attempt}`, { jobId: `pool/${poolId}`, workflowId: itemId })).incarnation;
     } catch (error) {
       throw error instanceof InvalidTokenError ? new InvalidTokenError('attempt') : error;
     }

@@ -24,7 +24,7 @@ export const ESCALATIONS_PAGE_SIZE = 50;
  */
 export async function listEscalations(deps: ManagerDeps, poolId: string | undefined, cursor?: string, tenant: string = DEFAULT_TENANT) {
   const scope = ['GET /escalations', tenant, poolId ?? ''];
-  const after = cursor === undefined ? undefined : deps.cursors.open(cursor, scope);
+  const after = cursor === undefined ? undefined : await deps.cursors.open(cursor, scope);
   if (poolId !== undefined) await loadOwnPool(deps, poolId, tenant);
   const { pointers, more, readUpTo } = await deps.pools.listEscalationPointers(poolId === undefined ? { tenant } : { poolId }, ESCALATIONS_PAGE_SIZE, after);
   const items = await deps.pools.getItems(pointers.map((pointer) => ({ poolId: pointer.poolId, itemId: pointer.itemId })));

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { KeyRingCache } from '../../../shared/app/keys/key-ring-cache.js';
+import type { KeyRing } from '../../../shared/app/keys/key-ring.js';
 import { PageCursors } from '../../../shared/app/page-cursors.js';
 import { CursorNotIssuedError, InvalidRequestError } from '../../../shared/domain/errors.js';
 
@@ -8,12 +10,12 @@ const scope = ['GET /jobs', 'tenant-t'];
 const longest = `${'p'.repeat(128)}~${'i'.repeat(128)}~s12345`;
 
 describe('page cursors: sealed, opaque, and only opened by what sealed them', () => {
-  it('opens to the position it sealed, for the same scope', () => {
+  it('opens to the position it sealed, for the same scope', async () => {
     // Act
     const sealed = cursors.seal('eyJkYXkiOjIwNTAwfQ', scope);
     // Assess
-    expect(cursors.open(sealed, scope)).toBe('eyJkYXkiOjIwNTAwfQ');
-    expect(sealed).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(await cursors.open(sealed, scope)).toBe('eyJkYXkiOjIwNTAwfQ');
+    expect(sealed).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
   });
 
   it('shows nothing of the position, and sealing it twice gives two cursors', () => {
@@ -35,36 +37,70 @@ describe('page cursors: sealed, opaque, and only opened by what sealed them', ()
     ['garbage', () => 'not a cursor'],
     ['nothing sealed', () => ''],
     ['readable JSON', () => Buffer.from('{"day":20500}').toString('base64url')],
-  ])('refuses %s as not issued (400 invalid_request)', (_, change) => {
+  ])('refuses %s as not issued (400 invalid_request)', async (_, change) => {
     // Prepare
     const sealed = cursors.seal(longest, scope);
     // Act
     const open = () => cursors.open(change(sealed), scope);
     // Assess
-    expect(open).toThrow(CursorNotIssuedError);
-    expect(open).toThrow(InvalidRequestError);
+    await expect(open()).rejects.toThrow(CursorNotIssuedError);
+    await expect(open()).rejects.toThrow(InvalidRequestError);
   });
 
-  it("refuses a cursor sealed under another key (another region's secret)", () => {
+  it("refuses a cursor sealed under another key (another region's secret)", async () => {
     // Prepare
     const sealed = new PageCursors(Buffer.from('another region secret')).seal('position', scope);
     // Act / Assess
-    expect(() => cursors.open(sealed, scope)).toThrow(CursorNotIssuedError);
+    await expect(cursors.open(sealed, scope)).rejects.toThrow(CursorNotIssuedError);
   });
 
-  it('refuses a cursor sealed for another scope (another tenant, another listing)', () => {
+  it('refuses a cursor sealed for another scope (another tenant, another listing)', async () => {
     // Prepare
     const sealed = cursors.seal('position', scope);
     // Act / Assess
-    expect(() => cursors.open(sealed, ['GET /jobs', 'tenant-u'])).toThrow(CursorNotIssuedError);
-    expect(() => cursors.open(sealed, ['GET /escalations', 'tenant-t'])).toThrow(CursorNotIssuedError);
+    await expect(cursors.open(sealed, ['GET /jobs', 'tenant-u'])).rejects.toThrow(CursorNotIssuedError);
+    await expect(cursors.open(sealed, ['GET /escalations', 'tenant-t'])).rejects.toThrow(CursorNotIssuedError);
   });
 
-  it('a function not granted the secret can neither seal nor open', () => {
+  it('a function not granted the secret can neither seal nor open', async () => {
     // Prepare
     const ungranted = new PageCursors(undefined);
     // Act / Assess
     expect(() => ungranted.seal('position', scope)).toThrow(/not granted/);
-    expect(() => ungranted.open(cursors.seal('position', scope), scope)).toThrow(/not granted/);
+    await expect(ungranted.open(cursors.seal('position', scope), scope)).rejects.toThrow(/not granted/);
+  });
+});
+
+describe('page cursors across key rotation', () => {
+  const key = (id: string) => ({ id, key: `cursor-key-${id}-0123456789abcdef`, createdAt: 1 });
+  const ring = (...ids: string[]): KeyRing => ({ keys: ids.map(key) });
+  const cursorsOver = (cached: KeyRing, stored: KeyRing) => new PageCursors(new KeyRingCache(cached, async () => stored, () => 0));
+
+  it('a cursor sealed under an older key of the ring still opens', async () => {
+    // Prepare
+    const sealed = cursorsOver(ring('k1'), ring('k1')).seal('position', scope);
+    // Act / Assess
+    await expect(cursorsOver(ring('k1', 'k2'), ring('k1', 'k2')).open(sealed, scope)).resolves.toBe('position');
+  });
+
+  it('a cursor sealed under a key newer than the cached ring opens after a reload', async () => {
+    // Prepare
+    const sealed = cursorsOver(ring('k1', 'k2'), ring('k1', 'k2')).seal('position', scope);
+    // Act / Assess
+    await expect(cursorsOver(ring('k1'), ring('k1', 'k2')).open(sealed, scope)).resolves.toBe('position');
+  });
+
+  it('a cursor sealed under a key dropped from the ring is refused as not issued', async () => {
+    // Prepare
+    const sealed = cursorsOver(ring('k1'), ring('k1')).seal('position', scope);
+    // Act / Assess
+    await expect(cursorsOver(ring('k2', 'k3'), ring('k2', 'k3')).open(sealed, scope)).rejects.toThrow(CursorNotIssuedError);
+  });
+
+  it('a cursor given out before rotation (no key id) opens under key 0', async () => {
+    // Prepare
+    const legacy = new PageCursors(Buffer.from(key('0').key)).seal('position', scope);
+    // Act / Assess
+    await expect(cursorsOver(ring('0', 'k1'), ring('0', 'k1')).open(legacy.replace(/^0\./, ''), scope)).resolves.toBe('position');
   });
 });

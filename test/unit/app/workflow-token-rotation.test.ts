@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { KEY_RELOAD_INTERVAL_MS, KeyRingCache } from '../../../shared/app/keys/key-ring-cache.js';
+import type { KeyRing } from '../../../shared/app/keys/key-ring.js';
+import { WorkflowTokens } from '../../../shared/app/workflow-tokens.js';
+import { InvalidTokenError } from '../../../shared/domain/errors.js';
+
+const key = (id: string, createdAt: number) => ({ id, key: `region-key-${id}-0123456789abcdef`, createdAt });
+const ring = (...keys: ReturnType<typeof key>[]): KeyRing => ({ keys });
+
+/** A container's token signer over a ring that Secrets Manager (`stored`) may have moved past; counts its reads. */
+function container(cached: KeyRing, store: { stored: KeyRing }, clock = { nowMs: 1_000_000 }) {
+  const reads = { count: 0 };
+  const cache = new KeyRingCache(cached, async () => (reads.count++, store.stored), () => clock.nowMs);
+  return { tokens: new WorkflowTokens(cache), reads, clock };
+}
+
+const signFor = (tokens: WorkflowTokens) => tokens.sign('job-1', 'wf-1', 'worker-a', 'inc-1');
+const verifyFor = (tokens: WorkflowTokens, token: string) => tokens.verify(token, 'worker-a', { jobId: 'job-1', workflowId: 'wf-1' });
+
+describe('worker tokens across key rotation', () => {
+  it('a token signed under an older key of the ring still verifies, without reading the secret', async () => {
+    // Prepare
+    const store = { stored: ring(key('k1', 1), key('k2', 2)) };
+    const before = container(ring(key('k1', 1)), store);
+    const after = container(store.stored, store);
+    const oldToken = signFor(before.tokens);
+    // Act
+    const claim = await verifyFor(after.tokens, oldToken);
+    // Assess
+    expect(claim).toMatchObject({ jobId: 'job-1', workflowId: 'wf-1', incarnation: 'inc-1' });
+    expect(after.reads.count).toBe(0);
+  });
+
+  it('signs with the newest key, naming it in the token', async () => {
+    // Prepare
+    const store = { stored: ring(key('k1', 1), key('k2', 2)) };
+    const { tokens } = container(store.stored, store);
+    const onlyK2 = container(ring(key('k2', 2)), { stored: ring(key('k2', 2)) });
+    // Act
+    const token = signFor(tokens);
+    // Assess
+    expect(token.split('.')[3]).toMatch(/^k2~/);
+    await expect(verifyFor(onlyK2.tokens, token)).resolves.toMatchObject({ workflowId: 'wf-1' });
+  });
+
+  it('a token under a key newer than the cached ring reloads the ring once, then verifies', async () => {
+    // Prepare
+    const store = { stored: ring(key('k1', 1), key('k2', 2)) };
+    const stale = container(ring(key('k1', 1)), store);
+    const fresh = container(store.stored, store);
+    // Act
+    const claim = await verifyFor(stale.tokens, signFor(fresh.tokens));
+    // Assess
+    expect(claim.workflowId).toBe('wf-1');
+    expect(stale.reads.count).toBe(1);
+    expect(signFor(stale.tokens).split('.')[3]).toMatch(/^k2~/); // the reload also moves its signing to the new key
+  });
+
+  it('a token naming a key the ring does not hold, even after a reload, is refused', async () => {
+    // Prepare
+    const store = { stored: ring(key('k1', 1)) };
+    const { tokens, reads } = container(store.stored, store);
+    const foreign = container(ring(key('kX', 1)), { stored: ring(key('kX', 1)) });
+    // Act
+    const verifying = verifyFor(tokens, signFor(foreign.tokens));
+    // Assess
+    await expect(verifying).rejects.toThrow(InvalidTokenError);
+    expect(reads.count).toBe(1);
+  });
+
+  it('a second unknown key id within 30 s does not read the secret again; after 30 s it does', async () => {
+    // Prepare
+    const store = { stored: ring(key('k1', 1)) };
+    const { tokens, reads, clock } = container(store.stored, store);
+    const forged = (id: string) => `${signFor(tokens).split('~')[0]?.replace(/k1$/, id)}~${'A'.repeat(43)}`;
+    await expect(verifyFor(tokens, forged('f1'))).rejects.toThrow(InvalidTokenError);
+    // Act
+    clock.nowMs += KEY_RELOAD_INTERVAL_MS - 1;
+    await expect(verifyFor(tokens, forged('f2'))).rejects.toThrow(InvalidTokenError);
+    const readsWithin = reads.count;
+    clock.nowMs += 1;
+    await expect(verifyFor(tokens, forged('f3'))).rejects.toThrow(InvalidTokenError);
+    // Assess
+    expect(readsWithin).toBe(1);
+    expect(reads.count).toBe(2);
+  });
+
+  it('tokens under a new key arriving while the ring is being read all wait for that one read', async () => {
+    // Prepare
+    const rotated = ring(key('k1', 1), key('k2', 2));
+    let answer: (ring: KeyRing) => void = () => {};
+    let reads = 0;
+    const cache = new KeyRingCache(ring(key('k1', 1)), () => (reads++, new Promise<KeyRing>((resolve) => (answer = resolve))), () => 0);
+    const stale = new WorkflowTokens(cache);
+    const token = signFor(new WorkflowTokens(new KeyRingCache(rotated, async () => rotated, () => 0)));
+    // Act
+    const verifying = Promise.all([verifyFor(stale, token), verifyFor(stale, token), verifyFor(stale, token)]);
+    answer(rotated);
+    const claims = await verifying;
+    // Assess
+    expect(claims.map((c) => c.workflowId)).toEqual(['wf-1', 'wf-1', 'wf-1']);
+    expect(reads).toBe(1);
+  });
+
+  it('a bare (legacy) key signs tokens as before rotation, which a ring keeping it as key 0 verifies', async () => {
+    // Prepare
+    const legacy = new WorkflowTokens(Buffer.from('legacy-secret-value'));
+    const rotated = container(ring({ id: '0', key: 'legacy-secret-value', createdAt: 0 }, key('k1', 1)), { stored: ring(key('k1', 1)) });
+    const issuedBeforeRotation = signFor(legacy).replace('.0~', '.'); // the layout before key ids
+    // Act
+    const claim = await verifyFor(rotated.tokens, issuedBeforeRotation);
+    // Assess
+    expect(issuedBeforeRotation.split('.')).toHaveLength(4);
+    expect(claim.incarnation).toBe('inc-1');
+    expect(rotated.reads.count).toBe(0);
+  });
+
+  it.each([
+    ['an empty key id', (t: string) => t.replace('.k1~', '.~')],
+    ['two key separators', (t: string) => t.replace('.k1~', '.k1~k1~')],
+    ['an empty MAC', (t: string) => t.slice(0, t.indexOf('~') + 1)],
+    ['another key id on the same MAC', (t: string) => t.replace('.k1~', '.0~')],
+  ])('refuses a token with %s', async (_, change) => {
+    // Prepare
+    const store = { stored: ring({ id: '0', key: 'legacy-secret-value', createdAt: 0 }, key('k1', 1)) };
+    const { tokens } = container(store.stored, store);
+    // Act / Assess
+    await expect(verifyFor(tokens, change(signFor(tokens)))).rejects.toThrow(InvalidTokenError);
+  });
+});
