@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { CursorNotIssuedError } from '../domain/errors.js';
 import { keyRingOf, type KeyRingCache, type KeySource } from './keys/key-ring-cache.js';
-import { isKeyId, LEGACY_KEY_ID, type RingKey } from './keys/key-ring.js';
+import { splitKeyId, type RingKey } from './keys/key-ring.js';
 
 /** The HKDF label of the cursor key: a key of its own, never the token HMAC key itself. */
 const KEY_INFO = 'vigil page cursor v1';
@@ -36,7 +36,7 @@ export class PageCursors {
   /** The position `seal` was given for the same scope; throws `CursorNotIssuedError` for anything else. */
   async open(cursor: string, scope: readonly string[]): Promise<string> {
     const keys = this.requireKeys();
-    const [keyId, sealedText] = splitCursor(cursor);
+    const [keyId, sealedText] = splitKeyId(cursor, '.');
     if (keyId === undefined || sealedText === undefined) throw new CursorNotIssuedError();
     const bytes = Buffer.from(sealedText, 'base64url');
     // base64url decoding skips what it cannot read: only the exact text `seal` wrote is a cursor.
@@ -66,14 +66,6 @@ export class PageCursors {
     if (!this.keys) throw new Error('This function is not granted the key secret page cursors are sealed with; it cannot make or read them.');
     return this.keys;
   }
-}
-
-/** `<key id>.<sealed>`, or a bare `<sealed>` of a cursor given out before rotation, under key `0`. */
-function splitCursor(cursor: string): [string | undefined, string | undefined] {
-  const parts = cursor.split('.');
-  if (parts.length === 1) return [LEGACY_KEY_ID, parts[0]];
-  const [keyId, sealed] = parts;
-  return parts.length === 2 && keyId !== undefined && isKeyId(keyId) ? [keyId, sealed] : [undefined, undefined];
 }
 
 /** JSON, so no two scopes ever authenticate as the same bytes (a tenant name may hold any separator). */

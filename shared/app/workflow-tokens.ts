@@ -3,7 +3,7 @@ import { InvalidTokenError } from '../domain/errors.js';
 import type { Job } from '../domain/job.js';
 import { DEFAULT_TENANT, scopedWorkerId } from '../domain/tenant.js';
 import { keyRingOf, type KeyRingCache, type KeySource } from './keys/key-ring-cache.js';
-import { isKeyId, LEGACY_KEY_ID, type RingKey } from './keys/key-ring.js';
+import { splitKeyId, type RingKey } from './keys/key-ring.js';
 
 const encode = (value: string) => Buffer.from(value, 'utf8').toString('base64url');
 const decode = (value: string) => Buffer.from(value, 'base64url').toString('utf8');
@@ -48,7 +48,7 @@ export class WorkflowTokens {
     const keys = this.requireKeys();
     const [jobPart, workflowPart, incarnation, signature, tenantPart, ...rest] = token.split('.');
     if (!jobPart || !workflowPart || !incarnation || !signature || tenantPart === '' || rest.length > 0) throw new InvalidTokenError();
-    const [keyId, givenMacText] = splitSignature(signature);
+    const [keyId, givenMacText] = splitKeyId(signature, '~');
     if (!keyId || !givenMacText) throw new InvalidTokenError();
     const key = await keys.find(keyId);
     if (!key) throw new InvalidTokenError();
@@ -69,14 +69,6 @@ export class WorkflowTokens {
     if (!this.keys) throw new Error('This function has no workflow token secret (TOKEN_SECRET_ARN); it cannot sign or check tokens.');
     return this.keys;
   }
-}
-
-/** `<key id>~<mac>`, or a bare `<mac>` of a token issued before rotation; anything else has no key id. */
-function splitSignature(signature: string): [string | undefined, string | undefined] {
-  const parts = signature.split('~');
-  if (parts.length === 1) return [LEGACY_KEY_ID, parts[0]];
-  const [keyId, givenMac] = parts;
-  return parts.length === 2 && keyId !== undefined && isKeyId(keyId) ? [keyId, givenMac] : [undefined, undefined];
 }
 
 // The key id is not part of the MAC input: a token naming another key is checked under that key and fails.

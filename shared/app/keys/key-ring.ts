@@ -67,3 +67,14 @@ export function newestKey(ring: KeyRing): RingKey {
 }
 
 export const keyById = (ring: KeyRing, id: string): RingKey | undefined => ring.keys.find((k) => k.id === id);
+
+/**
+ * `<key id><separator><rest>` of a token or cursor, or a bare `<rest>` made before rotation (key `0`);
+ * anything else names no key: [undefined, undefined].
+ */
+export function splitKeyId(text: string, separator: string): [string | undefined, string | undefined] {
+  const parts = text.split(separator);
+  if (parts.length === 1) return [LEGACY_KEY_ID, parts[0]];
+  const [keyId, rest] = parts;
+  return parts.length === 2 && keyId !== undefined && isKeyId(keyId) ? [keyId, rest] : [undefined, undefined];
+}
