@@ -38,6 +38,8 @@ export class GateStack extends Stack {
   public readonly bus: EventBus;
   public readonly timers: TimerDelivery;
   public readonly cursorSecret: Secret;
+  /** Secrets Manager's rotation function for the cursor secret. */
+  public readonly cursorKeyRotation: VigilFunction;
   public readonly api: VigilHttpApi;
   public readonly functions: Record<GateHandlerName, VigilFunction>;
   public readonly managerReportDlq: Queue;
@@ -58,7 +60,9 @@ export class GateStack extends Stack {
       scheduleGroupName: PhysicalNames.gateScheduleGroup,
       consumerTimeout: GATE_TIMER_CONSUMER_TIMEOUT,
     });
-    this.cursorSecret = new PageCursorSecret(this, 'PageCursorKey', { removalPolicy, tracing: config.tracing, systemLogLevel: config.systemLogLevel }).secret;
+    const cursorKey = new PageCursorSecret(this, 'PageCursorKey', { removalPolicy, tracing: config.tracing, systemLogLevel: config.systemLogLevel });
+    this.cursorSecret = cursorKey.secret;
+    this.cursorKeyRotation = cursorKey.rotation.fn;
     this.functions = this.createFunctions(config, removalPolicy);
     this.grantSubmitToRegions(config.regions);
 
@@ -105,7 +109,7 @@ export class GateStack extends Stack {
 
     this.operations = new Operations(this, 'Operations', {
       dashboardName: 'Vigil-gate',
-      functions: this.functions,
+      functions: { ...this.functions, KeyRotation: this.cursorKeyRotation },
       throttleAlarmed: throttleAlarmedOf(gateHandlers, this.functions),
       deadLetterQueues: {
         TimerQueue: this.timers.queueDlq,

@@ -53,6 +53,8 @@ export class RegionalStack extends Stack {
   public readonly bus: EventBus;
   public readonly timers: TimerDelivery;
   public readonly tokenSecret: Secret;
+  /** Secrets Manager's rotation function for the token secret. */
+  public readonly tokenKeyRotation: VigilFunction;
   public readonly api: VigilHttpApi;
   public readonly functions: Record<RegionalHandlerName, VigilFunction>;
   /** Context `workerFunctionUrl`: the worker and agent routes behind a Lambda function URL. */
@@ -74,7 +76,9 @@ export class RegionalStack extends Stack {
       scheduleGroupName: PhysicalNames.regionScheduleGroup,
       consumerTimeout: TIMER_CONSUMER_TIMEOUT,
     });
-    this.tokenSecret = new WorkflowTokenSecret(this, 'WorkflowTokenKey', { removalPolicy, tracing: config.tracing, systemLogLevel: config.systemLogLevel }).secret;
+    const tokenKey = new WorkflowTokenSecret(this, 'WorkflowTokenKey', { removalPolicy, tracing: config.tracing, systemLogLevel: config.systemLogLevel });
+    this.tokenSecret = tokenKey.secret;
+    this.tokenKeyRotation = tokenKey.rotation.fn;
     this.functions = this.createFunctions(config, removalPolicy);
     this.workerUrl = config.workerFunctionUrl ? this.createWorkerUrl(config, removalPolicy) : undefined;
 
@@ -113,7 +117,8 @@ export class RegionalStack extends Stack {
 
     this.operations = new Operations(this, 'Operations', {
       dashboardName: `Vigil-${this.region}`,
-      functions: { ...this.functions, ...(this.workerUrl ? { WorkerUrlApi: this.workerUrl.fn } : {}) },
+      // A failed rotation leaves the current key current; alarmed so it is not left to fail every 30 days.
+      functions: { ...this.functions, KeyRotation: this.tokenKeyRotation, ...(this.workerUrl ? { WorkerUrlApi: this.workerUrl.fn } : {}) },
       throttleAlarmed: {
         ...throttleAlarmedOf(regionalHandlers, this.functions),
         // Uncapped, it is throttled only with the whole account, which the functions above alarm on.

@@ -165,8 +165,13 @@ describe('gate stack', () => {
     const dlqCount = 4;
     // … the events the bus will never carry (refused, dropped: alarm-notifications.test.ts), a sweep left behind (SweepDueLeft)
     // or behind the bound (SweptWakeUpPastBound), the throttles of the timer consumer, the sweep and the manager reports'
-    // consumer, late wake-ups and the table's throttles.
-    template().resourceCountIs('AWS::CloudWatch::Alarm', dlqCount + Object.keys(gate.functions).length + 4 + 3 + 2);
+    // consumer, late wake-ups and the table's throttles; the cursor key's rotation failing.
+    template().resourceCountIs('AWS::CloudWatch::Alarm', dlqCount + Object.keys(gate.functions).length + 1 + 4 + 3 + 2);
+    template().hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'Errors',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalId(gate.cursorKeyRotation.handler) } }],
+      Threshold: 1,
+    });
     template().hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'Vigil-gate' });
   });
 });
