@@ -1,7 +1,7 @@
 import { parse as parseYaml } from 'yaml';
-import type { $ZodIssue } from 'zod/v4/core';
 import { InvalidPoolConfigError } from '../domain/pools/pool-errors.js';
 import { boundedProblems, clipText } from './bounded-problems.js';
+import { fieldProblemsOf } from './field-problems.js';
 import type { PoolConfigInput } from '../domain/pools/pool-config.js';
 import { createPoolBody, createPoolYaml, IGNORED_MAP_KEYS } from './pool-requests.js';
 
@@ -11,25 +11,7 @@ export interface PoolSubmission {
   config: PoolConfigInput;
 }
 
-export interface ConfigProblem {
-  field: string;
-  message: string;
-  allowed?: unknown[];
-}
-
-/** One detail per bad field; a fixed set of values is named in `allowed` (contract). */
-function problemsOf(issues: readonly $ZodIssue[]): ConfigProblem[] {
-  return issues.flatMap((issue): ConfigProblem[] => {
-    const field = issue.path.join('.') || '(body)';
-    if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({ field: [...issue.path, key].join('.'), message: 'is not a known field; remove it or check its spelling' }));
-    }
-    if (issue.code === 'invalid_value') return [{ field, message: issue.message, allowed: [...issue.values] }];
-    // A record's key (a command type) says what is wrong with it, not only that it is a bad key.
-    if (issue.code === 'invalid_key') return [{ field, message: `is not a valid key: ${issue.issues.map((inner) => inner.message).join('; ')}` }];
-    return [{ field, message: issue.message }];
-  });
-}
+const unknownConfigKey = (): string => 'is not a known field; remove it or check its spelling';
 
 /**
  * YAML 1.1's `!!timestamp`, `!!set`, `!!binary` and `!!omap` would become a Date, a Set, bytes or
@@ -65,7 +47,7 @@ export function parsePoolSubmission(body: string | undefined, contentType: strin
   }
   const parsed = yaml ? createPoolYaml.safeParse(document) : createPoolBody.safeParse(document);
   if (!parsed.success) {
-    const { details, sentence } = boundedProblems(problemsOf(parsed.error.issues), (detail) => `${detail.field}: ${detail.message}`);
+    const { details, sentence } = boundedProblems(fieldProblemsOf(parsed.error.issues, unknownConfigKey), ({ field, message }) => `${field}: ${message}`);
     throw new InvalidPoolConfigError(`The pool is refused: ${sentence}. Fix these fields and resend.`, details);
   }
   const data = parsed.data as { poolId?: string; items: PoolSubmission['items']; config?: Record<string, unknown>; map?: Record<string, unknown> };

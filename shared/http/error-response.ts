@@ -1,5 +1,6 @@
 import { $ZodError } from 'zod/v4/core';
 import { boundedProblems } from '../contract/bounded-problems.js';
+import { fieldProblemsOf } from '../contract/field-problems.js';
 import { VigilError } from '../domain/errors.js';
 import { VersionConflictError } from '../ports/job-store.js';
 
@@ -54,13 +55,8 @@ const unknownFieldProblem = (path: readonly PropertyKey[], key: string): string 
 
 export function errorResponse(error: unknown): { statusCode: number; body: ErrorBody; unexpected: boolean } {
   if (error instanceof $ZodError) {
-    // An unknown key is reported on its parent object: name the key itself, one detail each.
-    const problems = error.issues.flatMap((issue) =>
-      issue.code === 'unrecognized_keys'
-        ? issue.keys.map((key) => ({ field: [...issue.path, key].join('.'), problem: unknownFieldProblem(issue.path, key) }))
-        : [{ field: issue.path.join('.'), problem: issue.message }],
-    );
-    const { details, sentence } = boundedProblems(problems, ({ field, problem }) => `${field || '(body)'}: ${problem}`);
+    const problems = fieldProblemsOf(error.issues, unknownFieldProblem);
+    const { details, sentence } = boundedProblems(problems, ({ field, message }) => `${field}: ${message}`);
     return {
       statusCode: 400,
       unexpected: false,

@@ -1,4 +1,4 @@
-import { errorBodySchema } from '../contract/error-body.js';
+import { answeredErrorBodySchema } from '../contract/error-body.js';
 import { backoffDelayMs, defaultRetryPolicy, type RetryPolicy } from './backoff.js';
 import { CallBudget } from './call-budget.js';
 import { abortAfter, waitUnlessAborted } from './call-timers.js';
@@ -102,7 +102,7 @@ export class VigilHttp {
       this.vigilClock.observe(response.headers.get('date'), sentAtMs);
       const body: unknown = text === '' ? undefined : parseJson(text);
       if (response.status < 400) return { status: response.status, body };
-      const parsed = errorBodySchema.safeParse(body);
+      const parsed = answeredErrorBodySchema.safeParse(body);
       const error = parsed.success
         ? new VigilApiError(response.status, parsed.data.error.code, parsed.data.error.message, parsed.data.error.details)
         : new VigilApiError(response.status, 'http_error', `${method} ${path} answered ${response.status}: ${text.slice(0, 200)}`);

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { handler as getJob } from '../../functions/api/get-job.js';
 import { handler as cancelJob } from '../../functions/api/cancel-job.js';
+import { handler as completeWorkflow } from '../../functions/api/complete-workflow.js';
 import { handler as reportProgress } from '../../functions/api/report-progress.js';
 import { handler as submitJob } from '../../functions/api/submit-job.js';
 import { handler as createPool } from '../../functions/pools/create-pool.js';
-import { errorOf, invoke } from './support/http-events.js';
+import { errorOf, invoke, type HttpAnswer } from './support/http-events.js';
 import { useHttpTestManager } from './support/test-manager.js';
 
 const validBody = { jobId: 'job-1', timeoutSeconds: 60, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] };
@@ -78,10 +79,36 @@ describe('HTTP handlers refuse bad input with the contract\'s errors and change 
     const pool = await invoke(createPool, { method: 'POST', route: '/pools', body: { poolId: 'p-1', items: [{ input: {} }] } });
     // Assess
     expect([job.statusCode, progress.statusCode, pool.statusCode]).toEqual([400, 400, 400]);
-    expect(errorOf(job).details).toEqual([{ field: 'timeoutSeconds', problem: 'is required (expected number)' }]);
-    expect(errorOf(progress).details).toEqual([{ field: 'workerId', problem: 'is required (expected string)' }]);
+    expect(errorOf(job).details).toEqual([{ field: 'timeoutSeconds', message: 'is required (expected number)' }]);
+    expect(errorOf(progress).details).toEqual([{ field: 'workerId', message: 'is required (expected string)' }]);
     expect(errorOf(pool).details).toEqual([{ field: 'items.0.itemId', message: 'is required (expected string)' }]);
     for (const answer of [job, progress, pool]) expect(errorOf(answer).message).not.toMatch(/received undefined/);
+  });
+
+  // Review: a schema violation answered `{ field, problem }` while a pool's config answered `{ field, message, allowed? }`.
+  it('a schema violation and a refused pool config answer details of one shape: field, message, and allowed for a fixed set', async () => {
+    // Prepare
+    const submitted = await invoke(submitJob, { method: 'POST', route: '/jobs', body: validBody });
+    const token = (submitted.body['workflows'] as Array<{ token: string }>)[0]?.token ?? '';
+    // Act
+    const complete = await invoke(completeWorkflow, {
+      method: 'POST',
+      route: '/jobs/{jobId}/workflows/{workflowId}/complete',
+      pathParameters: { jobId: 'job-1', workflowId: 'wf-1' },
+      headers: { 'x-vigil-token': token },
+      body: { workerId: 'worker-a', outcome: 'done', surprise: 1 },
+    });
+    const pool = await invoke(createPool, {
+      method: 'POST',
+      route: '/pools',
+      body: { poolId: 'p-1', items: [{ itemId: 'a', input: {} }], config: { timeout_config: { timeout_action: 'explode' }, colour: 'red' } },
+    });
+    // Assess
+    const keysOf = (answer: HttpAnswer) => Object.fromEntries((errorOf(answer).details ?? []).map((detail) => [detail.field, Object.keys(detail).sort()]));
+    expect([complete.statusCode, pool.statusCode]).toEqual([400, 400]);
+    expect(keysOf(complete)).toEqual({ outcome: ['allowed', 'field', 'message'], surprise: ['field', 'message'] });
+    expect(keysOf(pool)).toEqual({ 'config.timeout_config.timeout_action': ['allowed', 'field', 'message'], 'config.colour': ['field', 'message'] });
+    expect(errorOf(complete).details).toContainEqual({ field: 'outcome', message: expect.any(String), allowed: ['completed', 'failed'] });
   });
 
   // First-time user: a gate job sent to a region was told only "datacenters: is not a field".
@@ -93,7 +120,7 @@ describe('HTTP handlers refuse bad input with the contract\'s errors and change 
     // Assess
     expect(answer.statusCode).toBe(400);
     expect(errorOf(answer).code).toBe('invalid_request');
-    expect(errorOf(answer).details).toContainEqual({ field: 'datacenters', problem: expect.stringMatching(/is submitted to the gate/) });
+    expect(errorOf(answer).details).toContainEqual({ field: 'datacenters', message: expect.stringMatching(/is submitted to the gate/) });
     expect(errorOf(answer).message).toMatch(/datacenters: is not a field of a region's job: a multi-region job .* gate/);
     expect(await m.snapshot()).toEqual([]);
   });

@@ -23,10 +23,10 @@ describe('a refusal stays a small 400 whatever the refused body holds (a review 
     // Assess: the refusal, as the Lambda proxy answer API Gateway would receive
     expect(result.statusCode).toBe(400);
     expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThan(64 * 1024);
-    const { error } = JSON.parse(String(result.body)) as { error: { code: string; message: string; details: Array<{ field: string; problem: string }> } };
+    const { error } = JSON.parse(String(result.body)) as { error: { code: string; message: string; details: Array<{ field: string; message: string }> } };
     expect(error.code).toBe('invalid_request');
     expect(error.details).toHaveLength(MAX_NAMED_PROBLEMS);
-    expect(error.details[0]).toEqual({ field: 'k0', problem: 'is not a field of this request; remove it' });
+    expect(error.details[0]).toEqual({ field: 'k0', message: 'is not a field of this request; remove it' });
     expect(error.message).toContain(`k0: is not a field of this request; remove it`);
     expect(error.message).toContain(`and ${100_000 - MAX_NAMED_PROBLEMS} more like these. Fix these fields and resend.`);
     expect(await m.snapshot()).toEqual([]);
@@ -48,7 +48,7 @@ describe('a refusal stays a small 400 whatever the refused body holds (a review 
     expect(JSON.stringify(refused.body)).toContain('config.xxx');
   });
 
-  it('POST /pools with ~1 MB of unknown config keys answers within Lambda’s limit, the first fifty named with the pool’s detail shape', () => {
+  it('POST /pools with ~1 MB of unknown config keys answers within Lambda’s limit, the first fifty named with the one detail shape', () => {
     // Act
     const refused = (() => {
       try {

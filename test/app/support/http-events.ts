@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { FieldProblem } from '../../../shared/contract/error-body.js';
 import { localContext } from '../../../shared/local/lambda-context.js';
 import { REGION } from '../../support/fixtures.js';
 
@@ -59,7 +60,7 @@ export interface HttpAnswer {
 export interface ErrorBody {
   code: string;
   message: string;
-  details?: Array<{ field: string; problem: string }>;
+  details?: FieldProblem[];
 }
 
 /** Invokes a handler module's export with the event and parses its JSON answer. */

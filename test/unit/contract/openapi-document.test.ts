@@ -44,6 +44,18 @@ describe('the OpenAPI documents', () => {
     expect(document.components.schemas.Error).toMatchObject({ required: ['error'] });
   });
 
+  it('declares each details entry as { field, message, allowed? } and nothing else, so a fuzzed refusal of another shape breaks it', () => {
+    // Prepare
+    const document = generated['docs/openapi.json'];
+    // Act
+    const error = document.components.schemas.Error as { properties: { error: { properties: { details: { anyOf: unknown[] } } } } };
+    // Assess
+    expect(error.properties.error.properties.details.anyOf).toContainEqual({
+      type: 'array',
+      items: expect.objectContaining({ required: ['field', 'message'], additionalProperties: false, properties: { field: expect.anything(), message: expect.anything(), allowed: expect.anything() } }),
+    });
+  });
+
   it.each([
     ['region', managerRoutes, 'docs/openapi.json'],
     ['gate', gateRoutes, 'docs/openapi-gate.json'],
