@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { KEY_RELOAD_INTERVAL_MS, KeyRingCache } from '../../../shared/app/keys/key-ring-cache.js';
 import type { KeyRing } from '../../../shared/app/keys/key-ring.js';
+import { attemptTokens } from '../../../shared/app/pools/attempt-tokens.js';
 import { WorkflowTokens } from '../../../shared/app/workflow-tokens.js';
 import { InvalidTokenError, KeysRefreshingError } from '../../../shared/domain/errors.js';
 import { errorResponse } from '../../../shared/http/error-response.js';
@@ -181,6 +182,17 @@ describe('worker tokens across key rotation', () => {
     // Assess
     expect(claims.map((c) => c.workflowId)).toEqual(['wf-1', 'wf-1', 'wf-1']);
     expect(reads).toBe(1);
+  });
+
+  it("an agent's attempt token under a key this container cannot read yet answers keys_refreshing too, not the attempt's invalid_token", async () => {
+    // Prepare: this container's read failed a moment ago; the attempt was claimed on a container that has the new key
+    const store = { stored: ring(key('k1', 1), key('k2', 2)), down: true };
+    const stale = container(ring(key('k1', 1)), store);
+    const token = attemptTokens(container(store.stored, store).tokens).sign('pool-1', 'item-1', 1);
+    // Act
+    const refused = await attemptTokens(stale.tokens).verify(token, 'pool-1', 'item-1', 1).catch((error: unknown) => error);
+    // Assess
+    expect(refused).toBeInstanceOf(KeysRefreshingError);
   });
 
   it('a bare (legacy) key signs tokens as before rotation, which a ring keeping it as key 0 verifies', async () => {
