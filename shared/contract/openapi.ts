@@ -10,7 +10,7 @@ const errorMeaning: Record<ErrorStatus | 500, string> = {
   409: 'State conflict (a finished job, a different body for the same id, a stale attempt)',
   413: 'The body exceeds 6 MiB',
   500: 'Vigil failed to handle the request; it is safe to retry',
-  503: 'An upstream (a region, the gate) is unavailable (`upstream_unavailable`), or other calls kept changing the same job or item at that moment (`busy`); nothing changed: retry later',
+  503: 'An upstream (a region, the gate) is unavailable (`upstream_unavailable`), other calls kept changing the same job or item at that moment (`busy`), or a key rotated in moments ago cannot be read yet (`keys_refreshing`); nothing changed: retry later',
 };
 
 type JsonSchema = Record<string, unknown>;

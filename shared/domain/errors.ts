@@ -87,6 +87,21 @@ export class InvalidTokenError extends VigilError {
     );
   }
 }
+/**
+ * A token or cursor names a key this container does not hold, and it cannot read its key ring again
+ * yet (it did moments ago, or the read failed): the key may have been rotated in since. Retrying
+ * is safe; refusing would tell a worker with a valid token that its work is over.
+ */
+export class KeysRefreshingError extends VigilError {
+  readonly code = 'keys_refreshing';
+  constructor(readonly retryAfterMs: number) {
+    const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+    super(
+      `This region is reloading the keys tokens and cursors are signed with (one may have been rotated in moments ago), so it cannot check this one yet. Retry in ${retryAfterSeconds} s.`,
+      { retryAfterSeconds },
+    );
+  }
+}
 export class UnknownRegionError extends VigilError {
   readonly code = 'unknown_region';
 }

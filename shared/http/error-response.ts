@@ -19,6 +19,8 @@ export const statusByCode: Readonly<Record<string, number>> = {
   region_refused: 409,
   upstream_unavailable: 503,
   busy: 503,
+  // A key rotated in moments ago that this container cannot read yet: the token may well be valid.
+  keys_refreshing: 503,
   event_publish_failed: 503,
   // A timer message this code cannot read: never a caller's doing.
   invalid_timer_message: 500,

@@ -2,6 +2,7 @@ import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import { KeyRingCache } from '../app/keys/key-ring-cache.js';
 import { parseKeyRing, type KeyRing } from '../app/keys/key-ring.js';
 import { systemClock } from '../ports/clock.js';
+import { logger } from '../telemetry/powertools.js';
 import { awsClients } from './aws-clients.js';
 
 /**
@@ -17,5 +18,11 @@ export async function keyRingFromEnv(envName: string): Promise<KeyRingCache | un
     if (!SecretString) throw new Error(`Secret ${envName} has no string value`);
     return parseKeyRing(SecretString);
   };
-  return new KeyRingCache(await read(), read, () => systemClock.now());
+  // A failed reload answers `keys_refreshing` (503), never a 500: the log is where it shows.
+  const reload = () =>
+    read().catch((error: unknown) => {
+      logger.warn('the key ring could not be read again; unknown key ids answer keys_refreshing until a read succeeds', { envName, error: error as Error });
+      throw error;
+    });
+  return new KeyRingCache(await read(), reload, () => systemClock.now());
 }

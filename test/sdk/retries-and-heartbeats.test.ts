@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { claim, startWorkflow } from '../../shared/sdk/index.js';
+import { claim, startWorkflow, VigilUnreachableError } from '../../shared/sdk/index.js';
 import { claimedReply, errorReply, iso, useFakeVigil } from '../support/fake-vigil.js';
 import { holdingVigil, useFakeSdkTimers } from '../support/holding-vigil.js';
 import { runVigil } from '../support/vigil-cli.js';
@@ -149,6 +149,31 @@ describe('the worker SDK hears every request and leaves nothing running', () => 
     handle.stop();
     // Assess
     expect(stopped).toBe(true);
+  });
+
+  it('a report answered keys_refreshing (a container yet to read a rotated-in key) is retried and succeeds; one that never gets through fails without stopping the work', async () => {
+    // Prepare: the first report is accepted; the next two tries, and later every try of the third report, meet a stale container
+    const refreshing = errorReply(503, 'keys_refreshing', 'This region is reloading the keys tokens are signed with. Retry in 27 s.');
+    const running = { status: 200, body: { status: 'RUNNING', cancel: false, deadlineAt: iso(Date.now() + 600_000) } };
+    let staleTries = 2;
+    const fake = await vigil.fakeVigil((method, path, body) => {
+      if (!path.endsWith('/progress')) return errorReply(404, 'route_not_found', 'no');
+      if ((body as { step?: string }).step === 'never-through') return refreshing;
+      return (body as { step?: string }).step === 'during-refresh' && staleTries-- > 0 ? refreshing : running;
+    });
+    const handle = await startWorkflow({ endpoint: fake.url, jobId: 'job-1', workflowId: 'wf-1', workerId: 'w', token: 't', stuckThresholdSeconds: 600, retry: { baseDelayMs: 1, maxDelayMs: 5 } });
+    // Act
+    const retried = await handle.progress({ step: 'during-refresh' });
+    const neverThrough = await handle.progress({ step: 'never-through' }).catch((error: unknown) => error);
+    const afterwards = await handle.progress({ step: 'afterwards' });
+    handle.stop();
+    // Assess
+    expect(retried.status).toBe('RUNNING');
+    expect(fake.seen.filter((s) => (s.body as { step?: string }).step === 'during-refresh')).toHaveLength(3);
+    expect(neverThrough).toBeInstanceOf(VigilUnreachableError);
+    expect(String(neverThrough)).toContain('503 keys_refreshing');
+    expect(handle.signal.aborted).toBe(false);
+    expect(afterwards.status).toBe('RUNNING');
   });
 
   // On the fake clock (the SDK's timers and clocks): the deadline, the ask and its 5 s to answer, exactly.

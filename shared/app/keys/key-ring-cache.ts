@@ -1,28 +1,37 @@
+import { KeysRefreshingError } from '../../domain/errors.js';
 import type { EpochMs } from '../../domain/time.js';
 import { keyById, LEGACY_KEY_ID, newestKey, type KeyRing, type RingKey } from './key-ring.js';
 
 /** At most one reload per container in this long: a made-up key id can never flood Secrets Manager. */
 export const KEY_RELOAD_INTERVAL_MS = 30_000;
 
+/** A read of the ring: when it started, and whether it was answered (a failed read says nothing of any id). */
+interface RingRead {
+  startedAt: EpochMs;
+  answered: Promise<boolean>;
+}
+
 /**
  * A container's copy of its key ring, read at cold start. A token or cursor naming a key this copy
  * does not hold was made by a container that read the ring after a rotation: the copy is reloaded
- * (at most once per `KEY_RELOAD_INTERVAL_MS`) and then has it, or the id is not a key of the ring.
+ * (at most once per `KEY_RELOAD_INTERVAL_MS`, failed reads included) and then has it, or the id is
+ * not a key of the ring. Only a read that started once the id was asked for may say so: one from
+ * before may predate the rotation. When no such read can be made yet, `find` throws `KeysRefreshingError`.
  */
 export class KeyRingCache {
-  private reloading: Promise<void> | undefined;
-  private lastReloadAt: EpochMs | undefined;
+  private reading: RingRead | undefined;
+  private lastReadStartedAt: EpochMs | undefined;
 
+  /** `reload` absent: the ring never changes, so an id it does not hold is never a key. */
   constructor(
     private ring: KeyRing,
-    private readonly reload: () => Promise<KeyRing>,
+    private readonly reload: (() => Promise<KeyRing>) | undefined,
     private readonly now: () => EpochMs,
   ) {}
 
   /** A ring of one key that is never reloaded: a bare local or test key, id `0` as before rotation. */
   static fixed(secret: Buffer): KeyRingCache {
-    const ring: KeyRing = { keys: [{ id: LEGACY_KEY_ID, key: secret.toString('utf8'), createdAt: 0 }] };
-    return new KeyRingCache(ring, async () => ring, () => 0);
+    return new KeyRingCache({ keys: [{ id: LEGACY_KEY_ID, key: secret.toString('utf8'), createdAt: 0 }] }, undefined, () => 0);
   }
 
   /** The key new tokens and cursors are made with. */
@@ -30,23 +39,47 @@ export class KeyRingCache {
     return newestKey(this.ring);
   }
 
-  /** The key with this id, reloading the ring first when this copy does not hold it and may. */
+  /**
+   * The key with this id, reloading the ring first when this copy does not hold it and may;
+   * `undefined` once a read started after this call lacks it. Throws `KeysRefreshingError` when
+   * no such read can be made now (too soon after the last, or it failed): the caller retries later.
+   */
   async find(id: string): Promise<RingKey | undefined> {
     const held = keyById(this.ring, id);
-    if (held) return held;
-    await this.reloadUnlessRecent();
-    return keyById(this.ring, id);
+    if (held || !this.reload) return held;
+    const askedAt = this.now();
+    // At most twice: a read already under way when the call came, then one of its own.
+    for (;;) {
+      const read = this.reading ?? this.startReadUnlessRecent(this.reload);
+      if (!read) break;
+      const answered = await read.answered;
+      const found = keyById(this.ring, id);
+      if (found) return found;
+      if (read.startedAt >= askedAt) {
+        if (answered) return undefined;
+        break;
+      }
+    }
+    throw new KeysRefreshingError(this.msUntilNextRead());
   }
 
-  private reloadUnlessRecent(): Promise<void> {
-    if (this.reloading) return this.reloading;
+  private startReadUnlessRecent(reload: () => Promise<KeyRing>): RingRead | undefined {
     const now = this.now();
-    if (this.lastReloadAt !== undefined && now - this.lastReloadAt < KEY_RELOAD_INTERVAL_MS) return Promise.resolve();
-    this.lastReloadAt = now;
-    this.reloading = this.reload()
-      .then((ring) => void (this.ring = ring))
-      .finally(() => (this.reloading = undefined));
-    return this.reloading;
+    if (this.lastReadStartedAt !== undefined && now - this.lastReadStartedAt < KEY_RELOAD_INTERVAL_MS) return undefined;
+    this.lastReadStartedAt = now;
+    const read: RingRead = {
+      startedAt: now,
+      answered: reload()
+        .then((ring) => ((this.ring = ring), true))
+        .catch(() => false)
+        .finally(() => (this.reading = undefined)),
+    };
+    this.reading = read;
+    return read;
+  }
+
+  private msUntilNextRead(): number {
+    return this.lastReadStartedAt === undefined ? 0 : Math.max(0, this.lastReadStartedAt + KEY_RELOAD_INTERVAL_MS - this.now());
   }
 }
 

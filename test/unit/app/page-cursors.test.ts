@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { KeyRingCache } from '../../../shared/app/keys/key-ring-cache.js';
+import { KEY_RELOAD_INTERVAL_MS, KeyRingCache } from '../../../shared/app/keys/key-ring-cache.js';
 import type { KeyRing } from '../../../shared/app/keys/key-ring.js';
 import { PageCursors } from '../../../shared/app/page-cursors.js';
-import { CursorNotIssuedError, InvalidRequestError } from '../../../shared/domain/errors.js';
+import { CursorNotIssuedError, InvalidRequestError, KeysRefreshingError } from '../../../shared/domain/errors.js';
 
 const cursors = new PageCursors(Buffer.from('region secret'));
 const scope = ['GET /jobs', 'tenant-t'];
@@ -95,6 +95,24 @@ describe('page cursors across key rotation', () => {
     const sealed = cursorsOver(ring('k1'), ring('k1')).seal('position', scope);
     // Act / Assess
     await expect(cursorsOver(ring('k2', 'k3'), ring('k2', 'k3')).open(sealed, scope)).rejects.toThrow(CursorNotIssuedError);
+  });
+
+  it('a cursor under a key rotated in after this container last read its ring answers keys_refreshing, not "not issued", until it may read again', async () => {
+    // Prepare: a made-up key id made the container read at 0; the key rotates in just after
+    const clock = { nowMs: 0 };
+    const store = { ring: ring('k1') };
+    const stale = new PageCursors(new KeyRingCache(ring('k1'), async () => store.ring, () => clock.nowMs));
+    await expect(stale.open(`made-up.${'A'.repeat(40)}`, scope)).rejects.toThrow(CursorNotIssuedError);
+    store.ring = ring('k1', 'k2');
+    const sealed = cursorsOver(store.ring, store.ring).seal('position', scope);
+    clock.nowMs += 1_000;
+    // Act
+    const during = await stale.open(sealed, scope).catch((error: unknown) => error);
+    clock.nowMs += KEY_RELOAD_INTERVAL_MS;
+    const after = await stale.open(sealed, scope);
+    // Assess
+    expect(during).toBeInstanceOf(KeysRefreshingError);
+    expect(after).toBe('position');
   });
 
   it('a cursor given out before rotation (no key id) opens under key 0', async () => {
