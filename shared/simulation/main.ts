@@ -7,6 +7,8 @@ import { breaks, shrink } from './shrink.js';
 
 /** The simulator's command line (see `USAGE`). */
 async function main(): Promise<number> {
+  // As `npm start`: the AWS SDK's Node 20 notice (the --store dynalite clients) is noise in a sweep's output.
+  process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
   const args = parseSimulateArgs(process.argv.slice(2));
   const started = performance.now();
   // One seed also prints its trace (with --trace) and its digest, from the same run.
