@@ -19,9 +19,11 @@ async function main(): Promise<number> {
   const oneSeed = args.seeds === 1;
   const summary = await sweepSeeds(args.seed, args.seeds, args.options, { store: args.store, keepTrace: oneSeed && args.trace }, oneSeed ? printOneSeed : undefined);
   const seconds = (performance.now() - started) / 1000;
+  // dynalite refuses an oversized item itself and does not report sizes.
+  const largest = args.store === 'memory' ? `; largest item ${summary.largestItemBytes} B` : '';
   console.log(
     `${summary.seeds} seed(s) from ${args.seed} × ${args.options.jobs} jobs × ${args.options.pools} pools × faults [${args.options.faults.join(',') || 'none'}]: ` +
-      `${summary.steps} steps, ${(summary.simulatedMs / 3_600_000).toFixed(1)} h simulated in ${seconds.toFixed(1)} s; largest item ${summary.largestItemBytes} B`,
+      `${summary.steps} steps, ${(summary.simulatedMs / 3_600_000).toFixed(1)} h simulated in ${seconds.toFixed(1)} s${largest}`,
   );
   console.log(`crashes: ${summary.crashes.describe()}`);
   if (summary.failingSeeds.size === 0) {
