@@ -39,12 +39,18 @@ describe('the agent SDK against npm start', () => {
     const attempt = await claim({ endpoint: vigil.regionUrl(), heartbeatIntervalMs: 100 }, poolId, 'agent-a');
     if (!attempt) throw new Error('nothing claimed');
     let requests = 0;
+    let answering = true;
+    const answers: Array<Promise<unknown>> = [];
     attempt.onCheckpointRequested(() => {
+      if (!answering) return;
       requests++;
-      void attempt.checkpoint({ cursor: requests }, 0.5);
+      answers.push(attempt.checkpoint({ cursor: requests }, 0.5));
     });
     // Act
     await pollUntil(async () => (requests >= 2 ? true : undefined), { what: 'two checkpoint requests', timeoutMs: 15_000 });
+    // A checkpoint still in flight when the attempt completes would be refused (409 stale_attempt): every one is answered first.
+    answering = false;
+    await Promise.all(answers);
     await attempt.complete('succeeded', { ok: true });
     // Assess
     const item = (await new PoolClient(vigil.regionUrl()).getItem(poolId, 'item-1')).body;
