@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { CursorNotIssuedError } from '../domain/errors.js';
-import { keyRingOf, type KeyRingCache, type KeySource } from './keys/key-ring-cache.js';
+import { keyRingOf, type KeySource, type SigningKeys } from './keys/key-ring-cache.js';
 import { splitKeyId, type RingKey } from './keys/key-ring.js';
 
 /** The HKDF label of the cursor key: a key of its own, never the token HMAC key itself. */
@@ -16,7 +16,7 @@ const TAG_BYTES = 16;
  * A cursor is `<key id>.<sealed>`, the id naming the ring key its key is derived from.
  */
 export class PageCursors {
-  private readonly keys: KeyRingCache | undefined;
+  private readonly keys: SigningKeys | undefined;
   private readonly derived = new Map<string, Buffer>();
 
   /** `keys` are absent in functions that are not granted them; they never make or read a cursor. */
@@ -62,7 +62,7 @@ export class PageCursors {
     return key;
   }
 
-  private requireKeys(): KeyRingCache {
+  private requireKeys(): SigningKeys {
     if (!this.keys) throw new Error('This function is not granted the key secret page cursors are sealed with; it cannot make or read them.');
     return this.keys;
   }

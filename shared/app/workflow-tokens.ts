@@ -2,7 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { InvalidTokenError } from '../domain/errors.js';
 import type { Job } from '../domain/job.js';
 import { DEFAULT_TENANT, scopedWorkerId } from '../domain/tenant.js';
-import { keyRingOf, type KeyRingCache, type KeySource } from './keys/key-ring-cache.js';
+import { keyRingOf, type KeySource, type SigningKeys } from './keys/key-ring-cache.js';
 import { splitKeyId, type RingKey } from './keys/key-ring.js';
 
 const encode = (value: string) => Buffer.from(value, 'utf8').toString('base64url');
@@ -30,7 +30,7 @@ export const newIncarnation = (): string => randomBytes(9).toString('base64url')
  * call knows whose worker it is without a read.
  */
 export class WorkflowTokens {
-  private readonly keys: KeyRingCache | undefined;
+  private readonly keys: SigningKeys | undefined;
 
   /** `keys` are absent in functions that are not granted them; they never issue or check tokens. */
   constructor(keys: KeySource | undefined) {
@@ -65,7 +65,7 @@ export class WorkflowTokens {
     return { jobId, workflowId, incarnation, scopedWorkerId: scopedWorkerId(tenant, workerId) };
   }
 
-  private requireKeys(): KeyRingCache {
+  private requireKeys(): SigningKeys {
     if (!this.keys) throw new Error('This function has no workflow token secret (TOKEN_SECRET_ARN); it cannot sign or check tokens.');
     return this.keys;
   }

@@ -8,6 +8,7 @@ import { poolActiveUntil, schedulePools } from './pools/sim-pools.js';
 import { CLIENT_RETRY, NO_RETRY } from './world/delivery.js';
 import { DeadSweeps } from './world/dead-sweeps.js';
 import { Invariants, type Violation } from './world/invariants.js';
+import { scheduleKeyRotations } from './world/key-rotations.js';
 import { buildNodes, type SimNodes } from './world/nodes.js';
 import type { Plan } from './world/plan.js';
 import { ProgressLog } from './world/progress-log.js';
@@ -109,6 +110,7 @@ export async function runPlan(plan: Plan, options: RunOptions = {}): Promise<Run
   scheduleSubmissions(world, nodes, log);
   scheduleSweeps(world, nodes, horizon, deadSweeps);
   scheduleOperator(world, nodes);
+  scheduleKeyRotations(world, nodes);
   const poolInvariants = new PoolInvariants(world, nodes, schedulePools(world, nodes, horizon), report, deadSweeps);
 
   const violations = invariants.violations;
@@ -121,6 +123,7 @@ export async function runPlan(plan: Plan, options: RunOptions = {}): Promise<Run
       await invariants.afterStep(written);
       await poolInvariants.afterStep(written);
       for (const stale of world.staleChanges.splice(0)) violations.push({ invariant: stale.invariant ?? 'stale-fence', jobId: stale.jobId, message: stale.message, atMs: world.now });
+      for (const refusal of world.refusedTokens.splice(0)) violations.push({ invariant: 'valid-token-honoured', jobId: refusal.holder, message: refusal.message, atMs: world.now });
       for (const error of world.unexpectedErrors.splice(0)) violations.push({ invariant: 'handler-error', message: error, atMs: world.now });
     },
     () => violations.length > 0,

@@ -14,7 +14,8 @@ import { FAULT_KINDS } from '../../shared/simulation/world/plan.js';
  */
 describe('every agent learns to stop, counted by answered heartbeats', () => {
   it('an agent whose beats crash three times in a row is not reported: it hears on its first answered beat', async () => {
-    const plan = generatePlan(51, { jobs: 1, regions: 1, pools: 1, faults: FAULT_KINDS, maxTimeoutSeconds: 300 });
+    // The fault kinds of when it was found: a later kind's draws would give the seed another run.
+    const plan = generatePlan(51, { jobs: 1, regions: 1, pools: 1, faults: FAULT_KINDS.filter((kind) => kind !== 'key-rotation'), maxTimeoutSeconds: 300 });
     const result = await runPlan({ ...plan, rates: { ...plan.rates, crash: 0.5 } });
     expect(result.violations.filter((v) => v.invariant === 'agent-learns-to-stop')).toEqual([]);
     expect(result.violations).toEqual([]);

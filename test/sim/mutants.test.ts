@@ -157,6 +157,8 @@ vi.mock('../../shared/app/sweep-job-timers.js', async (importOriginal) => {
 import { runPlan } from '../../shared/simulation/run-plan.js';
 import { generatePlan } from '../../shared/simulation/world/generate-plan.js';
 import { MemoryDynamo } from '../../shared/simulation/dynamo/memory-dynamo.js';
+import { KeyRingCache } from '../../shared/app/keys/key-ring-cache.js';
+import { KeysRefreshingError } from '../../shared/domain/errors.js';
 import { CI_PLAN } from './support/seed-range.js';
 
 /**
@@ -216,6 +218,24 @@ describe('mutation testing: each mutant must be caught by the simulator', () => 
     });
     try {
       expect(await caughtWith('store-no-conditions'), 'a store that enforces no condition survived').toBeDefined();
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('catches: a container that cannot read its key ring again yet refusing a token of a rotated-in key as invalid_token [keys-refreshing-refused]', { timeout: 90_000 }, async () => {
+    // The bug a stale container showed right after a rotation: 403 where 503 keys_refreshing is due.
+    const realFind = KeyRingCache.prototype.find;
+    const spy = vi.spyOn(KeyRingCache.prototype, 'find').mockImplementation(async function (this: KeyRingCache, id: string) {
+      try {
+        return await realFind.call(this, id);
+      } catch (error) {
+        if (error instanceof KeysRefreshingError) return undefined;
+        throw error;
+      }
+    });
+    try {
+      expect(await caughtWith('keys-refreshing-refused')).toMatch(/: valid-token-honoured$/);
     } finally {
       spy.mockRestore();
     }

@@ -24,13 +24,24 @@ describe('the simulator', () => {
     expect(other.digest).not.toBe(first.digest);
   });
 
+  it('after a key rotation a stale container answers keys_refreshing, never invalid_token, and the run replays byte for byte', async () => {
+    // Prepare: seed 14 rotates key k1 in at 55 s; a us-east-1 container that did not read it fails to read the ring at 128 s.
+    const plan = generatePlan(14, CI_PLAN);
+    // Act
+    const [first, again] = await Promise.all([runPlan(plan, { keepTrace: true }), runPlan(plan, { keepTrace: true })]);
+    // Assess
+    expect(first.trace.filter((line) => line.includes('cannot check key k1 yet')).length).toBeGreaterThan(0);
+    expect(first.violations).toEqual([]);
+    expect(again.digest).toBe(first.digest);
+  });
+
   it('covers every fault kind over the CI seeds', () => {
     const plans = Array.from({ length: 50 }, (_, i) => generatePlan(i + 1, CI_PLAN));
     const scheduled = new Set(plans.flatMap((p) => p.faults.map((f) => f.kind)));
     const behaviours = new Set(plans.flatMap((p) => p.jobs.flatMap((j) => j.workers.map((w) => w.behaviour))));
     const agents = new Set(plans.flatMap((p) => p.pools.flatMap((pool) => pool.agents.map((a) => a.behaviour))));
     const rates = plans[0]?.rates;
-    expect([...scheduled].sort()).toEqual(['bus-outage', 'gate-down', 'pool-cancel', 'region-cut', 'takeover']);
+    expect([...scheduled].sort()).toEqual(['bus-outage', 'gate-down', 'key-rotation', 'pool-cancel', 'region-cut', 'takeover']);
     expect([...behaviours].sort()).toEqual(['bursts', 'dies', 'extends-then-dies', 'extension-no-progress', 'hangs', 'normal', 'recovers']);
     expect([...agents].sort()).toEqual(['dies', 'gives-back', 'ignores-terminate', 'late-result', 'normal', 'slow', 'stops-checkpointing']);
     expect(Object.entries(rates ?? {}).filter(([, value]) => value === 0)).toEqual([]);

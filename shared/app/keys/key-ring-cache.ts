@@ -18,7 +18,7 @@ interface RingRead {
  * not a key of the ring. Only a read that started once the id was asked for may say so: one from
  * before may predate the rotation. When no such read can be made yet, `find` throws `KeysRefreshingError`.
  */
-export class KeyRingCache {
+export class KeyRingCache implements SigningKeys {
   private reading: RingRead | undefined;
   private lastReadStartedAt: EpochMs | undefined;
 
@@ -83,8 +83,14 @@ export class KeyRingCache {
   }
 }
 
-/** What token and cursor classes accept: a key ring, or a bare key (tests, simulation) as a ring of one. */
-export type KeySource = KeyRingCache | Buffer;
+/** What tokens and cursors are made and checked with: a container's `KeyRingCache`, or (simulation) the container an invocation runs on. */
+export interface SigningKeys {
+  signingKey(): RingKey;
+  find(id: string): Promise<RingKey | undefined>;
+}
 
-export const keyRingOf = (source: KeySource | undefined): KeyRingCache | undefined =>
-  source === undefined || source instanceof KeyRingCache ? source : KeyRingCache.fixed(source);
+/** What token and cursor classes accept: signing keys, or a bare key (tests, simulation) as a ring of one. */
+export type KeySource = SigningKeys | Buffer;
+
+export const keyRingOf = (source: KeySource | undefined): SigningKeys | undefined =>
+  source === undefined || !Buffer.isBuffer(source) ? source : KeyRingCache.fixed(source);

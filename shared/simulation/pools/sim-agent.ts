@@ -3,7 +3,7 @@ import { claimPoolItem } from '../../app/pools/claim-item.js';
 import { getPool } from '../../app/pools/get-pool.js';
 import type { ManagerDeps } from '../../app/manager-deps.js';
 import type { AgentCall, HeartbeatReply } from '../../domain/pools/agent-calls.js';
-import { VigilError } from '../../domain/errors.js';
+import { InvalidTokenError, KeysRefreshingError, VigilError } from '../../domain/errors.js';
 import { AttemptTerminatingError, ClaimEndedError, PoolFinishedError, StaleAttemptError } from '../../domain/pools/pool-errors.js';
 import type { PoolItem } from '../../domain/pools/pool-item.js';
 import { DEFAULT_CHECKPOINT_INTERVAL_SECS } from '../../domain/pools/pool-config.js';
@@ -12,6 +12,7 @@ import { CHECKPOINT_REQUEST_BEAT_SLACK_MS, sdkAgentHeartbeatMs, type ClaimedCade
 import { CLIENT_RETRY, NO_RETRY } from '../world/delivery.js';
 import type { AgentSpec, PoolSpec } from '../world/plan.js';
 import { SIM_EPOCH, type RetryPolicy, type World } from '../world/world.js';
+import { checkTokenRefusal } from '../world/token-refusals.js';
 import { isStaleFor, withStaleAttemptCheck } from './stale-attempt-guard.js';
 
 /** An idle agent asks for work this often while the pool may still have some. */
@@ -178,7 +179,8 @@ export class SimAgent {
     if (!this.held) return;
     this.chain++;
     await this.startCommand(this.held);
-    this.schedule(this.held.heartbeatMs);
+    // Let go at its first call (refused as stale or not its token): it claims again at once.
+    this.schedule(this.held?.heartbeatMs ?? 0);
   }
 
   /**
@@ -323,12 +325,12 @@ export class SimAgent {
     await this.send(held, { type: 'terminated', cleanup: 'completed', partialResult: { step: held.done } }, CLIENT_RETRY);
   }
 
-  /** A call of the held attempt; a refusal teaches the agent: terminating → stop as told, stale → let go. */
+  /** A call of the held attempt; a refusal teaches the agent: terminating → stop as told, stale or not its token (`invalid_token`) → let go. */
   private async converse(held: Held, call: AgentCall, retry: RetryPolicy): Promise<unknown> {
     const { reply, refusal } = await this.send(held, call, retry);
     if (refusal instanceof AttemptTerminatingError) await this.onTerminate(held);
-    else if (refusal instanceof StaleAttemptError && this.held === held) {
-      this.world.log(`agent ${this.spec.agentId} lets go of ${held.itemId} attempt ${held.attempt} (stale)`);
+    else if ((refusal instanceof StaleAttemptError || refusal instanceof InvalidTokenError) && this.held === held) {
+      this.world.log(`agent ${this.spec.agentId} lets go of ${held.itemId} attempt ${held.attempt} (${refusal instanceof StaleAttemptError ? 'stale' : refusal.code})`);
       this.held = undefined;
     }
     return reply;
@@ -336,7 +338,8 @@ export class SimAgent {
 
   /**
    * One agent route call, checked by the stale-attempt guard. A refusal (a 4xx) is an answer, not a
-   * failure to retry; only a crash is retried. A redelivery's answer is not read.
+   * failure to retry; only a crash or a 503 (`keys_refreshing`, no sooner than its Retry-After) is
+   * retried. A redelivery's answer is not read.
    */
   private async send(held: Held, call: AgentCall, retry: RetryPolicy): Promise<{ reply?: unknown; refusal?: VigilError }> {
     let answer: { reply?: unknown; refusal?: VigilError } = {};
@@ -352,7 +355,8 @@ export class SimAgent {
         try {
           answer = { reply: await this.world.invocations.answerOf(this.pool.region, agentCall(this.deps, { poolId, itemId: held.itemId, agentId: this.spec.agentId, attempt: held.attempt, token: held.token, call })) };
         } catch (error) {
-          if (!(error instanceof VigilError)) throw error;
+          if (!(error instanceof VigilError) || error instanceof KeysRefreshingError) throw error;
+          if (error instanceof InvalidTokenError) checkTokenRefusal(this.world, held.token, `agent ${this.spec.agentId}`);
           this.world.log(`agent ${this.spec.agentId} ${call.type} on ${held.itemId} attempt ${held.attempt} refused: ${(error as VigilError & { code?: string }).code ?? error.name}`);
           answer = { refusal: error };
         }

@@ -93,6 +93,11 @@ export function generatePlan(seed: number, options: PlanOptions): Plan {
       if (rng.chance(0.3)) faults.push({ kind: 'pool-cancel', poolId: pool.poolId, atMs: pool.createAtMs + rng.int(5, 180) * 1000 });
     }
   }
+  // After pool-cancel's, so those stay as they were. Within the submissions' and claims' first minutes,
+  // so tokens are signed by a container that read the new key and checked by one that did not.
+  if (on('key-rotation') && rng.chance(0.6)) {
+    for (let rotations = rng.int(1, 2); rotations > 0; rotations--) faults.push({ kind: 'key-rotation', atMs: rng.int(0, 180) * 1000 });
+  }
   const rate = (kind: FaultKind, p: number) => (on(kind) ? p : 0);
   return {
     seed,
@@ -108,6 +113,7 @@ export function generatePlan(seed: number, options: PlanOptions): Plan {
       redelivery: rate('redelivery', 0.03),
       timerLoss: rate('timer-loss', 0.03),
       indexLagMaxMs: on('index-lag') ? 2_000 : 0,
+      keyReadFailure: rate('key-rotation', 0.2),
     },
     progressEveryMs: options.progressEveryMs ?? 10_000,
     pools,

@@ -71,6 +71,11 @@ export class Invocations {
     this.refuseIfDead(node);
   }
 
+  /** The invocation `node` runs now, as an identity (what serves it: its container), if any. */
+  current(node: string): object | undefined {
+    return this.running.get(node);
+  }
+
   /** Every simulated port calls this first: a dead invocation's call is refused, again each time it tries. */
   refuseIfDead(node: string): void {
     const diedAt = this.running.get(node)?.diedAt;

@@ -23,6 +23,7 @@ import { firePoolTimerChecked } from '../pools/fire-pool-timer-checked.js';
 import { withSeededClaims } from '../pools/seeded-claims.js';
 import { instantPauses } from './instant-pauses.js';
 import { SimBus, type Consumer } from './sim-bus.js';
+import { SimContainers } from './sim-containers.js';
 import { SimRegionManagers } from './sim-region-managers.js';
 import { SimTimers } from './sim-timers.js';
 import { SilentTelemetry } from './silent-telemetry.js';
@@ -47,7 +48,7 @@ export interface SimNode<Deps> {
 }
 
 export interface SimNodes {
-  regions: Map<string, SimNode<ManagerDeps> & { observe: DynamoJobStore; observePools: DynamoPoolStore }>;
+  regions: Map<string, SimNode<ManagerDeps> & { observe: DynamoJobStore; observePools: DynamoPoolStore; containers: SimContainers }>;
   gate: SimNode<GateDeps> & { observe: DynamoGateStore };
 }
 
@@ -65,14 +66,13 @@ export async function buildNodes(world: World, storeKind: StoreKind = 'memory'):
     await ensureTable(dynamo.client, tableName, withWorkerIndex);
     return dynamo;
   };
-  const secret = Buffer.from(`simulated secret ${world.plan.seed}`);
-
   const regions: SimNodes['regions'] = new Map();
   for (const name of world.plan.regions) {
     const dynamo = await store(name, JOBS_TABLE, true);
     const observe = new DynamoJobStore(dynamo.observer, JOBS_TABLE);
     const read = (jobId: string) => observe.getJob(jobId);
     const observePools = new DynamoPoolStore(dynamo.observer, JOBS_TABLE);
+    const containers = new SimContainers(world, name);
     const deps: ManagerDeps = {
       region: name,
       managerId: `${name}/sim`,
@@ -86,8 +86,8 @@ export async function buildNodes(world: World, storeKind: StoreKind = 'memory'):
       bus: new SimBus(world, name, consumers),
       clock: world.clock,
       policy: defaultTimeoutPolicy,
-      tokens: new WorkflowTokens(secret),
-      cursors: new PageCursors(secret),
+      tokens: new WorkflowTokens(containers),
+      cursors: new PageCursors(containers),
       telemetry: new SilentTelemetry(world.calls),
       stopwatch: instantPauses(),
       // As deployed: the decision history and the jobs list are written beside the state (and counted).
@@ -98,7 +98,7 @@ export async function buildNodes(world: World, storeKind: StoreKind = 'memory'):
       const fence = 'fenceToken' in decision.detail ? { fenceToken: decision.detail.fenceToken } : {};
       await withStaleFenceCheck(world, read, { jobId: decision.detail.jobId, ...fence, what: decision.kind }, () => onGateDecision(deps, decision));
     });
-    regions.set(name, { name, dynamo, deps, observe, observePools });
+    regions.set(name, { name, dynamo, deps, observe, observePools, containers });
   }
 
   const gateDynamo = await store(GATE, GATE_TABLE, false);

@@ -27,6 +27,7 @@ export const FAULT_KINDS = [
   'pool-cancel',
   'worker-extends-then-dies',
   'agent-gives-back',
+  'key-rotation',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -103,7 +104,9 @@ export type ScheduledFault =
   | { kind: 'bus-outage'; node: string; fromMs: number; untilMs: number }
   | { kind: 'takeover'; jobId: string; region: string; atMs: number }
   /** The operator cancels a pool (`POST /pools/{id}/cancel`), retried like any client call. */
-  | { kind: 'pool-cancel'; poolId: string; atMs: number };
+  | { kind: 'pool-cancel'; poolId: string; atMs: number }
+  /** The scheduled rotation adds a key to the world's token secret; each region then cold-starts one container that reads it. */
+  | { kind: 'key-rotation'; atMs: number };
 
 /** Per-message probabilities (and the GSI lag bound); the shrinker zeroes them one by one. */
 export interface Rates {
@@ -115,6 +118,8 @@ export interface Rates {
   redelivery: number;
   timerLoss: number;
   indexLagMaxMs: number;
+  /** A container's re-read of the key ring fails (a Secrets Manager outage or throttle); a cold start's read never does. */
+  keyReadFailure: number;
 }
 
 export interface Plan {
@@ -127,4 +132,4 @@ export interface Plan {
   pools: PoolSpec[];
 }
 
-export const NO_RATES: Rates = { drop: 0, duplicate: 0, delay: 0, reorder: 0, crash: 0, redelivery: 0, timerLoss: 0, indexLagMaxMs: 0 };
+export const NO_RATES: Rates = { drop: 0, duplicate: 0, delay: 0, reorder: 0, crash: 0, redelivery: 0, timerLoss: 0, indexLagMaxMs: 0, keyReadFailure: 0 };

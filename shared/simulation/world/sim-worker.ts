@@ -3,9 +3,11 @@ import { completeWorkflow } from '../../app/complete-workflow.js';
 import { reportProgress } from '../../app/report-progress.js';
 import { reportWorkerFailure } from '../../app/report-worker-failure.js';
 import { requestExtension } from '../../app/request-extension.js';
+import { InvalidTokenError } from '../../domain/errors.js';
 import { CLIENT_RETRY, NO_RETRY } from './delivery.js';
 import type { WorkerSpec } from './plan.js';
 import type { ProgressLog } from './progress-log.js';
+import { checkTokenRefusal } from './token-refusals.js';
 import type { World } from './world.js';
 
 /** Reports an `extends-then-dies` worker makes (each followed by an extension request) before it falls silent. */
@@ -77,7 +79,7 @@ export class SimWorker {
     const repeatsItself = behaviour === 'hangs' || behaviour === 'extension-no-progress' || behaviour === 'bursts';
     if (finished && !(this.faulty() && repeatsItself)) {
       this.stopped = true;
-      await this.call('complete-workflow', CLIENT_RETRY, async () => {
+      await this.call('complete-workflow', token, CLIENT_RETRY, async () => {
         const answer = await this.world.invocations.answerOf(this.spec.region, completeWorkflow(this.deps, { ...this.ids(), outcome: 'completed', token }));
         this.world.log(`worker ${this.spec.workerId} completed its workflow (job ${answer.jobStatus})`);
         this.log.workflowFinished(this.spec.workerId);
@@ -91,7 +93,7 @@ export class SimWorker {
     // A repeated call (a client resending) carries what the first one said, when it said it.
     const progress = this.progress();
     const sentAt = this.world.now;
-    await this.call('report-progress', NO_RETRY, async () => {
+    await this.call('report-progress', token, NO_RETRY, async () => {
       const answer = await this.world.invocations.answerOf(this.spec.region, reportProgress(this.deps, { ...this.ids(), progress, token }));
       // A report without a rise is a heartbeat: it keeps the worker healthy, not the job.
       if (!stalled) this.log.progressed(this.spec.workerId, sentAt);
@@ -122,7 +124,7 @@ export class SimWorker {
 
   private async askForExtension(token: string): Promise<void> {
     const currentProgress = this.progress();
-    await this.call('request-extension', NO_RETRY, async () => {
+    await this.call('request-extension', token, NO_RETRY, async () => {
       const answer = await this.world.invocations.answerOf(this.spec.region, requestExtension(this.deps, { workerId: this.spec.workerId, token, currentProgress }));
       if (answer.granted) {
         this.world.log(`worker ${this.spec.workerId} granted ${answer.extensionSeconds} s`);
@@ -146,12 +148,23 @@ export class SimWorker {
     return { jobId: this.jobId, workflowId: this.spec.workflowId, workerId: this.spec.workerId };
   }
 
-  private async call(route: string, retry: typeof NO_RETRY, run: () => Promise<void>): Promise<void> {
+  /**
+   * A call on the worker's token, as the SDK makes it: a 503 (`keys_refreshing`) is retried as its
+   * route retries, no sooner than its Retry-After; a 403 `invalid_token` ends the work, unretried.
+   */
+  private async call(route: string, token: string, retry: typeof NO_RETRY, run: () => Promise<void>): Promise<void> {
     this.world.calls.httpRequests.worker++;
     // Handled when it runs: a call redelivered after the worker died is still heard from it then.
     const heard = async () => {
       this.log.workerHeard(this.spec.workerId, this.world.now);
-      await run();
+      try {
+        await run();
+      } catch (error) {
+        if (!(error instanceof InvalidTokenError)) throw error;
+        this.world.log(`worker ${this.spec.workerId} ${route} refused invalid_token: its work is over`);
+        this.stopped = true;
+        checkTokenRefusal(this.world, token, `worker ${this.spec.workerId}`);
+      }
     };
     await this.world.invoke(this.spec.region, route, heard, retry);
   }

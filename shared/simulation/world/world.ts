@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { VigilError } from '../../domain/errors.js';
+import { KeysRefreshingError, VigilError } from '../../domain/errors.js';
 import type { Clock } from '../../ports/clock.js';
 import { EventQueue } from './event-queue.js';
 import type { Plan } from './plan.js';
@@ -8,6 +8,7 @@ import { AwsCalls } from './aws-calls.js';
 import { Invocations } from './invocations.js';
 import { drawCrashPoint, type CrashPoint } from './crash-point.js';
 import { GATE } from '../../adapters/local/event-routes.js';
+import { SimKeyRing } from './sim-key-ring.js';
 
 /** The simulation starts here (virtual epoch ms), whatever the wall clock says. */
 export const SIM_EPOCH = Date.UTC(2030, 0, 1);
@@ -39,6 +40,10 @@ export class World {
   readonly unexpectedErrors: string[] = [];
   /** Stale inputs (fence or attempt) that changed a job's or an item's state: filled by the stale guards. */
   readonly staleChanges: Array<{ jobId: string; message: string; invariant?: string }> = [];
+  /** The regions' token secret, rotated at the plan's `key-rotation` times. */
+  readonly keyRing: SimKeyRing;
+  /** Tokens a region handed out, refused as `invalid_token` while their key was in the ring: filled by `checkTokenRefusal`. */
+  readonly refusedTokens: Array<{ holder: string; message: string }> = [];
   steps = 0;
 
   /** `crashPoints`: where each invocation crashes; by default drawn from the seed at the plan's crash rate. */
@@ -48,6 +53,7 @@ export class World {
     crashPoints?: () => CrashPoint | undefined,
   ) {
     this.rng = new Rng(plan.seed, 2);
+    this.keyRing = new SimKeyRing(plan, () => this.now);
     this.invocations = new Invocations(crashPoints ?? (() => drawCrashPoint(this.rng, this.plan.rates.crash)));
   }
 
@@ -121,7 +127,7 @@ export class World {
       const expected = isExpectedFailure(error);
       this.log(`${name} failed (attempt ${attempt}): ${(error as Error).name}: ${(error as Error).message}`);
       if (!expected) this.unexpectedErrors.push(`${name}: ${(error as Error).stack ?? String(error)}`);
-      if (attempt < retry.maxAttempts) this.after(retry.delayMs(attempt), `retry ${name}`, async () => void (await this.invoke(node, route, run, retry, attempt + 1)));
+      if (attempt < retry.maxAttempts) this.after(Math.max(retry.delayMs(attempt), retryAfterMs(error)), `retry ${name}`, async () => void (await this.invoke(node, route, run, retry, attempt + 1)));
       else this.log(`${name} gave up after ${attempt} attempts`);
     }
     if (ok && this.rng.chance(this.plan.rates.redelivery)) {
@@ -130,6 +136,9 @@ export class World {
     return ok;
   }
 }
+
+/** A 503 `keys_refreshing` is retried no sooner than its Retry-After (whole seconds), as the SDK retries it. */
+const retryAfterMs = (error: unknown): number => (error instanceof KeysRefreshingError ? Math.max(1, Math.ceil(error.retryAfterMs / 1000)) * 1000 : 0);
 
 /** Failures the simulated world causes on purpose, and the typed errors a use case answers with. */
 function isExpectedFailure(error: unknown): boolean {
