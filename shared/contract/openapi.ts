@@ -15,6 +15,11 @@ const errorMeaning: Record<ErrorStatus | 500, string> = {
 
 type JsonSchema = Record<string, unknown>;
 
+const retryAfterHeader = {
+  description: 'Whole seconds to wait before retrying, where Vigil can tell (`busy`, `keys_refreshing`)',
+  schema: { type: 'integer', minimum: 1 },
+};
+
 /** Operations are grouped by who calls them. */
 const tagOf: Record<RouteDoc['auth'], string> = { iam: 'client', worker: 'worker', public: 'public' };
 
@@ -91,7 +96,11 @@ export function openApiDocument(info: { title: string; description: string; vers
   const errorResponses = Object.fromEntries(
     Object.entries(errorMeaning).map(([status, description]) => [
       `Error${status}`,
-      { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      {
+        description,
+        ...(status === '503' ? { headers: { 'Retry-After': retryAfterHeader } } : {}),
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      },
     ]),
   );
   return {

@@ -94,12 +94,15 @@ export class InvalidTokenError extends VigilError {
  */
 export class KeysRefreshingError extends VigilError {
   readonly code = 'keys_refreshing';
+  /** Whole seconds, at least one: what the answer's `Retry-After` and `details` say. */
+  readonly retryAfterSeconds: number;
   constructor(readonly retryAfterMs: number) {
     const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
     super(
       `This region is reloading the keys tokens and cursors are signed with (one may have been rotated in moments ago), so it cannot check this one yet. Retry in ${retryAfterSeconds} s.`,
       { retryAfterSeconds },
     );
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 export class UnknownRegionError extends VigilError {

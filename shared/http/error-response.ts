@@ -1,7 +1,7 @@
 import { $ZodError } from 'zod/v4/core';
 import { boundedProblems } from '../contract/bounded-problems.js';
 import { fieldProblemsOf } from '../contract/field-problems.js';
-import { VigilError } from '../domain/errors.js';
+import { KeysRefreshingError, VigilError } from '../domain/errors.js';
 import { VersionConflictError } from '../ports/job-store.js';
 
 /** The one place error codes become HTTP status codes. */
@@ -55,12 +55,31 @@ const UNKNOWN_FIELD_HINTS: Readonly<Record<string, string>> = {
 const unknownFieldProblem = (path: readonly PropertyKey[], key: string): string =>
   (path.length === 0 && Object.hasOwn(UNKNOWN_FIELD_HINTS, key) ? UNKNOWN_FIELD_HINTS[key] : undefined) ?? 'is not a field of this request; remove it';
 
-export function errorResponse(error: unknown): { statusCode: number; body: ErrorBody; unexpected: boolean } {
+export interface ErrorAnswer {
+  statusCode: number;
+  body: ErrorBody;
+  /** `Retry-After` (seconds) where Vigil can tell when a retry may succeed: the SDK waits at least that long. */
+  headers: Record<string, string>;
+  unexpected: boolean;
+}
+
+/** A lost race on the same item clears in moments. */
+const BUSY_RETRY_AFTER_SECONDS = 1;
+
+const retryAfter = (seconds: number | undefined): Record<string, string> => (seconds === undefined ? {} : { 'Retry-After': String(seconds) });
+
+function retryAfterSecondsOf(error: VigilError): number | undefined {
+  if (error instanceof KeysRefreshingError) return error.retryAfterSeconds;
+  return error.code === 'busy' ? BUSY_RETRY_AFTER_SECONDS : undefined;
+}
+
+export function errorResponse(error: unknown): ErrorAnswer {
   if (error instanceof $ZodError) {
     const problems = fieldProblemsOf(error.issues, unknownFieldProblem);
     const { details, sentence } = boundedProblems(problems, ({ field, message }) => `${field}: ${message}`);
     return {
       statusCode: 400,
+      headers: {},
       unexpected: false,
       body: { error: { code: 'invalid_request', message: `The request is invalid: ${sentence}. Fix these fields and resend.`, details } },
     };
@@ -70,6 +89,7 @@ export function errorResponse(error: unknown): { statusCode: number; body: Error
     const statusCode = statusByCode[error.code];
     return {
       statusCode: statusCode ?? 500,
+      headers: retryAfter(retryAfterSecondsOf(error)),
       unexpected: statusCode === undefined,
       body: { error: { code: error.code, message: error.message, ...(error.details !== undefined ? { details: error.details } : {}) } },
     };
@@ -78,12 +98,14 @@ export function errorResponse(error: unknown): { statusCode: number; body: Error
     // Many callers changed the same item at once and this one lost every attempt: nothing was written.
     return {
       statusCode: 503,
+      headers: retryAfter(BUSY_RETRY_AFTER_SECONDS),
       unexpected: false,
       body: { error: { code: 'busy', message: 'Other requests kept changing the same job or item at the same moment, so this one changed nothing. Retry it in a moment.' } },
     };
   }
   return {
     statusCode: 500,
+    headers: {},
     unexpected: true,
     body: { error: { code: 'internal_error', message: 'Vigil failed to handle this request. It is safe to retry.' } },
   };

@@ -43,14 +43,8 @@ function parseJsonBody(event: APIGatewayProxyEventV2): unknown {
   }
 }
 
-const json = (statusCode: number, body: unknown): APIGatewayProxyStructuredResultV2 =>
-  statusCode === 204 ? { statusCode } : jsonBody(statusCode, body);
-
-const jsonBody = (statusCode: number, body: unknown): APIGatewayProxyStructuredResultV2 => ({
-  statusCode,
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify(body),
-});
+const json = (statusCode: number, body: unknown, headers: Record<string, string> = {}): APIGatewayProxyStructuredResultV2 =>
+  statusCode === 204 ? { statusCode } : { statusCode, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) };
 
 /**
  * The project's one HTTP middy stack: JSON body, zod validation of path, query and body, errors mapped to
@@ -75,7 +69,7 @@ export function httpRoute<
           } catch (error) {
             const mapped = errorResponse(error);
             if (mapped.unexpected) logger.error('unexpected error', { error: error as Error, path: event.rawPath });
-            return json(mapped.statusCode, mapped.body);
+            return json(mapped.statusCode, mapped.body, mapped.headers);
           }
         });
     },

@@ -6,8 +6,8 @@ import { errorResponse } from './error-response.js';
 type RouteAnswer = Promise<APIGatewayProxyStructuredResultV2>;
 
 const answerError = (error: unknown): APIGatewayProxyStructuredResultV2 => {
-  const { statusCode, body } = errorResponse(error);
-  return { statusCode, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+  const { statusCode, body, headers } = errorResponse(error);
+  return { statusCode, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) };
 };
 
 /**

@@ -134,8 +134,8 @@ export async function startHttpListener(options: ListenerOptions): Promise<{ url
       const result = await handler(event, localContext(`vigil-${options.name}-${routeKey}`, options.name));
       send(response, result.statusCode ?? 200, result.body ?? '', (result.headers ?? {}) as Record<string, string>);
     } catch (error) {
-      const { statusCode, body } = errorResponse(error);
-      send(response, statusCode, JSON.stringify(body));
+      const { statusCode, body, headers } = errorResponse(error);
+      send(response, statusCode, JSON.stringify(body), headers);
     }
   });
   server.keepAliveTimeout = 5_000;

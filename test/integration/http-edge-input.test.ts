@@ -137,3 +137,31 @@ describe('virtual clock', () => {
     expect((second.json as { jobs: unknown[] }).jobs).toHaveLength(1);
   });
 });
+
+describe('retrying later', () => {
+  it('a 503 keys_refreshing tells when to retry in a Retry-After header, as its body does', async () => {
+    // Prepare: a real token whose key id is swapped for one no ring holds; its first check reads the ring (403)
+    const submitted = await send(region(), 'POST', '/jobs', job('retry-after-1'));
+    const token = (submitted.json as { workflows: Array<{ token: string }> }).workflows[0]?.token ?? '';
+    const [jobId, workflowId, incarnation, keyed] = token.split('.');
+    const underMadeUpKey = (id: string) => [jobId, workflowId, incarnation, `${id}~${keyed?.split('~')[1] ?? ''}`].join('.');
+    const progress = (forged: string) =>
+      fetch(`${region()}/jobs/retry-after-1/workflows/wf-1/progress`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-vigil-token': forged },
+        body: JSON.stringify({ workerId: 'worker-a' }),
+      });
+    await progress(underMadeUpKey('madeUpKeyA'));
+
+    // Act: another unknown id while the ring may not be read again (the virtual clock stands still)
+    const answer = await progress(underMadeUpKey('madeUpKeyB'));
+
+    // Assess
+    const body = errorBodySchema.parse(await answer.json()).error as { code: string; details?: { retryAfterSeconds?: number } };
+    expect(submitted.status, submitted.body).toBe(201);
+    expect(answer.status).toBe(503);
+    expect(body.code).toBe('keys_refreshing');
+    expect(answer.headers.get('retry-after')).toBe(String(body.details?.retryAfterSeconds));
+    expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  });
+});

@@ -138,7 +138,7 @@ export class World {
 }
 
 /** A 503 `keys_refreshing` is retried no sooner than its Retry-After (whole seconds), as the SDK retries it. */
-const retryAfterMs = (error: unknown): number => (error instanceof KeysRefreshingError ? Math.max(1, Math.ceil(error.retryAfterMs / 1000)) * 1000 : 0);
+const retryAfterMs = (error: unknown): number => (error instanceof KeysRefreshingError ? error.retryAfterSeconds * 1000 : 0);
 
 /** Failures the simulated world causes on purpose, and the typed errors a use case answers with. */
 function isExpectedFailure(error: unknown): boolean {

@@ -5,7 +5,10 @@ import { EventPublishError } from '../../../shared/adapters/aws/eventbridge-bus.
 import { errorBodySchema } from '../../../shared/contract/error-body.js';
 import { KeyRingCache } from '../../../shared/app/keys/key-ring-cache.js';
 import { WorkflowTokens } from '../../../shared/app/workflow-tokens.js';
+import { JobNotFoundError } from '../../../shared/domain/errors.js';
+import { ClaimInFlightError } from '../../../shared/domain/pools/pool-errors.js';
 import { errorResponse, statusByCode } from '../../../shared/http/error-response.js';
+import { VersionConflictError } from '../../../shared/ports/job-store.js';
 import { httpRoute } from '../../../shared/http/http-handler.js';
 import { invoke } from '../../app/support/http-events.js';
 
@@ -22,6 +25,17 @@ describe('error codes to HTTP', () => {
   it('every error code the server declares has its status in the one table', () => {
     const unmapped = [...new Set(declaredCodes(join(import.meta.dirname, '../../../shared')))].filter((code) => !(code in statusByCode));
     expect(unmapped).toEqual([]);
+  });
+
+  it('a busy answer asks for a retry in a second (Retry-After), a refusal that will not change names no wait', () => {
+    // Act
+    const lostRace = errorResponse(new VersionConflictError('JOB#job-1/JOB'));
+    const claimInFlight = errorResponse(new ClaimInFlightError('claim-1'));
+    const unknownJob = errorResponse(new JobNotFoundError('job-1'));
+    // Assess
+    expect([lostRace.statusCode, lostRace.headers]).toEqual([503, { 'Retry-After': '1' }]);
+    expect([claimInFlight.statusCode, claimInFlight.headers]).toEqual([503, { 'Retry-After': '1' }]);
+    expect([unknownJob.statusCode, unknownJob.headers]).toEqual([404, {}]);
   });
 
   it('a publish that kept failing is a 503 to retry, not the caller\'s 400', () => {
@@ -41,6 +55,7 @@ describe('error codes to HTTP', () => {
     const answer = await invoke(route, { method: 'POST', route: '/jobs/{jobId}/workflows/{workflowId}/progress', pathParameters: { jobId: 'job-1', workflowId: 'wf-1' } });
     // Assess
     expect(answer.statusCode).toBe(503);
+    expect(answer.headers['Retry-After']).toBe('20');
     expect(errorBodySchema.parse(answer.body).error).toMatchObject({ code: 'keys_refreshing', message: expect.stringContaining('Retry in 20 s'), details: { retryAfterSeconds: 20 } });
   });
 });
