@@ -1,9 +1,18 @@
 import { KeysRefreshingError } from '../../domain/errors.js';
 import type { EpochMs } from '../../domain/time.js';
-import { keyById, LEGACY_KEY_ID, newestKey, type KeyRing, type RingKey } from './key-ring.js';
+import { keyById, LEGACY_KEY_ID, signingKeyOf, type KeyRing, type RingKey } from './key-ring.js';
 
 /** At most one reload per container in this long: a made-up key id can never flood Secrets Manager. */
 export const KEY_RELOAD_INTERVAL_MS = 30_000;
+
+/**
+ * How long a rotated-in key waits before it signs. A container that read its ring before the key
+ * was added has not read it in the last 30 s once the first token under the key reaches it, so it
+ * reads again at once and verifies, where it would answer `keys_refreshing` to a key signing at once.
+ * The margin covers Secrets Manager's rotation steps between `createSecret`, which stamps `createdAt`,
+ * and `finishSecret`, which makes the key the one containers read.
+ */
+export const KEY_SIGNING_DELAY_MS = KEY_RELOAD_INTERVAL_MS + 90_000;
 
 /** A read of the ring: when it started, and whether it was answered (a failed read says nothing of any id). */
 interface RingRead {
@@ -36,7 +45,7 @@ export class KeyRingCache implements SigningKeys {
 
   /** The key new tokens and cursors are made with. */
   signingKey(): RingKey {
-    return newestKey(this.ring);
+    return signingKeyOf(this.ring, this.now() - KEY_SIGNING_DELAY_MS);
   }
 
   /**

@@ -7,7 +7,7 @@ export interface RingKey {
   createdAt: EpochMs;
 }
 
-/** The keys of one secret, oldest first, at least one: the newest signs, any of them verifies what it signed. */
+/** The keys of one secret, oldest first, at least one: the newest old enough signs (`signingKeyOf`), any of them verifies what it signed. */
 export interface KeyRing {
   keys: readonly RingKey[];
 }
@@ -60,10 +60,14 @@ function parseRingKey(entry: unknown, index: number): RingKey {
 
 export const formatKeyRing = (ring: KeyRing): string => JSON.stringify({ keys: ring.keys });
 
-export function newestKey(ring: KeyRing): RingKey {
-  const newest = ring.keys.at(-1);
-  if (!newest) throw new MalformedKeyRingError('it has no key');
-  return newest;
+/**
+ * The key that signs: the newest created by `matureBy`, else the oldest (a ring of new keys only, as
+ * when a secret is first created: every container reads its keys at cold start).
+ */
+export function signingKeyOf(ring: KeyRing, matureBy: EpochMs): RingKey {
+  const signer = ring.keys.filter((key) => key.createdAt <= matureBy).at(-1) ?? ring.keys[0];
+  if (!signer) throw new MalformedKeyRingError('it has no key');
+  return signer;
 }
 
 export const keyById = (ring: KeyRing, id: string): RingKey | undefined => ring.keys.find((k) => k.id === id);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KEY_RELOAD_INTERVAL_MS, KeyRingCache } from '../../../shared/app/keys/key-ring-cache.js';
+import { KEY_RELOAD_INTERVAL_MS, KEY_SIGNING_DELAY_MS, KeyRingCache } from '../../../shared/app/keys/key-ring-cache.js';
 import type { KeyRing } from '../../../shared/app/keys/key-ring.js';
 import { KeysRefreshingError } from '../../../shared/domain/errors.js';
 
@@ -62,5 +62,82 @@ describe('a key ring cache under any sequence of calls, rotations and failures',
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+type FleetStep =
+  | { kind: 'wait'; ms: number }
+  | { kind: 'rotate'; finishAfterMs: number }
+  | { kind: 'coldStart'; container: number }
+  | { kind: 'madeUpId'; container: number }
+  | { kind: 'check'; signer: number; checker: number };
+
+/** What the signing delay's margin promises: Secrets Manager runs a rotation's steps within 90 s. */
+const ROTATION_FINISHES_WITHIN_MS = 90_000;
+const container = fc.integer({ min: 0, max: 1 });
+const fleetStep: fc.Arbitrary<FleetStep> = fc.oneof(
+  // Waits of moments (within one container's 30 s between reads) as well as of minutes.
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('wait' as const), ms: fc.oneof(fc.integer({ min: 0, max: 5_000 }), fc.integer({ min: 0, max: 150_000 })) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('rotate' as const), finishAfterMs: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: ROTATION_FINISHES_WITHIN_MS })) }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('coldStart' as const), container }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('madeUpId' as const), container }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('check' as const), signer: container, checker: container }) },
+);
+
+/**
+ * Containers of one region side by side, cold-starting at any time, with rotations whose key becomes
+ * current (`finishSecret`) up to 90 s after it was stamped (`createSecret`), Secrets Manager answering:
+ * each token one container signs is checked at once by another, and must verify there.
+ */
+async function runFleet(steps: readonly FleetStep[]): Promise<void> {
+  const clock = { nowMs: 1_000_000 };
+  const rotations: Array<{ ring: KeyRing; currentFrom: number }> = [{ ring: { keys: [key(1)] }, currentFrom: 0 }];
+  const current = (): KeyRing => rotations.filter((r) => r.currentFrom <= clock.nowMs).at(-1)?.ring ?? { keys: [key(1)] };
+  const coldStart = () => new KeyRingCache(current(), async () => current(), () => clock.nowMs);
+  const containers = [coldStart(), coldStart()];
+  const at = (index: number) => containers[index] as KeyRingCache;
+  for (const s of steps) {
+    if (s.kind === 'wait') clock.nowMs += s.ms;
+    if (s.kind === 'rotate') {
+      const last = rotations.at(-1)?.ring.keys ?? [];
+      const added = { ...key(last.length + 1), createdAt: clock.nowMs };
+      rotations.push({ ring: { keys: [...last, added] }, currentFrom: clock.nowMs + s.finishAfterMs });
+    }
+    if (s.kind === 'coldStart') containers[s.container] = coldStart();
+    if (s.kind === 'madeUpId') await at(s.container).find('made-up').catch(() => undefined);
+    if (s.kind !== 'check') continue;
+    const signed = at(s.signer).signingKey();
+    const found = await at(s.checker).find(signed.id).catch((error: unknown) => error);
+    expect(found, `${signed.id} signed by container ${s.signer}, checked by ${s.checker}`).toEqual(signed);
+  }
+}
+
+/** The new key signs only once any container lacking it may read its ring again, so none answers `keys_refreshing`. */
+describe('containers of a region across rotations, Secrets Manager answering', () => {
+  it('every token any container signs verifies on every other: never keys_refreshing, never unknown', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fleetStep, { maxLength: 60 }), async (steps) => {
+        // Act / Assess
+        await runFleet(steps);
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+
+  it('a rotation finishing 89 s after its stamp: a container that read the old ring just before verifies the first token a cold start signs', async () => {
+    // Prepare / Act / Assess: the read at 88.999 s may not be repeated for 30 s; the cold start at 89.001 s holds the new key
+    await runFleet([
+      { kind: 'rotate', finishAfterMs: 89_000 },
+      { kind: 'wait', ms: 88_999 },
+      { kind: 'madeUpId', container: 0 },
+      { kind: 'wait', ms: 2 },
+      { kind: 'coldStart', container: 1 },
+      { kind: 'check', signer: 1, checker: 0 },
+      { kind: 'wait', ms: KEY_SIGNING_DELAY_MS },
+      { kind: 'check', signer: 1, checker: 0 },
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatKeyRing, MalformedKeyRingError, newestKey, parseKeyRing } from '../../../shared/app/keys/key-ring.js';
+import { formatKeyRing, MalformedKeyRingError, parseKeyRing, signingKeyOf } from '../../../shared/app/keys/key-ring.js';
 
 const ringOf = (...ids: string[]) => ({ keys: ids.map((id, i) => ({ id, key: `key-of-${id}-0123456789`, createdAt: 1_000 * (i + 1) })) });
 
@@ -18,7 +18,15 @@ describe('a key secret: a bare key from before rotation, or a key ring', () => {
     const ring = parseKeyRing(formatKeyRing(written));
     // Assess
     expect(ring).toEqual(written);
-    expect(newestKey(ring).id).toBe('k2');
+  });
+
+  it('the newest key created by the maturity time signs; a ring of younger keys only signs with its oldest', () => {
+    // Prepare: keys created at 1,000, 2,000 and 3,000
+    const ring = ringOf('0', 'k1', 'k2');
+    // Act / Assess
+    expect(signingKeyOf(ring, 3_000).id).toBe('k2');
+    expect(signingKeyOf(ring, 2_999).id).toBe('k1');
+    expect(signingKeyOf(ring, 999).id).toBe('0');
   });
 
   it.each([

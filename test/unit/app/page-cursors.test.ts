@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KEY_RELOAD_INTERVAL_MS, KeyRingCache } from '../../../shared/app/keys/key-ring-cache.js';
+import { KEY_RELOAD_INTERVAL_MS, KEY_SIGNING_DELAY_MS, KeyRingCache } from '../../../shared/app/keys/key-ring-cache.js';
 import type { KeyRing } from '../../../shared/app/keys/key-ring.js';
 import { PageCursors } from '../../../shared/app/page-cursors.js';
 import { CursorNotIssuedError, InvalidRequestError, KeysRefreshingError } from '../../../shared/domain/errors.js';
@@ -74,7 +74,8 @@ describe('page cursors: sealed, opaque, and only opened by what sealed them', ()
 describe('page cursors across key rotation', () => {
   const key = (id: string) => ({ id, key: `cursor-key-${id}-0123456789abcdef`, createdAt: 1 });
   const ring = (...ids: string[]): KeyRing => ({ keys: ids.map(key) });
-  const cursorsOver = (cached: KeyRing, stored: KeyRing) => new PageCursors(new KeyRingCache(cached, async () => stored, () => 0));
+  /** Seals with the ring's newest key: a container whose clock is past every key's signing delay. */
+  const cursorsOver = (cached: KeyRing, stored: KeyRing) => new PageCursors(new KeyRingCache(cached, async () => stored, () => 1 + KEY_SIGNING_DELAY_MS));
 
   it('a cursor sealed under an older key of the ring still opens', async () => {
     // Prepare

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KEY_RELOAD_INTERVAL_MS, KeyRingCache } from '../../../shared/app/keys/key-ring-cache.js';
+import { KEY_RELOAD_INTERVAL_MS, KEY_SIGNING_DELAY_MS, KeyRingCache } from '../../../shared/app/keys/key-ring-cache.js';
 import type { KeyRing } from '../../../shared/app/keys/key-ring.js';
 import { attemptTokens } from '../../../shared/app/pools/attempt-tokens.js';
 import { WorkflowTokens } from '../../../shared/app/workflow-tokens.js';
@@ -138,7 +138,7 @@ describe('worker tokens across key rotation', () => {
     const madeUp = verifyFor(stale, forged(stale, 'made-up')).catch((error: unknown) => error);
     clock.nowMs += 1;
     // Act
-    const verifying = verifyFor(stale, signFor(new WorkflowTokens(new KeyRingCache(rotated, undefined, () => 0)))).catch((error: unknown) => error);
+    const verifying = verifyFor(stale, signFor(new WorkflowTokens(new KeyRingCache(rotated, undefined, () => clock.nowMs)))).catch((error: unknown) => error);
     answer(before);
     // Assess
     expect(await madeUp).toBeInstanceOf(InvalidTokenError);
@@ -174,7 +174,7 @@ describe('worker tokens across key rotation', () => {
     let reads = 0;
     const cache = new KeyRingCache(ring(key('k1', 1)), () => (reads++, new Promise<KeyRing>((resolve) => (answer = resolve))), () => 0);
     const stale = new WorkflowTokens(cache);
-    const token = signFor(new WorkflowTokens(new KeyRingCache(rotated, async () => rotated, () => 0)));
+    const token = signFor(new WorkflowTokens(new KeyRingCache(rotated, async () => rotated, () => 2 + KEY_SIGNING_DELAY_MS)));
     // Act
     const verifying = Promise.all([verifyFor(stale, token), verifyFor(stale, token), verifyFor(stale, token)]);
     answer(rotated);
