@@ -2,7 +2,7 @@ import { CreateSecretCommand, DescribeSecretCommand, GetSecretValueCommand, Secr
 import type { SecretsManagerRotationEvent } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { KeyRingCache } from '../../shared/app/keys/key-ring-cache.js';
+import { KEY_SIGNING_DELAY_MS, KeyRingCache } from '../../shared/app/keys/key-ring-cache.js';
 import { parseKeyRing } from '../../shared/app/keys/key-ring.js';
 import { WorkflowTokens } from '../../shared/app/workflow-tokens.js';
 import { localContext } from '../../shared/local/lambda-context.js';
@@ -61,9 +61,12 @@ describeWithEmulator('the key secret rotation function against Secrets Manager (
     const stages = await stagesOf(secretId);
     expect(stages[token]).toEqual(['AWSCURRENT']);
     expect(Object.values(stages).flat()).not.toContain('AWSPENDING');
-    const rotated = new WorkflowTokens(new KeyRingCache(ring, async () => ring, () => 0));
-    await expect(rotated.verify(issuedBefore, 'worker-a')).resolves.toMatchObject({ jobId: 'job-1' });
-    expect(rotated.sign('job-1', 'wf-1', 'worker-a', 'inc-1').split('.')[3]).toMatch(new RegExp(`^${ring.keys[1]?.id}~`));
+    // The new key signs once its signing delay has passed; until then key 0 still does.
+    const matureAt = (ring.keys[1]?.createdAt ?? 0) + KEY_SIGNING_DELAY_MS;
+    const signerAt = (nowMs: number) => new WorkflowTokens(new KeyRingCache(ring, async () => ring, () => nowMs));
+    await expect(signerAt(matureAt).verify(issuedBefore, 'worker-a')).resolves.toMatchObject({ jobId: 'job-1' });
+    expect(signerAt(matureAt).sign('job-1', 'wf-1', 'worker-a', 'inc-1').split('.')[3]).toMatch(new RegExp(`^${ring.keys[1]?.id}~`));
+    expect(signerAt(matureAt - 1).sign('job-1', 'wf-1', 'worker-a', 'inc-1').split('.')[3]).toMatch(/^0~/);
   });
 
   it('each rotation appends one key, newest last, and keeps the keys of the rotations before', async () => {
