@@ -51,7 +51,7 @@ function ownerOfItem(item: Record<string, unknown>, owners: ReadonlyMap<string, 
   return 'nobody';
 }
 
-const notFound = (jobId: string): HttpAnswer => ({ statusCode: 404, headers: { 'content-type': 'application/json' }, body: { error: { code: 'job_not_found', message: new JobNotFoundError(jobId).message } } });
+const notFound = (jobId: string): HttpAnswer => ({ statusCode: 404, body: { error: { code: 'job_not_found', message: new JobNotFoundError(jobId).message } } });
 
 describe('property: no call of one tenant ever changes or reveals another tenant\'s job (dynalite)', () => {
   const managers = usePropertyManagers();

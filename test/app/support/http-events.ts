@@ -53,7 +53,6 @@ type HttpLambda = (event: APIGatewayProxyEventV2, context: Context) => Promise<A
 
 export interface HttpAnswer {
   statusCode: number;
-  headers: Record<string, string>;
   body: Record<string, unknown>;
 }
 
@@ -67,7 +66,7 @@ export interface ErrorBody {
 /** Invokes a handler module's export with the event and parses its JSON answer. */
 export async function invoke(handler: HttpLambda, request: HttpRequest): Promise<HttpAnswer> {
   const result = await handler(httpEvent(request), localContext('vigil-test', REGION));
-  return { statusCode: result.statusCode ?? 200, headers: (result.headers ?? {}) as Record<string, string>, body: JSON.parse(result.body ?? '{}') as Record<string, unknown> };
+  return { statusCode: result.statusCode ?? 200, body: JSON.parse(result.body ?? '{}') as Record<string, unknown> };
 }
 
 export const errorOf = (answer: HttpAnswer): ErrorBody => answer.body['error'] as ErrorBody;

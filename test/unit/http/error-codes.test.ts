@@ -10,7 +10,8 @@ import { ClaimInFlightError } from '../../../shared/domain/pools/pool-errors.js'
 import { errorResponse, statusByCode } from '../../../shared/http/error-response.js';
 import { VersionConflictError } from '../../../shared/ports/job-store.js';
 import { httpRoute } from '../../../shared/http/http-handler.js';
-import { invoke } from '../../app/support/http-events.js';
+import { localContext } from '../../../shared/local/lambda-context.js';
+import { httpEvent } from '../../app/support/http-events.js';
 
 /** Every typed error code the server side declares (`readonly code = '…'`); the SDK's are the client's own. */
 function declaredCodes(dir: string): string[] {
@@ -52,10 +53,10 @@ describe('error codes to HTTP', () => {
     clock.nowMs += 10_000;
     const route = httpRoute({}).handle(async () => ({ statusCode: 200, body: await new WorkflowTokens(stale).verify(token, 'worker-a') }));
     // Act
-    const answer = await invoke(route, { method: 'POST', route: '/jobs/{jobId}/workflows/{workflowId}/progress', pathParameters: { jobId: 'job-1', workflowId: 'wf-1' } });
+    const answer = await route(httpEvent({ method: 'POST', route: '/jobs/{jobId}/workflows/{workflowId}/progress', pathParameters: { jobId: 'job-1', workflowId: 'wf-1' } }), localContext('vigil-test', 'us-east-1'));
     // Assess
     expect(answer.statusCode).toBe(503);
-    expect(answer.headers['Retry-After']).toBe('20');
-    expect(errorBodySchema.parse(answer.body).error).toMatchObject({ code: 'keys_refreshing', message: expect.stringContaining('Retry in 20 s'), details: { retryAfterSeconds: 20 } });
+    expect(answer.headers?.['Retry-After']).toBe('20');
+    expect(errorBodySchema.parse(JSON.parse(answer.body ?? '')).error).toMatchObject({ code: 'keys_refreshing', message: expect.stringContaining('Retry in 20 s'), details: { retryAfterSeconds: 20 } });
   });
 });
