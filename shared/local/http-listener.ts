@@ -19,7 +19,7 @@ export interface ListenerOptions {
   port: number;
   routes: readonly Route[];
   /** Extra local-only routes (fault injection, metrics) answered before the API routes. */
-  extra?: (method: string, path: string, body: string) => Promise<{ statusCode: number; body: unknown } | undefined>;
+  extra?: (method: string, path: string, body: string) => Promise<{ statusCode: number; body: unknown; headers?: Record<string, string> } | undefined>;
   /** Routes answered first with their own content type (the operator console on the gate listener). */
   raw?: (method: string, url: URL, body: string, contentType?: string) => Promise<RawReply | undefined>;
   /** The local cloud's clock (virtual or not): every answer's `Date` header reads it, as API Gateway's reads AWS's. */
@@ -116,16 +116,16 @@ export async function startHttpListener(options: ListenerOptions): Promise<{ url
       }
       const extra = await options.extra?.(method, url.pathname, body);
       if (extra) {
-        send(response, extra.statusCode, JSON.stringify(extra.body));
+        send(response, extra.statusCode, JSON.stringify(extra.body), extra.headers);
         return;
       }
       const matched = matchRoute(options.routes, method, url.pathname);
       if (!matched) {
         // An unknown method on a known path is an unknown route too (contract; API Gateway answers 404 as well).
-        const { statusCode, body: errorBody } = errorResponse(
+        const { statusCode, body: errorBody, headers } = errorResponse(
           new RouteNotFoundError(`No route ${method} ${url.pathname}. GET /openapi.json lists the routes this listener serves; docs/api.md describes them.`),
         );
-        send(response, statusCode, JSON.stringify(errorBody));
+        send(response, statusCode, JSON.stringify(errorBody), headers);
         return;
       }
       const routeKey = `${matched.route.method} ${matched.route.path}`;
