@@ -167,7 +167,8 @@ export const poolClientRoutes: Route[] = [
   {
     method: 'GET',
     path: '/escalations',
-    doc: { summary: "The caller's tenant's escalations, of one pool with ?poolId=", auth: 'iam', query: escalationsQuery, answers: answer('The escalations', escalationsAnswer) },
+    // A sealed cursor under a key rotated in moments ago: 503 `keys_refreshing`.
+    doc: { summary: "The caller's tenant's escalations, of one pool with ?poolId=", auth: 'iam', query: escalationsQuery, answers: answer('The escalations', escalationsAnswer), errors: [503] },
     handler: async () => (await import('./list-escalations.js')).handler,
   },
   {

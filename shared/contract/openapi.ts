@@ -54,6 +54,8 @@ function operationOf(route: DocumentedRoute) {
   if (doc.auth === 'worker') {
     errors.add(401);
     errors.add(403);
+    // A token under a key rotated in moments ago, before this container can read it: 503 `keys_refreshing`.
+    errors.add(503);
   }
   for (const status of [...errors].sort()) {
     responses[String(status)] = { $ref: `#/components/responses/Error${status}` };

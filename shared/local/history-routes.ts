@@ -15,6 +15,8 @@ export const historyRoutes = (handlers: { listJobs: Handler; getJobHistory: Hand
       auth: 'iam',
       query: listJobsQuery,
       answers: { 200: { description: 'A page of jobs', schema: jobListAnswer } },
+      // A sealed cursor under a key rotated in moments ago: 503 `keys_refreshing`.
+      errors: [503],
     },
     handler: handlers.listJobs,
   },

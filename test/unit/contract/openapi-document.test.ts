@@ -44,6 +44,22 @@ describe('the OpenAPI documents', () => {
     expect(document.components.schemas.Error).toMatchObject({ required: ['error'] });
   });
 
+  it('declares Retry-After on a 503, and a 503 wherever a token or sealed cursor is checked (keys_refreshing)', () => {
+    // Prepare
+    const region = generated['docs/openapi.json'];
+    const gate = generated['docs/openapi-gate.json'];
+    const operations = Object.entries(region.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ path, method, operation: operation as { tags: string[]; responses: Record<string, unknown> } })));
+    // Act
+    const workerRoutesWithout503 = operations.filter(({ operation }) => operation.tags.includes('worker') && !('503' in operation.responses)).map(({ method, path }) => `${method} ${path}`);
+    const cursorListings = [region.paths['/jobs']?.['get'], region.paths['/escalations']?.['get'], gate.paths['/jobs']?.['get']] as Array<{ responses: Record<string, unknown> } | undefined>;
+    // Assess
+    expect(region.components.responses.Error503).toMatchObject({ headers: { 'Retry-After': { schema: { type: 'integer', minimum: 1 } } } });
+    expect(gate.components.responses.Error503).toMatchObject({ headers: { 'Retry-After': expect.anything() } });
+    expect(operations.filter(({ operation }) => operation.tags.includes('worker')).length).toBeGreaterThan(5);
+    expect(workerRoutesWithout503).toEqual([]);
+    expect(cursorListings.map((listing) => listing?.responses['503'])).toEqual(Array(3).fill({ $ref: '#/components/responses/Error503' }));
+  });
+
   it('declares each details entry as { field, message, allowed? } and nothing else, so a fuzzed refusal of another shape breaks it', () => {
     // Prepare
     const document = generated['docs/openapi.json'];
