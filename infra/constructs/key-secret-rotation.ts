@@ -13,7 +13,7 @@ export interface KeySecretRotationProps {
 }
 
 /** Every 30 days a key is added to the secret's key ring (functions/secrets/rotate-key-secret.ts); none a live token names is removed. */
-export const KEY_ROTATION_INTERVAL = Duration.days(30);
+const KEY_ROTATION_INTERVAL = Duration.days(30);
 
 /**
  * The key secret's rotation: its own function, and a schedule. Built from the CloudFormation

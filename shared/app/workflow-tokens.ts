@@ -46,10 +46,9 @@ export class WorkflowTokens {
   /** Returns what the token was issued for; throws when it is not this worker's (or not for `expected`). */
   async verify(token: string, workerId: string, expected: { jobId?: string; workflowId?: string } = {}): Promise<TokenClaim> {
     const keys = this.requireKeys();
-    const [jobPart, workflowPart, incarnation, signature, tenantPart, ...rest] = token.split('.');
-    if (!jobPart || !workflowPart || !incarnation || !signature || tenantPart === '' || rest.length > 0) throw new InvalidTokenError();
-    const [keyId, givenMacText] = splitKeyId(signature, '~');
-    if (!keyId || !givenMacText) throw new InvalidTokenError();
+    const parts = partsOf(token);
+    if (!parts) throw new InvalidTokenError();
+    const { jobPart, workflowPart, incarnation, keyId, givenMacText, tenantPart } = parts;
     const key = await keys.find(keyId);
     if (!key) throw new InvalidTokenError();
     const jobId = decode(jobPart);
@@ -70,6 +69,18 @@ export class WorkflowTokens {
     return this.keys;
   }
 }
+
+/** The parts of `<job>.<workflow>.<incarnation>.<key id>~<mac>[.<tenant>]` (no `<key id>~`: key `0`), or `undefined` for text of another shape. */
+function partsOf(token: string) {
+  const [jobPart, workflowPart, incarnation, signature, tenantPart, ...rest] = token.split('.');
+  if (!jobPart || !workflowPart || !incarnation || !signature || tenantPart === '' || rest.length > 0) return undefined;
+  const [keyId, givenMacText] = splitKeyId(signature, '~');
+  if (!keyId || !givenMacText) return undefined;
+  return { jobPart, workflowPart, incarnation, keyId, givenMacText, tenantPart };
+}
+
+/** The id of the key a worker or attempt token names, or `undefined` for text that is no token. */
+export const keyIdOfToken = (token: string): string | undefined => partsOf(token)?.keyId;
 
 // The key id is not part of the MAC input: a token naming another key is checked under that key and fails.
 function mac(key: RingKey, jobId: string, workflowId: string, workerId: string, incarnation: string, tenant: string | undefined): string {

@@ -4,7 +4,7 @@ import * as z from '../validation/zod.js';
  * One `details` entry of a refused request, whatever refused it (a route's schema, a pool's config):
  * the bad field, what is wrong with it, and `allowed` where the field takes a fixed set of values.
  */
-export const fieldProblemSchema = z.object({
+const fieldProblemSchema = z.object({
   field: z.string(),
   message: z.string(),
   allowed: z.optional(z.array(z.unknown())),

@@ -1,14 +1,20 @@
 import type { $ZodIssue } from 'zod/v4/core';
+import { boundedProblems } from './bounded-problems.js';
 import type { FieldProblem } from './error-body.js';
 
 /** Says what an unknown key is, given the path of the object that holds it. */
-export type UnknownKeyMessage = (path: readonly PropertyKey[], key: string) => string;
+type UnknownKeyMessage = (path: readonly PropertyKey[], key: string) => string;
 
 /**
- * One `details` entry per bad field (contract: `field`, `message`, and `allowed` where there is a
- * fixed set), for a route's schema and a pool's config alike so their refusals cannot drift apart.
+ * A refusal's `details` (contract: one entry per bad field, `field`, `message`, and `allowed` where
+ * there is a fixed set; bounded) and the sentence naming them, for a route's schema and a pool's
+ * config alike so their refusals cannot drift apart.
  */
-export function fieldProblemsOf(issues: readonly $ZodIssue[], unknownKey: UnknownKeyMessage): FieldProblem[] {
+export function boundedFieldProblems(issues: readonly $ZodIssue[], unknownKey: UnknownKeyMessage): { details: FieldProblem[]; sentence: string } {
+  return boundedProblems(fieldProblemsOf(issues, unknownKey), ({ field, message }) => `${field}: ${message}`);
+}
+
+function fieldProblemsOf(issues: readonly $ZodIssue[], unknownKey: UnknownKeyMessage): FieldProblem[] {
   return issues.flatMap((issue): FieldProblem[] => {
     // An unknown key is reported on its parent object: name the key itself, one detail each.
     if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ field: [...issue.path, key].join('.'), message: unknownKey(issue.path, key) }));

@@ -1,7 +1,7 @@
 import { parse as parseYaml } from 'yaml';
 import { InvalidPoolConfigError } from '../domain/pools/pool-errors.js';
-import { boundedProblems, clipText } from './bounded-problems.js';
-import { fieldProblemsOf } from './field-problems.js';
+import { clipText } from './bounded-problems.js';
+import { boundedFieldProblems } from './field-problems.js';
 import type { PoolConfigInput } from '../domain/pools/pool-config.js';
 import { createPoolBody, createPoolYaml, IGNORED_MAP_KEYS } from './pool-requests.js';
 
@@ -47,7 +47,7 @@ export function parsePoolSubmission(body: string | undefined, contentType: strin
   }
   const parsed = yaml ? createPoolYaml.safeParse(document) : createPoolBody.safeParse(document);
   if (!parsed.success) {
-    const { details, sentence } = boundedProblems(fieldProblemsOf(parsed.error.issues, unknownConfigKey), ({ field, message }) => `${field}: ${message}`);
+    const { details, sentence } = boundedFieldProblems(parsed.error.issues, unknownConfigKey);
     throw new InvalidPoolConfigError(`The pool is refused: ${sentence}. Fix these fields and resend.`, details);
   }
   const data = parsed.data as { poolId?: string; items: PoolSubmission['items']; config?: Record<string, unknown>; map?: Record<string, unknown> };

@@ -1,6 +1,5 @@
 import { $ZodError } from 'zod/v4/core';
-import { boundedProblems } from '../contract/bounded-problems.js';
-import { fieldProblemsOf } from '../contract/field-problems.js';
+import { boundedFieldProblems } from '../contract/field-problems.js';
 import { KeysRefreshingError, VigilError } from '../domain/errors.js';
 import { VersionConflictError } from '../ports/job-store.js';
 
@@ -75,8 +74,7 @@ function retryAfterSecondsOf(error: VigilError): number | undefined {
 
 export function errorResponse(error: unknown): ErrorAnswer {
   if (error instanceof $ZodError) {
-    const problems = fieldProblemsOf(error.issues, unknownFieldProblem);
-    const { details, sentence } = boundedProblems(problems, ({ field, message }) => `${field}: ${message}`);
+    const { details, sentence } = boundedFieldProblems(error.issues, unknownFieldProblem);
     return {
       statusCode: 400,
       headers: {},

@@ -17,7 +17,7 @@ export const LEGACY_KEY_ID = '0';
 
 /** Ids ride in tokens and cursors next to `.` and `~` separators: base64url characters only. */
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
-export const isKeyId = (id: string): boolean => KEY_ID.test(id);
+const isKeyId = (id: string): boolean => KEY_ID.test(id);
 
 export class MalformedKeyRingError extends Error {
   constructor(detail: string) {

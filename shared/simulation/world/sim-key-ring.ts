@@ -4,7 +4,7 @@ import type { Plan } from './plan.js';
 import { Rng } from './rng.js';
 
 /** Secrets Manager did not answer a container's read of the key ring (an outage, a throttle). */
-export class KeyRingUnavailable extends Error {
+class KeyRingUnavailable extends Error {
   constructor() {
     super('the key ring secret could not be read');
     this.name = 'KeyRingUnavailable';

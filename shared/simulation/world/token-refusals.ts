@@ -1,8 +1,5 @@
-import { splitKeyId } from '../../app/keys/key-ring.js';
+import { keyIdOfToken } from '../../app/workflow-tokens.js';
 import type { World } from './world.js';
-
-/** The id of the key a worker or attempt token names: `<job>.<workflow>.<incarnation>.<key id>~<mac>[.<tenant>]`. */
-const keyIdOf = (token: string): string | undefined => splitKeyId(token.split('.')[3] ?? '', '~')[0];
 
 /**
  * `valid-token-honoured`: a token a region handed out is never refused as `invalid_token` while the
@@ -11,7 +8,7 @@ const keyIdOf = (token: string): string | undefined => splitKeyId(token.split('.
  * worker or agent hears; the simulated clients only ever send the tokens they were given.
  */
 export function checkTokenRefusal(world: World, token: string, holder: string): void {
-  const keyId = keyIdOf(token);
+  const keyId = keyIdOfToken(token);
   if (keyId === undefined || !world.keyRing.holds(keyId)) return;
   world.refusedTokens.push({ holder, message: `${holder}'s token, signed with key ${keyId} (in the ring), was refused as invalid_token` });
 }
