@@ -36,8 +36,7 @@ export function clockRoutes(clock: LocalClock) {
       }
       return { statusCode: 200, body: clockView(clock, await clock.advance(request)) };
     } catch (error) {
-      const mapped = errorResponse(refusalOf(error));
-      return { statusCode: mapped.statusCode, body: mapped.body, headers: mapped.headers };
+      return errorResponse(refusalOf(error));
     }
   };
 }

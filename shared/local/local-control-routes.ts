@@ -27,8 +27,7 @@ export function localControlRoutes(network: LocalEventNetwork, metrics: LocalMet
         return { statusCode: 200, body: network.faults };
       } catch (error) {
         const invalid = error instanceof SyntaxError ? new InvalidRequestError(`The body is not JSON (${error.message}). Send the faults as a JSON object.`) : error;
-        const mapped = errorResponse(invalid);
-        return { statusCode: mapped.statusCode, body: mapped.body, headers: mapped.headers };
+        return errorResponse(invalid);
       }
     }
     return undefined;

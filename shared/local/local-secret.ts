@@ -10,12 +10,12 @@ import type { Clock } from '../ports/clock.js';
  * written by hand to try rotation, re-read like Secrets Manager when a token names a key it lacks.
  */
 export function loadOrCreateKeyRing(path: string, clock: Clock): KeyRingCache {
-  const read = () => parseKeyRing(loadOrCreateSecret(path).toString('utf8'));
+  const read = () => parseKeyRing(loadOrCreateKey(path));
   return new KeyRingCache(read(), async () => read(), () => clock.now());
 }
 
-/** A local key (a region's worker tokens and page cursors, the gate's page cursors): generated once into the data dir, kept across restarts. */
-export function loadOrCreateSecret(path: string): Buffer {
+/** A local key file's text (a region's worker tokens and page cursors, the gate's page cursors): generated once into the data dir, kept across restarts. */
+function loadOrCreateKey(path: string): string {
   if (!existsSync(path)) {
     mkdirSync(dirname(path), { recursive: true });
     // Written aside and renamed into place: a process killed mid-write never leaves an empty key.
@@ -23,5 +23,5 @@ export function loadOrCreateSecret(path: string): Buffer {
     writeFileSync(aside, randomBytes(32).toString('hex'), { mode: 0o600 });
     renameSync(aside, path);
   }
-  return Buffer.from(readFileSync(path, 'utf8').trim(), 'utf8');
+  return readFileSync(path, 'utf8').trim();
 }

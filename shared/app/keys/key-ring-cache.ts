@@ -1,6 +1,6 @@
 import { KeysRefreshingError } from '../../domain/errors.js';
 import type { EpochMs } from '../../domain/time.js';
-import { keyById, LEGACY_KEY_ID, signingKeyOf, type KeyRing, type RingKey } from './key-ring.js';
+import { bareKeyRing, keyById, signingKeyOf, type KeyRing, type RingKey } from './key-ring.js';
 
 /** At most one reload per container in this long: a made-up key id can never flood Secrets Manager. */
 export const KEY_RELOAD_INTERVAL_MS = 30_000;
@@ -40,7 +40,7 @@ export class KeyRingCache implements SigningKeys {
 
   /** A ring of one key that is never reloaded: a bare local or test key, id `0` as before rotation. */
   static fixed(secret: Buffer): KeyRingCache {
-    return new KeyRingCache({ keys: [{ id: LEGACY_KEY_ID, key: secret.toString('utf8'), createdAt: 0 }] }, undefined, () => 0);
+    return new KeyRingCache(bareKeyRing(secret.toString('utf8')), undefined, () => 0);
   }
 
   /** The key new tokens and cursors are made with. */

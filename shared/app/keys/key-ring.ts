@@ -13,7 +13,10 @@ export interface KeyRing {
 }
 
 /** The id a secret's value written before key rotation (a bare key) has in its ring. */
-export const LEGACY_KEY_ID = '0';
+const LEGACY_KEY_ID = '0';
+
+/** A bare key of before rotation as a ring: one key, id `0`, created at 0 (older than any key rotated in). */
+export const bareKeyRing = (key: string): KeyRing => ({ keys: [{ id: LEGACY_KEY_ID, key, createdAt: 0 }] });
 
 /** Ids ride in tokens and cursors next to `.` and `~` separators: base64url characters only. */
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
@@ -34,7 +37,7 @@ export function parseKeyRing(value: string): KeyRing {
   if (!text.startsWith('{')) {
     if (text === '') throw new MalformedKeyRingError('the value is empty');
     // Untrimmed: the bare key's bytes are exactly what tokens were signed with before rotation.
-    return { keys: [{ id: LEGACY_KEY_ID, key: value, createdAt: 0 }] };
+    return bareKeyRing(value);
   }
   let json: unknown;
   try {

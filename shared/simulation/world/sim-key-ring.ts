@@ -1,4 +1,4 @@
-import { keyById, LEGACY_KEY_ID, type KeyRing, type RingKey } from '../../app/keys/key-ring.js';
+import { bareKeyRing, keyById, type KeyRing, type RingKey } from '../../app/keys/key-ring.js';
 import { ringWithNewKey } from '../../app/keys/key-rotation.js';
 import type { Plan } from './plan.js';
 import { Rng } from './rng.js';
@@ -29,7 +29,7 @@ export class SimKeyRing {
     private readonly now: () => number,
   ) {
     this.rng = new Rng(plan.seed, 4);
-    this.ring = { keys: [{ id: LEGACY_KEY_ID, key: `simulated secret ${plan.seed}`, createdAt: 0 }] };
+    this.ring = bareKeyRing(`simulated secret ${plan.seed}`);
   }
 
   rotate(): RingKey {
