@@ -3,18 +3,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { readMotoServerFile, readSkipReasons } from './emulator-run-files.js';
-import { stopMotoServer } from './moto-server.js';
+import { ensureMotoVenv, missingPythonReason, stopMotoServer } from './moto-server.js';
 
 /**
- * Once per test run. Starts nothing by itself: the first emulator test file that runs starts moto
- * (see emulator.ts), so a run without emulator tests costs nothing. Stops that server at the end
- * and repeats a skip loudly where everyone reads it.
+ * Once per test run. The first emulator test file that runs starts moto (see emulator.ts); this stops
+ * that server at the end and repeats a skip loudly where everyone reads it.
+ *
+ * It also begins moto's venv install, which a fresh clone needs (about 45 s from PyPI), at the start
+ * of the run: the install then overlaps the tests that run before the emulator's instead of holding
+ * every core idle once the first emulator file waits for it (the files share the install under a
+ * lock, and a failure here is met again, and reported, by the file's own install).
  */
 export default function setup(project: TestProject): () => Promise<void> {
   const runDir = mkdtempSync(join(tmpdir(), 'vigil-emulator-'));
   project.provide('emulatorRunDir', runDir);
   project.provide('testRunnerPid', process.pid);
+  const venvInstalled = process.env.AWS_ENDPOINT_URL || missingPythonReason() ? Promise.resolve() : ensureMotoVenv().then(noop, noop);
   return async () => {
+    await venvInstalled;
     const server = readMotoServerFile(runDir);
     if (server) await stopMotoServer(server.pid);
     const skipReasons = readSkipReasons(runDir);
@@ -42,3 +48,5 @@ declare module 'vitest' {
     testRunnerPid: number;
   }
 }
+
+const noop = (): void => undefined;

@@ -1,5 +1,4 @@
 import { writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, inject } from 'vitest';
 import { withDirLock } from './dir-lock.js';
 import {
@@ -13,7 +12,6 @@ import {
 } from './emulator-run-files.js';
 import { ensureMotoVenv, missingPythonReason, startMotoServer } from './moto-server.js';
 
-const VENV_DIR = fileURLToPath(new URL('../../.venv-moto', import.meta.url));
 /** The first run creates the venv and installs moto from PyPI: give that hook far more than the default. */
 const EMULATOR_SETUP_TIMEOUT_MS = 10 * 60_000;
 
@@ -90,7 +88,7 @@ async function sharedMotoEndpoint(): Promise<string> {
     const earlierFailure = readText(startFailureFile(runDir));
     if (earlierFailure !== undefined) throw new Error(earlierFailure);
     try {
-      const python = await ensureMotoVenv(VENV_DIR);
+      const python = await ensureMotoVenv();
       const server = await startMotoServer(python, motoLogFile(runDir), inject('testRunnerPid'));
       writeMotoServerFile(runDir, server);
       return server.endpoint;

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { isAlive, isErrno } from './dir-lock.js';
 import { pollUntil } from './poll.js';
 import { ensurePythonVenv } from './python-venv.js';
@@ -32,8 +33,11 @@ threading.Thread(target=exit_when_runner_is_gone, daemon=True).start()
 main(sys.argv[2:])
 `;
 
-/** Creates `venvDir` and installs moto into it unless a previous run did; returns the venv's python. */
-export const ensureMotoVenv = (venvDir: string): Promise<string> => ensurePythonVenv(venvDir, MOTO_REQUIREMENT);
+/** The project-local venv moto is installed into. */
+export const MOTO_VENV_DIR = fileURLToPath(new URL('../../.venv-moto', import.meta.url));
+
+/** Creates the venv and installs moto into it unless a previous run did; returns the venv's python. */
+export const ensureMotoVenv = (): Promise<string> => ensurePythonVenv(MOTO_VENV_DIR, MOTO_REQUIREMENT);
 
 export interface MotoServer {
   endpoint: string;
