@@ -6,6 +6,8 @@ export interface RawReply {
   statusCode: number;
   contentType: string;
   body: string;
+  /** The upstream's `Retry-After`, handed on so a caller backs off as long as Vigil asked. */
+  retryAfter?: string;
 }
 
 export interface ForwardedRequest {
@@ -46,8 +48,25 @@ export const plainForwarder: Forwarder = async ({ method, url, body, contentType
     ...(method !== 'GET' && method !== 'HEAD' ? { body } : {}),
     ...(contentType ? { headers: { 'content-type': contentType } } : {}),
   });
-  return { statusCode: response.status, contentType: response.headers.get('content-type') ?? 'application/json', body: await response.text() };
+  return replyOf(response);
 };
+
+/** What a forwarder hands back of an upstream answer: status, type, body and `Retry-After`. */
+export async function replyOf(response: Response): Promise<RawReply> {
+  const retryAfter = response.headers.get('retry-after');
+  return {
+    statusCode: response.status,
+    contentType: response.headers.get('content-type') ?? 'application/json',
+    body: await response.text(),
+    ...(retryAfter !== null ? { retryAfter } : {}),
+  };
+}
+
+/** The headers a listener sends with a raw reply. */
+export const rawReplyHeaders = (reply: RawReply): Record<string, string> => ({
+  'content-type': reply.contentType,
+  ...(reply.retryAfter !== undefined ? { 'retry-after': reply.retryAfter } : {}),
+});
 
 /**
  * The operator console's routes: the page (`GET /`), its script, which listeners exist, and

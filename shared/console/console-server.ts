@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readRequestBody } from '../http/read-request-body.js';
-import { consoleRoutes, plainForwarder, type ConsoleTargets, type Forwarder } from './console-routes.js';
+import { consoleRoutes, plainForwarder, rawReplyHeaders, type ConsoleTargets, type Forwarder } from './console-routes.js';
 import { refusalOf } from './same-machine.js';
 import { signedForwarder } from './signed-forwarder.js';
 import { NOT_FRAMEABLE } from './frame-guard.js';
@@ -54,7 +54,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
         contentType: 'application/json',
         body: JSON.stringify({ error: { code: 'route_not_found', message: `No console route ${url.pathname}. Open / for the console.` } }),
       };
-      response.writeHead(answer.statusCode, { 'content-type': answer.contentType, ...NOT_FRAMEABLE });
+      response.writeHead(answer.statusCode, { ...rawReplyHeaders(answer), ...NOT_FRAMEABLE });
       response.end(answer.body);
     } catch (error) {
       // The cause goes to this terminal, not to whoever sent the request.

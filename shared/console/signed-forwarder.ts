@@ -1,6 +1,6 @@
 import { regionOfApiGatewayUrl, sigV4Signer, type SigV4Options } from '../sdk/sigv4-signer.js';
 import type { RequestSigner } from '../sdk/request-signer.js';
-import type { Forwarder } from './console-routes.js';
+import { replyOf, type Forwarder } from './console-routes.js';
 
 /**
  * Forwards each console call to a deployed Vigil, signed with SigV4 for API Gateway (`execute-api`)
@@ -34,6 +34,6 @@ export function signedForwarder(options: { fallbackRegion?: string; credentials?
       headers: { ...(contentType ? { 'content-type': contentType } : {}), ...headers },
       ...(hasBody ? { body } : {}),
     });
-    return { statusCode: response.status, contentType: response.headers.get('content-type') ?? 'application/json', body: await response.text() };
+    return replyOf(response);
   };
 }

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type { RawReply } from '../console/console-routes.js';
+import { rawReplyHeaders, type RawReply } from '../console/console-routes.js';
 import { errorResponse } from '../http/error-response.js';
 import { readRequestBody } from '../http/read-request-body.js';
 import { RouteNotFoundError } from '../domain/errors.js';
@@ -111,7 +111,7 @@ export async function startHttpListener(options: ListenerOptions): Promise<{ url
       }
       const raw = await options.raw?.(method, url, body, request.headers['content-type']);
       if (raw) {
-        send(response, raw.statusCode, raw.body, { 'content-type': raw.contentType });
+        send(response, raw.statusCode, raw.body, rawReplyHeaders(raw));
         return;
       }
       const extra = await options.extra?.(method, url.pathname, body);
