@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { GATE } from '../adapters/local/event-routes.js';
 import { MAX_DURATION_SECONDS } from '../domain/time.js';
 import * as z from '../validation/zod.js';
 
@@ -14,7 +15,11 @@ export interface LocalCloudFlags {
   virtualClock?: boolean;
 }
 
-const region = z.string().check(z.regex(/^[a-z0-9-]{1,32}$/, 'region names are lower-case letters, digits and dashes'));
+// A region named as the gate would share its stores and events: the local cloud would die on a bare ECONNREFUSED.
+const region = z.string().check(
+  z.regex(/^[a-z0-9-]{1,32}$/, 'region names are lower-case letters, digits and dashes'),
+  z.refine((name) => name !== GATE, `--regions may not name a region '${GATE}': it is the gate's own name; name the region otherwise`),
+);
 const positiveSeconds = (flag: string) =>
   z.coerce.number({ error: `--${flag} needs a number of seconds` }).check(z.positive(`--${flag} must be greater than 0`));
 /**
