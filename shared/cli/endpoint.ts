@@ -5,6 +5,7 @@ import { regionOfApiGatewayUrl, sigV4Signer } from '../sdk/sigv4-signer.js';
 import { VigilHttp, type VigilHttpOptions } from '../sdk/vigil-http.js';
 import { callBudgetMs } from './call-timeout-flag.js';
 import { UsageError } from './exit-codes.js';
+import { httpUrl } from './http-url.js';
 
 const endpointsFile = z.object({ gate: z.string(), regions: z.record(z.string(), z.string()) });
 
@@ -14,10 +15,13 @@ export interface EndpointFlags {
   'call-timeout'?: string | undefined;
 }
 
-/** `--endpoint`, else `$VIGIL_ENDPOINT`, else `.vigil/endpoints.json` (its first region, or its gate with `--gate`). */
-export function resolveEndpoint(flags: EndpointFlags, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string {
-  if (flags.endpoint) return flags.endpoint;
-  if (!flags.gate && env['VIGIL_ENDPOINT']) return env['VIGIL_ENDPOINT'];
+/**
+ * `--endpoint`, else `$VIGIL_ENDPOINT`, else `.vigil/endpoints.json` (its first region, or its gate
+ * with `--gate`); `from` names which, for a message about it.
+ */
+export function resolveEndpoint(flags: EndpointFlags, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): { endpoint: string; from: string } {
+  if (flags.endpoint) return { endpoint: flags.endpoint, from: '--endpoint' };
+  if (!flags.gate && env['VIGIL_ENDPOINT']) return { endpoint: env['VIGIL_ENDPOINT'], from: 'VIGIL_ENDPOINT' };
   const file = join(cwd, '.vigil', 'endpoints.json');
   let endpoints;
   try {
@@ -29,10 +33,10 @@ export function resolveEndpoint(flags: EndpointFlags, env: NodeJS.ProcessEnv = p
         : `No Vigil endpoint: pass --endpoint URL, set VIGIL_ENDPOINT, or run 'npm start' here (it writes ${file}).`,
     );
   }
-  if (flags.gate) return endpoints.gate;
+  if (flags.gate) return { endpoint: endpoints.gate, from: file };
   const first = Object.values(endpoints.regions)[0];
   if (!first) throw new UsageError(`${file} names no region. Pass --endpoint URL.`);
-  return first;
+  return { endpoint: first, from: file };
 }
 
 /**
@@ -42,13 +46,9 @@ export function resolveEndpoint(flags: EndpointFlags, env: NodeJS.ProcessEnv = p
 export const vigilHttp = (flags: EndpointFlags): VigilHttp => new VigilHttp({ ...endpointOptions(flags), callBudgetMs: callBudgetMs(flags['call-timeout']) });
 
 export function endpointOptions(flags: EndpointFlags): VigilHttpOptions {
-  const endpoint = resolveEndpoint(flags);
-  let url: URL;
-  try {
-    url = new URL(endpoint);
-  } catch {
-    throw new UsageError(`'${endpoint}' is not a URL. Pass --endpoint http://host:port.`);
-  }
+  const { endpoint, from } = resolveEndpoint(flags);
+  const url = httpUrl(endpoint);
+  if (!url) throw new UsageError(`${from} '${endpoint}' is not an http(s) URL. Write it whole, e.g. --endpoint http://127.0.0.1:4701.`);
   const region = regionOfApiGatewayUrl(url.href);
   return { endpoint, ...(region ? { signer: sigV4Signer({ region }) } : {}) };
 }

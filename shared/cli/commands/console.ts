@@ -6,15 +6,14 @@ import { regionOfApiGatewayUrl } from '../../sdk/sigv4-signer.js';
 import * as z from '../../validation/zod.js';
 import { command } from '../command-line.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
+import { httpUrl } from '../http-url.js';
 
 const endpointsFile = z.object({ gate: z.string(), regions: z.record(z.string(), z.string()) });
 
 function url(text: string, flag: string): string {
-  try {
-    return new URL(text).href.replace(/\/$/, '');
-  } catch {
-    throw new UsageError(`${flag} '${text}' is not a URL. Pass e.g. https://abc.execute-api.eu-west-1.amazonaws.com.`);
-  }
+  const parsed = httpUrl(text);
+  if (!parsed) throw new UsageError(`${flag} '${text}' is not a URL. Pass an http(s) one, e.g. https://abc.execute-api.eu-west-1.amazonaws.com.`);
+  return parsed.href.replace(/\/$/, '');
 }
 
 /**

@@ -11,6 +11,7 @@ import { stepArgv, templateSteps } from '../../runner/template-command.js';
 import type { Claim } from '../../contract/pool-responses.js';
 import { command, type Command, type Parsed } from '../command-line.js';
 import { endpointOptions } from '../endpoint.js';
+import { httpUrl } from '../http-url.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { isRunnable } from '../../runner/runnable.js';
 import { secondsFlag } from '../seconds-flag.js';
@@ -129,7 +130,7 @@ async function runPool(flags: RunFlags, childArgv: string[], stopping: AbortSign
   const kind = flags.kind ?? 'agent';
   if (kind !== 'agent' && kind !== 'expert') throw new UsageError(`--kind is agent or expert, not '${kind}'.`);
   const workerEndpoint = flags['worker-endpoint'] ?? (process.env['VIGIL_WORKER_ENDPOINT'] || undefined);
-  if (workerEndpoint !== undefined && !URL.canParse(workerEndpoint)) {
+  if (workerEndpoint !== undefined && !httpUrl(workerEndpoint)) {
     throw new UsageError(`--worker-endpoint '${workerEndpoint}' is not a URL. Pass the WorkerUrl output of the region's stack, e.g. https://….lambda-url.us-east-1.on.aws/.`);
   }
   const claimPatienceMs = claimPatienceFromEnv(process.env['VIGIL_CLAIM_PATIENCE_SECONDS']);
