@@ -83,9 +83,7 @@ export const run: Command = (argv) => {
     assertOneMode(values);
     const stopping = stopLiveGroupsOnSignals(graceSeconds(values) * 1000);
     const program = childArgv[0];
-    if (program !== undefined && !isRunnable(program)) {
-      throw new UsageError(`The command after -- cannot be started: '${program}' is not an executable file${program.includes('/') ? '' : ' on PATH'}. Check its spelling, its path or PATH.`);
-    }
+    if (program !== undefined) assertStartable(program, 'The command after --');
     if (values.job !== undefined) return runJobWorkflow(values, childArgv, stopping);
     if (values.pool !== undefined) return runPool(values, childArgv, stopping);
     throw new UsageError('Pass --pool POOL --agent ID, or --job JOB --workflow WF --worker ID --token T -- CMD.');
@@ -143,7 +141,11 @@ async function runPool(flags: RunFlags, childArgv: string[], stopping: AbortSign
     onHeartbeatError: (error: unknown) => log(`heartbeat failed: ${String(error)}`),
     onWarning: log,
   };
+  const claudeCommand = flags['claude-cmd'] ?? 'claude -p';
+  const claudeProgram = claudeCommand.split(/\s+/).find(Boolean);
+  if (claudeProgram === undefined) throw new UsageError("--claude-cmd is empty: name the program that runs the template's claude: steps (default 'claude -p').");
   const template = childArgv.length > 0 ? [] : await poolTemplate(new VigilHttp(options), pool);
+  if (template.some((step) => step.type === 'claude')) assertStartable(claudeProgram, `The pool's claude: steps (--claude-cmd '${claudeCommand}')`);
   const outcomes: ItemOutcome[] = [];
   // Told to stop (Ctrl-C): no new item is claimed, so none is left claimed when the runner exits.
   while (!stopping.aborted) {
@@ -171,13 +173,19 @@ async function runPool(flags: RunFlags, childArgv: string[], stopping: AbortSign
       await sleep(FOLLOW_POLL_MS, undefined, { signal: stopping }).catch(() => undefined);
       continue;
     }
-    const commands = itemCommands(attempt.claim, childArgv, template, flags['claude-cmd'] ?? 'claude -p');
+    const commands = itemCommands(attempt.claim, childArgv, template, claudeCommand);
     outcomes.push(await runPoolItem(attempt, commands, { endpoint: options.endpoint, workerEndpoint, graceSeconds: graceSeconds(flags), log, stopping }));
     if (flags.once) break;
   }
   if (outcomes.includes('failed')) return ExitCode.failed;
   if (outcomes.includes('terminated')) return ExitCode.timedOutOrCancelled;
   return ExitCode.ok;
+}
+
+/** A program that cannot start would fail every item it is given: found before anything is claimed. */
+function assertStartable(program: string, what: string): void {
+  if (isRunnable(program)) return;
+  throw new UsageError(`${what} cannot be started: '${program}' is not an executable file${program.includes('/') ? '' : ' on PATH'}. Check its spelling, its path or PATH.`);
 }
 
 /**
