@@ -18,7 +18,7 @@ describe('vigil console', () => {
     dirs.push(cwd);
     mkdirSync(join(cwd, '.vigil'));
     writeFileSync(join(cwd, '.vigil', 'endpoints.json'), JSON.stringify({ gate: 'http://127.0.0.1:1', regions: { 'us-east-1': 'http://127.0.0.1:2' } }));
-    const child = spawn(process.execPath, [VIGIL_BIN, 'console', '--port', '0'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [VIGIL_BIN, 'console', '--port', '0'], { cwd, env: { ...process.env, VIGIL_ENDPOINT: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
     const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
     try {

@@ -17,14 +17,20 @@ function url(text: string, flag: string): string {
 }
 
 /**
- * Which listeners the console shows: with `--endpoint` (a region manager) and `--gate-endpoint`,
- * those; without, every listener of `.vigil/endpoints.json` (a local `npm start`).
+ * Which listeners the console shows: with `--endpoint` (a region manager; default `$VIGIL_ENDPOINT`,
+ * as for every command) and `--gate-endpoint`, those; without, every listener of
+ * `.vigil/endpoints.json` (a local `npm start`).
  */
-export function consoleTargets(values: { endpoint?: string | undefined; 'gate-endpoint'?: string | undefined }, cwd = process.cwd()): ConsoleTargets {
-  if (values.endpoint || values['gate-endpoint']) {
+export function consoleTargets(
+  values: { endpoint?: string | undefined; 'gate-endpoint'?: string | undefined },
+  cwd = process.cwd(),
+  env: NodeJS.ProcessEnv = process.env,
+): ConsoleTargets {
+  const [endpoint, flag] = values.endpoint ? [values.endpoint, '--endpoint'] : [env['VIGIL_ENDPOINT'], 'VIGIL_ENDPOINT'];
+  if (endpoint || values['gate-endpoint']) {
     const regions: Record<string, string> = {};
-    if (values.endpoint) {
-      const region = url(values.endpoint, '--endpoint');
+    if (endpoint) {
+      const region = url(endpoint, flag);
       regions[regionOfApiGatewayUrl(region) ?? 'region'] = region;
     }
     return { ...(values['gate-endpoint'] ? { gate: url(values['gate-endpoint'], '--gate-endpoint') } : {}), regions };
@@ -33,7 +39,7 @@ export function consoleTargets(values: { endpoint?: string | undefined; 'gate-en
   try {
     return endpointsFile.parse(JSON.parse(readFileSync(file, 'utf8')));
   } catch {
-    throw new UsageError(`No Vigil to show: pass --endpoint URL (and --gate-endpoint URL), or run 'npm start' here (it writes ${file}).`);
+    throw new UsageError(`No Vigil to show: pass --endpoint URL (and --gate-endpoint URL), set VIGIL_ENDPOINT, or run 'npm start' here (it writes ${file}).`);
   }
 }
 
