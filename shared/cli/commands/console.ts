@@ -54,8 +54,9 @@ export const consoleCommand = command(
     longRunning: true,
   },
   async ({ values }) => {
-    const port = values.port === undefined ? 4800 : Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--port must be a whole number 0–65535, not '${values.port}'.`);
+    // Digits only: Number() reads '' as 0 (a random port) and 0x50 as 80.
+    const port = values.port === undefined ? 4800 : /^\d{1,5}$/.test(values.port) ? Number(values.port) : NaN;
+    if (!(port >= 0 && port <= 65_535)) throw new UsageError(`--port must be a whole number 0–65535, not '${values.port}'.`);
     const targets = consoleTargets(values);
     const deployed = [targets.gate, ...Object.values(targets.regions)].some((target) => target && regionOfApiGatewayUrl(target));
     const server = await startConsoleServer({ targets, port, sign: deployed });
