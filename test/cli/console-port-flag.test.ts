@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import { runVigil } from '../support/vigil-cli.js';
 
@@ -23,5 +24,31 @@ describe('vigil console --port', () => {
     expect(result.stdout, result.transcript).not.toMatch(/^console http/m);
     expect(result.code, result.transcript).toBe(2);
     expect(result.stderr, result.transcript).toContain('--port must be a whole number');
+  });
+});
+
+/**
+ * Scenario: `vigil console` while its port is taken (a second console on the default 4800). It died
+ * with Node's uncaught `Error: listen EADDRINUSE` stack trace and exit 1, the code for a failed job.
+ * Correct behaviour: exit 2 naming the port and what to do (another --port, or 0 for a free one), as
+ * `npm start` does for its own ports.
+ */
+describe('vigil console on a port already in use', () => {
+  it('is exit 2 naming the port and --port, not an uncaught EADDRINUSE stack trace', async () => {
+    // Prepare
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      // Act
+      const result = await runVigil(['console', '--endpoint', 'http://127.0.0.1:9', '--port', String(port)], { timeoutMs: 20_000 });
+      // Assess
+      expect(result.stderr, result.transcript).not.toMatch(/\n\s+at .*:\d+:\d+/);
+      expect(result.code, result.transcript).toBe(2);
+      expect(result.stderr, result.transcript).toContain(`Port ${port} is in use`);
+      expect(result.stderr, result.transcript).toContain('--port');
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 });

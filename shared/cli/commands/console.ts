@@ -59,7 +59,10 @@ export const consoleCommand = command(
     if (!(port >= 0 && port <= 65_535)) throw new UsageError(`--port must be a whole number 0–65535, not '${values.port}'.`);
     const targets = consoleTargets(values);
     const deployed = [targets.gate, ...Object.values(targets.regions)].some((target) => target && regionOfApiGatewayUrl(target));
-    const server = await startConsoleServer({ targets, port, sign: deployed });
+    const server = await startConsoleServer({ targets, port, sign: deployed }).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`Port ${port} is in use (another vigil console?). Stop it, or pass another --port (0 picks a free one).`);
+      throw error;
+    });
     console.log(`console ${server.url}`);
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
