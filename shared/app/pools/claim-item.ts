@@ -75,7 +75,7 @@ async function claimOnce(deps: ManagerDeps, pool: Pool, claim: ClaimInput, claim
   const found = await deps.pools.getClaimReceipt(pool.poolId, claim.agentId, claimId);
   if (found) {
     const named = await deps.pools.getItem(pool.poolId, found.itemId);
-    const taken = named && claimedAttempt(named, claimId);
+    const taken = named && claimedAttempt(named, { agentId: claim.agentId, claimId });
     if (named && taken?.running) {
       // On a stopped pool the repeat is answered as any claim there, and the attempt it took is told
       // to stop now: the first call may have been cut off before it did so (review findings).

@@ -16,10 +16,14 @@ export interface ClaimInput {
   claimId?: string;
 }
 
-/** Where the claim with this id stands on this item: its attempt still running, over, or not this item's. */
-export function claimedAttempt(item: PoolItem, claimId: string): { attempt: number; running: boolean } | undefined {
-  if (item.run?.claimId === claimId) return { attempt: item.run.attempt, running: true };
-  const ended = item.history.find((entry) => entry.claimId === claimId);
+/**
+ * Where this agent's claim with this id stands on this item: its attempt still running, over, or not
+ * this item's. A claimId is its agent's own: another agent's attempt under the same id is not it.
+ */
+export function claimedAttempt(item: PoolItem, claim: { agentId: string; claimId: string }): { attempt: number; running: boolean } | undefined {
+  const { agentId, claimId } = claim;
+  if (item.run?.claimId === claimId && item.run.agentId === agentId) return { attempt: item.run.attempt, running: true };
+  const ended = item.history.find((entry) => entry.claimId === claimId && entry.agentId === agentId);
   return ended ? { attempt: ended.attempt, running: false } : undefined;
 }
 

@@ -146,6 +146,28 @@ describe('a claim with a claimId is idempotent', () => {
     expect(afterAbandoned).toBeUndefined();
   });
 
+  // Audit: a claimId is the agent's own, but a repeat looked its attempt up by claimId alone, so an
+  // agent whose claim crashed was handed the attempt (and token) another agent took with the same id.
+  it('a receipt whose item another agent took with the same claimId is not this agent\'s attempt: never handed over, nor called ended', async () => {
+    // Prepare: agent-a's claim reserved item a and crashed; agent-b, counting its claims alike, took a as c-1 too
+    await newPool(m.deps, {}, ['a']);
+    const crashing = { ...m.deps, pools: new CrashBeforeTakingItem(m.doc, m.tableName) };
+    await refusal(claimPoolItem(crashing, 'p', agent('agent-a', 'c-1')));
+    const taken = await claimPoolItem(m.deps, 'p', agent('agent-b', 'c-1'));
+    // Act
+    const inFlight = await refusal(claimPoolItem(m.deps, 'p', agent('agent-a', 'c-1')));
+    m.clock.set(m.clock.now() + 30_000);
+    const afterAbandoned = await claimPoolItem(m.deps, 'p', agent('agent-a', 'c-1'));
+    if (!taken) throw new Error('nothing claimed');
+    await send(m.deps, { ...taken, agentId: 'agent-b' }, { type: 'complete', outcome: 'succeeded' });
+    const afterEnded = await claimPoolItem(m.deps, 'p', agent('agent-a', 'c-1'));
+    // Assess: agent-b's attempt is never handed to agent-a, and its end is not agent-a's claim's
+    expect(taken.itemId).toBe('a');
+    expect(inFlight).toBeInstanceOf(ClaimInFlightError);
+    expect(afterAbandoned).toBeUndefined();
+    expect(afterEnded).toBeUndefined();
+  });
+
   // AWS adapters review: the receipt's write landed but its answer was lost; the SDK's repeat failed its
   // own condition and the claim answered 503 busy to itself, locking its claimId out for 30 s.
   it('a claim whose receipt write answer was lost (the SDK repeats it) still takes its item; its repeat answers the same attempt', async () => {
