@@ -43,12 +43,13 @@ export function answerEscalation(item: PoolItem, escalationId: string, answer: E
     throw new EscalationAnsweredError(escalationId);
   }
   if (answer.option === 'increase_timeout') assertRaisesLimit(item, answer.timeoutSeconds ?? 0, config);
+  // A body may carry every option's fields: the answer keeps its own option's only (a split's subtasks are what it created, and what keeps their ids reserved).
   const answered = {
     option: answer.option,
     at: now,
-    ...(answer.timeoutSeconds !== undefined ? { timeoutSeconds: answer.timeoutSeconds } : {}),
-    ...(answer.clarification !== undefined ? { clarification: answer.clarification } : {}),
-    ...(answer.subtasks ? { subtasks: answer.subtasks.map((task) => task.itemId) } : {}),
+    ...(answer.option === 'increase_timeout' && answer.timeoutSeconds !== undefined ? { timeoutSeconds: answer.timeoutSeconds } : {}),
+    ...(answer.option === 'clarify' && answer.clarification !== undefined ? { clarification: answer.clarification } : {}),
+    ...(answer.option === 'split' && answer.subtasks ? { subtasks: answer.subtasks.map((task) => task.itemId) } : {}),
   };
   let next: PoolItem = { ...item, escalation: { ...escalation, status: 'answered', answer: answered } };
   switch (answer.option) {
