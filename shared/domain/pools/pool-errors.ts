@@ -115,7 +115,7 @@ export class CommandOutOfOrderError extends VigilError {
   readonly code = 'command_out_of_order';
   constructor(itemId: string, attempt: number, index: number, next: number) {
     super(
-      `Command ${index} of attempt ${attempt} of item '${itemId}' was already started; each command starts once, in order (the next may be ${next} or later). A repeat of the running command's start is answered with its deadline.`,
+      `Command ${index} of attempt ${attempt} of item '${itemId}' cannot start now: it was started already, or a later command started before it. Each command starts once, in order (the next may be ${next} or later); nothing was changed. A repeat of the running command's start is answered with its deadline.`,
     );
   }
 }

@@ -62,6 +62,20 @@ describe('pool limits the agent cannot choose, transitions at their due time, re
     expect(await send(m.deps, agent, { type: 'heartbeat' })).toMatchObject({ action: 'terminate' });
   });
 
+  // Audit: the refusal said "was already started" of a command the agent had skipped, which it never started.
+  it('a command skipped by starting a later one is refused (command_out_of_order) with a message that does not claim it was started', async () => {
+    // Prepare: the agent starts command 2 first
+    await newPool(m.deps, { agent_template: [{ shell: 'a' }, { shell: 'b' }, { shell: 'c' }] });
+    const agent = await claim(m.deps, 'a');
+    await send(m.deps, agent, { type: 'command_start', index: 2, commandType: 'shell' });
+    // Act
+    const refused = await refusal(send(m.deps, agent, { type: 'command_start', index: 0, commandType: 'shell' }));
+    // Assess
+    expect(refused).toMatchObject({ code: 'command_out_of_order' });
+    expect((refused as Error).message).toContain('or a later command started before it');
+    expect((refused as Error).message).toContain('the next may be 3 or later');
+  });
+
   it('a finish of a command never started is refused (command_not_started); a repeat of a finish is answered alike', async () => {
     // Prepare
     await newPool(m.deps, { agent_template: [{ shell: 'a' }, { shell: 'b' }] });
