@@ -3,6 +3,7 @@ import { ITEM_BOUNDS } from '../domain/pools/pool-item.js';
 import { storedBytes } from '../domain/stored-size.js';
 import { ESCALATION_OPTIONS } from '../domain/pools/pool-item.js';
 import { MAX_STALL_THRESHOLD, TIMEOUT_ACTIONS, TIMEOUT_POLICIES } from '../domain/pools/pool-config.js';
+import { keyedRecord } from './keyed-record.js';
 import { durationSeconds, fraction, id, sealedCursor } from './manager-requests.js';
 
 const MAX_ITEMS = 10_000;
@@ -94,7 +95,9 @@ const commandType = z.string().check(
   z.refine((type) => !(type in Object.prototype), { message: 'is a name every JavaScript object already has (like toString or constructor); choose another command type' }),
 );
 
-const templateStep = z.record(commandType, z.string().check(z.maxLength(16_384))).check(
+const COMMAND_TYPE_KEY = 'a command type; name one like claude, shell or claude_0';
+
+const templateStep = keyedRecord(commandType, z.string().check(z.maxLength(16_384)), COMMAND_TYPE_KEY).check(
   z.refine((step) => Object.keys(step).length === 1, { message: 'each agent_template step names exactly one command, like { "shell": "validate ${item.id}" }' }),
 );
 
@@ -107,7 +110,7 @@ const timeoutConfig = z.strictObject({
   ),
   timeout_action: z.optional(z.enum(TIMEOUT_ACTIONS)),
   enable_monitoring: z.optional(z.boolean()),
-  command_timeouts: z.optional(z.record(commandType, seconds())),
+  command_timeouts: z.optional(keyedRecord(commandType, seconds(), COMMAND_TYPE_KEY)),
 });
 
 /** Seed 003's other `map:` keys: accepted and ignored (Vigil is given the items themselves). */
