@@ -22,6 +22,8 @@ import { wakeUpLatenessAlarm } from './wake-up-lateness-alarm.js';
 
 export interface OperationsProps {
   readonly dashboardName: string;
+  /** The Powertools service the stack's functions emit their metrics under (their `service` dimension). */
+  readonly service: string;
   /** Keyed by a short label used in alarm names and graph legends. */
   readonly functions: Readonly<Record<string, VigilFunction>>;
   readonly deadLetterQueues: Readonly<Record<string, Queue>>;
@@ -102,7 +104,7 @@ export class Operations extends Construct {
         }),
       );
     }
-    const lateness = wakeUpLatenessAlarm(this, 'WakeUpLatenessAlarm', props.timerConsumer, PERIOD);
+    const lateness = wakeUpLatenessAlarm(this, 'WakeUpLatenessAlarm', props.timerConsumer, PERIOD, props.service);
     const tableThrottles = stateTableThrottlesAlarm(this, 'StateTableThrottlesAlarm', props.stateTable, PERIOD);
     this.wakeUpLatenessAlarm = lateness.alarm;
     this.stateTableThrottlesAlarm = tableThrottles.alarm;
@@ -119,7 +121,7 @@ export class Operations extends Construct {
           `more fell due than one sweep ends within the bound (${SWEEP_ENTRIES_WITHIN_BOUND} a minute), or the sweep ran late; its log says how many and how late`,
       ],
     ] as const) {
-      const metric = new Metric({ namespace: commonEnvironment.POWERTOOLS_METRICS_NAMESPACE, metricName, dimensionsMap: { service: commonEnvironment.POWERTOOLS_SERVICE_NAME }, statistic: 'Sum', period: PERIOD });
+      const metric = new Metric({ namespace: commonEnvironment.POWERTOOLS_METRICS_NAMESPACE, metricName, dimensionsMap: { service: props.service }, statistic: 'Sum', period: PERIOD });
       this.alarms.push(metric.createAlarm(this, `${metricName}Alarm`, { alarmDescription: `Vigil: ${what}.`, ...firstOccurrence }));
     }
     this.notifications.notifyOn(...this.alarms);

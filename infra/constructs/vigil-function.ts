@@ -33,6 +33,13 @@ export const commonEnvironment = {
   POWERTOOLS_METRICS_NAMESPACE: 'Vigil',
 } as const;
 
+/**
+ * The gate's functions' Powertools service, and so the `service` dimension of their metrics. The gate
+ * shares its region with a manager (cdk.json), and a metric is its namespace, name and dimensions per
+ * account and region: under the managers' `vigil`, each stack's alarms would also go off for the other's.
+ */
+export const GATE_SERVICE_NAME = 'vigil-gate';
+
 // The bundle is ESM; some CommonJS dependencies still call require(), which ESM lacks.
 const ESM_REQUIRE_BANNER =
   "import { createRequire as vigilCreateRequire } from 'node:module'; const require = vigilCreateRequire(import.meta.url);";

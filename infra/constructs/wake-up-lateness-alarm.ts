@@ -12,11 +12,11 @@ const seconds = (ms: number) => ms / 1_000;
  * an alarm at the first one past what the detection bound leaves for it. Not SQS's
  * `ApproximateAgeOfOldestMessage`: that counts the delay every wake-up is sent with.
  */
-export function wakeUpLatenessAlarm(scope: Construct, id: string, consumer: VigilFunction, period: Duration): { metric: Metric; alarm: Alarm } {
+export function wakeUpLatenessAlarm(scope: Construct, id: string, consumer: VigilFunction, period: Duration, service: string): { metric: Metric; alarm: Alarm } {
   const metric = new Metric({
     namespace: commonEnvironment.POWERTOOLS_METRICS_NAMESPACE,
     metricName: WAKE_UP_LATENESS_METRIC,
-    dimensionsMap: { service: commonEnvironment.POWERTOOLS_SERVICE_NAME, [WAKE_UP_LATENESS_DIMENSION]: consumer.handler.functionName },
+    dimensionsMap: { service, [WAKE_UP_LATENESS_DIMENSION]: consumer.handler.functionName },
     statistic: 'Maximum',
     period,
   });

@@ -19,7 +19,7 @@ import { Operations, throttleAlarmedOf } from '../constructs/operations.js';
 import { deadLetterQueue } from '../constructs/secure-queue.js';
 import { StateTable } from '../constructs/state-table.js';
 import { TimerDelivery } from '../constructs/timer-delivery.js';
-import { VigilFunction } from '../constructs/vigil-function.js';
+import { GATE_SERVICE_NAME, VigilFunction } from '../constructs/vigil-function.js';
 import { VigilHttpApi } from '../constructs/vigil-http-api.js';
 import { GATE_TIMER_CONSUMER_TIMEOUT, gateHandlers, type GateHandlerName } from './gate-handlers.js';
 import { GATE_DECISION_TYPES, MANAGER_REPORT_TYPES } from './regional-stack.js';
@@ -109,6 +109,7 @@ export class GateStack extends Stack {
 
     this.operations = new Operations(this, 'Operations', {
       dashboardName: 'Vigil-gate',
+      service: GATE_SERVICE_NAME,
       functions: { ...this.functions, KeyRotation: this.cursorKeyRotation },
       throttleAlarmed: throttleAlarmedOf(gateHandlers, this.functions),
       deadLetterQueues: {
@@ -151,7 +152,11 @@ export class GateStack extends Stack {
         entry: spec.entry,
         description: `Vigil gate: ${spec.description}`,
         ...('timeout' in spec ? { timeout: spec.timeout } : {}),
-        environment: spec.access ? { ...gateEnvironment, ...(spec.access.keySecret ? { [LambdaEnv.cursorSecretArn]: this.cursorSecret.secretArn } : {}) } : {},
+        environment: {
+          // Its metrics (and log lines) are the gate's, not those of the manager sharing its region.
+          POWERTOOLS_SERVICE_NAME: GATE_SERVICE_NAME,
+          ...(spec.access ? { ...gateEnvironment, ...(spec.access.keySecret ? { [LambdaEnv.cursorSecretArn]: this.cursorSecret.secretArn } : {}) } : {}),
+        },
         logRemovalPolicy: removalPolicy,
         tracing: config.tracing,
         systemLogLevel: config.systemLogLevel,

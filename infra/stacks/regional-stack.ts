@@ -117,6 +117,7 @@ export class RegionalStack extends Stack {
 
     this.operations = new Operations(this, 'Operations', {
       dashboardName: `Vigil-${this.region}`,
+      service: commonEnvironment.POWERTOOLS_SERVICE_NAME,
       // A failed rotation leaves the current key current; alarmed so it is not left to fail every 30 days.
       functions: { ...this.functions, KeyRotation: this.tokenKeyRotation, ...(this.workerUrl ? { WorkerUrlApi: this.workerUrl.fn } : {}) },
       throttleAlarmed: {

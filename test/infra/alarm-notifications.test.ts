@@ -1,6 +1,6 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { VigilFunction } from '../../infra/constructs/vigil-function.js';
+import { GATE_SERVICE_NAME, type VigilFunction } from '../../infra/constructs/vigil-function.js';
 import { DELIVERY_SLACK_MS, DETECTION_BOUND_MS, SWEEP_ENTRIES_WITHIN_BOUND } from '../../shared/app/detection-bound.js';
 import { ALARM_METRICS_PER_STACK } from '../../shared/simulation/cost/prices.js';
 import { WAKE_UP_LATENESS_METRIC } from '../../shared/telemetry/wake-up-lateness.js';
@@ -18,6 +18,9 @@ const stacksOf = (vigil: SynthesizedVigil): VigilStack[] => [...vigil.regional, 
 const templatesOf = (vigil: SynthesizedVigil): [string, Template][] => stacksOf(vigil).map((stack) => [stack.stackName, vigil.template(stack)]);
 
 const refOf = (value: unknown) => JSON.stringify(value);
+
+/** The Powertools service a stack's functions emit their metrics under (alarm-metric-identity.test.ts). */
+const serviceOf = (stack: VigilStack): string => ('OnManagerReport' in stack.functions ? GATE_SERVICE_NAME : 'vigil');
 
 /** The stack's one alarm topic, as alarm actions name it. */
 const topicActionOf = (template: Template) => [{ Ref: Object.keys(resourcesOfType(template, 'AWS::SNS::Topic'))[0] }];
@@ -61,13 +64,15 @@ describe('alarms reach someone', () => {
   });
 
   it('every stack alarms on the first decided event the bus will never carry: refused for good, or dropped from a full outbox', () => {
-    for (const [stackName, template] of templatesOf(byDefault)) {
+    for (const stack of stacksOf(byDefault)) {
+      const { stackName } = stack;
+      const template = byDefault.template(stack);
       const alarmed = Object.values(resourcesOfType(template, 'AWS::CloudWatch::Alarm'))
         .map((alarm) => alarm.Properties ?? {})
         .filter((p) => p['Namespace'] === 'Vigil' && p['Threshold'] === 1)
         .map((p) => `${String(p['MetricName'])} ${JSON.stringify(p['Dimensions'])}`);
       expect(alarmed, stackName).toEqual(
-        expect.arrayContaining(['EventsRefused', 'OutboxEventsDropped', 'SweepDueLeft'].map((name) => `${name} ${JSON.stringify([{ Name: 'service', Value: 'vigil' }])}`)),
+        expect.arrayContaining(['EventsRefused', 'OutboxEventsDropped', 'SweepDueLeft'].map((name) => `${name} ${JSON.stringify([{ Name: 'service', Value: serviceOf(stack) }])}`)),
       );
     }
   });
@@ -114,7 +119,7 @@ describe('what would make jobs end past the detection bound alarms', () => {
         expect.objectContaining({
           Namespace: 'Vigil',
           // The sweep emits it without dimensions of its own: Powertools adds the service.
-          Dimensions: [{ Name: 'service', Value: 'vigil' }],
+          Dimensions: [{ Name: 'service', Value: serviceOf(stack) }],
           Statistic: 'Sum',
           Period: 60,
           Threshold: 1,
@@ -139,7 +144,7 @@ describe('what would make jobs end past the detection bound alarms', () => {
         // The dimensions the consumer emits it with (timer-queue-handler.test.ts), in CloudFormation's order.
         Dimensions: [
           { Name: 'function_name', Value: { Ref: logicalId(decidersOf(stack).timerConsumer.handler) } },
-          { Name: 'service', Value: 'vigil' },
+          { Name: 'service', Value: serviceOf(stack) },
         ],
         Statistic: 'Maximum',
         Period: 60,
