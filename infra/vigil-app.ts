@@ -15,7 +15,8 @@ export interface VigilStacks {
  * The whole deployment: one regional stack per region, then the gate. The gate depends on every
  * regional stack, so `cdk deploy --all` creates the regional buses and `vigil-submit-from-gate`
  * functions before any gate rule or call targets them. The regions' forwarding rules only need
- * the gate bus's ARN, which is fixed; events that arrive before the gate exists retry for 24 h.
+ * the gate bus's ARN, which is fixed; an event sent before the gate exists ends in the forwarding
+ * rule's (alarmed) DLQ, at once for an error EventBridge does not retry, and is redriven from there.
  */
 export function buildVigil(app: App, env: NodeJS.ProcessEnv = process.env): VigilStacks {
   const config = readVigilConfig(app.node, env);
