@@ -1,3 +1,4 @@
+import { fraction } from '../contract/manager-requests.js';
 import { completeAnswer, extensionAnswer, jobAnswer, progressAnswer, type ExtensionAnswer, type ProgressAnswer } from '../contract/manager-responses.js';
 import type * as z from '../validation/zod.js';
 import { anySignal, CallsInFlight } from './calls-in-flight.js';
@@ -50,6 +51,8 @@ export interface WorkflowHandle {
 }
 
 const DEFAULT_STUCK_THRESHOLD_SECONDS = 120;
+/** The progress values the route takes (0, or 1e-9 to 1). */
+const acceptedProgress = fraction();
 /** Refusals after which no report of this workflow can ever be accepted again. */
 const WORK_IS_OVER = new Set(['workflow_finished', 'job_not_found', 'invalid_token']);
 /** Beats per stuck threshold: a lost beat or two still leaves the worker visibly alive. */
@@ -163,7 +166,9 @@ export async function startWorkflow(options: WorkflowOptions): Promise<WorkflowH
     heartbeatIntervalMs,
     progress: async (update) => {
       const body = progressBody(workerId, update);
-      if ('progress' in body && body.progress !== undefined) lastProgress = body.progress;
+      // The beats repeat only a progress Vigil takes: one it refuses (a percent, NaN) would have every
+      // later beat refused too, and the worker would no longer hear `cancel`.
+      if ('progress' in body && acceptedProgress.safeParse(body.progress).success) lastProgress = body.progress;
       return report(body);
     },
     requestExtension: async (reason, currentProgress) => {
