@@ -41,7 +41,7 @@ export function onTimerFired(
   }
   const current = withoutGrants(job, retiredGrants);
   const due = Math.min(nextDueAt(current, ctx.policy), grantLapseCheckAt(current, grantsLapseAt));
-  if (ctx.now < due) {
+  if (ctx.now < due || lapseCheckReadEarly(current, ctx)) {
     if (current === job && job.timerDueAt === due) return unchanged(job, 'not_due', armJobTimer(job, due).effects);
     const rearmed = armJobTimer(current, due);
     return { state: rearmed.job, effects: rearmed.effects };
@@ -71,6 +71,15 @@ export function dependsOnProgress(
   if (ctx.now < Math.min(nextDueAt(current, ctx.policy), grantLapseCheckAt(current, grantsLapseAt))) return false;
   return !(current.tracking.strategy === 'local_authority' && ctx.now >= effectiveDeadline(current.tracking));
 }
+
+/**
+ * A local job due by neither deadline was due only by the grant lapse check: its workers' health
+ * was read before that moment and the clock passed it since (the reads take time; a wake-up can
+ * arrive a little before its due time by this clock). The worker may be failing now: look again at
+ * once, rather than time out a job that is neither past its deadline nor stuck.
+ */
+const lapseCheckReadEarly = (job: Job, ctx: DecisionContext): boolean =>
+  job.tracking.strategy === 'local_authority' && ctx.now < effectiveDeadline(job.tracking) && ctx.now < stuckDeadline(job.tracking);
 
 /** Seed 000 Part 3: the manager has full authority. Overall timeout first, then stuck. */
 function decideLocally(job: Job, ctx: DecisionContext): Decision<Job> {
