@@ -1,3 +1,4 @@
+import type { DecisionContext } from '../domain/decision-context.js';
 import { isTerminal, type Job } from '../domain/job.js';
 import { sweptWakeUp } from '../domain/job-timer.js';
 import { withWorkflowProgress } from '../domain/record-progress.js';
@@ -28,11 +29,19 @@ export async function fireJobTimer(deps: ManagerDeps, arrived: TimerRequest, fro
   // Reports write only their workflow: a decision on the stuck clock first folds in the workflows'
   // advances (record-progress.ts), and a reload after a conflict always does.
   const withProgress = async (current: Job) => withWorkflowProgress(current, await deps.jobs.latestWorkflowProgressAt(current.jobId, current.incarnation));
+  // The first attempt decides at the instant `dependsOnProgress` was asked at: a clock that ticked
+  // past the stuck deadline in between would decide on the job's stored clock alone, without the
+  // workflows' advances. The clock is read again on a retry, so what it reports is never dated
+  // before the write it lost to (and a reload always folds the advances in).
+  let firstCtx: DecisionContext | undefined = ctx;
   const { state, decision } = await decideJob(
     deps,
     job.jobId,
-    // The clock is read again on a retry, so what it reports is never dated before the write it lost to.
-    (current) => onTimerFired(current, timer, decisionContext(deps), retiredGrants, lapseAt),
+    (current) => {
+      const attemptCtx = firstCtx ?? decisionContext(deps);
+      firstCtx = undefined;
+      return onTimerFired(current, timer, attemptCtx, retiredGrants, lapseAt);
+    },
     dependsOnProgress(job, timer, ctx, retiredGrants, lapseAt) ? await withProgress(job) : job,
     async (jobId) => {
       const current = await deps.jobs.getJob(jobId);
