@@ -24,7 +24,7 @@ export async function fireJobTimer(deps: ManagerDeps, arrived: TimerRequest, fro
     await flushOutbox(managerJobStateStore(deps), deps, job, deps.clock.now(), false, from === 'sweep');
     return;
   }
-  const { retired: retiredGrants, lapseAt } = await grantsInForce(deps, job);
+  let inForce = await grantsInForce(deps, job);
   const ctx = decisionContext(deps);
   // Reports write only their workflow: a decision on the stuck clock first folds in the workflows'
   // advances (record-progress.ts), and a reload after a conflict always does.
@@ -40,12 +40,16 @@ export async function fireJobTimer(deps: ManagerDeps, arrived: TimerRequest, fro
     (current) => {
       const attemptCtx = firstCtx ?? decisionContext(deps);
       firstCtx = undefined;
-      return onTimerFired(current, timer, attemptCtx, retiredGrants, lapseAt);
+      return onTimerFired(current, timer, attemptCtx, inForce.retired, inForce.lapseAt);
     },
-    dependsOnProgress(job, timer, ctx, retiredGrants, lapseAt) ? await withProgress(job) : job,
+    dependsOnProgress(job, timer, ctx, inForce.retired, inForce.lapseAt) ? await withProgress(job) : job,
     async (jobId) => {
       const current = await deps.jobs.getJob(jobId);
-      return current && withProgress(current);
+      if (!current) return current;
+      // A lost race: a worker read as failed may have recovered since, with a fresh budget and a
+      // grant from it on this job, which the first reading would take off. Read the grants again.
+      inForce = await grantsInForce(deps, current);
+      return withProgress(current);
     },
   );
   if (state.status === 'TIMED_OUT' && decision.ignored === undefined) {
