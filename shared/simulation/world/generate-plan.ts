@@ -113,6 +113,8 @@ export function generatePlan(seed: number, options: PlanOptions): Plan {
       redelivery: rate('redelivery', 0.03),
       timerLoss: rate('timer-loss', 0.03),
       indexLagMaxMs: on('index-lag') ? 2_000 : 0,
+      callLatencyMaxMs: on('slow-calls') ? 25 : 0,
+      wakeUpSkewMaxMs: on('clock-skew') ? 10 : 0,
       keyReadFailure: rate('key-rotation', 0.2),
     },
     progressEveryMs: options.progressEveryMs ?? 10_000,

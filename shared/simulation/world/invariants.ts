@@ -152,7 +152,10 @@ export class Invariants {
 
   private checkTransition(spec: JobSpec, region: string, previous: Job, next: Job): void {
     const passed = effectiveDeadline(previous.tracking);
-    if (previous.status === 'RUNNING' && this.world.now >= passed && effectiveDeadline(next.tracking) > passed) {
+    // Judged at the instant the grant was decided, which the job records: its write lands later, and
+    // with slow calls the step may end after a deadline the decision came before.
+    const decidedAt = next.tracking.lastExtensionAt > previous.tracking.lastExtensionAt ? next.tracking.lastExtensionAt : this.world.now;
+    if (previous.status === 'RUNNING' && decidedAt >= passed && effectiveDeadline(next.tracking) > passed) {
       this.violate('no-revival', spec.jobId, `${region}: a grant moved a deadline that had passed (${new Date(passed).toISOString()}) to ${new Date(effectiveDeadline(next.tracking)).toISOString()}`);
     }
     if (isTerminal(previous.status) && next.status !== previous.status) {

@@ -61,7 +61,12 @@ export async function buildNodes(world: World, storeKind: StoreKind = 'memory'):
   // Drawn only when lag is on, so a run without it draws the same numbers on either store.
   const lag = () => (world.plan.rates.indexLagMaxMs > 0 ? world.rng.int(0, world.plan.rates.indexLagMaxMs) : 0);
   const store = async (node: string, tableName: string, withWorkerIndex: boolean) => {
-    const hooks: StoreHooks = { beforeCall: (writes) => world.invocations.beforeStoreCall(node, writes) };
+    const hooks: StoreHooks = {
+      beforeCall: (writes) => {
+        world.spendCallTime();
+        return world.invocations.beforeStoreCall(node, writes);
+      },
+    };
     const dynamo: SimStore = storeKind === 'dynalite' ? await startDynaliteStore(hooks) : new MemoryDynamo({ now: () => world.now, indexLagMs: lag, ...hooks });
     await ensureTable(dynamo.client, tableName, withWorkerIndex);
     return dynamo;

@@ -28,6 +28,8 @@ export const FAULT_KINDS = [
   'worker-extends-then-dies',
   'agent-gives-back',
   'key-rotation',
+  'slow-calls',
+  'clock-skew',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -118,6 +120,17 @@ export interface Rates {
   redelivery: number;
   timerLoss: number;
   indexLagMaxMs: number;
+  /**
+   * Each of a handler's store calls takes up to this long on the one clock (`slow-calls`), and each
+   * reading of the clock up to a millisecond more: time passes while the handler runs, between its
+   * reads and its decision, as in a Lambda.
+   */
+  callLatencyMaxMs: number;
+  /**
+   * A wake-up may arrive up to this long before its due time by the clock of the handler it reaches
+   * (`clock-skew`): the host that armed it and the one it fires on keep slightly different time.
+   */
+  wakeUpSkewMaxMs: number;
   /** A container's re-read of the key ring fails (a Secrets Manager outage or throttle); a cold start's read never does. */
   keyReadFailure: number;
 }
@@ -132,4 +145,4 @@ export interface Plan {
   pools: PoolSpec[];
 }
 
-export const NO_RATES: Rates = { drop: 0, duplicate: 0, delay: 0, reorder: 0, crash: 0, redelivery: 0, timerLoss: 0, indexLagMaxMs: 0, keyReadFailure: 0 };
+export const NO_RATES: Rates = { drop: 0, duplicate: 0, delay: 0, reorder: 0, crash: 0, redelivery: 0, timerLoss: 0, indexLagMaxMs: 0, callLatencyMaxMs: 0, wakeUpSkewMaxMs: 0, keyReadFailure: 0 };

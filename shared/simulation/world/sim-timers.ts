@@ -8,7 +8,8 @@ const SQS_MAX_DELAY_MS = 900_000;
  * Durable one-shot wake-ups as AWS delivers them: an SQS delay message (second granularity) within
  * 15 minutes, a Scheduler schedule that hops into the queue for later ones. An armed message always
  * fires — `disarm` cannot withdraw it, as SQS cannot — so every lazy check on arrival is exercised.
- * With the timer-loss rate a wake-up never arrives (only the sweep can save the job).
+ * With the timer-loss rate a wake-up never arrives (only the sweep can save the job); with clock
+ * skew one may arrive a few milliseconds before its due time by the clock of the handler it reaches.
  */
 export class SimTimers implements Timers {
   constructor(
@@ -27,7 +28,7 @@ export class SimTimers implements Timers {
       world.log(`${this.node} timer for ${timer.jobId} lost`);
       return;
     }
-    const deliverAt = world.now + Math.ceil(untilDueMs / 1000) * 1000 + world.rng.int(0, 1_000);
+    const deliverAt = world.now + Math.ceil(untilDueMs / 1000) * 1000 + world.rng.int(0, 1_000) - world.wakeUpSkewMs();
     world.at(deliverAt, `timer ${this.node} ${timer.jobId}`, async () => {
       world.calls.sqsRequests += 2; // receive + delete
       world.log(`${this.node} wake-up ${timer.scope} ${timer.jobId} fence ${timer.fenceToken} due ${timer.dueAt}`);

@@ -26,13 +26,21 @@ export interface RetryPolicy {
 export class World {
   readonly queue = new EventQueue();
   readonly rng: Rng;
+  /** Its own stream: turning `slow-calls` or `clock-skew` on leaves every other draw of a seed as it was. */
+  private readonly clockDraws: Rng;
   readonly calls = new AwsCalls();
   /** The trace, kept only when asked (a long sweep keeps just its digest). */
   readonly trace: string[] = [];
   private readonly digest = createHash('sha256');
   /** Trace lines not yet hashed: the hash of the text is the same whether it is fed line by line or in blocks. */
   private unhashed = '';
-  readonly clock: Clock = { now: () => this.now };
+  /** The handlers' clock: with `slow-calls`, each reading also finds that up to a millisecond of their own work has passed. */
+  readonly clock: Clock = {
+    now: () => {
+      if (this.plan.rates.callLatencyMaxMs > 0) this.now += this.clockDraws.int(0, 1);
+      return this.now;
+    },
+  };
   now = SIM_EPOCH;
   /** Which invocation each node runs, where it is to crash and whether it died: the crash fault. */
   readonly invocations: Invocations;
@@ -53,6 +61,7 @@ export class World {
     crashPoints?: () => CrashPoint | undefined,
   ) {
     this.rng = new Rng(plan.seed, 2);
+    this.clockDraws = new Rng(plan.seed, 5);
     this.keyRing = new SimKeyRing(plan, () => this.now);
     this.invocations = new Invocations(crashPoints ?? (() => drawCrashPoint(this.rng, this.plan.rates.crash)));
   }
@@ -86,12 +95,25 @@ export class World {
   /** Runs the agenda until it is empty, `untilMs` passes, or `stop()` says so; `afterStep` runs after each event. */
   async run(untilMs: number, afterStep: () => Promise<void>, stop: () => boolean): Promise<void> {
     for (let event = this.queue.pop(); event && event.at <= untilMs; event = this.queue.pop()) {
-      this.now = event.at;
+      // Never back: a handler's store calls may have moved the clock past the next event's time.
+      this.now = Math.max(this.now, event.at);
       this.steps++;
       await event.run();
       await afterStep();
       if (stop()) return;
     }
+  }
+
+  /** A handler's store call takes its time (`slow-calls`): the clock moves on while it runs. */
+  spendCallTime(): void {
+    const max = this.plan.rates.callLatencyMaxMs;
+    if (max > 0) this.now += this.clockDraws.int(0, max);
+  }
+
+  /** How much before its due time a wake-up arrives by its handler's clock (`clock-skew`). */
+  wakeUpSkewMs(): number {
+    const max = this.plan.rates.wakeUpSkewMaxMs;
+    return max > 0 ? this.clockDraws.int(0, max) : 0;
   }
 
   private within(window: { fromMs: number; untilMs: number }): boolean {
