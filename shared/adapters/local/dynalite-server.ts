@@ -26,7 +26,8 @@ export interface LocalDynamoOptions {
 /**
  * A real DynamoDB API (dynalite) on loopback, persisted under `dataDir` when given,
  * reached through the real AWS SDK exactly as Lambda reaches DynamoDB. Its indexes are written as
- * DynamoDB writes them, only where an entry changes (`dynalite-index-upkeep.cjs`).
+ * DynamoDB writes them, only where an entry changes (`dynalite-index-upkeep.cjs`); a table a killed
+ * process left CREATING is finished when the data dir is opened (`dynalite-interrupted-create.cjs`).
  */
 export async function startLocalDynamo(dataDir?: string, region = 'us-east-1', options: LocalDynamoOptions = {}): Promise<LocalDynamo> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
@@ -79,9 +80,11 @@ type DynaliteOptions = Parameters<typeof dynalite>[0];
 const localRequire = createRequire(import.meta.url);
 const DYNALITE_PATH = localRequire.resolve('dynalite');
 const UPKEEP_PATH = localRequire.resolve('./dynalite-index-upkeep.cjs');
+const RECOVERY_PATH = localRequire.resolve('./dynalite-interrupted-create.cjs');
 
 async function serveHere(options: DynaliteOptions): Promise<Served> {
   (localRequire(UPKEEP_PATH) as { installIndexUpkeep(dynalitePath: string): void }).installIndexUpkeep(DYNALITE_PATH);
+  (localRequire(RECOVERY_PATH) as { installInterruptedCreateRecovery(dynalitePath: string): void }).installInterruptedCreateRecovery(DYNALITE_PATH);
   const server = dynalite(options);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -98,6 +101,7 @@ async function serveHere(options: DynaliteOptions): Promise<Served> {
 const THREAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 require(workerData.upkeepPath).installIndexUpkeep(workerData.dynalitePath);
+require(workerData.recoveryPath).installInterruptedCreateRecovery(workerData.dynalitePath);
 const server = require(workerData.dynalitePath)(workerData.options);
 server.once('error', (error) => parentPort.postMessage({ error: String(error) }));
 server.listen(0, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));
@@ -105,7 +109,7 @@ parentPort.on('message', () => server.close(() => parentPort.postMessage({ close
 `;
 
 async function serveInThread(options: DynaliteOptions): Promise<Served> {
-  const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { dynalitePath: DYNALITE_PATH, upkeepPath: UPKEEP_PATH, options } });
+  const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { dynalitePath: DYNALITE_PATH, upkeepPath: UPKEEP_PATH, recoveryPath: RECOVERY_PATH, options } });
   const next = () =>
     new Promise<{ port?: number; error?: string; closed?: boolean }>((resolve, reject) => {
       worker.once('message', resolve);
