@@ -51,9 +51,11 @@ const flagsSchema = z.object({
   stuckThresholdSeconds: boundedSeconds('stuck-threshold-seconds', 'stuck threshold a job may name'),
   gateStuckThresholdSeconds: boundedSeconds('gate-stuck-threshold-seconds', 'stuck threshold a job may name'),
 }).check(
-  // The gate listens on --port and region i on --port + 1 + i.
+  // The gate listens on --port and region i on --port + 1 + i. Only a port that is a number is weighed:
+  // `--port abc` is refused for what it is, not also told to be lower.
   z.refine((flags) => flags.port === 0 || flags.port + flags.regions.length <= 65_535, {
     message: '--port leaves no room for the regions: they listen on --port + 1, + 2, …, up to 65535; pass a lower --port',
+    when: ({ value }) => typeof (value as { port?: unknown }).port === 'number' && Array.isArray((value as { regions?: unknown }).regions),
   }),
 );
 
