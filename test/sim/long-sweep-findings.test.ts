@@ -158,4 +158,16 @@ describe('seeds the long sweep flagged', () => {
     // Assess
     expect(result.violations).toEqual([]);
   });
+
+  // Pool-heavy plan, seeds 748,601–749,600, the first sweep with the faults of time: a flaw of the
+  // stale-attempt guard, not of Vigil. A late result of an older attempt was refused, and the call
+  // applied the item's own due transitions as of its clock, which `slow-calls` had moved on since the
+  // guard judged them at the step's start: the guard now accepts the fate due at any instant of the step.
+  it.each([748_670, 749_575])('seed %i: a stale call applies the item\'s due transitions as of its own clock', async (seed) => {
+    // Act
+    const faults: FaultKind[] = [...SWEEP_FAULTS, ...POOL_SWEEP_FAULTS, 'pool-cancel', 'worker-extends-then-dies', 'agent-gives-back', 'key-rotation', 'slow-calls', 'clock-skew'];
+    const result = await runPlan(generatePlan(seed, { jobs: 0, regions: 2, pools: 4, maxTimeoutSeconds: 600, faults }));
+    // Assess
+    expect(result.violations).toEqual([]);
+  });
 });
