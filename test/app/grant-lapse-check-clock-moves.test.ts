@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fireJobTimer } from '../../shared/app/fire-job-timer.js';
-import { reportProgress } from '../../shared/app/report-progress.js';
-import { requestExtension } from '../../shared/app/request-extension.js';
 import { at } from '../support/fixtures.js';
-import { submit, tokenOf, useTestManager } from './support/test-manager.js';
+import { jobWithSilentGrantHolder, workerBTakesItsWholeBudget } from './support/silent-grant-job.js';
+import { useTestManager } from './support/test-manager.js';
 
 /**
  * A job kept alive past its own timeout by grants wakes up when one of their workers, silent, would
@@ -20,23 +19,8 @@ describe('the grant lapse check when the clock moves during the fire (dynalite)'
     // Prepare: own timeout 60 s, stuck threshold 600 s. worker-a is granted 30 s at 0 s and falls
     // silent: it fails at 91.001 s. worker-b makes progress and is granted its whole budget (58.125 s),
     // so without worker-a's grant the job's deadline is 118.125 s.
-    const submitted = await submit(m, {
-      jobId: 'job-1',
-      timeoutSeconds: 60,
-      stuckThresholdSeconds: 600,
-      workflows: [
-        { workflowId: 'wf-a', workerId: 'worker-a' },
-        { workflowId: 'wf-b', workerId: 'worker-b' },
-      ],
-    });
-    const tokenA = tokenOf(submitted, 'wf-a');
-    const tokenB = tokenOf(submitted, 'wf-b');
-    expect((await requestExtension(m.deps, { workerId: 'worker-a', token: tokenA, currentProgress: 0.1 })).granted).toBe(true);
-    for (let i = 1; i <= 5; i++) {
-      m.clock.set(at(i * 10));
-      await reportProgress(m.deps, { jobId: 'job-1', workflowId: 'wf-b', workerId: 'worker-b', token: tokenB, progress: i / 10 });
-      expect((await requestExtension(m.deps, { workerId: 'worker-b', token: tokenB, currentProgress: i / 10 })).granted).toBe(true);
-    }
+    const { tokenB } = await jobWithSilentGrantHolder(m, 60);
+    await workerBTakesItsWholeBudget(m, tokenB);
     m.clock.set(at(60));
     await fireJobTimer(m.deps, m.timers.expectArmed('job-1'));
     const lapseCheck = m.timers.expectArmed('job-1');

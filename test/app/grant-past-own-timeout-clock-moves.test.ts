@@ -3,7 +3,8 @@ import { fireJobTimer } from '../../shared/app/fire-job-timer.js';
 import { reportProgress } from '../../shared/app/report-progress.js';
 import { requestExtension } from '../../shared/app/request-extension.js';
 import { at } from '../support/fixtures.js';
-import { submit, tokenOf, useTestManager } from './support/test-manager.js';
+import { jobWithSilentGrantHolder } from './support/silent-grant-job.js';
+import { useTestManager } from './support/test-manager.js';
 
 /**
  * A grant is applied to a job only while the job is alive by the grants that still count (a failed
@@ -20,18 +21,7 @@ describe('a grant decided as the clock crosses the job\'s own timeout (dynalite)
   it('a request begun 1 ms before the own timeout, whose reads and writes take 5 ms, does not revive a job kept only by a failed worker\'s grant', async () => {
     // Prepare: own timeout 120 s. worker-a is granted 30 s at 0 s and falls silent (failed from
     // 91.001 s); so from then on the job's real deadline is 120 s. worker-b reports progress.
-    const submitted = await submit(m, {
-      jobId: 'job-1',
-      timeoutSeconds: 120,
-      stuckThresholdSeconds: 600,
-      workflows: [
-        { workflowId: 'wf-a', workerId: 'worker-a' },
-        { workflowId: 'wf-b', workerId: 'worker-b' },
-      ],
-    });
-    const tokenA = tokenOf(submitted, 'wf-a');
-    const tokenB = tokenOf(submitted, 'wf-b');
-    expect((await requestExtension(m.deps, { workerId: 'worker-a', token: tokenA, currentProgress: 0.1 })).granted).toBe(true);
+    const { tokenB } = await jobWithSilentGrantHolder(m, 120);
     for (let i = 1; i <= 11; i++) {
       m.clock.set(at(i * 10));
       await reportProgress(m.deps, { jobId: 'job-1', workflowId: 'wf-b', workerId: 'worker-b', token: tokenB, progress: i / 100 });

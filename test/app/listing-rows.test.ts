@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DynamoGateStore } from '../../shared/adapters/aws/dynamo-gate-store.js';
 import { DynamoHistoryStore } from '../../shared/adapters/aws/dynamo-history-store.js';
 import { cancelJob } from '../../shared/app/cancel-job.js';
 import { OUTBOX_RETRY_MS } from '../../shared/app/decide-and-save.js';
@@ -12,14 +11,14 @@ import { sweepGateTimers } from '../../shared/app/gate/sweep-gate-timers.js';
 import { submitJob } from '../../shared/app/submit-job.js';
 import { sweepJobTimers } from '../../shared/app/sweep-job-timers.js';
 import { InvalidRequestError } from '../../shared/domain/errors.js';
-import { defaultGatePolicy } from '../../shared/domain/gate/gate-policy.js';
 import { DEFAULT_TENANT } from '../../shared/domain/tenant.js';
 import type { HistoryStore } from '../../shared/ports/history-store.js';
 import type { TimerRequest } from '../../shared/ports/timers.js';
 import { startTestDynamo } from '../support/dynalite.js';
 import { at, GATE_REGION, T0 } from '../support/fixtures.js';
-import { ManualClock, RecordingBus, RecordingTelemetry, RecordingTimers } from './support/recording-ports.js';
-import { testGateCursors, testManager, useTestManager, type TestDynamo, type TestManager } from './support/test-manager.js';
+import { ManualClock } from './support/recording-ports.js';
+import { testManager, useTestManager, type TestDynamo, type TestManager } from './support/test-manager.js';
+import { testGateDeps } from './support/test-gate-deps.js';
 import { REGIONS, TestRegions } from './support/test-regions.js';
 import { FlakyHistory } from './support/flaky-history.js';
 
@@ -86,18 +85,7 @@ describe('the gate lists a finished job with its final status even when one view
     clock = new ManualClock(T0);
     const gateTable = await dynamo.table(false);
     history = new FlakyHistory(new DynamoHistoryStore(dynamo.doc, gateTable, () => clock.now()));
-    deps = {
-      gateRegion: GATE_REGION,
-      gates: new DynamoGateStore(dynamo.doc, gateTable, () => clock.now()),
-      history,
-      regions: new TestRegions(managers),
-      timers: new RecordingTimers(),
-      bus: new RecordingBus(),
-      clock,
-      policy: defaultGatePolicy,
-      telemetry: new RecordingTelemetry(),
-      cursors: testGateCursors(),
-    };
+    deps = testGateDeps(dynamo, gateTable, new TestRegions(managers), clock, { history });
   });
 
   it('a gate cancel whose row write failed is listed RUNNING forever: the finishing decision (last region confirms) clears viewPending without writing the row', async () => {

@@ -5,7 +5,8 @@ import { requestExtension } from '../../shared/app/request-extension.js';
 import { grantOf } from '../../shared/domain/worker-extensions.js';
 import { at } from '../support/fixtures.js';
 import { InterleavingJobStore } from './support/interleaving-job-store.js';
-import { submit, tokenOf, useTestManager } from './support/test-manager.js';
+import { jobWithSilentGrantHolder, workerBTakesItsWholeBudget } from './support/silent-grant-job.js';
+import { useTestManager } from './support/test-manager.js';
 
 /**
  * A job's wake-up reads which grants no longer count (`grantsInForce`: a failed worker's, all of them)
@@ -20,23 +21,8 @@ describe('a grant from a fresh budget made while a wake-up decides (dynalite)', 
   it('the wake-up that read the worker failed, losing its write to the recovery and the grant, leaves the new grant on the job', async () => {
     // Prepare: own timeout 60 s, stuck threshold 600 s. worker-a is granted 30 s at 0 s and falls
     // silent (failed from 91.001 s); worker-b makes progress and takes its whole budget (58.125 s).
-    const submitted = await submit(m, {
-      jobId: 'job-1',
-      timeoutSeconds: 60,
-      stuckThresholdSeconds: 600,
-      workflows: [
-        { workflowId: 'wf-a', workerId: 'worker-a' },
-        { workflowId: 'wf-b', workerId: 'worker-b' },
-      ],
-    });
-    const tokenA = tokenOf(submitted, 'wf-a');
-    const tokenB = tokenOf(submitted, 'wf-b');
-    expect((await requestExtension(m.deps, { workerId: 'worker-a', token: tokenA, currentProgress: 0.1 })).granted).toBe(true);
-    for (let i = 1; i <= 5; i++) {
-      m.clock.set(at(i * 10));
-      await reportProgress(m.deps, { jobId: 'job-1', workflowId: 'wf-b', workerId: 'worker-b', token: tokenB, progress: i / 10 });
-      expect((await requestExtension(m.deps, { workerId: 'worker-b', token: tokenB, currentProgress: i / 10 })).granted).toBe(true);
-    }
+    const { tokenA, tokenB } = await jobWithSilentGrantHolder(m, 60);
+    await workerBTakesItsWholeBudget(m, tokenB);
     m.clock.set(at(60));
     await fireJobTimer(m.deps, m.timers.expectArmed('job-1'));
     const lapseCheck = m.timers.expectArmed('job-1');

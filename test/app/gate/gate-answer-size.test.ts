@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoGateStore } from '../../../shared/adapters/aws/dynamo-gate-store.js';
-import type { GateDeps } from '../../../shared/app/gate/gate-deps.js';
 import { submitGateJob } from '../../../shared/app/gate/submit-gate-job.js';
 import { getJobTokens } from '../../../shared/app/get-job-tokens.js';
 import { submitJob } from '../../../shared/app/submit-job.js';
 import { gateSubmitJobBody } from '../../../shared/contract/gate-requests.js';
-import { defaultGatePolicy } from '../../../shared/domain/gate/gate-policy.js';
 import type { RegionManagers } from '../../../shared/ports/region-managers.js';
 import { startTestDynamo } from '../../support/dynalite.js';
-import { GATE_REGION, T0 } from '../../support/fixtures.js';
-import { ManualClock, RecordingBus, RecordingTelemetry, RecordingTimers } from '../support/recording-ports.js';
-import { testGateCursors, testManager, type TestDynamo, type TestManager } from '../support/test-manager.js';
+import { T0 } from '../../support/fixtures.js';
+import { ManualClock } from '../support/recording-ports.js';
+import { testManager, type TestDynamo, type TestManager } from '../support/test-manager.js';
+import { testGateDeps } from '../support/test-gate-deps.js';
 
 const REGIONS = ['us-east-1', 'eu-west-1', 'ap-southeast-2', 'us-west-2', 'eu-central-1', 'ap-northeast-1', 'sa-east-1'];
 /** The longest IAM principal ARN (613 characters), which every token carries. */
@@ -38,17 +36,7 @@ describe('the gate’s submit answer fits Lambda’s 6 MB for any caller and any
       },
     } as RegionManagers;
     const clock = new ManualClock(T0);
-    const deps: GateDeps = {
-      gateRegion: GATE_REGION,
-      gates: new DynamoGateStore(dynamo.doc, await dynamo.table(false), () => clock.now()),
-      regions,
-      timers: new RecordingTimers(),
-      bus: new RecordingBus(),
-      clock,
-      policy: defaultGatePolicy,
-      telemetry: new RecordingTelemetry(),
-      cursors: testGateCursors(),
-    };
+    const deps = testGateDeps(dynamo, await dynamo.table(false), regions, clock);
     const body = {
       jobId: 'j'.repeat(128),
       timeoutSeconds: 600,

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DynamoGateStore } from '../../../shared/adapters/aws/dynamo-gate-store.js';
 import { decideAndSave, MAX_DECIDE_ATTEMPTS, type VersionedStore } from '../../../shared/app/decide-and-save.js';
 import { gateStateStore } from '../../../shared/app/gate/decide-gate-job.js';
 import { fireGateTimer } from '../../../shared/app/gate/fire-gate-timer.js';
@@ -12,8 +11,9 @@ import { defaultGatePolicy } from '../../../shared/domain/gate/gate-policy.js';
 import { VersionConflictError } from '../../../shared/ports/job-store.js';
 import { startTestDynamo } from '../../support/dynalite.js';
 import { at, GATE_REGION, T0 } from '../../support/fixtures.js';
-import { ManualClock, RecordingBus, RecordingTelemetry, RecordingTimers } from '../support/recording-ports.js';
-import { testGateCursors, testManager, type TestDynamo, type TestManager } from '../support/test-manager.js';
+import { ManualClock, RecordingBus } from '../support/recording-ports.js';
+import { testManager, type TestDynamo, type TestManager } from '../support/test-manager.js';
+import { testGateDeps } from '../support/test-gate-deps.js';
 import { REGIONS, TestRegions } from '../support/test-regions.js';
 
 /** The gate's app layer, on dynalite, with an injected clock. */
@@ -34,17 +34,7 @@ describe('the gate app layer (dynalite)', () => {
     regions = new TestRegions(managers);
     clock = new ManualClock(T0);
     bus = new RecordingBus();
-    deps = {
-      gateRegion: GATE_REGION,
-      gates: new DynamoGateStore(dynamo.doc, await dynamo.table(false), () => clock.now()),
-      regions,
-      timers: new RecordingTimers(),
-      bus,
-      clock,
-      policy: defaultGatePolicy,
-      telemetry: new RecordingTelemetry(),
-      cursors: testGateCursors(),
-    };
+    deps = testGateDeps(dynamo, await dynamo.table(false), regions, clock, { bus });
   });
 
   const body = {

@@ -1,15 +1,14 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { handler as submitJob } from '../../../functions/gate-api/submit-job.js';
-import { DynamoGateStore } from '../../../shared/adapters/aws/dynamo-gate-store.js';
 import type { GateDeps } from '../../../shared/app/gate/gate-deps.js';
-import { defaultGatePolicy } from '../../../shared/domain/gate/gate-policy.js';
 import { installGateResolver } from '../../../shared/wiring/gate-resolver.js';
 import { startTestDynamo } from '../../support/dynalite.js';
-import { GATE_REGION, T0 } from '../../support/fixtures.js';
+import { T0 } from '../../support/fixtures.js';
 import { errorOf, invoke } from '../support/http-events.js';
-import { ManualClock, RecordingBus, RecordingTelemetry, RecordingTimers } from '../support/recording-ports.js';
-import { testGateCursors, testManager, type TestDynamo, type TestManager } from '../support/test-manager.js';
+import { ManualClock } from '../support/recording-ports.js';
+import { testManager, type TestDynamo, type TestManager } from '../support/test-manager.js';
+import { testGateDeps } from '../support/test-gate-deps.js';
 import { REGIONS, TestRegions } from '../support/test-regions.js';
 
 describe('gate POST /jobs: a datacenter named "__proto__" is refused, not silently left out (a review finding: zod drops that record key unseen)', () => {
@@ -27,17 +26,7 @@ describe('gate POST /jobs: a datacenter named "__proto__" is refused, not silent
     for (const region of REGIONS) managers.set(region, await testManager(dynamo));
     const clock = new ManualClock(T0);
     gateTable = await dynamo.table(false);
-    deps = {
-      gateRegion: GATE_REGION,
-      gates: new DynamoGateStore(dynamo.doc, gateTable, () => clock.now()),
-      regions: new TestRegions(managers),
-      timers: new RecordingTimers(),
-      bus: new RecordingBus(),
-      clock,
-      policy: defaultGatePolicy,
-      telemetry: new RecordingTelemetry(),
-      cursors: testGateCursors(),
-    };
+    deps = testGateDeps(dynamo, gateTable, new TestRegions(managers), clock);
   });
 
   const everything = async () => {

@@ -5,18 +5,17 @@ import { handler as getJobHistory } from '../../../functions/gate-api/get-job-hi
 import { handler as getJob } from '../../../functions/gate-api/get-job.js';
 import { handler as listJobs } from '../../../functions/gate-api/list-jobs.js';
 import { handler as submitJob } from '../../../functions/gate-api/submit-job.js';
-import { DynamoGateStore } from '../../../shared/adapters/aws/dynamo-gate-store.js';
 import { DynamoHistoryStore } from '../../../shared/adapters/aws/dynamo-history-store.js';
 import type { GateDeps } from '../../../shared/app/gate/gate-deps.js';
 import { getJob as getRegionJob } from '../../../shared/app/get-job.js';
 import { JobNotFoundError } from '../../../shared/domain/errors.js';
-import { defaultGatePolicy } from '../../../shared/domain/gate/gate-policy.js';
 import { installGateResolver } from '../../../shared/wiring/gate-resolver.js';
 import { startTestDynamo } from '../../support/dynalite.js';
-import { GATE_REGION, T0 } from '../../support/fixtures.js';
+import { T0 } from '../../support/fixtures.js';
 import { invoke, type HttpRequest } from '../support/http-events.js';
-import { ManualClock, RecordingBus, RecordingTelemetry, RecordingTimers } from '../support/recording-ports.js';
-import { testGateCursors, testManager, type TestDynamo, type TestManager } from '../support/test-manager.js';
+import { ManualClock, RecordingBus } from '../support/recording-ports.js';
+import { testManager, type TestDynamo, type TestManager } from '../support/test-manager.js';
+import { testGateDeps } from '../support/test-gate-deps.js';
 import { REGIONS, TestRegions } from '../support/test-regions.js';
 
 const T = 'arn:aws:sts::111111111111:assumed-role/team-t';
@@ -53,18 +52,7 @@ describe('HTTP on the gate: a client reads and acts only on its own tenant\'s jo
     for (const region of REGIONS) managers.set(region, await testManager(dynamo));
     const clock = new ManualClock(T0);
     gateTable = await dynamo.table(false);
-    deps = {
-      gateRegion: GATE_REGION,
-      gates: new DynamoGateStore(dynamo.doc, gateTable, () => clock.now()),
-      history: new DynamoHistoryStore(dynamo.doc, gateTable, () => clock.now()),
-      regions: new TestRegions(managers),
-      timers: new RecordingTimers(),
-      bus: new RecordingBus(),
-      clock,
-      policy: defaultGatePolicy,
-      telemetry: new RecordingTelemetry(),
-      cursors: testGateCursors(),
-    };
+    deps = testGateDeps(dynamo, gateTable, new TestRegions(managers), clock, { history: new DynamoHistoryStore(dynamo.doc, gateTable, () => clock.now()) });
     expect((await invoke(submitJob, { method: 'POST', route: '/jobs', body, iamUserArn: `${T}/session-1` })).statusCode).toBe(201);
   });
 

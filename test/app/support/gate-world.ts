@@ -1,20 +1,19 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { parseGateDecision } from '../../../functions/events/on-gate-decision.js';
 import { parseReport } from '../../../functions/gate-events/on-manager-report.js';
-import { DynamoGateStore } from '../../../shared/adapters/aws/dynamo-gate-store.js';
 import { fireJobTimer } from '../../../shared/app/fire-job-timer.js';
 import { fireGateTimer } from '../../../shared/app/gate/fire-gate-timer.js';
 import type { GateDeps } from '../../../shared/app/gate/gate-deps.js';
 import { onManagerReport } from '../../../shared/app/gate/on-manager-report.js';
 import { onGateDecision } from '../../../shared/app/on-gate-decision.js';
 import type { GateJob } from '../../../shared/domain/gate/gate-job.js';
-import { defaultGatePolicy } from '../../../shared/domain/gate/gate-policy.js';
 import { startTestDynamo } from '../../support/dynalite.js';
-import { GATE_REGION, T0 } from '../../support/fixtures.js';
-import { ManualClock, RecordingBus, RecordingTelemetry, RecordingTimers } from './recording-ports.js';
+import { T0 } from '../../support/fixtures.js';
+import { ManualClock, RecordingBus, RecordingTimers } from './recording-ports.js';
 import { instantPauses } from '../../../shared/simulation/world/instant-pauses.js';
-import { testGateCursors, testManager, type TestDynamo, type TestManager, type TestManagerOptions } from './test-manager.js';
+import { testManager, type TestDynamo, type TestManager, type TestManagerOptions } from './test-manager.js';
 import { REGIONS, TestRegions } from './test-regions.js';
+import { testGateDeps } from './test-gate-deps.js';
 
 const MANAGER_REPORTS = ['JobProgressReport', 'JobTimeoutReport', 'JobLeaderTransfer', 'JobFinalStatus'];
 
@@ -67,18 +66,7 @@ export function useGateWorld(options: TestManagerOptions = {}): GateWorld {
     const gateBus = new RecordingBus();
     const gateTimers = new RecordingTimers();
     delivered.clear();
-    const gate: GateDeps = {
-      gateRegion: GATE_REGION,
-      gates: new DynamoGateStore(dynamo.doc, await dynamo.table(false), () => clock.now()),
-      regions: new TestRegions(managers),
-      timers: gateTimers,
-      bus: gateBus,
-      clock,
-      policy: defaultGatePolicy,
-      telemetry: new RecordingTelemetry(),
-      cursors: testGateCursors(),
-      stopwatch: instantPauses(),
-    };
+    const gate = testGateDeps(dynamo, await dynamo.table(false), new TestRegions(managers), clock, { timers: gateTimers, bus: gateBus, stopwatch: instantPauses() });
     Object.assign(world, { gate, gateBus, gateTimers, clock, managers });
   });
 
