@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { RegionRefusedError, SubmissionConflictError, UnknownRegionError, UpstreamUnavailableError } from '../../domain/errors.js';
 import { cancelAfterRefusal, markRegionSubmitFailed, markRegionSubmitted } from '../../domain/gate/region-submission.js';
+import type { GateJob } from '../../domain/gate/gate-job.js';
 import { startGateJob } from '../../domain/gate/start-gate-job.js';
 import { DEFAULT_TENANT, storedTenant } from '../../domain/tenant.js';
 import type { GateSubmitJobBody } from '../../contract/gate-requests.js';
@@ -104,7 +105,7 @@ export async function submitGateJob(deps: GateDeps, body: GateSubmitJobBody, ten
     regions: Object.keys(body.datacenters),
   });
   return {
-    created: result.created,
+    created: result.created || wasStillSubmitting(result.existing),
     view: {
       jobId,
       strategy: 'gate_coordinated' as const,
@@ -113,6 +114,15 @@ export async function submitGateJob(deps: GateDeps, body: GateSubmitJobBody, ten
       ),
     },
   };
+}
+
+/**
+ * A resend after a 503 (a region did not answer) completes a submit whose caller never saw it
+ * accepted, so it answers 201 too; 200 is for a resend of a job every region had already accepted.
+ * A region that took the first fan-out after all and has reported since counts as accepted.
+ */
+function wasStillSubmitting(existing: GateJob): boolean {
+  return Object.values(existing.dcStatus).includes('submitting');
 }
 
 async function recordAnswer(deps: GateDeps, jobId: string, region: string, answer: RegionSubmitResult) {
