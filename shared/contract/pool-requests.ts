@@ -4,6 +4,7 @@ import { storedBytes } from '../domain/stored-size.js';
 import { ESCALATION_OPTIONS } from '../domain/pools/pool-item.js';
 import { MAX_STALL_THRESHOLD, TIMEOUT_ACTIONS, TIMEOUT_POLICIES } from '../domain/pools/pool-config.js';
 import { keyedRecord } from './keyed-record.js';
+import { pageLimit } from './page-limit.js';
 import { durationSeconds, fraction, id, sealedCursor } from './manager-requests.js';
 
 const MAX_ITEMS = 10_000;
@@ -203,7 +204,9 @@ export const startCollectionBody = z.strictObject({
 export const cancelPoolBody = z.strictObject({ reason: z.optional(z.string().check(z.maxLength(1024))) });
 export const dlqRetryBody = z.strictObject({ agentTimeoutSecs: z.optional(seconds()) });
 /** A page's cursor is the `nextCursor` of the previous answer: the last id it held. */
-export const dlqQuery = z.object({ limit: z.optional(z.string().check(z.regex(/^\d{1,4}$/))), cursor: z.optional(id) });
+/** DLQ entries per page at most; a page of items at their largest is cut shorter by the answer budget. */
+export const DLQ_PAGE_SIZE = 25;
+export const dlqQuery = z.object({ limit: z.optional(pageLimit(DLQ_PAGE_SIZE)), cursor: z.optional(id) });
 /** A status page's cursor is the `nextCursor` of the previous answer: the position of the next agent asked. */
 export const collectionQuery = z.object({ cursor: z.optional(z.string().check(z.regex(/^\d{1,6}$/, 'must be the nextCursor of the previous answer'))) });
 export const escalationsQuery = z.object({

@@ -1,3 +1,4 @@
+import { DLQ_PAGE_SIZE } from '../../contract/pool-requests.js';
 import { retryFromDlq } from '../../domain/pools/item-answers.js';
 import { assertReopenable } from '../../domain/pools/pool-decisions.js';
 import { DEFAULT_TENANT } from '../../domain/tenant.js';
@@ -7,8 +8,6 @@ import { runFollowUps } from './follow-ups.js';
 import { decideItem, loadItem, loadOwnPool } from './pool-state-stores.js';
 import { historyOf } from './pool-views.js';
 
-/** Entries per page at most; a page of items at their largest is cut shorter by `fitAnswerBudget`. */
-export const DLQ_PAGE_SIZE = 25;
 
 /**
  * `GET /pools/{poolId}/dlq?cursor=`: dead-lettered items with every attempt and its timeout, in
