@@ -18,3 +18,10 @@ export function boundedProblems<T extends object>(problems: readonly T[], descri
   const named = details.map(describe).join('; ');
   return { details, sentence: rest > 0 ? `${named}; and ${rest} more like these` : named };
 }
+
+/** Names (region names, ids) for a sentence: the first `MAX_NAMED_PROBLEMS`, clipped, and a count of the rest. */
+export function boundedNames(names: readonly string[]): string {
+  const named = names.slice(0, MAX_NAMED_PROBLEMS).map(clipText).join(', ');
+  const rest = names.length - Math.min(names.length, MAX_NAMED_PROBLEMS);
+  return rest > 0 ? `${named}, and ${rest} more` : named;
+}

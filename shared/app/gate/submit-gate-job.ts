@@ -4,6 +4,7 @@ import { cancelAfterRefusal, markRegionSubmitFailed, markRegionSubmitted } from 
 import type { GateJob } from '../../domain/gate/gate-job.js';
 import { startGateJob } from '../../domain/gate/start-gate-job.js';
 import { DEFAULT_TENANT, storedTenant } from '../../domain/tenant.js';
+import { boundedNames } from '../../contract/bounded-problems.js';
 import type { GateSubmitJobBody } from '../../contract/gate-requests.js';
 import type { RegionSubmitResult } from '../../ports/region-managers.js';
 import { gateJobListing } from '../../domain/history/job-listing.js';
@@ -57,7 +58,7 @@ export async function submitGateJob(deps: GateDeps, body: GateSubmitJobBody, ten
   const unknown = Object.keys(body.datacenters).filter((region) => !deps.regions.regions.includes(region));
   if (unknown.length > 0) {
     throw new UnknownRegionError(
-      `Unknown region(s) under datacenters: ${unknown.join(', ')}. This gate runs ${deps.regions.regions.join(', ')}.`,
+      `Unknown region(s) under datacenters: ${boundedNames(unknown)}. This gate runs ${deps.regions.regions.join(', ')}.`,
     );
   }
   const jobId = body.jobId ?? randomUUID();
