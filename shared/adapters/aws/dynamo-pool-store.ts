@@ -183,6 +183,10 @@ export class DynamoPoolStore implements PoolStore {
   }
 
   async reserveSubtaskIds(poolId: string, itemIds: readonly string[], owner: string): Promise<string[]> {
+    // A split refused for an id another split holds names nothing on the owner's row: a refusal an
+    // operator can repeat with fresh ids at will would otherwise grow that row past DynamoDB's 400 KB.
+    const heldElsewhere = await this.subtaskIdsHeldByOthers(poolId, itemIds, owner);
+    if (heldElsewhere.length > 0) return heldElsewhere;
     // Named on the owner's row before any is reserved: a call cut off in between leaves nothing its release cannot find.
     await this.reservations.record(poolId, owner, itemIds);
     const held = await Promise.all(itemIds.map(async (itemId) => ((await this.reserveSubtaskId(poolId, itemId, owner)) ? undefined : itemId)));
@@ -203,6 +207,16 @@ export class DynamoPoolStore implements PoolStore {
       rows.push(...(await batchGet(this.doc, this.tableName, named.slice(start, start + BATCH_GET_KEYS).map((itemId) => subtaskKey(poolId, itemId)))));
     }
     return rows.filter((row) => row['owner'] === owner).map((row) => String(row['sk']).slice(SUBTASK_PREFIX.length));
+  }
+
+  /** Of these ids, those another owner holds now, in the order given (a reservation made after this read is caught by the reserving write). */
+  private async subtaskIdsHeldByOthers(poolId: string, itemIds: readonly string[], owner: string): Promise<string[]> {
+    const held = new Set<string>();
+    for (let start = 0; start < itemIds.length; start += BATCH_GET_KEYS) {
+      const rows = await batchGet(this.doc, this.tableName, itemIds.slice(start, start + BATCH_GET_KEYS).map((itemId) => subtaskKey(poolId, itemId)));
+      for (const row of rows) if (row['owner'] !== undefined && row['owner'] !== owner) held.add(String(row['sk']).slice(SUBTASK_PREFIX.length));
+    }
+    return itemIds.filter((itemId) => held.has(itemId));
   }
 
   private async reserveSubtaskId(poolId: string, itemId: string, owner: string): Promise<boolean> {

@@ -10,7 +10,8 @@ const reservationsKey = (poolId: string, owner: string) => ({ pk: `${POOL_KEY_PR
 
 /**
  * One row per escalation naming every subtask id its answers reserved (a split names at most 100;
- * only repeats of a cut-off answer add more), so releasing them reads that row, not every
+ * only repeats of a cut-off answer, or one that lost a reservation race, add more: an answer refused
+ * because another split holds one of its ids names none), so releasing them reads that row, not every
  * reservation the pool ever made. Rows are never deleted: the handlers' grants hold no DeleteItem.
  */
 export class DynamoSubtaskReservations {

@@ -1,0 +1,60 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { DynamoPoolStore } from '../../../shared/adapters/aws/dynamo-pool-store.js';
+import { POOL_KEY_PREFIX } from '../../../shared/adapters/aws/jobs-table.js';
+import { answerEscalation } from '../../../shared/app/pools/escalations.js';
+import { firePoolTimer } from '../../../shared/app/pools/fire-pool-timer.js';
+import { itemTimerId, type PoolItem } from '../../../shared/domain/pools/pool-item.js';
+import { at } from '../../support/fixtures.js';
+import { useTestManager, type TestManager } from '../support/test-manager.js';
+import { claim, newPool, refusal } from './pool-test-support.js';
+
+/** The store as an invocation cut off between its reservations and the answer's write left it. */
+class CrashBeforeAnswerWrite extends DynamoPoolStore {
+  override async saveItem(_item: PoolItem, _expectedVersion: number): Promise<PoolItem> {
+    throw new Error('cut off before the answer was written');
+  }
+}
+
+/** Two items escalated after one timeout each; answers their escalation ids. */
+async function twoEscalations(m: TestManager): Promise<[string, string]> {
+  await newPool(m.deps, { agent_timeout_secs: 10, timeout_config: { cleanup_grace_period_secs: 0 }, timeout_escalation: 1 }, ['i-1', 'i-2']);
+  const held = [await claim(m.deps, 'agent-a'), await claim(m.deps, 'agent-b')];
+  m.clock.set(at(10));
+  for (const claimed of held) await firePoolTimer(m.deps, { scope: 'pool', jobId: itemTimerId('p', claimed.itemId), fenceToken: claimed.attempt, dueAt: at(10) });
+  const escalationOf = async (itemId: string) => (await m.deps.pools.getItem('p', itemId))?.escalation?.escalationId ?? '';
+  return [await escalationOf('i-1'), await escalationOf('i-2')];
+}
+
+/** 128-character subtask ids, distinct per answer and position. */
+const freshIds = (answer: number, count: number) => Array.from({ length: count }, (_, i) => `sub-${answer}-${i}-`.padEnd(128, 'x'));
+
+const REFUSED_ANSWERS = 35;
+
+// A split answer names its subtask ids on its escalation's reservation row before it reserves them.
+// One refused because another split holds one of its ids (409 item_exists) kept every id it named on
+// that row: an operator's tool retrying with fresh ids grew the row by ~13 KB per refusal until, past
+// DynamoDB's 400 KB, the escalation's every split answer failed with a 500.
+describe('pools on dynalite: refused split answers leave nothing behind', () => {
+  const m = useTestManager();
+
+  it(`${REFUSED_ANSWERS} split answers refused for an id another split holds, each naming 99 fresh 128-character ids: each a 409 that writes nothing, and a split then lands`, { timeout: 120_000 }, async () => {
+    // Prepare: the first escalation's split cut off before its write, so it holds 'sub-held'
+    const [first, second] = await twoEscalations(m);
+    await refusal(answerEscalation({ ...m.deps, pools: new CrashBeforeAnswerWrite(m.doc, m.tableName) }, first, { option: 'split', subtasks: [{ itemId: 'sub-held' }] }));
+    // Act: the second escalation answered again and again with 'sub-held' and 99 fresh ids
+    const refusals: unknown[] = [];
+    for (let answer = 0; answer < REFUSED_ANSWERS; answer++) {
+      const subtasks = [{ itemId: 'sub-held' }, ...freshIds(answer, 99).map((itemId) => ({ itemId }))];
+      refusals.push(await refusal(answerEscalation(m.deps, second, { option: 'split', subtasks })));
+    }
+    const row = await m.doc.send(new GetCommand({ TableName: m.tableName, Key: { pk: `${POOL_KEY_PREFIX}p`, sk: `SPLITIDS#${second}` }, ConsistentRead: true }));
+    const landed = await answerEscalation(m.deps, second, { option: 'split', subtasks: freshIds(REFUSED_ANSWERS, 100).map((itemId) => ({ itemId })) });
+    // Assess
+    for (const refused of refusals) expect(refused).toMatchObject({ code: 'item_exists', message: expect.stringContaining("'sub-held'") });
+    expect(row.Item?.['itemIds'] ?? []).toEqual([]);
+    expect(landed).toMatchObject({ status: 'answered', option: 'split' });
+    expect((await m.deps.pools.getItem('p', freshIds(REFUSED_ANSWERS, 1)[0] ?? ''))?.state).toBe('available');
+    expect(await m.deps.pools.subtaskIdsHeldBy('p', first)).toEqual(['sub-held']);
+  });
+});
