@@ -61,13 +61,29 @@ async function stillHasAvailableItems(deps: ManagerDeps, poolId: string): Promis
  * with a wake-up, so a crash in between repeats it; each is idempotent.
  */
 export async function runFollowUps(deps: ManagerDeps, item: PoolItem, pool: Pool): Promise<PoolItem> {
-  const pending = item.pending ?? [];
-  if (pending.length === 0) return item;
-  for (const followUp of pending) await runFollowUp(deps, item, pool, followUp);
-  const { item: cleared } = await decideItem(deps, item.poolId, item.itemId, (current) =>
-    withFollowUpsDone(current, startsWith(current.pending ?? [], pending) ? pending.length : 0, pool.config, deps.clock.now()),
-  );
-  return cleared;
+  let current = item;
+  for (let pending = item.pending ?? []; pending.length > 0; ) {
+    const batch = pending.slice(0, beforeCountingTheSplit(pending));
+    for (const followUp of batch) await runFollowUp(deps, current, pool, followUp);
+    ({ item: current } = await decideItem(deps, item.poolId, item.itemId, (stored) =>
+      withFollowUpsDone(stored, startsWith(stored.pending ?? [], batch) ? batch.length : 0, pool.config, deps.clock.now()),
+    ));
+    pending = pending.slice(batch.length);
+  }
+  return current;
+}
+
+/**
+ * How many follow-ups to carry out and clear before the rest: those before the completion check that
+ * follows a split's subtask creation (the creation and the pool's reopening, which remembers the
+ * subtasks as opened lately). Until the creation is cleared the split item holds its pool open, so a
+ * check run before that always found it pending, and a pool whose subtasks settled meanwhile (an
+ * answer cut off after creating them) never finished (review finding).
+ */
+function beforeCountingTheSplit(pending: readonly FollowUp[]): number {
+  const creation = pending.findIndex((followUp) => followUp.type === 'create_items');
+  const check = pending.findIndex((followUp, index) => index > creation && followUp.type === 'check_pool_finished');
+  return creation < 0 || check < 0 ? pending.length : check;
 }
 
 /** Another write may have appended follow-ups meanwhile: only the ones carried out are dropped. */
