@@ -1,3 +1,4 @@
+import { holdsPoolOpen } from '../../domain/pools/item-census.js';
 import { itemsOpenedBy, withFollowUpsDone } from '../../domain/pools/item-answers.js';
 import { failPool, reopenPool } from '../../domain/pools/pool-decisions.js';
 import { newPoolItem, type FollowUp, type PoolItem } from '../../domain/pools/pool-item.js';
@@ -5,7 +6,7 @@ import type { Pool } from '../../domain/pools/pool.js';
 import { storedTenant } from '../../domain/tenant.js';
 import type { ManagerDeps } from '../manager-deps.js';
 import { completePoolIfDone } from './complete-pool-if-done.js';
-import { decideItem, decidePool } from './pool-state-stores.js';
+import { decideItem, decidePool, loadPool } from './pool-state-stores.js';
 import { wakeNextChunk } from './wake-pass.js';
 
 /** Candidates read back before counting the whole pool; a few, since most are usually still available. */
@@ -36,9 +37,25 @@ async function runFollowUp(deps: ManagerDeps, item: PoolItem, pool: Pool, follow
     case 'create_items':
       await deps.pools.createItems(followUp.items.map((task) => newPoolItem(item.poolId, task.itemId, task.input)));
       return;
-    case 'reopen_pool':
-      await decidePool(deps, item.poolId, (current) => reopenPool(current, { itemIds: itemsOpenedBy(item), at: deps.clock.now() }));
+    case 'reopen_pool': {
+      const itemIds = itemsOpenedBy(item);
+      const read = await loadPool(deps, item.poolId);
+      const workLeft = await anyStillOpen(deps, item.poolId, itemIds);
+      let fromCompleted = false;
+      const reopened = await decidePool(
+        deps,
+        item.poolId,
+        (current) => {
+          fromCompleted = current.status === 'COMPLETED';
+          return reopenPool(current, { itemIds, at: deps.clock.now(), workLeft });
+        },
+        read,
+      );
+      // The work got done between the read and the reopening: its own completion check found the
+      // pool COMPLETED and did nothing, so the pool is completed again here (review finding).
+      if (fromCompleted && workLeft && !(await anyStillOpen(deps, item.poolId, itemIds))) await completePoolIfDone(deps, reopened);
       return;
+    }
   }
 }
 
@@ -53,6 +70,11 @@ async function stillHasAvailableItems(deps: ManagerDeps, poolId: string): Promis
     if ((await deps.pools.getItem(poolId, itemId))?.state === 'available') return true;
   }
   return false;
+}
+
+/** Whether any of these items (read consistently) still holds its pool open. */
+async function anyStillOpen(deps: ManagerDeps, poolId: string, itemIds: readonly string[]): Promise<boolean> {
+  return (await deps.pools.readItemStates(poolId, itemIds)).some(holdsPoolOpen);
 }
 
 /**

@@ -72,13 +72,16 @@ export function assertReopenable(pool: Pool): void {
 /**
  * The item a redrive or an answer made work again is written: a COMPLETED pool runs again. A pool
  * that failed or was cancelled since stays as it is (its end wins; the item is not claimed). The
- * items it opened are remembered a while: the pool's index may not show them open yet.
+ * items it opened are remembered a while: the pool's index may not show them open yet. A reopening
+ * that comes late (a slow or repeated follow-up) may find the work it brought back already done
+ * (`workLeft` false: none of its items is open any more): a COMPLETED pool then stays so.
  */
-export function reopenPool(pool: Pool, opened: { itemIds: readonly string[]; at: EpochMs } = { itemIds: [], at: 0 }): Decision<Pool> {
+export function reopenPool(pool: Pool, opened: { itemIds: readonly string[]; at: EpochMs; workLeft?: boolean } = { itemIds: [], at: 0 }): Decision<Pool> {
   const reopens = (pool.reopens ?? 0) + 1;
   const remembered = opened.itemIds.length > 0 ? withOpenedLately(pool, opened.itemIds, opened.at) : {};
   if (pool.status === 'RUNNING') return { state: { ...pool, reopens, ...remembered }, effects: [] };
   if (pool.status !== 'COMPLETED') return unchanged(pool, 'not_completed');
+  if (opened.workLeft === false) return unchanged(pool, 'work_already_done');
   const { finishedAt: _reopened, ...rest } = pool;
   return { state: { ...rest, status: 'RUNNING', reopens, ...remembered }, effects: [] };
 }
