@@ -1,6 +1,6 @@
 import * as z from '../validation/zod.js';
 import { MAX_TENANT_LENGTH } from '../domain/tenant.js';
-import { MAX_DURATION_SECONDS } from '../domain/time.js';
+import { MAX_DURATION_SECONDS, storableSeconds } from '../domain/time.js';
 
 /** Ids are 1–128 characters of `[A-Za-z0-9._:-]` (contract). */
 export const id = z
@@ -33,20 +33,19 @@ const workflowsOf = <W extends { workflowId: string }>(workflow: z.ZodMiniType<W
 
 export const workflowsSchema = workflowsOf(z.strictObject(workflowFields));
 
-// Any duration above 0 is accepted (contract). Vigil's clock counts milliseconds, and DynamoDB cannot
-// store a magnitude below 1e-130 (Schemathesis found 5e-324 s answered 500): one shorter than a
-// millisecond is kept as one millisecond.
-const MIN_DURATION_SECONDS = 0.001;
+// Any duration above 0 is accepted (contract).
+const anyDurationSeconds = () =>
+  z.number().check(z.gt(0, 'must be more than 0'), z.lte(MAX_DURATION_SECONDS, `must be at most ${MAX_DURATION_SECONDS} (one year)`));
 
-export const durationSeconds = () =>
-  z.pipe(
-    z.number().check(z.gt(0, 'must be more than 0'), z.lte(MAX_DURATION_SECONDS, `must be at most ${MAX_DURATION_SECONDS} (one year)`)),
-    z.transform((seconds: number) => Math.max(seconds, MIN_DURATION_SECONDS)),
-  );
+/** One shorter than a millisecond is kept as one millisecond (`storableSeconds`). */
+export const durationSeconds = () => z.pipe(anyDurationSeconds(), z.transform(storableSeconds));
 
-export const timeoutSecondsSchema = durationSeconds();
+// A job's durations are read as sent and stored as `storableSeconds` by `startJob`/`startGateJob`:
+// the submission's digest is of the body as sent, so two bodies that differ only below a
+// millisecond are two bodies (409), not one job's resend (200).
+export const timeoutSecondsSchema = anyDurationSeconds();
 
-export const stuckThresholdSecondsSchema = durationSeconds();
+export const stuckThresholdSecondsSchema = anyDurationSeconds();
 
 const submissionFields = {
   jobId: z.optional(id),

@@ -4,7 +4,7 @@ import { latestEndAt, nextDueAt } from './deadlines.js';
 import { WorkflowMark, type Job, type Workflow } from './job.js';
 import { armJobTimer } from './job-timer.js';
 import { DEFAULT_TENANT } from './tenant.js';
-import { MAX_DURATION_SECONDS } from './time.js';
+import { MAX_DURATION_SECONDS, storableSeconds } from './time.js';
 
 export interface JobSubmission {
   jobId: string;
@@ -41,10 +41,10 @@ export function startJob(
       startedAt: now,
       lastProgressAt: now,
       lastReportAt: now,
-      timeoutSeconds: submission.timeoutSeconds,
+      timeoutSeconds: storableSeconds(submission.timeoutSeconds),
       // No default gives a job a threshold it could not name itself (its stuck deadline would leave the
       // Date range): `npm start` and the deployment refuse one, a policy built in code is held to it here.
-      stuckThresholdSeconds: submission.stuckThresholdSeconds ?? Math.min(ctx.policy.defaultStuckThresholdSeconds, MAX_DURATION_SECONDS),
+      stuckThresholdSeconds: submission.stuckThresholdSeconds !== undefined ? storableSeconds(submission.stuckThresholdSeconds) : Math.min(ctx.policy.defaultStuckThresholdSeconds, MAX_DURATION_SECONDS),
       totalExtensionsGranted: 0,
       maxWorkerExtension: 0,
       lastExtensionAt: 0,

@@ -1,7 +1,7 @@
 import type { Decision } from '../effects.js';
 import { InvalidRequestError } from '../errors.js';
 import { storedTenant } from '../tenant.js';
-import type { EpochMs } from '../time.js';
+import { storableSeconds, type EpochMs } from '../time.js';
 import type { DcStatus, GateJob } from './gate-job.js';
 import { globalTimeoutDueAt } from './global-deadline.js';
 import { defaultGatePolicy, type GatePolicy } from './gate-policy.js';
@@ -41,7 +41,7 @@ export function startGateJob(
     version: 0,
     submissionDigest,
     submittedAt: now,
-    timeoutSeconds: submission.timeoutSeconds,
+    timeoutSeconds: storableSeconds(submission.timeoutSeconds),
     targetRegions: regions,
     dcStatus: perRegion<DcStatus>(regions, 'submitting'),
     dcLastProgress: perRegion(regions, now),
