@@ -102,6 +102,8 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
       const started = command.reported
         ? await untilAnswered((signal) => attempt.startCommand(command.index, command.type, { signal }), reportDeadline(attempt), context.log)
         : { deadlineAtMs: undefined };
+      // Told to stop while Vigil answered the start: the stop's SIGTERM went out before this child could get it.
+      if (context.stopping?.aborted) return runnerStopped('completed');
       const startedAt = Date.now();
       const ownLimitMs = command.limitSeconds ? startedAt + command.limitSeconds * 1000 : undefined;
       // Vigil's deadlines come when Vigil's clock reads them (its answers tell where it stands), read anew every tick.

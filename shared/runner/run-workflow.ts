@@ -73,6 +73,12 @@ export async function runWorkflow(handle: WorkflowHandle, argv: readonly string[
       context.log(`job ${context.jobId}: the job has ended; the command is not started`);
       return { kind: 'stopped', resolution: 'graceful' };
     }
+    // Told to stop while Vigil answered the first report: the stop's SIGTERM went out before this child
+    // could get it. Stopped unfinished, the workflow failed, as when the stop ends a running child.
+    if (context.stopping?.aborted) {
+      context.log(`job ${context.jobId}: runner stopping; the command is not started`);
+      return await complete(handle, 'failed', context);
+    }
     const group = spawnGroup(argv[0] ?? 'sh', argv.slice(1), env, context.graceSeconds * 1000);
     // Vigil decides while it answers: an extension granted through another of this worker's workflows
     // moves this job's deadline too.
