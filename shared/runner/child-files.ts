@@ -56,6 +56,11 @@ export class ChildFiles {
     return value;
   }
 
+  /** The next `changed` reads `file` again: what was read of it did not get through. */
+  unread(file: string): void {
+    this.seen.delete(file);
+  }
+
   /** Written whole: to a temp file, then renamed into place, so the child never reads half of it. */
   write(file: string, value: unknown): void {
     writeFileSync(`${file}.tmp`, `${JSON.stringify(value)}\n`);

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AttemptHandle } from '../sdk/agent.js';
-import { VigilApiError } from '../sdk/errors.js';
+import { VigilApiError, VigilUnreachableError } from '../sdk/errors.js';
 import { ChildFiles } from './child-files.js';
 import { spawnGroup } from './process-group.js';
 import { stopGroup } from './stop-group.js';
@@ -47,7 +47,13 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
     const written = files.changed(files.checkpoint) as { state?: unknown; progress?: number } | undefined;
     if (written === undefined) return;
     const isWrapped = written !== null && typeof written === 'object' && 'state' in written;
-    await attempt.checkpoint(isWrapped ? written.state : written, isWrapped && typeof written.progress === 'number' ? written.progress : undefined);
+    try {
+      await attempt.checkpoint(isWrapped ? written.state : written, isWrapped && typeof written.progress === 'number' ? written.progress : undefined);
+    } catch (error) {
+      // Unanswered (an outage): sent again on a later tick. Lost, the request would stay open and count as a miss.
+      if (error instanceof VigilUnreachableError) files.unread(files.checkpoint);
+      throw error;
+    }
     files.clearCheckpointRequest();
   };
   const env = {
