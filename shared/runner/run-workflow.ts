@@ -104,6 +104,8 @@ export async function runWorkflow(handle: WorkflowHandle, argv: readonly string[
       return { kind: 'stopped', resolution };
     }
     await forwardProgress().catch(() => undefined);
+    // The runner's SIGTERM ended the child, however it exited (a trap's `exit 0` included): unfinished.
+    if (context.stopping?.aborted) return await complete(handle, 'failed', context);
     return await complete(handle, end.code === 0 ? 'completed' : 'failed', context);
   } finally {
     handle.stop();
