@@ -126,8 +126,10 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
       });
       if (end.kind === 'stop') {
         if (end.cause === 'operator') {
-          // The runner's own stop sent the group SIGTERM: what is left at the grace period's end is killed.
-          const resolution = await stopGroup(group, end.atMs + graceMs, { alreadyTerminated: true });
+          // The runner's own stop sent the group SIGTERM: what is left at the grace period's end is killed,
+          // or at Vigil's terminateBy when it says terminate meanwhile, past which the item may be another agent's.
+          const killAtMs = () => Math.min(end.atMs + graceMs, vigilClock.localMsOf(attempt.terminateByMs) ?? Infinity);
+          const resolution = await stopGroup(group, killAtMs, { alreadyTerminated: true });
           return runnerStopped(resolution === 'graceful' ? 'completed' : 'failed');
         }
         // Without Vigil's terminateBy (it did not answer) the grace period runs from the deadline: the

@@ -30,8 +30,8 @@ export async function superviseChild(group: ChildGroup, options: SuperviseOption
   for (;;) {
     if (exit) {
       // The runner's stop sent the group SIGTERM, and its leader may die of it at once: what is left
-      // of the group (the process doing the work) still gets the grace period to clean up.
-      if (options.stopping?.aborted) return { kind: 'stop', cause: 'operator', atMs: now() };
+      // of the group (the process doing the work) still gets the grace period to clean up (Vigil's, once it said stop).
+      if (options.stopping?.aborted) return { kind: 'stop', cause: options.signal.aborted ? 'vigil' : 'operator', atMs: now() };
       // Whatever the child left behind in its group goes with it: no orphans.
       group.signal('SIGKILL');
       return { kind: 'exited', ...exit };
