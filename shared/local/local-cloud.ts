@@ -2,11 +2,12 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { GATE } from '../adapters/local/event-routes.js';
-import { LocalEventNetwork } from '../adapters/local/local-event-network.js';
+import { LocalEventNetwork, type DeliveryFailure } from '../adapters/local/local-event-network.js';
 import { UnknownRegionError } from '../domain/errors.js';
 import { defaultTimeoutPolicy } from '../domain/policy.js';
 import type { Scheduler } from '../ports/scheduler.js';
 import type { TimerRequest } from '../ports/timers.js';
+import { logger } from '../telemetry/powertools.js';
 import { installManagerResolver } from '../wiring/manager-resolver.js';
 import type { LocalCloudFlags } from './cli-flags.js';
 import { consoleRoutes, plainForwarder } from '../console/console-routes.js';
@@ -20,6 +21,17 @@ import { managerRoutes } from './manager-routes.js';
 import { gateRoutes, startLocalGate, type LocalGate } from './local-gate.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { loadHandlerModules } from './handler-modules.js';
+
+/**
+ * What the deployed system makes of a consumer that fails: the function's error in its log (alarmed)
+ * at each attempt, and the event in the consumer's alarmed DLQ after the last. The local network
+ * drops it then, so the line at `givenUp` is the only trace of the loss.
+ */
+function logDeliveryFailure({ origin, target, event, attempt, error, givenUp }: DeliveryFailure): void {
+  const attributes = { from: origin, to: target, detailType: event['detail-type'], jobId: event.detail['jobId'], attempt, error: String(error) };
+  if (givenUp) logger.error('event dropped: its consumer failed on every delivery (deployed, it would be in the DLQ)', attributes);
+  else logger.warn('event consumer failed; the delivery is retried', attributes);
+}
 
 const gateDownAnswer = {
   statusCode: 503,
@@ -83,7 +95,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
   const handlersLoaded = loadHandlerModules();
   handlersLoaded.catch(() => undefined);
   const clock = time.scheduler;
-  const network = new LocalEventNetwork(Math.random, { scheduler: clock });
+  const network = new LocalEventNetwork(Math.random, { scheduler: clock, onDeliveryFailed: logDeliveryFailure });
   const metrics = new LocalMetrics();
   const gateReportIntervalSeconds = localGateReportIntervalSeconds(options.gateStuckThresholdSeconds, options.gateReportIntervalSeconds);
   const policy = {

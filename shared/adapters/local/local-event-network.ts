@@ -22,6 +22,18 @@ export interface DeliveredEvent {
 
 export type Consumer = (event: DeliveredEvent) => Promise<void>;
 
+/** A consumer that failed on a delivery: what the deployed system logs as the function's error, and at `givenUp` dead-letters. */
+export interface DeliveryFailure {
+  origin: string;
+  target: string;
+  event: DeliveredEvent;
+  /** 1 for the first delivery. */
+  attempt: number;
+  error: unknown;
+  /** The last attempt: the event is dropped (deployed, it would land in the consumer's alarmed DLQ). */
+  givenUp: boolean;
+}
+
 export interface PublishedEvent {
   origin: string;
   event: BusEvent;
@@ -46,14 +58,20 @@ export class LocalEventNetwork {
   private closed = false;
   private readonly recent: RecentWindow<PublishedEvent>;
   private readonly scheduler: Scheduler;
+  private readonly onDeliveryFailed: (failure: DeliveryFailure) => void;
   faults: NetworkFaults = noFaults();
 
   constructor(
     private readonly random: () => number = Math.random,
-    { recentEventsCapacity = DEFAULT_RECENT_EVENTS, scheduler = systemScheduler() }: { recentEventsCapacity?: number; scheduler?: Scheduler } = {},
+    {
+      recentEventsCapacity = DEFAULT_RECENT_EVENTS,
+      scheduler = systemScheduler(),
+      onDeliveryFailed = () => undefined,
+    }: { recentEventsCapacity?: number; scheduler?: Scheduler; onDeliveryFailed?: (failure: DeliveryFailure) => void } = {},
   ) {
     this.recent = new RecentWindow(recentEventsCapacity, ({ event }) => event.detailType);
     this.scheduler = scheduler;
+    this.onDeliveryFailed = onDeliveryFailed;
   }
 
   /** The most recently published events, oldest first (a bounded window). */
@@ -131,8 +149,10 @@ export class LocalEventNetwork {
     if (this.isSevered(origin, target)) return;
     const consumer = this.consumers.get(target);
     if (!consumer) return;
-    await consumer(event).catch(() => {
-      if (attempt < MAX_DELIVERY_ATTEMPTS) this.later(RETRY_DELAY_MS, () => this.deliver(origin, target, event, attempt + 1));
+    await consumer(event).catch((error: unknown) => {
+      const givenUp = attempt >= MAX_DELIVERY_ATTEMPTS;
+      this.onDeliveryFailed({ origin, target, event, attempt, error, givenUp });
+      if (!givenUp) this.later(RETRY_DELAY_MS, () => this.deliver(origin, target, event, attempt + 1));
     });
   }
 
