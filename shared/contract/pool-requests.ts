@@ -29,10 +29,12 @@ function someNumber(value: unknown, test: (n: number) => boolean): boolean {
   return false;
 }
 
-function nestingDepth(value: unknown): number {
-  if (value === null || typeof value !== 'object') return 0;
+/** Whether `value` nests more than `levels` arrays or objects deep; it never descends past `levels`, so any depth is safe. */
+function nestsDeeperThan(value: unknown, levels: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (levels === 0) return true;
   const children = Array.isArray(value) ? value : Object.values(value);
-  return 1 + children.reduce<number>((deepest, child) => Math.max(deepest, nestingDepth(child)), 0);
+  return children.some((child) => nestsDeeperThan(child, levels - 1));
 }
 
 /**
@@ -66,6 +68,11 @@ const hasUnsafeInteger = (value: unknown): boolean => someNumber(value, (n) => N
 /** Any JSON up to the item bound (an item stays far below DynamoDB's 400 KB whatever agents send). */
 export const boundedJson = () =>
   z.unknown().check(
+    // First, and the others skipped when it fails: they walk the whole value and would run out of stack on one nested tens of thousands of levels deep.
+    z.refine((value) => !nestsDeeperThan(value, MAX_JSON_DEPTH), {
+      message: `nests deeper than ${MAX_JSON_DEPTH} levels, which DynamoDB cannot store inside an item; flatten it or send it as a string`,
+      abort: true,
+    }),
     z.refine((value) => storedBytes(value) <= ITEM_BOUNDS.payloadBytes, {
       message: `must be at most ${ITEM_BOUNDS.payloadBytes / 1024} KB, as JSON and as DynamoDB stores it (a list of small numbers takes half as much again there); keep large data elsewhere and send a reference`,
     }),
@@ -83,9 +90,6 @@ export const boundedJson = () =>
     }),
     z.refine((value) => !hasUnstorableKey(value), {
       message: 'holds a key named "constructor" or "__proto__", which the DynamoDB SDK for JavaScript cannot store as sent; rename the key',
-    }),
-    z.refine((value) => nestingDepth(value) <= MAX_JSON_DEPTH, {
-      message: `nests deeper than ${MAX_JSON_DEPTH} levels, which DynamoDB cannot store inside an item; flatten it or send it as a string`,
     }),
   );
 
