@@ -79,9 +79,9 @@ export const jobPath = z.object({ jobId: id });
 /** A route that takes no body: none, or `{}`; malformed JSON or a field is refused like any bad body. */
 export const emptyBody = z.strictObject({});
 /** `GET /jobs/{jobId}/tokens?cursor=`: the cursor is the previous page's `nextCursor`. */
-export const tokensQuery = z.object({ cursor: z.optional(z.string()) });
+export const tokensQuery = z.strictObject({ cursor: z.optional(z.string()) });
 /** `GET /jobs/{jobId}?cursor=`: the previous answer's `nextCursor`, the position of the last workflow it listed. */
-export const jobQuery = z.object({ cursor: z.optional(z.string().check(z.regex(/^\d{1,5}$/, 'must be the nextCursor of the previous answer'))) });
+export const jobQuery = z.strictObject({ cursor: z.optional(z.string().check(z.regex(/^\d{1,5}$/, 'must be the nextCursor of the previous answer'))) });
 export const workflowPath = z.object({ jobId: id, workflowId: id });
 export const workerPath = z.object({ workerId: id });
 

@@ -210,10 +210,10 @@ export const dlqRetryBody = z.strictObject({ agentTimeoutSecs: z.optional(second
 /** A page's cursor is the `nextCursor` of the previous answer: the last id it held. */
 /** DLQ entries per page at most; a page of items at their largest is cut shorter by the answer budget. */
 export const DLQ_PAGE_SIZE = 25;
-export const dlqQuery = z.object({ limit: z.optional(pageLimit(DLQ_PAGE_SIZE)), cursor: z.optional(id) });
+export const dlqQuery = z.strictObject({ limit: z.optional(pageLimit(DLQ_PAGE_SIZE)), cursor: z.optional(id) });
 /** A status page's cursor is the `nextCursor` of the previous answer: the position of the next agent asked. */
-export const collectionQuery = z.object({ cursor: z.optional(z.string().check(z.regex(/^\d{1,6}$/, 'must be the nextCursor of the previous answer'))) });
-export const escalationsQuery = z.object({
+export const collectionQuery = z.strictObject({ cursor: z.optional(z.string().check(z.regex(/^\d{1,6}$/, 'must be the nextCursor of the previous answer'))) });
+export const escalationsQuery = z.strictObject({
   poolId: z.optional(id),
   cursor: z.optional(sealedCursor),
 });
