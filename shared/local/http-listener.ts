@@ -31,6 +31,19 @@ function send(response: ServerResponse, statusCode: number, body: string, header
   response.end(body);
 }
 
+/**
+ * As API Gateway's payload 2.0 gives them: a parameter sent more than once is one value, joined by
+ * commas, so the route's schema judges every value rather than only the last.
+ */
+function queryStringParameters(params: URLSearchParams): Record<string, string> {
+  const joined = new Map<string, string>();
+  for (const [name, value] of params) {
+    const earlier = joined.get(name);
+    joined.set(name, earlier === undefined ? value : `${earlier},${value}`);
+  }
+  return Object.fromEntries(joined);
+}
+
 function toApiGatewayEvent(
   request: IncomingMessage,
   url: URL,
@@ -49,9 +62,8 @@ function toApiGatewayEvent(
     routeKey,
     rawPath: url.pathname,
     rawQueryString: url.search.slice(1),
-    ...(url.search ? { queryStringParameters: Object.fromEntries(url.searchParams) } : {}),
     headers,
-    ...(url.searchParams.size > 0 ? { queryStringParameters: Object.fromEntries(url.searchParams) } : {}),
+    ...(url.searchParams.size > 0 ? { queryStringParameters: queryStringParameters(url.searchParams) } : {}),
     pathParameters,
     stageVariables: { region: stage },
     requestContext: {

@@ -165,3 +165,20 @@ describe('retrying later', () => {
     expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   });
 });
+
+describe('query strings', () => {
+  it('a parameter given twice reaches the handler as API Gateway sends it (values joined by commas): refused with 400, not the last value alone', async () => {
+    // Prepare: a running job, which a filter by the last value alone (FAILED) would quietly leave out
+    expect((await send(region(), 'POST', '/jobs', job('repeated-status'))).status).toBe(201);
+
+    // Act
+    const answer = await send(region(), 'GET', '/jobs?status=RUNNING&status=FAILED');
+
+    // Assess
+    expect(answer.status, answer.body).toBe(400);
+    expect((answer.json as { error: { code: string; details: Array<{ field: string }> } }).error).toMatchObject({
+      code: 'invalid_request',
+      details: [{ field: 'status' }],
+    });
+  });
+});
