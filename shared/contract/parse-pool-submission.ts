@@ -1,6 +1,7 @@
 import { parse as parseYaml } from 'yaml';
 import { InvalidPoolConfigError } from '../domain/pools/pool-errors.js';
 import { clipText } from './bounded-problems.js';
+import { duplicateJsonKey, duplicateKeyMessage } from './duplicate-json-key.js';
 import { boundedFieldProblems } from './field-problems.js';
 import type { PoolConfigInput } from '../domain/pools/pool-config.js';
 import { createPoolBody, createPoolYaml, IGNORED_MAP_KEYS } from './pool-requests.js';
@@ -45,6 +46,8 @@ export function parsePoolSubmission(body: string | undefined, contentType: strin
         : 'The body is not valid JSON. Send a JSON object with Content-Type: application/json, or YAML with Content-Type: application/yaml.',
     );
   }
+  const repeated = yaml || body === undefined ? undefined : duplicateJsonKey(body);
+  if (repeated !== undefined) throw new InvalidPoolConfigError(duplicateKeyMessage(repeated));
   const parsed = yaml ? createPoolYaml.safeParse(document) : createPoolBody.safeParse(document);
   if (!parsed.success) {
     const { details, sentence } = boundedFieldProblems(parsed.error.issues, unknownConfigKey);

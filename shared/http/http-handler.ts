@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type * as z from '../validation/zod.js';
+import { duplicateJsonKey, duplicateKeyMessage } from '../contract/duplicate-json-key.js';
 import { InvalidRequestError } from '../domain/errors.js';
 import { errorResponse } from './error-response.js';
 import { logger } from '../telemetry/powertools.js';
@@ -36,11 +37,15 @@ export interface RouteRequest<Path, Body, Query = undefined> {
 function parseJsonBody(event: APIGatewayProxyEventV2): unknown {
   if (event.body === undefined || event.body === '') return {};
   const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     throw new InvalidRequestError('The body is not valid JSON. Send a JSON object with Content-Type: application/json.');
   }
+  const repeated = duplicateJsonKey(text);
+  if (repeated !== undefined) throw new InvalidRequestError(duplicateKeyMessage(repeated));
+  return parsed;
 }
 
 const json = (statusCode: number, body: unknown, headers: Record<string, string> = {}): APIGatewayProxyStructuredResultV2 =>
