@@ -1,14 +1,15 @@
-import { gateJobStatus } from '../../domain/gate/gate-job-status.js';
+import { gateJobStatus, gateTimeoutReason } from '../../domain/gate/gate-job-status.js';
 import type { GateJob } from '../../domain/gate/gate-job.js';
 import { toIso } from '../../domain/time.js';
 
 /** The gate job answer (gate `GET /jobs/{jobId}`, docs/api.md): the global decision and the per-region view. */
 export function gateJobView(job: GateJob) {
+  const timeoutReason = gateTimeoutReason(job);
   return {
     jobId: job.jobId,
     status: gateJobStatus(job),
     globallyTimedOut: job.globallyTimedOut,
-    ...(job.timeoutReason !== undefined ? { timeoutReason: job.timeoutReason } : {}),
+    ...(timeoutReason !== undefined ? { timeoutReason } : {}),
     ...(job.cancelRequested ? { cancelReason: job.cancelRequested.reason ?? null } : {}),
     // A timeout the gate declared while a region's final status was lost, shown moot once every region answered.
     ...(job.withdrawnTimeout ? { withdrawnTimeoutReason: job.withdrawnTimeout.reason ?? null } : {}),

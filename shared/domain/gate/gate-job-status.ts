@@ -1,5 +1,6 @@
 import type { JobStatus } from '../job.js';
 import { allRegionsFinal, type GateJob } from './gate-job.js';
+import { timeoutReasonText } from './gate-timeout-cause.js';
 
 /**
  * The job's status across regions: the gate's own decision first, then the regions' outcomes once
@@ -23,3 +24,14 @@ export function gateJobStatus(job: GateJob): JobStatus {
 }
 
 const timeoutConfirmed = (job: GateJob): boolean => job.targetRegions.some((region) => job.dcStatus[region] === 'timed_out');
+
+/**
+ * Why the job timed out: the gate's declared reason, or, for a job cancelled through the gate that
+ * reads TIMED_OUT because a region timed out on its own before the cancel reached it, that region's
+ * reason in the declared form (`dc_timeout:<region>:<reason>`).
+ */
+export function gateTimeoutReason(job: GateJob): string | undefined {
+  if (job.timeoutReason !== undefined || gateJobStatus(job) !== 'TIMED_OUT') return job.timeoutReason;
+  const region = job.targetRegions.find((target) => job.dcStatus[target] === 'timed_out' && job.dcTimeoutReported[target] !== undefined);
+  return region === undefined ? undefined : timeoutReasonText({ kind: 'dc_timeout', region, localReason: job.dcTimeoutReported[region] as string });
+}

@@ -51,9 +51,15 @@ export function onFinalStatus(job: GateJob, final: FinalStatusInput, now: EpochM
     dcStatus: { ...job.dcStatus, [region]: dcStatusOf[final.status] },
     dcFenceToken: { ...job.dcFenceToken, [region]: Math.max(final.fenceToken, job.dcFenceToken[region] ?? 0) },
   };
-  if (final.status !== 'TIMED_OUT' || isDecided(ended)) return settleAfterReport(withoutMootTimeout(ended), now, policy);
+  if (final.status !== 'TIMED_OUT') return settleAfterReport(withoutMootTimeout(ended), now, policy);
   const localReason = final.timeoutReason ?? 'timeout';
   const reported: GateJob = { ...ended, dcTimeoutReported: { ...ended.dcTimeoutReported, [region]: localReason } };
+  // A region that timed out on its own before a cancel reached it, its timeout report lost: the job
+  // reads TIMED_OUT once every region ended (gate-job-status.ts), and its reason is this one.
+  if (job.cancelRequested !== undefined && !job.globallyTimedOut) {
+    return settleAfterReport(ended.dcTimeoutReported[region] === undefined ? reported : ended, now, policy);
+  }
+  if (isDecided(ended)) return settleAfterReport(withoutMootTimeout(ended), now, policy);
   return declareGlobalTimeout(reported, { kind: 'dc_timeout', region, localReason }, now, policy);
 }
 

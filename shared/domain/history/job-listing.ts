@@ -1,5 +1,5 @@
 import { effectiveDeadline } from '../deadlines.js';
-import { gateJobStatus } from '../gate/gate-job-status.js';
+import { gateJobStatus, gateTimeoutReason } from '../gate/gate-job-status.js';
 import { allRegionsFinal, type GateJob } from '../gate/gate-job.js';
 import { globalDeadline } from '../gate/global-deadline.js';
 import type { Job, JobStatus, TimeoutStrategyType } from '../job.js';
@@ -39,6 +39,7 @@ export const jobListing = (job: Job): JobListing => ({
 
 export function gateJobListing(job: GateJob): JobListing {
   const status = gateJobStatus(job);
+  const timeoutReason = gateTimeoutReason(job);
   return {
     jobId: job.jobId,
     ...storedTenant(job.tenant),
@@ -46,7 +47,7 @@ export function gateJobListing(job: GateJob): JobListing {
     strategy: 'gate_coordinated',
     createdAt: job.submittedAt,
     deadlineAt: globalDeadline(job),
-    ...(job.timeoutReason !== undefined ? { timeoutReason: job.timeoutReason } : {}),
+    ...(timeoutReason !== undefined ? { timeoutReason } : {}),
     ...(job.decidedAt !== undefined ? { finishedAt: job.decidedAt } : {}),
     regions: job.targetRegions,
     ...(status === 'CANCELLED' && !allRegionsFinal(job) ? { provisional: true as const } : {}),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { JobFinishedError, TimeoutBeingAppliedError } from '../../../shared/domain/errors.js';
 import { cancelGateJob } from '../../../shared/domain/gate/cancel-gate-job.js';
-import { gateJobStatus } from '../../../shared/domain/gate/gate-job-status.js';
+import { gateJobStatus, gateTimeoutReason } from '../../../shared/domain/gate/gate-job-status.js';
 import { onFinalStatus } from '../../../shared/domain/gate/on-final-status.js';
 import { onGateTimerFired } from '../../../shared/domain/gate/on-gate-timer-fired.js';
 import { onProgressReport } from '../../../shared/domain/gate/on-progress-report.js';
@@ -82,5 +82,22 @@ describe('cancel through the gate reaches every region, with re-sends', () => {
     expect(() => cancelGateJob(timedOut, undefined, T0 + seconds(31), policy)).toThrow(TimeoutBeingAppliedError);
     expect(() => cancelGateJob(cancelled, undefined, T0 + seconds(31), policy)).toThrow(JobFinishedError);
     expect(() => cancelGateJob(completed, undefined, T0 + seconds(41), policy)).toThrow(/already COMPLETED/);
+  });
+
+  it('a region that timed out on its own before the cancel reached it (its report lost) makes the job TIMED_OUT with that region\'s reason, not a reasonless one', () => {
+    // Prepare
+    let job = cancelGateJob(runningGateJob(), undefined, T0 + seconds(30), policy).state;
+    job = onFinalStatus(job, finalStatus(US, 'CANCELLED'), T0 + seconds(31), policy).state;
+    job = onFinalStatus(job, finalStatus(EU, 'CANCELLED'), T0 + seconds(31), policy).state;
+
+    // Act
+    const { state } = onFinalStatus(job, finalStatus(AP, 'TIMED_OUT', { timeoutReason: 'stuck' }), T0 + seconds(32), policy);
+
+    // Assess
+    expect(gateJobStatus(state)).toBe('TIMED_OUT');
+    expect(state.globallyTimedOut).toBe(false);
+    expect(state.dcTimeoutReported[AP]).toBe('stuck');
+    expect(gateTimeoutReason(state)).toBe(`dc_timeout:${AP}:stuck`);
+    expect(gateTimeoutReason(cancelGateJob(runningGateJob(), undefined, T0 + seconds(30), policy).state)).toBeUndefined();
   });
 });
