@@ -162,6 +162,11 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
   let deadlineAtMs = epochMs(claimed.deadlineAt);
   let terminateByMs: number | undefined;
   let checkpointOpen = false;
+  // A beat's answer says what Vigil knew when it read the beat: one answered after a later call was
+  // heard (a checkpoint, another beat) may be older news, and must not reopen or close the request.
+  // Beats are numbered as they go, a checkpoint as it is answered (a beat in flight meanwhile may have been read before it).
+  let callsNumbered = 0;
+  let heardUpTo = 0;
   const checkpointCallbacks: Array<() => void> = [];
   const closedCallbacks: Array<() => void> = [];
 
@@ -183,12 +188,17 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
     throw error;
   };
   const heartbeat = async (budget: Pick<CallOptions, 'callBudgetMs'> = {}): Promise<HeartbeatAnswer> => {
+    const beatNumber = ++callsNumbered;
     const answer = heartbeatAnswer.parse((await post('/heartbeat', {}, budget).catch(attemptOverOn)).body);
     deadlineAtMs = epochMs(answer.deadlineAt) ?? deadlineAtMs;
     deadlineWatch.rearm();
+    const overtaken = beatNumber < heardUpTo;
+    if (!overtaken) heardUpTo = beatNumber;
     if (answer.action === 'terminate') {
       terminateByMs = epochMs(answer.terminateBy);
       controller.abort(new TerminateRequest(terminateByMs));
+    } else if (overtaken) {
+      // Older news than a call already heard: the request stands as that call left it.
     } else if (answer.action === 'checkpoint' && !checkpointOpen) {
       checkpointOpen = true;
       for (const callback of checkpointCallbacks) callback();
@@ -254,6 +264,7 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
     checkpoint: async (state, progress) => {
       await post('/checkpoints', { state, ...(progress !== undefined ? { progress } : {}) });
       checkpointOpen = false;
+      heardUpTo = ++callsNumbered;
     },
     onCheckpointRequested: (callback) => void checkpointCallbacks.push(callback),
     onCheckpointRequestClosed: (callback) => void closedCallbacks.push(callback),
