@@ -130,16 +130,17 @@ export async function claim(
 ): Promise<AttemptHandle | undefined> {
   const http = new VigilHttp(options);
   const body = { agentId, kind, claimId };
-  const started = Date.now();
+  // Monotonic, as a call's budget: a wall clock stepped back by NTP would stretch the patience by that step.
+  const started = performance.now();
   const patienceMs = options.claimPatienceMs ?? CLAIM_PATIENCE_MS;
   for (let repeat = 0; ; repeat++) {
     let answer;
     try {
       // The whole claim keeps its patience: a repeat's tries end with it (but one try at least), so a Vigil that holds calls unanswered does not stretch it by a call's tries.
-      const callBudgetMs = Math.max(patienceMs - (Date.now() - started), http.requestTimeoutMs);
+      const callBudgetMs = Math.max(patienceMs - (performance.now() - started), http.requestTimeoutMs);
       answer = await http.call('POST', `/pools/${encodeURIComponent(poolId)}/claims`, { body, callBudgetMs });
     } catch (error) {
-      if (!(error instanceof VigilUnreachableError) || Date.now() - started >= patienceMs) throw error;
+      if (!(error instanceof VigilUnreachableError) || performance.now() - started >= patienceMs) throw error;
       // On the global setTimeout (call-timers.ts), as a call's own waits: fake timers drive a claim's repeats too.
       await waitUnlessAborted(backoffDelayMs(defaultRetryPolicy, repeat), undefined);
       continue;

@@ -73,6 +73,27 @@ describe('claim() repeats one claim for its patience, then fails as unreachable'
     expect(vigil.unanswered()).toEqual([]);
   });
 
+  it("on this machine's elapsed time: a wall clock stepped back an hour (NTP) mid-claim does not keep it repeating for that hour", async () => {
+    // Prepare
+    useFakeSdkTimers();
+    vi.spyOn(Math, 'random').mockReturnValue(1);
+    downVigil();
+    const startedAtMs = performance.now();
+    const outcome = claim({ endpoint: 'https://vigil.example' }, 'pool-1', 'agent-a').then(
+      (): { error: unknown; elapsedMs: number } => ({ error: undefined, elapsedMs: performance.now() - startedAtMs }),
+      (error: unknown) => ({ error, elapsedMs: performance.now() - startedAtMs }),
+    );
+    // Act: 10 s in, the wall clock steps back an hour
+    await vi.advanceTimersByTimeAsync(10_000);
+    vi.setSystemTime(Date.now() - 3_600_000);
+    await vi.runAllTimersAsync();
+    const { error, elapsedMs } = await outcome;
+    // Assess
+    expect(error).toBeInstanceOf(VigilUnreachableError);
+    expect(elapsedMs).toBeGreaterThanOrEqual(35_000);
+    expect(elapsedMs).toBeLessThan(35_000 + LAST_REPEAT_MS);
+  });
+
   it('for claimPatienceMs when given', async () => {
     // Act
     const { error, atMs } = await claimUntilItFails({ claimPatienceMs: 3_000 });
