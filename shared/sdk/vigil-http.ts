@@ -53,6 +53,7 @@ const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
  * Calls Vigil. Retries network errors, 5xx and 429 (API Gateway's throttling, waiting at least its
  * `Retry-After`) with backoff and jitter (Vigil's writes are idempotent or fenced, so a repeat is
  * harmless), within the call's budget when it has one; never retries another 4xx, which would fail again.
+ * Never follows a redirect (a VigilApiError naming where it pointed): Vigil sends none.
  */
 export class VigilHttp {
   readonly endpoint: string;
@@ -101,7 +102,12 @@ export class VigilHttp {
       }
       this.vigilClock.observe(response.headers.get('date'), sentAtMs);
       const body: unknown = text === '' ? undefined : parseJson(text);
-      if (response.status < 400) return { status: response.status, body };
+      if (response.status < 300) return { status: response.status, body };
+      if (response.status < 400) {
+        const error = new VigilApiError(response.status, 'redirect_not_followed', `${method} ${path} answered ${response.status} to ${response.headers.get('location') ?? 'nowhere'}: not followed (Vigil never redirects; is ${this.endpoint} Vigil's endpoint?)`);
+        error.afterUnansweredTry = unanswered;
+        throw error;
+      }
       const parsed = answeredErrorBodySchema.safeParse(body);
       const error = parsed.success
         ? new VigilApiError(response.status, parsed.data.error.code, parsed.data.error.message, parsed.data.error.details)
@@ -146,7 +152,8 @@ export class VigilHttp {
     if (body !== undefined) headers['content-type'] = options.rawBody?.contentType ?? 'application/json';
     if (options.token !== undefined) headers['x-vigil-token'] = options.token;
     const signed = this.options.signer ? await this.options.signer({ method, url, headers, ...(body !== undefined ? { body } : {}) }) : headers;
-    return fetch(url, { method, headers: signed, ...(body !== undefined ? { body } : {}), signal });
+    // Never followed: on another host fetch drops Authorization, but not the token, the session token or the body.
+    return fetch(url, { method, headers: signed, redirect: 'manual', ...(body !== undefined ? { body } : {}), signal });
   }
 }
 
