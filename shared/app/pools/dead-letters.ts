@@ -6,7 +6,7 @@ import type { ManagerDeps } from '../manager-deps.js';
 import { fitAnswerBudget } from './answer-budget.js';
 import { runFollowUps } from './follow-ups.js';
 import { decideItem, loadItem, loadOwnPool } from './pool-state-stores.js';
-import { historyOf } from './pool-views.js';
+import { historyOf, lastCheckpointOf } from './pool-views.js';
 
 
 /**
@@ -23,7 +23,7 @@ export async function listDeadLetters(deps: ManagerDeps, poolId: string, page: {
       timeoutCount: item.timeoutCount,
       input: item.input,
       partialResult: item.partialResult ?? null,
-      lastCheckpoint: item.lastCheckpoint ?? null,
+      lastCheckpoint: lastCheckpointOf(item),
       history: historyOf(item),
       ...(item.historyDropped ? { historyDropped: item.historyDropped } : {}),
     })),

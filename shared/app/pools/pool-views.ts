@@ -31,6 +31,9 @@ const historyView = (entry: HistoryEntry) => ({
 
 export const historyOf = (item: PoolItem) => item.history.map(historyView);
 
+/** The item's latest checkpoint as answered (its time ISO-8601, as every time in an answer), or null. */
+export const lastCheckpointOf = (item: Pick<PoolItem, 'lastCheckpoint'>) => (item.lastCheckpoint ? { ...item.lastCheckpoint, at: toIso(item.lastCheckpoint.at) } : null);
+
 export const itemView = (item: PoolItem) => ({
   itemId: item.itemId,
   state: item.state,
@@ -41,7 +44,7 @@ export const itemView = (item: PoolItem) => ({
   input: item.input,
   ...(item.reason ? { reason: item.reason } : {}),
   ...(item.limitSeconds !== undefined ? { limitSeconds: item.limitSeconds } : {}),
-  lastCheckpoint: item.lastCheckpoint ? { ...item.lastCheckpoint, at: toIso(item.lastCheckpoint.at) } : null,
+  lastCheckpoint: lastCheckpointOf(item),
   result: item.result ?? null,
   partialResult: item.partialResult ?? null,
   ...(item.splitInto ? { splitInto: item.splitInto } : {}),
