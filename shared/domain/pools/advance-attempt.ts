@@ -145,7 +145,13 @@ function timeOut(item: PoolItem, run: AttemptRun, timeout: TimeoutInfo, config: 
   };
 }
 
-/** Tells the attempt to stop: its heartbeat answers `terminate` until it says `terminated` or the grace period ends. */
+/**
+ * Tells the attempt to stop: its heartbeat answers `terminate` until it says `terminated` or the grace period ends.
+ * The grace period is the pool's `cleanup_grace_period_secs` (seed 003 §1: "Grace period for cleanup after
+ * timeout", default 30). Seed 003's example `terminate_agent` waits `min(timeout_duration, 30)` instead,
+ * ignoring that setting; we follow the stated setting over the example, so a pool's configured grace
+ * applies whatever the attempt's limit.
+ */
 function terminate(item: PoolItem, run: AttemptRun, reason: TerminationReason, config: PoolConfig, now: EpochMs): PoolItem {
   const { checkpointOpenUntil: _noMoreRequests, collectUntil: _noCollection, ...rest } = run;
   const terminateBy = now + secondsToMs(config.timeout_config.cleanup_grace_period_secs);

@@ -118,7 +118,7 @@ export interface PoolItem {
   /** The fence: the number of the latest attempt (0 before the first claim). */
   attempt: number;
   timeoutCount: number;
-  /** Attempts that stalled (missed `stall_threshold` checkpoints in a row); absent on items from before it was kept. */
+  /** Attempts that stalled (missed `stall_threshold` checkpoints, counted per attempt, answered ones between them erasing none: seed 002); absent on items from before it was kept. */
   stallCount?: number;
   /** Attempts whose agent gave the item back unasked (`terminated` before any terminate); absent on items from before it was kept. */
   returnCount?: number;
