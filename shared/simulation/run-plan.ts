@@ -8,6 +8,8 @@ import { poolActiveUntil, schedulePools } from './pools/sim-pools.js';
 import { CLIENT_RETRY, NO_RETRY } from './world/delivery.js';
 import { DeadSweeps } from './world/dead-sweeps.js';
 import { Invariants, type Violation } from './world/invariants.js';
+import { CancelInvariants } from './world/cancel-invariants.js';
+import { JobCancels, scheduleJobCancels } from './world/job-cancels.js';
 import { scheduleKeyRotations } from './world/key-rotations.js';
 import { buildNodes, type SimNodes } from './world/nodes.js';
 import type { Plan } from './world/plan.js';
@@ -64,7 +66,7 @@ function scheduleSweeps(world: World, nodes: SimNodes, horizon: number, deadSwee
   });
 }
 
-/** The operator's calls the plan schedules: job takeovers and pool cancels. */
+/** The operator's calls the plan schedules: job takeovers and pool cancels (a client's job cancels: `job-cancels.ts`). */
 function scheduleOperator(world: World, nodes: SimNodes): void {
   for (const fault of world.plan.faults) {
     if (fault.kind === 'takeover') {
@@ -104,13 +106,15 @@ export async function runPlan(plan: Plan, options: RunOptions = {}): Promise<Run
   const nodes = await buildNodes(world, options.store);
   const log = new ProgressLog();
   const deadSweeps = new DeadSweeps();
-  const invariants = new Invariants(world, nodes, log, deadSweeps);
   const report = (invariant: string, id: string | undefined, message: string) => invariants.violate(invariant, id, message);
+  const cancels = new JobCancels();
+  const invariants = new Invariants(world, nodes, log, deadSweeps, new CancelInvariants(world, cancels, deadSweeps, report));
   const horizon = options.horizonMs === undefined ? horizonOf(plan) : SIM_EPOCH + options.horizonMs;
   scheduleSubmissions(world, nodes, log);
   scheduleSweeps(world, nodes, horizon, deadSweeps);
   scheduleOperator(world, nodes);
   scheduleKeyRotations(world, nodes);
+  scheduleJobCancels(world, nodes, cancels);
   const poolInvariants = new PoolInvariants(world, nodes, schedulePools(world, nodes, horizon), report, deadSweeps);
 
   const violations = invariants.violations;

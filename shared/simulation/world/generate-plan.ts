@@ -98,6 +98,7 @@ export function generatePlan(seed: number, options: PlanOptions): Plan {
   if (on('key-rotation') && rng.chance(0.6)) {
     for (let rotations = rng.int(1, 2); rotations > 0; rotations--) faults.push({ kind: 'key-rotation', atMs: rng.int(0, 180) * 1000 });
   }
+  if (on('job-cancel')) faults.push(...drawJobCancels(new Rng(seed, 6), jobs));
   const rate = (kind: FaultKind, p: number) => (on(kind) ? p : 0);
   return {
     seed,
@@ -120,4 +121,21 @@ export function generatePlan(seed: number, options: PlanOptions): Plan {
     progressEveryMs: options.progressEveryMs ?? 10_000,
     pools,
   };
+}
+
+/**
+ * `job-cancel`, from its own stream (6), so turning it on leaves every other draw of a seed as it was:
+ * about 30 % of the jobs are cancelled by their client at a moment of their life, from their submission
+ * to half a timeout past their deadline (a third of them after it, when the job has ended or is being
+ * timed out: the cancel is then answered 409). One in ten comes within seconds of the submission,
+ * racing the gate's fan-out to the regions.
+ */
+function drawJobCancels(rng: Rng, jobs: readonly JobSpec[]): ScheduledFault[] {
+  const cancels: ScheduledFault[] = [];
+  for (const job of jobs) {
+    if (!rng.chance(0.3)) continue;
+    const afterSeconds = rng.chance(0.1) ? rng.int(0, 3) : rng.int(0, Math.round(job.timeoutSeconds * 1.5));
+    cancels.push({ kind: 'job-cancel', jobId: job.jobId, atMs: job.submitAtMs + afterSeconds * 1000 });
+  }
+  return cancels;
 }

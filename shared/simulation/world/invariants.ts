@@ -13,6 +13,7 @@ import { DEFAULT_TENANT } from '../../domain/tenant.js';
 import { withoutGrants } from '../../domain/worker-extensions.js';
 import { deadlineGateOwes } from './deadline-gate-owes.js';
 import { boundWithSweepBacklogMs, detectionBoundMs, extensionCapSeconds, latestFailureMs } from './detection-bound.js';
+import type { CancelInvariants } from './cancel-invariants.js';
 import type { SimStore } from '../dynamo/sim-store.js';
 import type { DeadSweeps } from './dead-sweeps.js';
 import { ItemVersions, UNCHANGED } from './item-versions.js';
@@ -70,6 +71,8 @@ export class Invariants {
     private readonly nodes: SimNodes,
     private readonly log: ProgressLog,
     private readonly deadSweeps: DeadSweeps,
+    /** The `job-cancel` fault's checks, fed the state read here. */
+    private readonly cancels?: CancelInvariants,
   ) {
     this.allNodes = [...nodes.regions.values(), nodes.gate];
     this.gateVersions = new ItemVersions(nodes.gate.dynamo, GATE_TABLE);
@@ -102,6 +105,7 @@ export class Invariants {
         const { key } = this.regionOf(spec, region);
         const previous = this.jobs.get(key);
         if (!previous) this.log.jobSeen(spec.jobId, region, now);
+        if (!previous) this.cancels?.regionSeen(spec.jobId, region);
         this.jobs.set(key, next);
         if (previous && effectiveDeadline(next.tracking) < effectiveDeadline(previous.tracking)) this.shortenedAt.set(key, now);
         if (previous) this.checkTransition(spec, region, previous, next);
@@ -112,9 +116,14 @@ export class Invariants {
       if (!gateJob || gateJob === UNCHANGED) continue;
       const declared = gateJob.globallyTimedOut && !this.gateJobs.get(spec.jobId)?.globallyTimedOut;
       this.gateJobs.set(spec.jobId, gateJob);
+      this.cancels?.gateSeen(gateJob);
       if (declared) this.checkGlobalTimeout(spec, gateJob);
     }
     for (const spec of this.world.plan.jobs) this.checkJob(spec);
+    if (this.cancels) {
+      this.cancels.checkAnswers((jobId) => this.world.plan.jobs.find((spec) => spec.jobId === jobId), (spec, region) => this.jobIn(spec, region));
+      for (const spec of this.world.plan.jobs) this.cancels.check(spec, (region) => this.jobIn(spec, region), this.gateJobs.get(spec.jobId));
+    }
     for (const node of this.allNodes) {
       if (node.dynamo.usage.oversizedWrites > 0) this.violate('item-size', undefined, `${node.name}: a write was refused for passing 400 KB`);
     }

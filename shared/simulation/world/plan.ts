@@ -30,6 +30,7 @@ export const FAULT_KINDS = [
   'key-rotation',
   'slow-calls',
   'clock-skew',
+  'job-cancel',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -107,6 +108,11 @@ export type ScheduledFault =
   | { kind: 'takeover'; jobId: string; region: string; atMs: number }
   /** The operator cancels a pool (`POST /pools/{id}/cancel`), retried like any client call. */
   | { kind: 'pool-cancel'; poolId: string; atMs: number }
+  /**
+   * A client cancels a job (`POST /jobs/{id}/cancel`): through the gate for a gate-coordinated job, at
+   * its region for a local one; retried like any client call, a 409 (already ended or decided) is an answer.
+   */
+  | { kind: 'job-cancel'; jobId: string; atMs: number }
   /** The scheduled rotation adds a key to the world's token secret; each region then cold-starts one container that reads it. */
   | { kind: 'key-rotation'; atMs: number };
 
