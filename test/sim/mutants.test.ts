@@ -36,7 +36,10 @@ vi.mock('../../shared/domain/deadlines.js', async (importOriginal) => {
   return { ...real, nextDueAt: (job: any, policy: any) => real.nextDueAt(job, policy) - (M.active === 'timeout-1s-early' ? 1_000 : 0) };
 });
 
-/** A gate decision (JobGlobalTimeout) applied whatever its fence token. */
+/**
+ * A gate decision (JobGlobalTimeout) applied whatever its fence token. A region ignores the gate's
+ * JobGlobalCancel (job-cancel); or a cancel, the gate's or the client's, ends a job that had already ended.
+ */
 vi.mock('../../shared/domain/gate-decisions.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../shared/domain/gate-decisions.js')>();
   return {
@@ -45,6 +48,18 @@ vi.mock('../../shared/domain/gate-decisions.js', async (importOriginal) => {
       if (M.active === 'decision-fence-skipped') return real.onGlobalTimeout(job, { ...decision, fenceToken: Math.max(decision.fenceToken, job.tracking.fenceToken) }, ctx);
       return real.onGlobalTimeout(job, decision, ctx);
     },
+    onGlobalCancel: (job: any, reason: any, ctx: any) => {
+      if (M.active === 'region-ignores-cancel') return { state: job, effects: [], ignored: 'mutant' };
+      if (M.active === 'cancel-overwrites-finished') return real.onGlobalCancel({ ...job, status: 'RUNNING' }, reason, ctx);
+      return real.onGlobalCancel(job, reason, ctx);
+    },
+  };
+});
+vi.mock('../../shared/domain/cancel-job.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../shared/domain/cancel-job.js')>();
+  return {
+    ...real,
+    cancelJob: (job: any, reason: any, ctx: any) => real.cancelJob(M.active === 'cancel-overwrites-finished' ? { ...job, status: 'RUNNING' } : job, reason, ctx),
   };
 });
 
@@ -75,7 +90,12 @@ vi.mock('../../shared/domain/gate/gate-job-status.js', async (importOriginal) =>
   const real = await importOriginal<typeof import('../../shared/domain/gate/gate-job-status.js')>();
   return {
     ...real,
-    gateJobStatus: (job: any) => (M.active === 'gate-timeout-unconfirmed' && job.globallyTimedOut ? 'TIMED_OUT' : real.gateJobStatus(job)),
+    gateJobStatus: (job: any) => {
+      if (M.active === 'gate-timeout-unconfirmed' && job.globallyTimedOut) return 'TIMED_OUT';
+      // The review finding undone: a cancelled job reads CANCELLED even when every region had completed.
+      if (M.active === 'gate-cancel-always-cancelled' && job.cancelRequested !== undefined && !job.globallyTimedOut) return 'CANCELLED';
+      return real.gateJobStatus(job);
+    },
   };
 });
 
@@ -208,6 +228,18 @@ describe('mutation testing: each mutant must be caught by the simulator', () => 
     // time, so only the gate's own deadline can end the late one, and under the mutant it comes early.
     expect(await caughtWith('gate-counts-from-submit')).toMatch(/: no-premature-timeout$/);
   });
+
+  // The job-cancel fault's checks (cancel-invariants.ts), each by the invariant meant to catch it.
+  const cancelCases: Array<[string, string, string]> = [
+    ['region-ignores-cancel', "a region ignores the gate's JobGlobalCancel (the job runs on to its own timeout)", 'cancel-reaches-regions'],
+    ['cancel-overwrites-finished', 'a cancel ends a job that had already ended (a final state changes)', 'one-terminal-state'],
+    ['gate-cancel-always-cancelled', 'the gate reports CANCELLED for a cancelled job whatever its regions ended it', 'gate-status-after-cancel'],
+  ];
+  for (const [mutation, what, invariant] of cancelCases) {
+    it(`catches: ${what} [${mutation}]`, { timeout: 180_000 }, async () => {
+      expect(await caughtWith(mutation)).toMatch(new RegExp(`: ${invariant}$`));
+    });
+  }
 
   it('catches: the in-memory store not enforcing ConditionExpression [store-no-conditions]', { timeout: 90_000 }, async () => {
     const proto = MemoryDynamo.prototype as any;

@@ -42,7 +42,7 @@ describe('the simulator', () => {
     const behaviours = new Set(plans.flatMap((p) => p.jobs.flatMap((j) => j.workers.map((w) => w.behaviour))));
     const agents = new Set(plans.flatMap((p) => p.pools.flatMap((pool) => pool.agents.map((a) => a.behaviour))));
     const rates = plans[0]?.rates;
-    expect([...scheduled].sort()).toEqual(['bus-outage', 'gate-down', 'key-rotation', 'pool-cancel', 'region-cut', 'takeover']);
+    expect([...scheduled].sort()).toEqual(['bus-outage', 'gate-down', 'job-cancel', 'key-rotation', 'pool-cancel', 'region-cut', 'takeover']);
     expect([...behaviours].sort()).toEqual(['bursts', 'dies', 'extends-then-dies', 'extension-no-progress', 'hangs', 'normal', 'recovers']);
     expect([...agents].sort()).toEqual(['dies', 'gives-back', 'ignores-terminate', 'late-result', 'normal', 'slow', 'stops-checkpointing']);
     expect(Object.entries(rates ?? {}).filter(([, value]) => value === 0)).toEqual([]);
