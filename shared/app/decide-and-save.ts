@@ -151,9 +151,9 @@ function withOutbox<State extends OutboxState>(
   const finishing = store.rewriteFinishedView !== undefined && store.isFinished(state) && !store.isFinished(before);
   if (events.length === 0 && !finishing) {
     // An outbox left by an outage rides on every write: what the write adds (a split's subtasks) may leave it less room.
-    if (!state.outbox?.length) return { state, dropped: 0 };
+    if (!state.outbox?.length) return { state: withRetryBackstop(state, now), dropped: 0 };
     const { kept, dropped } = boundedOutbox(store, state.outbox, outboxRoom(state), now);
-    return { state: { ...state, outbox: kept }, dropped };
+    return { state: withRetryBackstop({ ...state, outbox: kept }, now), dropped };
   }
   const bounded = events.length > 0 ? boundedOutbox(store, [...(state.outbox ?? []), ...events], outboxRoom(state), now) : undefined;
   const pending: State = {
@@ -161,8 +161,17 @@ function withOutbox<State extends OutboxState>(
     ...(bounded ? { outbox: bounded.kept } : {}),
     ...(finishing ? { viewPending: true } : {}),
   };
-  return { state: store.isFinished(state) ? { ...pending, timerDueAt: now + OUTBOX_RETRY_MS } : pending, dropped: bounded?.dropped ?? 0 };
+  return { state: store.isFinished(state) ? { ...pending, timerDueAt: now + OUTBOX_RETRY_MS } : withRetryBackstop(pending, now), dropped: bounded?.dropped ?? 0 };
 }
+
+/**
+ * What still waits for the bus (or for its view) keeps a wake-up in the write that keeps it: its index
+ * entry is its only backstop. A decision that takes the item's own wake-up away (an idle pool item
+ * needs none) would otherwise leave it to the publish's retry, written after the publish fails, and a
+ * Lambda cut off in between left events that nothing would ever publish.
+ */
+const withRetryBackstop = <State extends OutboxState>(state: State, now: EpochMs): State =>
+  hasPending(state) && state.timerDueAt === undefined ? { ...state, timerDueAt: now + OUTBOX_RETRY_MS } : state;
 
 const boundedOutbox = <State extends OutboxState>(store: VersionedStore<State>, events: BusEvent[], roomBytes: number, now: EpochMs) =>
   boundOutbox(store.compactOutbox ? store.compactOutbox(events, now) : events, roomBytes);
