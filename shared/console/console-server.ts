@@ -1,8 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readRequestBody } from '../http/read-request-body.js';
 import { consoleRoutes, plainForwarder, rawReplyHeaders, type ConsoleTargets, type Forwarder } from './console-routes.js';
-import { refusalOf } from './same-machine.js';
+import { keyRefusalOf, refusalOf } from './same-machine.js';
 import { signedForwarder } from './signed-forwarder.js';
 import { NOT_FRAMEABLE } from './frame-guard.js';
 
@@ -21,11 +22,23 @@ export interface ConsoleServerOptions {
   forwardTimeoutMs?: number;
 }
 
+export interface ConsoleServer {
+  /** The server's base address (no key). */
+  url: string;
+  /** The address to open: the page, with the key it sends on every call (see same-machine.ts). */
+  pageUrl: string;
+  /** The secret every call but the page's and its script's carries in `x-vigil-console-key`. */
+  key: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
 /**
  * `vigil console`: serves the operator console on 127.0.0.1 and forwards its API calls to a Vigil
  * (signed for a deployed one). Only this machine can reach it; nothing new is exposed on AWS.
  */
-export async function startConsoleServer(options: ConsoleServerOptions): Promise<{ url: string; server: Server; close(): Promise<void> }> {
+export async function startConsoleServer(options: ConsoleServerOptions): Promise<ConsoleServer> {
+  const key = randomBytes(24).toString('base64url');
   const forward = options.forward ?? (options.sign ? signedForwarder(options.region ? { fallbackRegion: options.region } : {}) : plainForwarder);
   const routes = consoleRoutes({
     targets: () => options.targets,
@@ -35,13 +48,13 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   });
   const server = createServer(async (request, response) => {
     try {
-      const refusal = refusalOf(request.headers, (server.address() as AddressInfo).port);
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      const refusal = refusalOf(request.headers, (server.address() as AddressInfo).port) ?? keyRefusalOf(request.method ?? 'GET', url.pathname, request.headers, key);
       if (refusal !== undefined) {
         response.writeHead(403, { 'content-type': 'application/json', ...NOT_FRAMEABLE });
         response.end(JSON.stringify({ error: { code: 'forbidden', message: refusal } }));
         return;
       }
-      const url = new URL(request.url ?? '/', 'http://localhost');
       const body = await readRequestBody(request).catch(() => undefined);
       if (body === undefined) {
         response.writeHead(413, { 'content-type': 'application/json', ...NOT_FRAMEABLE });
@@ -70,6 +83,8 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    pageUrl: `http://127.0.0.1:${port}/?key=${key}`,
+    key,
     server,
     close: () =>
       new Promise<void>((resolve) => {

@@ -29,7 +29,7 @@ describe('the console stops waiting for a listener that does not answer', () => 
     const consoleServer = await startConsoleServer({ targets: { regions: { 'eu-west-1': 'http://euw1.vigil.test' } }, port: 0, sign: true, forwardTimeoutMs: 200, forward: () => new Promise(() => {}) });
     try {
       const started = Date.now();
-      const answer = await fetch(`${consoleServer.url}/console/api/eu-west-1/jobs`);
+      const answer = await fetch(`${consoleServer.url}/console/api/eu-west-1/jobs`, { headers: { 'x-vigil-console-key': consoleServer.key } });
       expect(answer.status).toBe(504);
       expect(await answer.json()).toEqual({ error: { code: 'upstream_timeout', message: 'eu-west-1 did not answer within 0.2 s; the console stopped waiting.' } });
       expect(Date.now() - started).toBeLessThan(5_000);

@@ -34,7 +34,7 @@ describe('the console hands an upstream’s Retry-After back with its answer', (
     const forward = sign ? signedForwarder({ fallbackRegion: 'eu-west-1', credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret-example' } }) : plainForwarder;
     const consoleServer = await startConsoleServer({ targets: { regions: { 'eu-west-1': api.url } }, port: 0, sign, forward });
     try {
-      const answer = await fetch(`${consoleServer.url}/console/api/eu-west-1/jobs/j-1`);
+      const answer = await fetch(`${consoleServer.url}/console/api/eu-west-1/jobs/j-1`, { headers: { 'x-vigil-console-key': consoleServer.key } });
       expect(answer.status).toBe(503);
       expect(answer.headers.get('retry-after')).toBe('7');
       expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('keys_refreshing');

@@ -51,14 +51,14 @@ describe('vigil console: the page served locally, API calls forwarded signed', (
     const script = await fetch(`${consoleServer.url}/console/app.js`);
     expect(script.headers.get('content-type')).toContain('javascript');
     expect((await script.text()).length).toBeGreaterThan(1_000);
-    expect(await (await fetch(`${consoleServer.url}/console/endpoints`)).json()).toEqual({ gate: false, regions: ['eu-west-1'], faults: false });
+    expect(await (await fetch(`${consoleServer.url}/console/endpoints`, { headers: { 'x-vigil-console-key': consoleServer.key } })).json()).toEqual({ gate: false, regions: ['eu-west-1'], faults: false });
   });
 
   it('forwards a call with a SigV4 signature for execute-api, and hands the API’s answer back unchanged', async () => {
     // Act
     const answer = await fetch(`${consoleServer.url}/console/api/eu-west-1/escalations/e-1/answer?x=1`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'x-vigil-console-key': consoleServer.key },
       body: JSON.stringify({ option: 'skip' }),
     });
     // Assess
@@ -75,7 +75,7 @@ describe('vigil console: the page served locally, API calls forwarded signed', (
   });
 
   it('an unknown listener is a 404 that names the ones it knows', async () => {
-    const answer = await fetch(`${consoleServer.url}/console/api/mars-1/jobs`);
+    const answer = await fetch(`${consoleServer.url}/console/api/mars-1/jobs`, { headers: { 'x-vigil-console-key': consoleServer.key } });
     expect(answer.status).toBe(404);
     expect(((await answer.json()) as { error: { message: string } }).error.message).toContain('eu-west-1');
   });

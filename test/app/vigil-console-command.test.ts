@@ -23,18 +23,20 @@ describe('vigil console', () => {
     const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
     try {
       // Act
-      const url = await new Promise<string>((resolve, reject) => {
+      const [url, key] = await new Promise<[string, string]>((resolve, reject) => {
         let out = '';
         child.stdout.on('data', (chunk: Buffer) => {
           out += chunk.toString();
-          const found = /console (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-          if (found?.[1]) resolve(found[1]);
+          const found = /console (http:\/\/127\.0\.0\.1:\d+)\/\?key=([A-Za-z0-9_-]+)\n/.exec(out);
+          if (found?.[1] && found[2]) resolve([found[1], found[2]]);
         });
         child.once('close', (code) => reject(new Error(`vigil console exited ${code} before listening: ${out}`)));
       });
       // Assess
-      expect(await (await fetch(`${url}/console/endpoints`)).json()).toEqual({ gate: true, regions: ['us-east-1'], faults: false });
-      expect((await fetch(`${url}/console/api/us-east-1/jobs`)).status).toBe(502);
+      const headers = { 'x-vigil-console-key': key };
+      expect((await fetch(`${url}/console/endpoints`)).status).toBe(403);
+      expect(await (await fetch(`${url}/console/endpoints`, { headers })).json()).toEqual({ gate: true, regions: ['us-east-1'], faults: false });
+      expect((await fetch(`${url}/console/api/us-east-1/jobs`, { headers })).status).toBe(502);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
     } finally {

@@ -77,7 +77,7 @@ describe.skipIf(!chromiumAvailable())('the console page against scripted regions
   });
   const open = async (hash: string) => {
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(`${consoleServer.url}/${hash}`);
+    await page.goto(`${consoleServer.pageUrl}${hash}`);
   };
 
   it('jobs: a status filter whose first page is empty but has a nextCursor still shows the matching jobs (pagination followed)', async () => {
@@ -175,7 +175,7 @@ describe.skipIf(!chromiumAvailable())('the console page against scripted regions
     const errors: string[] = [];
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('pageerror', (error) => errors.push(String(error)));
-    await page.goto(`${consoleServer.url}/#/job/us-east-1/100%`);
+    await page.goto(`${consoleServer.pageUrl}#/job/us-east-1/100%`);
     const ready = await page.waitForFunction(`document.body.dataset['ready'] === 'true'`, undefined, { timeout: 4_000 }).then(
       () => true,
       () => false,

@@ -65,7 +65,7 @@ export function useScriptedConsole(): ScriptedConsole {
       });
       servers.push(server);
       harness.page = await (browser as Browser).newPage({ viewport: { width: 1280, height: 900 } });
-      await harness.page.goto(`${server.url}/${hash}`);
+      await harness.page.goto(`${server.pageUrl}${hash}`);
       return harness.page;
     },
   };

@@ -83,7 +83,7 @@ describe('vigil console server', () => {
 
   it('a body over 6 MiB is a 413 payload_too_large that leaks no internal error text', async () => {
     // Act
-    const answer = await send(consoleServer.url, 'POST', '/console/api/us-east-1/jobs', 'x'.repeat(7 * 1024 * 1024));
+    const answer = await send(consoleServer.url, 'POST', '/console/api/us-east-1/jobs', 'x'.repeat(7 * 1024 * 1024), { 'x-vigil-console-key': consoleServer.key });
 
     // Assess
     expect(answer.status, answer.body).toBe(413);

@@ -63,7 +63,7 @@ export const consoleCommand = command(
       if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`Port ${port} is in use (another vigil console?). Stop it, or pass another --port (0 picks a free one).`);
       throw error;
     });
-    console.log(`console ${server.url}`);
+    console.log(`console ${server.pageUrl}`);
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);

@@ -12,10 +12,29 @@ export interface Endpoints {
   faults: boolean;
 }
 
+const KEY_ITEM = 'vigil.consoleKey';
+
+/**
+ * `vigil console` prints its address with a key (`/?key=…`): kept for this origin (the port's own
+ * storage) and taken out of the address bar; every call sends it. The local cloud's asks none.
+ */
+export function keepConsoleKey(): void {
+  const given = new URLSearchParams(location.search).get('key');
+  if (given === null) return;
+  localStorage.setItem(KEY_ITEM, given);
+  history.replaceState(null, '', `${location.pathname}${location.hash}`);
+}
+
+const keyHeader = (): Record<string, string> => {
+  const key = localStorage.getItem(KEY_ITEM);
+  return key ? { 'x-vigil-console-key': key } : {};
+};
+
 export async function api<Body = unknown>(target: string, path: string, init?: { method?: string; body?: unknown }): Promise<ApiAnswer<Body>> {
   const response = await fetch(`/console/api/${encodeURIComponent(target)}${path}`, {
     method: init?.method ?? 'GET',
-    ...(init?.body !== undefined ? { body: JSON.stringify(init.body), headers: { 'content-type': 'application/json' } } : {}),
+    headers: { ...keyHeader(), ...(init?.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(init?.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
   });
   const text = await response.text();
   let body: unknown = text;
@@ -64,6 +83,7 @@ export function errorText(answer: ApiAnswer): string {
 }
 
 export async function endpoints(): Promise<Endpoints> {
-  const response = await fetch('/console/endpoints');
+  const response = await fetch('/console/endpoints', { headers: keyHeader() });
+  if (!response.ok) throw new Error(errorText({ ok: false, status: response.status, body: (await response.json().catch(() => undefined)) as unknown }));
   return (await response.json()) as Endpoints;
 }

@@ -1,4 +1,4 @@
-import { endpoints, type Endpoints } from './api.js';
+import { endpoints, keepConsoleKey, type Endpoints } from './api.js';
 import { esc } from './escape.js';
 import { rewriteKeepingOperatorState } from './keep-operator-state.js';
 import { oneAtATime } from './one-at-a-time.js';
@@ -40,8 +40,13 @@ function showFlash(flash: Flash | undefined) {
 }
 
 async function start() {
-  const where = await endpoints();
+  keepConsoleKey();
   const main = document.getElementById('main') as HTMLElement;
+  const where = await endpoints().catch((error: unknown) => {
+    main.innerHTML = `<p class="problem">The console server refused this page (${esc(String(error))}).</p>`;
+    return undefined;
+  });
+  if (!where) return;
   let page = route(where);
   let visit = 0;
   let lastLive = '';
