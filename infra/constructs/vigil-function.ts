@@ -1,7 +1,7 @@
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import { Policy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { entryPath, repoRoot } from '../config/repo-paths.js';
@@ -44,12 +44,27 @@ export const GATE_SERVICE_NAME = 'vigil-gate';
 const ESM_REQUIRE_BANNER =
   "import { createRequire as vigilCreateRequire } from 'node:module'; const require = vigilCreateRequire(import.meta.url);";
 
+/** How every Vigil function is bundled (test/infra/lambda-bundles.test.ts builds and loads each bundle with the same). */
+export const VIGIL_BUNDLING = {
+  format: OutputFormat.ESM,
+  target: 'node22',
+  mainFields: ['module', 'main'],
+  banner: ESM_REQUIRE_BANNER,
+  minify: true,
+  sourceMap: true,
+  sourcesContent: false,
+  // Pin the SDK the tests ran against instead of whatever the runtime ships.
+  bundleAwsSDK: true,
+} satisfies BundlingOptions;
+
 /**
  * A Vigil Lambda: nodejs22.x on ARM64, one minified ESM bundle with source maps, its own log group
  * with retention, X-Ray tracing when asked for, and a role that starts with nothing but write access to that
  * log group (no AWSLambdaBasicExecutionRole). Callers add grants for what the handler does.
  */
 export class VigilFunction extends Construct {
+  /** Its handler file relative to the repository root (`functions/api/get-job.ts`). */
+  public readonly entry: string;
   public readonly handler: NodejsFunction;
   public readonly role: Role;
   /**
@@ -62,6 +77,7 @@ export class VigilFunction extends Construct {
 
   constructor(scope: Construct, id: string, props: VigilFunctionProps) {
     super(scope, id);
+    this.entry = props.entry;
     this.reservedConcurrency = props.reservedConcurrency;
     this.logGroup = new LogGroup(this, 'Logs', { retention: LOG_RETENTION, removalPolicy: props.logRemovalPolicy });
     this.role = new Role(this, 'Role', {
@@ -95,17 +111,7 @@ export class VigilFunction extends Construct {
       tracing: props.tracing ? Tracing.ACTIVE : Tracing.DISABLED,
       awsSdkConnectionReuse: false,
       environment: { ...commonEnvironment, ...props.environment },
-      bundling: {
-        format: OutputFormat.ESM,
-        target: 'node22',
-        mainFields: ['module', 'main'],
-        banner: ESM_REQUIRE_BANNER,
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        // Pin the SDK the tests ran against instead of whatever the runtime ships.
-        bundleAwsSDK: true,
-      },
+      bundling: VIGIL_BUNDLING,
     });
     if (props.tracing) {
       acknowledgeNag(
