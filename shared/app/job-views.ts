@@ -31,6 +31,19 @@ function workerExtensions(job: Job, records: readonly WorkerGrantRecord[]) {
 }
 
 /**
+ * The latest advance the job's state answers for. A report reads the job, then writes its workflow
+ * alone: its advance can land after the job ended. A finished job shows the progress its end could
+ * have seen: a stuck verdict the clock its decision folded in (stored on the job), any other end
+ * the advances up to its own instant.
+ */
+function advanceSeenBy(job: Job, workflows: readonly Workflow[]): EpochMs | undefined {
+  if (job.finishedAt === undefined) return latestAdvanceAt(job, workflows);
+  if (job.status === 'TIMED_OUT' && job.tracking.timeoutReason === 'stuck') return undefined;
+  const finishedAt = job.finishedAt;
+  return latestAdvanceAt(job, workflows.filter((w) => w.lastProgressAt === undefined || w.lastProgressAt <= finishedAt));
+}
+
+/**
  * Workflows per job answer. At 128-character ids and steps one workflow's entry, with its worker's
  * extension, is about 900 bytes: a page stays near 1 MB, far below Lambda's 6 MB, at any job size.
  */
@@ -49,7 +62,7 @@ export function jobViewPage(workflows: readonly Workflow[], afterIndex = -1): { 
  */
 export function jobView(job: Job, workflows: readonly Workflow[], now: EpochMs, grantRecords: readonly WorkerGrantRecord[] = [], afterIndex = -1) {
   // Reports write only their workflow: the job's last progress is the latest of theirs (record-progress.ts).
-  const t = withWorkflowProgress(job, latestAdvanceAt(job, workflows)).tracking;
+  const t = withWorkflowProgress(job, advanceSeenBy(job, workflows)).tracking;
   const stuck = new Set(stuckWorkflows(job, workflows, now).map((w) => w.workflowId));
   const { page, more } = jobViewPage(workflows, afterIndex);
   const pageWorkers = new Set(page.map((w) => plainWorkerId(w.workerId)));
