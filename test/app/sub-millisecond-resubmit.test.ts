@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { handler as submitGateJob } from '../../functions/gate-api/submit-job.js';
 import { handler as submitJob } from '../../functions/api/submit-job.js';
-import type { GateDeps } from '../../shared/app/gate/gate-deps.js';
-import { installGateResolver } from '../../shared/wiring/gate-resolver.js';
-import { startTestDynamo } from '../support/dynalite.js';
-import { T0 } from '../support/fixtures.js';
 import { errorOf, invoke } from './support/http-events.js';
-import { ManualClock } from './support/recording-ports.js';
-import { testGateDeps } from './support/test-gate-deps.js';
-import { testManager, useHttpTestManager, type TestDynamo, type TestManager } from './support/test-manager.js';
-import { REGIONS, TestRegions } from './support/test-regions.js';
+import { useHttpTestManager } from './support/test-manager.js';
+import { REGIONS } from './support/test-regions.js';
+import { useHttpTestGate } from './support/use-http-test-gate.js';
 
 /**
  * Contract: a resubmission is answered 200 only when the same jobId AND body were already accepted.
@@ -55,19 +50,7 @@ describe('region manager: bodies that differ only below a millisecond are differ
 });
 
 describe('gate: bodies that differ only below a millisecond are different bodies (dynalite)', () => {
-  let dynamo: TestDynamo;
-  let managers: Map<string, TestManager>;
-  let deps: GateDeps;
-  beforeAll(async () => {
-    dynamo = await startTestDynamo();
-    installGateResolver(async () => deps);
-  });
-  afterAll(() => dynamo.close());
-  beforeEach(async () => {
-    managers = new Map();
-    for (const region of REGIONS) managers.set(region, await testManager(dynamo));
-    deps = testGateDeps(dynamo, await dynamo.table(false), new TestRegions(managers), new ManualClock(T0));
-  });
+  const gate = useHttpTestGate();
 
   const gateBody = (timeoutSeconds: number) => ({
     jobId: 'job-g',
@@ -85,6 +68,6 @@ describe('gate: bodies that differ only below a millisecond are different bodies
     // Assess
     expect(other.statusCode).toBe(409);
     expect(same.statusCode).toBe(200);
-    expect((await deps.gates.get('job-g'))?.timeoutSeconds).toBe(0.001);
+    expect((await gate.deps.gates.get('job-g'))?.timeoutSeconds).toBe(0.001);
   });
 });

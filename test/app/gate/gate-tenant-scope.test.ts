@@ -1,22 +1,17 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { handler as cancelJob } from '../../../functions/gate-api/cancel-job.js';
 import { handler as getJobHistory } from '../../../functions/gate-api/get-job-history.js';
 import { handler as getJob } from '../../../functions/gate-api/get-job.js';
 import { handler as listJobs } from '../../../functions/gate-api/list-jobs.js';
 import { handler as submitJob } from '../../../functions/gate-api/submit-job.js';
 import { DynamoHistoryStore } from '../../../shared/adapters/aws/dynamo-history-store.js';
-import type { GateDeps } from '../../../shared/app/gate/gate-deps.js';
 import { getJob as getRegionJob } from '../../../shared/app/get-job.js';
 import { JobNotFoundError } from '../../../shared/domain/errors.js';
-import { installGateResolver } from '../../../shared/wiring/gate-resolver.js';
-import { startTestDynamo } from '../../support/dynalite.js';
-import { T0 } from '../../support/fixtures.js';
 import { invoke, type HttpRequest } from '../support/http-events.js';
-import { ManualClock, RecordingBus } from '../support/recording-ports.js';
-import { testManager, type TestDynamo, type TestManager } from '../support/test-manager.js';
-import { testGateDeps } from '../support/test-gate-deps.js';
-import { REGIONS, TestRegions } from '../support/test-regions.js';
+import type { RecordingBus } from '../support/recording-ports.js';
+import { REGIONS } from '../support/test-regions.js';
+import { useHttpTestGate } from '../support/use-http-test-gate.js';
 
 const T = 'arn:aws:sts::111111111111:assumed-role/team-t';
 const asT: Caller = { iamUserArn: `${T}/session-2` };
@@ -38,36 +33,23 @@ const routes = {
 const notFound = (jobId: string) => ({ statusCode: 404, body: { error: { code: 'job_not_found', message: new JobNotFoundError(jobId).message } } });
 
 describe('HTTP on the gate: a client reads and acts only on its own tenant\'s jobs (dynalite)', () => {
-  let dynamo: TestDynamo;
-  let managers: Map<string, TestManager>;
-  let deps: GateDeps;
-  let gateTable: string;
-  beforeAll(async () => {
-    dynamo = await startTestDynamo();
-    installGateResolver(async () => deps);
-  });
-  afterAll(() => dynamo.close());
+  const gate = useHttpTestGate(({ dynamo, gateTable, clock }) => ({ history: new DynamoHistoryStore(dynamo.doc, gateTable, () => clock.now()) }));
   beforeEach(async () => {
-    managers = new Map();
-    for (const region of REGIONS) managers.set(region, await testManager(dynamo));
-    const clock = new ManualClock(T0);
-    gateTable = await dynamo.table(false);
-    deps = testGateDeps(dynamo, gateTable, new TestRegions(managers), clock, { history: new DynamoHistoryStore(dynamo.doc, gateTable, () => clock.now()) });
     expect((await invoke(submitJob, { method: 'POST', route: '/jobs', body, iamUserArn: `${T}/session-1` })).statusCode).toBe(201);
   });
 
   /** The gate's table and every region's: what a foreign call must leave as it was. */
   const everything = async () => {
-    const { Items = [] } = await dynamo.doc.send(new ScanCommand({ TableName: gateTable, ConsistentRead: true }));
-    return { gate: Items, regions: await Promise.all([...managers.values()].map((m) => m.snapshot())) };
+    const { Items = [] } = await gate.dynamo.doc.send(new ScanCommand({ TableName: gate.gateTable, ConsistentRead: true }));
+    return { gate: Items, regions: await Promise.all([...gate.managers.values()].map((m) => m.snapshot())) };
   };
 
   it('the gate job records its tenant, and passes it to every region', async () => {
     // Act
-    const stored = await deps.gates.get('job-t');
+    const stored = await gate.deps.gates.get('job-t');
     // Assess
     expect(stored?.tenant).toBe(T);
-    for (const manager of managers.values()) {
+    for (const manager of gate.managers.values()) {
       expect((await manager.getJob('job-t')).tenant).toBe(T);
       await expect(getRegionJob(manager.deps, 'job-t', 'arn:aws:iam::222222222222:user/mallory')).rejects.toThrow(JobNotFoundError);
     }
@@ -76,13 +58,13 @@ describe('HTTP on the gate: a client reads and acts only on its own tenant\'s jo
   it.each(Object.keys(routes) as Array<keyof typeof routes>)('%s by another tenant → the 404 of a missing job, and nothing changes', async (route) => {
     // Prepare
     const before = await everything();
-    const published = (deps.bus as RecordingBus).published.length;
+    const published = (gate.deps.bus as RecordingBus).published.length;
     // Act
     const answer = await routes[route](asU);
     // Assess
     expect(answer).toEqual(notFound('job-t'));
     expect(await everything()).toEqual(before);
-    expect((deps.bus as RecordingBus).published).toHaveLength(published);
+    expect((gate.deps.bus as RecordingBus).published).toHaveLength(published);
   });
 
   it.each(Object.keys(routes) as Array<keyof typeof routes>)('%s by the owner, from another session of its role → 200', async (route) => {
@@ -108,12 +90,12 @@ describe('HTTP on the gate: a client reads and acts only on its own tenant\'s jo
   it('the owner\'s cancel goes out to the regions (the gate\'s own call, not scoped); another tenant\'s does not', async () => {
     // Act
     await routes['POST /jobs/{jobId}/cancel'](asU);
-    const afterForeign = (await deps.gates.get('job-t'))?.cancelRequested;
+    const afterForeign = (await gate.deps.gates.get('job-t'))?.cancelRequested;
     const answer = await routes['POST /jobs/{jobId}/cancel'](asT);
     // Assess
     expect(afterForeign).toBeUndefined();
     expect(answer.body).toEqual({ jobId: 'job-t', status: 'CANCELLED' });
-    expect((await deps.gates.get('job-t'))?.cancelRequested).toEqual({ reason: 'not yours' });
+    expect((await gate.deps.gates.get('job-t'))?.cancelRequested).toEqual({ reason: 'not yours' });
   });
 
   it('GET /jobs lists only the caller\'s tenant\'s gate jobs; a gate job from before tenants is the default tenant\'s', async () => {
@@ -128,7 +110,7 @@ describe('HTTP on the gate: a client reads and acts only on its own tenant\'s jo
     const oldByT = await invoke(getJob, { method: 'GET', route: '/jobs/{jobId}', pathParameters: { jobId: 'job-default' }, ...asT });
     // Assess
     expect([ofT, ofU, ofDefault]).toEqual([['job-t'], ['job-u'], ['job-default']]);
-    expect(await deps.gates.get('job-default')).not.toHaveProperty('tenant');
+    expect(await gate.deps.gates.get('job-default')).not.toHaveProperty('tenant');
     expect(oldByDefault.statusCode).toBe(200);
     expect(oldByT).toEqual(notFound('job-default'));
   });

@@ -1,43 +1,24 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { handler as submitJob } from '../../../functions/gate-api/submit-job.js';
-import type { GateDeps } from '../../../shared/app/gate/gate-deps.js';
 import { MAX_NAMED_PROBLEMS } from '../../../shared/contract/bounded-problems.js';
 import { MAX_BODY_BYTES } from '../../../shared/http/read-request-body.js';
 import { localContext } from '../../../shared/local/lambda-context.js';
-import { installGateResolver } from '../../../shared/wiring/gate-resolver.js';
-import { startTestDynamo } from '../../support/dynalite.js';
-import { REGION, T0 } from '../../support/fixtures.js';
+import { REGION } from '../../support/fixtures.js';
 import { httpEvent } from '../support/http-events.js';
-import { ManualClock } from '../support/recording-ports.js';
-import { testManager, type TestDynamo, type TestManager } from '../support/test-manager.js';
-import { testGateDeps } from '../support/test-gate-deps.js';
-import { REGIONS, TestRegions } from '../support/test-regions.js';
+import { REGIONS } from '../support/test-regions.js';
+import { useHttpTestGate } from '../support/use-http-test-gate.js';
 
 /** Lambda's synchronous answer (the proxy envelope API Gateway receives) is at most 6 MB. */
 const LAMBDA_ANSWER_LIMIT = 6 * 1024 * 1024;
 const workflows = [{ workflowId: 'wf-1', workerId: 'worker-a' }];
 
 describe('gate POST /jobs: an unknown region is refused with a small 400 whatever its name (a review finding: the refusal repeated every unknown name whole, and a 6 MB body of them answered past Lambda’s 6 MB, a 502 instead of the 400)', () => {
-  let dynamo: TestDynamo;
-  let managers: Map<string, TestManager>;
-  let gateTable: string;
-  let deps: GateDeps;
-  beforeAll(async () => {
-    dynamo = await startTestDynamo();
-    installGateResolver(async () => deps);
-  });
-  afterAll(() => dynamo.close());
-  beforeEach(async () => {
-    managers = new Map();
-    for (const region of REGIONS) managers.set(region, await testManager(dynamo));
-    gateTable = await dynamo.table(false);
-    deps = testGateDeps(dynamo, gateTable, new TestRegions(managers), new ManualClock(T0));
-  });
+  const gate = useHttpTestGate();
 
   const everything = async () => {
-    const { Items = [] } = await dynamo.doc.send(new ScanCommand({ TableName: gateTable, ConsistentRead: true }));
-    return { gate: Items, regions: await Promise.all([...managers.values()].map((m) => m.snapshot())) };
+    const { Items = [] } = await gate.dynamo.doc.send(new ScanCommand({ TableName: gate.gateTable, ConsistentRead: true }));
+    return { gate: Items, regions: await Promise.all([...gate.managers.values()].map((m) => m.snapshot())) };
   };
 
   /** The answer as the Lambda proxy envelope carries it to API Gateway (the body an escaped string inside it). */
