@@ -3,20 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { DynamoPoolStore } from '../../../shared/adapters/aws/dynamo-pool-store.js';
 import { answerEscalation } from '../../../shared/app/pools/escalations.js';
 import { firePoolTimer } from '../../../shared/app/pools/fire-pool-timer.js';
-import { itemTimerId, type PoolItem } from '../../../shared/domain/pools/pool-item.js';
+import { itemTimerId } from '../../../shared/domain/pools/pool-item.js';
 import { at } from '../../support/fixtures.js';
 import { useTestManager, type TestManager } from '../support/test-manager.js';
-import { claim, newPool, refusal } from './pool-test-support.js';
+import { claim, CrashBeforeAnswerWrite, newPool, refusal } from './pool-test-support.js';
 
 const SPLITS_BEFORE = 50;
 const SUBTASKS_PER_SPLIT = 100;
-
-/** The store as an invocation cut off between its reservations and the answer's write left it. */
-class CrashBeforeAnswerWrite extends DynamoPoolStore {
-  override async saveItem(_item: PoolItem, _expectedVersion: number): Promise<PoolItem> {
-    throw new Error('cut off before the answer was written');
-  }
-}
 
 /** A store over the test's table that counts the SUBTASK# rows it reads (by Query, or by key). */
 function countingSubtaskReads(m: TestManager) {

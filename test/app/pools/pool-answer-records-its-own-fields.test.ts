@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DynamoPoolStore } from '../../../shared/adapters/aws/dynamo-pool-store.js';
 import { answerEscalation, listEscalations } from '../../../shared/app/pools/escalations.js';
-import { firePoolTimer } from '../../../shared/app/pools/fire-pool-timer.js';
-import { itemTimerId } from '../../../shared/domain/pools/pool-item.js';
 import { EscalationAnsweredError } from '../../../shared/domain/pools/pool-errors.js';
 import { at } from '../../support/fixtures.js';
-import { useTestManager, type TestManager } from '../support/test-manager.js';
-import { claim, newPool, refusal } from './pool-test-support.js';
+import { useTestManager } from '../support/test-manager.js';
+import { refusal, twoEscalations } from './pool-test-support.js';
 
 /** The real store with one interleaving point: the next reservation of subtask ids first lets a competitor run to completion. */
 class CompetitorBeforeReserve extends DynamoPoolStore {
@@ -18,16 +16,6 @@ class CompetitorBeforeReserve extends DynamoPoolStore {
     if (competitor) await competitor();
     return super.reserveSubtaskIds(poolId, itemIds, owner);
   }
-}
-
-/** Two items escalated after one timeout each; answers their escalation ids. */
-async function twoEscalations(m: TestManager): Promise<[string, string]> {
-  await newPool(m.deps, { agent_timeout_secs: 10, timeout_config: { cleanup_grace_period_secs: 0 }, timeout_escalation: 1 }, ['i-1', 'i-2']);
-  const held = [await claim(m.deps, 'agent-a'), await claim(m.deps, 'agent-b')];
-  m.clock.set(at(10));
-  for (const claimed of held) await firePoolTimer(m.deps, { scope: 'pool', jobId: itemTimerId('p', claimed.itemId), fenceToken: claimed.attempt, dueAt: at(10) });
-  const escalationOf = async (itemId: string) => (await m.deps.pools.getItem('p', itemId))?.escalation?.escalationId ?? '';
-  return [await escalationOf('i-1'), await escalationOf('i-2')];
 }
 
 // Audit: an answer's body may carry every option's fields (the contract's example does); the answer

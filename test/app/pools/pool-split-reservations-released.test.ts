@@ -1,28 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DynamoPoolStore } from '../../../shared/adapters/aws/dynamo-pool-store.js';
 import { answerEscalation } from '../../../shared/app/pools/escalations.js';
-import { firePoolTimer } from '../../../shared/app/pools/fire-pool-timer.js';
-import { itemTimerId, type PoolItem } from '../../../shared/domain/pools/pool-item.js';
-import { at } from '../../support/fixtures.js';
-import { useTestManager, type TestManager } from '../support/test-manager.js';
-import { claim, newPool, refusal } from './pool-test-support.js';
-
-/** The store as an invocation cut off between its reservations and the answer's write left it. */
-class CrashBeforeAnswerWrite extends DynamoPoolStore {
-  override async saveItem(_item: PoolItem, _expectedVersion: number): Promise<PoolItem> {
-    throw new Error('cut off before the answer was written');
-  }
-}
-
-/** Two items escalated after one timeout each; answers their escalation ids. */
-async function twoEscalations(m: TestManager): Promise<[string, string]> {
-  await newPool(m.deps, { agent_timeout_secs: 10, timeout_config: { cleanup_grace_period_secs: 0 }, timeout_escalation: 1 }, ['i-1', 'i-2']);
-  const held = [await claim(m.deps, 'agent-a'), await claim(m.deps, 'agent-b')];
-  m.clock.set(at(10));
-  for (const claimed of held) await firePoolTimer(m.deps, { scope: 'pool', jobId: itemTimerId('p', claimed.itemId), fenceToken: claimed.attempt, dueAt: at(10) });
-  const escalationOf = async (itemId: string) => (await m.deps.pools.getItem('p', itemId))?.escalation?.escalationId ?? '';
-  return [await escalationOf('i-1'), await escalationOf('i-2')];
-}
+import { useTestManager } from '../support/test-manager.js';
+import { CrashBeforeAnswerWrite, refusal, twoEscalations } from './pool-test-support.js';
 
 // Noticed last session: a split answer reserves its subtask ids before its write; cut off (or failed)
 // in between and then answered differently, the escalation kept those ids for good, and no other split

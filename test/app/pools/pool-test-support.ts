@@ -6,9 +6,10 @@ import { firePoolTimer } from '../../../shared/app/pools/fire-pool-timer.js';
 import type { ManagerDeps } from '../../../shared/app/manager-deps.js';
 import type { AgentCall } from '../../../shared/domain/pools/agent-calls.js';
 import type { PoolConfigInput } from '../../../shared/domain/pools/pool-config.js';
-import type { PoolItem } from '../../../shared/domain/pools/pool-item.js';
+import { itemTimerId, type PoolItem } from '../../../shared/domain/pools/pool-item.js';
 import type { TimerRequest } from '../../../shared/ports/timers.js';
 import type { PoolStore } from '../../../shared/ports/pool-store.js';
+import { at } from '../../support/fixtures.js';
 import type { DynamoCall, TestManager } from '../support/test-manager.js';
 
 /**
@@ -96,4 +97,21 @@ export function cutOffAt(pools: PoolStore, write: StoreWrite, after = 0): PoolSt
   return Object.assign(Object.create(pools) as PoolStore, {
     [write]: (...args: unknown[]) => (left-- > 0 ? real(...args) : Promise.reject(new Error(`the Lambda was cut off at ${write}`))),
   });
+}
+
+/** The store as an invocation cut off between its reservations and the answer's write left it. */
+export class CrashBeforeAnswerWrite extends DynamoPoolStore {
+  override async saveItem(_item: PoolItem, _expectedVersion: number): Promise<PoolItem> {
+    throw new Error('cut off before the answer was written');
+  }
+}
+
+/** Two items of a new pool 'p', escalated after one timeout each; answers their escalation ids. */
+export async function twoEscalations(m: TestManager): Promise<[string, string]> {
+  await newPool(m.deps, { agent_timeout_secs: 10, timeout_config: { cleanup_grace_period_secs: 0 }, timeout_escalation: 1 }, ['i-1', 'i-2']);
+  const held = [await claim(m.deps, 'agent-a'), await claim(m.deps, 'agent-b')];
+  m.clock.set(at(10));
+  for (const claimed of held) await firePoolTimer(m.deps, { scope: 'pool', jobId: itemTimerId('p', claimed.itemId), fenceToken: claimed.attempt, dueAt: at(10) });
+  const escalationOf = async (itemId: string) => (await m.deps.pools.getItem('p', itemId))?.escalation?.escalationId ?? '';
+  return [await escalationOf('i-1'), await escalationOf('i-2')];
 }
