@@ -16,3 +16,15 @@ export function instantPauses(real: Stopwatch = systemStopwatch): Stopwatch {
     },
   };
 }
+
+/**
+ * No real time at all, for the simulator (`instantPauses(noRealTime)`): only pauses move the
+ * stopwatch, and no limit cuts a fire short. A sweep's budget, its retries' pauses and its fires'
+ * limits read in real time made a run depend on how fast the machine ran it (a stall of a few
+ * seconds mid-sweep, a breakpoint, changed the trace); a seed must replay byte for byte.
+ */
+export const noRealTime: Stopwatch = {
+  elapsedMs: () => 0,
+  within: (work) => work,
+  pause: async () => {},
+};

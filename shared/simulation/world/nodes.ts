@@ -21,7 +21,7 @@ import { MemoryDynamo } from '../dynamo/memory-dynamo.js';
 import type { SimStore, StoreHooks, StoreKind } from '../dynamo/sim-store.js';
 import { firePoolTimerChecked } from '../pools/fire-pool-timer-checked.js';
 import { withSeededClaims } from '../pools/seeded-claims.js';
-import { instantPauses } from './instant-pauses.js';
+import { instantPauses, noRealTime } from './instant-pauses.js';
 import { SimBus, type Consumer } from './sim-bus.js';
 import { SimContainers } from './sim-containers.js';
 import { SimRegionManagers } from './sim-region-managers.js';
@@ -94,7 +94,7 @@ export async function buildNodes(world: World, storeKind: StoreKind = 'memory'):
       tokens: new WorkflowTokens(containers),
       cursors: new PageCursors(containers),
       telemetry: new SilentTelemetry(world.calls),
-      stopwatch: instantPauses(),
+      stopwatch: instantPauses(noRealTime),
       // As deployed: the decision history and the jobs list are written beside the state (and counted).
       history: new DynamoHistoryStore(dynamo.doc, JOBS_TABLE, () => world.now),
     };
@@ -120,7 +120,7 @@ export async function buildNodes(world: World, storeKind: StoreKind = 'memory'):
     clock: world.clock,
     policy: defaultGatePolicy,
     telemetry: new SilentTelemetry(world.calls),
-    stopwatch: instantPauses(),
+    stopwatch: instantPauses(noRealTime),
     history: new DynamoHistoryStore(gateDynamo.doc, GATE_TABLE, () => world.now),
     cursors: new PageCursors(Buffer.from(`simulated gate key ${world.plan.seed}`)),
   };
