@@ -39,7 +39,7 @@ describe('GET /jobs/{jobId} of a job too large for one answer answers in pages t
     const stored = await m.jobs.getJobWithWorkflows('job-big');
     if (!stored) throw new Error('job-big is not stored');
     const at = m.clock.now() + 1_000;
-    await m.jobs.putWorkflows(stored.workflows.map((w) => ({ ...w, lastProgressAt: at, lastHeartbeatAt: at, progress: 0.123456789, step: `step-${w.index}-`.padEnd(128, 's') })));
+    await batchPut(m.dynamo.doc, m.tableName, stored.workflows.map((w) => ({ ...w, pk: 'JOB#job-big', sk: `WF#${w.workflowId}`, gsiWorkerId: w.workerId, lastProgressAt: at, lastHeartbeatAt: at, progress: 0.123456789, step: `step-${w.index}-`.padEnd(128, 's') })));
     const grants = new Map(stored.workflows.map((w) => [w.index, { workerIndex: w.index, epoch: 0, count: 1, seconds: 30 }]));
     await m.jobs.saveJob({ ...stored.job, tracking: { ...stored.job.tracking, workerGrants: encodeGrants(grants) } }, stored.job.version);
     // Each worker's grant record: the last and the first worker's through the store's own write, the

@@ -8,7 +8,7 @@ import type { EpochMs } from '../../domain/time.js';
 import { scopedWorkerId } from '../../domain/tenant.js';
 import type { WorkerHealth } from '../../domain/worker-health.js';
 import { VersionConflictError, type JobStore, type WorkflowRef } from '../../ports/job-store.js';
-import { batchGet, batchPut } from './batch-requests.js';
+import { batchGet } from './batch-requests.js';
 import { queryDueTimers } from './due-timers-query.js';
 import { queryItems } from './query-pages.js';
 import { timerShardOf, TTL_ATTRIBUTE, WORKER_INDEX } from './jobs-table.js';
@@ -16,6 +16,8 @@ import { createOrReturnExisting, landedAlready, newWriteId, putVersioned, withou
 
 /** Finished jobs stay readable this long, then DynamoDB TTL removes the job item. */
 const FINISHED_JOB_RETENTION_SECONDS = 30 * 24 * 3600;
+/** Conditional workflow puts a submit keeps in flight at once. */
+const WORKFLOW_PUTS_IN_FLIGHT = 25;
 
 export const jobKey = (jobId: string) => ({ pk: `JOB#${jobId}`, sk: 'JOB' });
 const workflowKey = (jobId: string, workflowId: string) => ({ pk: `JOB#${jobId}`, sk: `WF#${workflowId}` });
@@ -121,17 +123,34 @@ export class DynamoJobStore implements JobStore {
     );
   }
 
+  /**
+   * Writes each workflow item its incarnation has not written yet. Conditional, one put each: a submit
+   * and its resend both write a job's workflows, and the later one must not put back to new a workflow a
+   * worker already reported on with the earlier one's tokens (BatchWriteItem takes no condition).
+   */
   async putWorkflows(workflows: readonly Workflow[]): Promise<void> {
-    await batchPut(
-      this.doc,
-      this.tableName,
-      workflows.map((w) => ({
-        ...w,
-        ...workflowKey(w.jobId, w.workflowId),
-        gsiWorkerId: scopedWorkerId(w.tenant, w.workerId),
-        ...(w.retainUntil !== undefined ? { [TTL_ATTRIBUTE]: ttlSeconds(w.retainUntil) } : {}),
-      })),
-    );
+    for (let start = 0; start < workflows.length; start += WORKFLOW_PUTS_IN_FLIGHT) {
+      await Promise.all(workflows.slice(start, start + WORKFLOW_PUTS_IN_FLIGHT).map((w) => this.putNewWorkflow(w)));
+    }
+  }
+
+  private async putNewWorkflow(w: Workflow): Promise<void> {
+    try {
+      await sendPut(this.doc, {
+        TableName: this.tableName,
+        Item: {
+          ...w,
+          ...workflowKey(w.jobId, w.workflowId),
+          gsiWorkerId: scopedWorkerId(w.tenant, w.workerId),
+          ...(w.retainUntil !== undefined ? { [TTL_ATTRIBUTE]: ttlSeconds(w.retainUntil) } : {}),
+        },
+        // An earlier job's item with this id (expired) is replaced; this job's own is kept.
+        ConditionExpression: 'attribute_not_exists(pk) OR attribute_not_exists(incarnation) OR incarnation <> :incarnation',
+        ExpressionAttributeValues: { ':incarnation': w.incarnation },
+      });
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
   }
 
   saveJob(job: Job, expectedVersion: number): Promise<Job> {
