@@ -1,4 +1,4 @@
-import { submitJob } from '../../shared/app/submit-job.js';
+import { submitFromGate } from '../../shared/app/submit-from-gate.js';
 import { submitFromGateBody } from '../../shared/contract/manager-requests.js';
 import { errorResponse } from '../../shared/http/error-response.js';
 import { lambdaHandler } from '../../shared/http/lambda-context.js';
@@ -11,8 +11,8 @@ import { managerFor } from '../../shared/wiring/manager-resolver.js';
 export const handler = lambdaHandler<{ region?: string; submission: unknown }, { statusCode: number; body: unknown }>(
   async (event) => {
     try {
-      const result = await submitJob(await managerFor(event.region), submitFromGateBody.parse(event.submission));
-      return { statusCode: result.created ? 201 : 200, body: result.view };
+      const result = await submitFromGate(await managerFor(event.region), submitFromGateBody.parse(event.submission));
+      return { statusCode: result.created ? 201 : 200, body: result.body };
     } catch (error) {
       const { statusCode, body, unexpected } = errorResponse(error);
       if (unexpected) throw error;

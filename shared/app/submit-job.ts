@@ -42,7 +42,7 @@ export async function submitJob(deps: ManagerDeps, input: SubmitInput) {
     const missing = started.workflows.filter((w) => !present.has(w.workflowId)).map((w) => ({ ...w, incarnation }));
     if (missing.length > 0) await deps.jobs.putWorkflows(missing);
     await recordListing(deps.history, deps.telemetry, jobListing(stored.job));
-    return { created: false, view: submittedJobView(stored.job, started.workflows, deps.tokens) };
+    return { created: false, view: submittedJobView(stored.job, started.workflows, deps.tokens), startedAt: stored.job.tracking.startedAt };
   }
   await runEffects(deps, started.effects);
   await recordListing(deps.history, deps.telemetry, jobListing(result.job));
@@ -53,5 +53,5 @@ export async function submitJob(deps: ManagerDeps, input: SubmitInput) {
     strategy: result.job.tracking.strategy,
     workflows: started.workflows.length,
   });
-  return { created: true, view: submittedJobView(result.job, started.workflows, deps.tokens) };
+  return { created: true, view: submittedJobView(result.job, started.workflows, deps.tokens), startedAt: result.job.tracking.startedAt };
 }

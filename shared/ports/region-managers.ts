@@ -6,9 +6,16 @@ export type RegionSubmitResult =
       outcome: 'accepted';
       /**
        * The region's first page of tokens; `nextCursor` when the rest is paged from that region's
-       * `GET /jobs/{jobId}/tokens`. `deadlineAt` is the job's deadline in that region, on its clock.
+       * `GET /jobs/{jobId}/tokens`. `deadlineAt` is the job's deadline in that region, on its clock,
+       * and `startedAt` when that region started it (absent from a region older than the field).
        */
-      body: { fenceToken: number; deadlineAt: string; workflows: Array<{ workflowId: string; workerId: string; token: string }>; nextCursor?: string };
+      body: {
+        fenceToken: number;
+        deadlineAt: string;
+        startedAt?: string;
+        workflows: Array<{ workflowId: string; workerId: string; token: string }>;
+        nextCursor?: string;
+      };
     }
   /** The manager refused the submission (4xx): it will never run the job. */
   | { outcome: 'refused'; statusCode: number; body: unknown }

@@ -128,11 +128,16 @@ function wasStillSubmitting(existing: GateJob): boolean {
 
 async function recordAnswer(deps: GateDeps, jobId: string, region: string, answer: RegionSubmitResult) {
   if (answer.outcome === 'accepted') {
-    // The region's deadline, so the gate counts it from when that region started the job (a resent
-    // fan-out starts it late). An answer without a readable one leaves the gate counting from its own start.
-    const deadlineAt = typeof answer.body.deadlineAt === 'string' ? Date.parse(answer.body.deadlineAt) : Number.NaN;
-    await decideGateJob(deps, jobId, (job) => markRegionSubmitted(job, region, answer.body.fenceToken, Number.isFinite(deadlineAt) ? deadlineAt : undefined));
+    // When the region started the job, so the gate counts its deadline from then (a resent fan-out
+    // starts it late). An answer without a readable one leaves the gate counting from its own start.
+    const acceptance = { startedAt: readableTime(answer.body.startedAt), deadlineAt: readableTime(answer.body.deadlineAt) };
+    await decideGateJob(deps, jobId, (job) => markRegionSubmitted(job, region, answer.body.fenceToken, acceptance));
   } else if (answer.outcome === 'refused') {
     await decideGateJob(deps, jobId, (job) => markRegionSubmitFailed(job, region, deps.clock.now(), deps.policy));
   }
+}
+
+function readableTime(text: unknown): number | undefined {
+  const time = typeof text === 'string' ? Date.parse(text) : Number.NaN;
+  return Number.isFinite(time) ? time : undefined;
 }

@@ -40,7 +40,7 @@ export interface GateJob {
   dcLastReportAt: Record<string, EpochMs>;
   /**
    * When each region started the job, on that region's clock, as its acceptance said (its submit
-   * answer's `deadlineAt` less the timeout; see `markRegionSubmitted`). A region accepts late when
+   * answer's `startedAt`; see `markRegionSubmitted`). A region accepts late when
    * the fan-out is resent after it did not answer, and it measures its deadline from then: the gate
    * measures that region's deadline from the same moment (global-deadline.ts). Absent for a region
    * whose acceptance the gate has not heard, and in items written before it existed.

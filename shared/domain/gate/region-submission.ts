@@ -8,26 +8,34 @@ import { heardFromRegion, ignoredRegionMessage } from './region-message-guard.js
 import { replyWithDecision } from './reply-with-decision.js';
 import { settleAfterReport } from './settle-after-report.js';
 
+/** What a region's answer to the gate's submission says of its start, on the region's clock. */
+export interface RegionAcceptance {
+  /** When the region started the job. */
+  startedAt?: EpochMs;
+  /** The job's deadline there (contract: region `POST /jobs`): its start only for a region that granted nothing yet. */
+  deadlineAt?: EpochMs;
+}
+
 /**
  * The region's manager accepted the job at this fence token. When the gate already decided (the
  * answer came back late), the decision goes to the region right away.
  *
- * `deadlineAt` is the answer's (contract: region `POST /jobs`), on the region's clock; less the job's
- * timeout it is when the region started the job, and the gate counts that region's deadline from then
- * (global-deadline.ts). A repeat answer (a resent submit) counts the grants made since, so it reads
- * later than the start, never earlier: the earliest one heard is kept.
+ * The gate counts that region's deadline from its start (global-deadline.ts): the answer's `startedAt`.
+ * A region older than that field answers only `deadlineAt`, taken less the job's timeout: an answer to
+ * a resend counts the grants made since, so it reads later than the start, never earlier (and the
+ * gate adds those grants again). Whichever it is, the earliest start heard is kept.
  */
-export function markRegionSubmitted(job: GateJob, region: string, fenceToken: number, deadlineAt?: EpochMs): Decision<GateJob> {
+export function markRegionSubmitted(job: GateJob, region: string, fenceToken: number, acceptance: RegionAcceptance = {}): Decision<GateJob> {
   const ignored = ignoredRegionMessage(job, region, fenceToken, 'region_submitted');
   if (ignored) return ignored;
-  const next = withRegionStart(heardFromRegion(job, region, fenceToken), region, deadlineAt);
+  const next = withRegionStart(heardFromRegion(job, region, fenceToken), region, acceptance);
   if (isDecided(next)) return replyWithDecision(job, next, region);
   return next === job ? unchanged(job, 'duplicate') : { state: next, effects: [] };
 }
 
-function withRegionStart(job: GateJob, region: string, deadlineAt: EpochMs | undefined): GateJob {
-  if (deadlineAt === undefined || !Number.isFinite(deadlineAt)) return job;
-  const startedAt = deadlineAt - secondsToMs(job.timeoutSeconds);
+function withRegionStart(job: GateJob, region: string, { startedAt: said, deadlineAt }: RegionAcceptance): GateJob {
+  const startedAt = said ?? (deadlineAt === undefined ? undefined : deadlineAt - secondsToMs(job.timeoutSeconds));
+  if (startedAt === undefined || !Number.isFinite(startedAt)) return job;
   const known = job.dcStartedAt?.[region];
   if (known !== undefined && known <= startedAt) return job;
   return { ...job, dcStartedAt: { ...job.dcStartedAt, [region]: startedAt } };

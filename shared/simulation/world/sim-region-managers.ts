@@ -1,7 +1,7 @@
 import { GATE } from '../../adapters/local/event-routes.js';
 import { parseAnswer } from '../../adapters/aws/lambda-region-managers.js';
 import type { ManagerDeps } from '../../app/manager-deps.js';
-import { submitJob } from '../../app/submit-job.js';
+import { submitFromGate } from '../../app/submit-from-gate.js';
 import { submitFromGateBody, type SubmitFromGateBody } from '../../contract/manager-requests.js';
 import { errorResponse } from '../../http/error-response.js';
 import type { RegionManagers, RegionSubmitResult } from '../../ports/region-managers.js';
@@ -28,8 +28,8 @@ export class SimRegionManagers implements RegionManagers {
     if (!manager || world.severed(region)) return { outcome: 'unreachable', message: `${region} is cut off from the gate` };
     world.calls.lambda(`${region}:submit-from-gate`);
     try {
-      const result = await world.invocations.run(region, 'submit-from-gate', () => submitJob(manager.deps, submitFromGateBody.parse(submission)));
-      return parseAnswer({ statusCode: result.created ? 201 : 200, body: result.view });
+      const result = await world.invocations.run(region, 'submit-from-gate', () => submitFromGate(manager.deps, submitFromGateBody.parse(submission)));
+      return parseAnswer({ statusCode: result.created ? 201 : 200, body: result.body });
     } catch (error) {
       const { statusCode, body, unexpected } = errorResponse(error);
       return unexpected ? { outcome: 'unreachable', message: (error as Error).message } : parseAnswer({ statusCode, body });

@@ -1,4 +1,4 @@
-import { submitJob } from '../../../shared/app/submit-job.js';
+import { submitFromGate } from '../../../shared/app/submit-from-gate.js';
 import type { SubmitFromGateBody } from '../../../shared/contract/manager-requests.js';
 import type { RegionManagers, RegionSubmitResult } from '../../../shared/ports/region-managers.js';
 import type { TestManager } from './test-manager.js';
@@ -13,6 +13,8 @@ export class TestRegions implements RegionManagers {
   readonly regions = [...REGIONS];
   readonly unreachable = new Set<string>();
   readonly refusing = new Set<string>();
+  /** Regions that take the submission but whose answer never reaches the gate (an invoke that timed out after the write). */
+  readonly answerLost = new Set<string>();
   constructor(private readonly managers: Map<string, TestManager>) {}
 
   async submit(region: string, submission: SubmitFromGateBody): Promise<RegionSubmitResult> {
@@ -20,7 +22,8 @@ export class TestRegions implements RegionManagers {
     if (this.refusing.has(region)) return { outcome: 'refused', statusCode: 400, body: { error: { code: 'invalid_request', message: 'injected' } } };
     const manager = this.managers.get(region);
     if (!manager) throw new Error(`no manager for ${region}`);
-    const { view } = await submitJob(manager.deps, submission);
-    return { outcome: 'accepted', body: view };
+    const { body } = await submitFromGate(manager.deps, submission);
+    if (this.answerLost.has(region)) return { outcome: 'unreachable', message: `${region}'s answer was lost (injected)` };
+    return { outcome: 'accepted', body };
   }
 }

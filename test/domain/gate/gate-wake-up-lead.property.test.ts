@@ -48,7 +48,7 @@ function decide(job: GateJob, step: Op, now: number): { decision: Decision<GateJ
   switch (step.kind) {
     case 'accepted':
       // The region says it started now: its deadline runs from then (a late start moves the global deadline).
-      return { decision: markRegionSubmitted(job, step.region, 1, now + seconds(job.timeoutSeconds)), now };
+      return { decision: markRegionSubmitted(job, step.region, 1, { deadlineAt: now + seconds(job.timeoutSeconds) }), now };
     case 'progress': {
       const report = progressReport(step.region, { sentAt: now, lastProgressAt: now - step.idleMs, totalExtensions: step.totalExtensionsSeconds });
       return { decision: onProgressReport(job, report, now, policy), now };

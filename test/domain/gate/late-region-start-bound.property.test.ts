@@ -23,7 +23,7 @@ function gateJobFrom(timeoutSeconds: number, words: ReadonlyArray<{ answers: num
   REGIONS.forEach((region, index) => {
     const said = words[index];
     if (!said) return;
-    for (const answer of said.answers) if (region !== ignore) job = markRegionSubmitted(job, region, 1, T0 + answer).state;
+    for (const answer of said.answers) if (region !== ignore) job = markRegionSubmitted(job, region, 1, { deadlineAt: T0 + answer }).state;
     const at = T0 + 1;
     job = onProgressReport(job, progressReport(region, { sentAt: at, lastProgressAt: at, totalExtensions: said.totalExtensions }), at, policy).state;
   });

@@ -15,7 +15,7 @@ const fire = (job: GateJob, now: number) =>
 function acceptedAt(starts: Partial<Record<string, number>>): GateJob {
   let job = startGateJob({ jobId: 'job-1', timeoutSeconds: 60, datacenters: { [US]: {}, [EU]: {} } }, 'digest', T0).state;
   for (const [region, startSeconds] of Object.entries(starts)) {
-    if (startSeconds !== undefined) job = markRegionSubmitted(job, region, 1, T0 + seconds(startSeconds + 60)).state;
+    if (startSeconds !== undefined) job = markRegionSubmitted(job, region, 1, { deadlineAt: T0 + seconds(startSeconds + 60) }).state;
   }
   return job;
 }
@@ -73,7 +73,7 @@ describe('condition 1 for a region that accepted the job after the gate recorded
     const job = acceptedAt({ [US]: 0, [EU]: 12 });
 
     // Act: the same body resent at 70 s; EU granted 30 s since, so it answers deadlineAt 102 s
-    const repeat = markRegionSubmitted(job, EU, 1, T0 + seconds(102));
+    const repeat = markRegionSubmitted(job, EU, 1, { deadlineAt: T0 + seconds(102) });
 
     // Assess
     expect(repeat.state).toBe(job);
