@@ -5,7 +5,7 @@ import { historySlot, type HistoryEntry, type SampleWindow } from '../../domain/
 import type { JobListing } from '../../domain/history/job-listing.js';
 import { CursorNotIssuedError } from '../../domain/errors.js';
 import { DEFAULT_TENANT } from '../../domain/tenant.js';
-import type { EpochMs } from '../../domain/time.js';
+import { secondsToMs, type EpochMs } from '../../domain/time.js';
 import type { HistoryStore, JobListQuery } from '../../ports/history-store.js';
 import { GroupCommit } from './group-commit.js';
 import { TTL_ATTRIBUTE } from './jobs-table.js';
@@ -99,9 +99,12 @@ export class DynamoHistoryStore implements HistoryStore {
   async append(jobId: string, entries: readonly HistoryEntry[], window: SampleWindow, listing?: JobListing): Promise<void> {
     // One item per slot (a batch may not name a key twice); the later fact of a slot wins.
     const bySlot = new Map<string, Record<string, unknown>>();
+    // Counted from the job's original deadline at the earliest: a job may run for up to a year, and
+    // its first entries must not expire while it still runs (nor before its item does, 30 days after it ends).
+    const keptFrom = window.startedAt + secondsToMs(window.timeoutSeconds);
     for (const entry of entries) {
       const sk = historySlot(entry, window);
-      if (sk !== undefined) bySlot.set(sk, { ...entry, pk: historyPk(jobId), sk, [TTL_ATTRIBUTE]: expiresAt(entry.at) });
+      if (sk !== undefined) bySlot.set(sk, { ...entry, pk: historyPk(jobId), sk, [TTL_ATTRIBUTE]: expiresAt(Math.max(entry.at, keptFrom)) });
     }
     const replaceable = listing !== undefined && isReplaceable(listing);
     const items = [...bySlot.values(), ...(listing && !replaceable ? [listingItem(listing)] : [])];
