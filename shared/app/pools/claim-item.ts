@@ -105,6 +105,10 @@ async function claimOnce(deps: ManagerDeps, pool: Pool, claim: ClaimInput, claim
 
 /** `beforeTaking`: called with each candidate before it is taken (a claim with an id names it on its receipt). */
 async function takeAnItem(deps: ManagerDeps, pool: Pool, claim: ClaimInput, beforeTaking?: (itemId: string) => Promise<void>) {
+  // `claimItem` takes nothing from a pool that is not RUNNING: a COMPLETED one's candidates (index lag,
+  // a redrive not yet reopening it) would each cost an index page and an item read for no claim. The
+  // pool was read consistently, so one a redrive reopened before this claim reads RUNNING.
+  if (pool.status !== 'RUNNING') return undefined;
   for (let tries = 0; tries < MAX_TRIES; tries++) {
     const ids = await deps.pools.availableItemIds(pool.poolId, CANDIDATES);
     if (ids.length === 0) return undefined;
