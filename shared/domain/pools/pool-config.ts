@@ -24,7 +24,7 @@ export interface TimeoutConfig {
 
 /** A pool's config with every default filled in. */
 export interface PoolConfig {
-  /** Given, else derived from the template, else seed 002's 900 s. Experts use `delegation_timeout_secs`. */
+  /** Given, else derived from the template, else seed 002's 900 s. Experts use `delegation_timeout_secs`, never more than this (`agentLimitSeconds`). */
   agent_timeout_secs: number;
   delegation_timeout_secs: number;
   agent_template: Array<Record<string, string>>;
@@ -121,7 +121,7 @@ export function limitGiven(config: PoolConfig, limit: GivenLimit): boolean {
 
 /**
  * The agent limit of one attempt: the item's own limit (a redrive or `increase_timeout`), else the
- * expert's delegation limit (seed 002), else the pool's; null when the attempt has no agent deadline.
+ * pool's limit for the attempt's kind; null when the attempt has no agent deadline.
  *
  * The contract says "Without `agent_timeout_secs` the agent limit is the sum of the command limits
  * when there is a template, else 900 s (600 s for `kind: "expert"`); under `per_command` there is no
@@ -135,10 +135,19 @@ export function limitGiven(config: PoolConfig, limit: GivenLimit): boolean {
 export function agentLimitSeconds(config: PoolConfig, kind: AgentKind, itemLimitSeconds: number | undefined): number | null {
   // A limit a human set for this item (redrive, `increase_timeout`) applies under every policy.
   if (itemLimitSeconds !== undefined) return itemLimitSeconds;
-  const limit: GivenLimit = kind === 'expert' ? 'delegation_timeout_secs' : 'agent_timeout_secs';
-  if (config.timeout_config.timeout_policy === 'per_command' && !limitGiven(config, limit)) return null;
-  return config[limit];
+  const agentLimit = poolLimitSeconds(config, 'agent_timeout_secs');
+  if (kind === 'agent') return agentLimit;
+  // Seed 002's rule is "Experts have a shorter timeout (10 min) than baseline agents (15 min)": its
+  // dispatch_expert example passes DELEGATION_TIMEOUT whatever AGENT_TIMEOUT is, but we follow the
+  // rule over the example, so an expert (a focused request) never gets longer than an agent's whole task.
+  const delegationLimit = poolLimitSeconds(config, 'delegation_timeout_secs');
+  if (agentLimit === null) return delegationLimit;
+  return delegationLimit === null ? agentLimit : Math.min(agentLimit, delegationLimit);
 }
+
+/** One of the pool's limits, or null under `per_command` when the pool left it to its default. */
+const poolLimitSeconds = (config: PoolConfig, limit: GivenLimit): number | null =>
+  config.timeout_config.timeout_policy === 'per_command' && !limitGiven(config, limit) ? null : config[limit];
 
 export const enforcesCommandDeadlines = (config: PoolConfig): boolean => config.timeout_config.timeout_policy !== 'per_agent';
 

@@ -56,7 +56,7 @@ describe('under per_command a given agent limit bounds the attempt; the default 
     expect(byDefault?.deadlineAt).toBeNull();
   });
 
-  it('an expert under per_command is bounded by a given delegation_timeout_secs, and not by the 600 s default', async () => {
+  it('an expert under per_command is bounded by a given delegation_timeout_secs, or a given agent_timeout_secs, and not by the 600 s default', async () => {
     // Prepare
     const perCommand = { timeout_config: { timeout_policy: 'per_command' as const } };
     await newPool(m.deps, { ...perCommand, delegation_timeout_secs: 1_200 }, ['i-1'], 'given');
@@ -64,8 +64,8 @@ describe('under per_command a given agent limit bounds the attempt; the default 
     // Act
     const given = await claimPoolItem(m.deps, 'given', { agentId: 'x', kind: 'expert' });
     const agentsOnly = await claimPoolItem(m.deps, 'agents-only', { agentId: 'x', kind: 'expert' });
-    // Assess: an expert's limit is the delegation limit under every policy (seed 002), never agent_timeout_secs
+    // Assess: the delegation limit applies under every policy, and an expert never gets longer than an agent (seed 002)
     expect(given?.deadlineAt).toBe(toIso(at(1_200)));
-    expect(agentsOnly?.deadlineAt).toBeNull();
+    expect(agentsOnly?.deadlineAt).toBe(toIso(at(300)));
   });
 });

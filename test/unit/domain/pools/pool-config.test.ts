@@ -57,7 +57,7 @@ describe('pool config (seed 003 names, seed 002 defaults)', () => {
 
   // Seed 003 schedules the agent timeout under every policy: the contract's "under per_command there
   // is no agent deadline" is about the default limit only (pool-config.ts, agentLimitSeconds).
-  it('under per_command a given limit applies, each to its own kind: agent_timeout_secs to agents, delegation_timeout_secs to experts', () => {
+  it('under per_command a given limit applies: agent_timeout_secs to agents and experts, delegation_timeout_secs to experts', () => {
     // Prepare
     const perCommand = { timeout_policy: 'per_command' as const };
     const agentGiven = resolvePoolConfig({ agent_timeout_secs: 600, timeout_config: perCommand });
@@ -65,9 +65,27 @@ describe('pool config (seed 003 names, seed 002 defaults)', () => {
     // The given value may equal the default (here the sum of the command limits, 60 s): it is still given
     const givenAsDefault = resolvePoolConfig({ agent_timeout_secs: 60, agent_template: [{ shell: 'x' }], timeout_config: perCommand });
     // Assess
-    expect([agentLimitSeconds(agentGiven, 'agent', undefined), agentLimitSeconds(agentGiven, 'expert', undefined)]).toEqual([600, null]);
+    expect([agentLimitSeconds(agentGiven, 'agent', undefined), agentLimitSeconds(agentGiven, 'expert', undefined)]).toEqual([600, 600]);
     expect([agentLimitSeconds(delegationGiven, 'agent', undefined), agentLimitSeconds(delegationGiven, 'expert', undefined)]).toEqual([null, 1200]);
     expect(agentLimitSeconds(givenAsDefault, 'agent', undefined)).toBe(60);
+  });
+
+  // Seed 002's rule, "Experts have a shorter timeout (10 min) than baseline agents (15 min)", over its
+  // example (dispatch_expert passes DELEGATION_TIMEOUT whatever AGENT_TIMEOUT is): an expert's focused
+  // request never gets longer than a whole task would.
+  it('an expert never gets longer than an agent of the same pool: the lesser of delegation_timeout_secs and the agent limit', () => {
+    // Prepare
+    const lowerAgentLimit = resolvePoolConfig({ agent_timeout_secs: 300 });
+    const derivedAgentLimit = resolvePoolConfig({ agent_template: [{ shell: 'validate ${item.id}' }] });
+    const higherAgentLimit = resolvePoolConfig({ agent_timeout_secs: 1_200, timeout_config: { timeout_policy: 'hybrid' } });
+    const perCommandAgentsOnly = resolvePoolConfig({ agent_timeout_secs: 300, timeout_config: { timeout_policy: 'per_command' } });
+    // Assess
+    expect(agentLimitSeconds(lowerAgentLimit, 'expert', undefined)).toBe(300);
+    expect(agentLimitSeconds(derivedAgentLimit, 'expert', undefined)).toBe(60);
+    expect(agentLimitSeconds(higherAgentLimit, 'expert', undefined)).toBe(600);
+    expect(agentLimitSeconds(perCommandAgentsOnly, 'expert', undefined)).toBe(300);
+    // A limit a human gave the item still replaces both
+    expect(agentLimitSeconds(lowerAgentLimit, 'expert', 1_800)).toBe(1_800);
   });
 
   it('a per_command pool stored before limitsGiven was kept: a limit other than its default was given; one equal to it reads as the default', () => {
