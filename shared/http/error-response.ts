@@ -34,6 +34,7 @@ export const statusByCode: Readonly<Record<string, number>> = {
   command_not_started: 409,
   too_many_commands_running: 409,
   item_not_in_dlq: 409,
+  retry_conflict: 409,
   escalation_answered: 409,
   item_exists: 409,
   // Local cloud only: POST /_local/clock/advance without --virtual-clock.

@@ -2,7 +2,7 @@ import { unchanged, type Decision } from '../effects.js';
 import type { EpochMs } from '../time.js';
 import { withWakeUp } from './item-wake-up.js';
 import { agentLimitSeconds, type PoolConfig } from './pool-config.js';
-import { ClarifiedInputTooLargeError, EscalationAnsweredError, ItemNotInDlqError, TimeoutNotIncreasedError } from './pool-errors.js';
+import { ClarifiedInputTooLargeError, EscalationAnsweredError, ItemNotInDlqError, RetryConflictError, TimeoutNotIncreasedError } from './pool-errors.js';
 import { ITEM_BOUNDS, type EscalationOption, type PoolItem } from './pool-item.js';
 import { settles, withFollowUp } from './resolve-attempt.js';
 import { storedBytes } from '../stored-size.js';
@@ -78,11 +78,17 @@ export function answerEscalation(item: PoolItem, escalationId: string, answer: E
 /** What an item's `reopen_pool` opened: a split's subtasks (new items), else the item itself (work again). */
 export const itemsOpenedBy = (item: PoolItem): string[] => (item.state === 'split' ? [...(item.splitInto ?? [])] : [item.itemId]);
 
-/** The DLQ's redrive: the item is available again, with a new agent limit when one is given, and its pool runs again. */
+/**
+ * The DLQ's redrive: the item is available again, with a new agent limit when one is given, and its pool runs again.
+ * Sent again before the item is claimed, it is answered as the first when it asks for no limit or the
+ * one the item has; another limit is refused, as another body under a pool's id is: applying it
+ * could let a late resend of an earlier retry undo a later one.
+ */
 export function retryFromDlq(item: PoolItem, agentTimeoutSecs: number | undefined, config: PoolConfig, now: EpochMs): Decision<PoolItem> {
   if (item.state !== 'dlq') {
-    if (item.state === 'available' && item.reason === 'redriven') return unchanged(item, 'already_redriven');
-    throw new ItemNotInDlqError(item.itemId, item.state);
+    if (item.state !== 'available' || item.reason !== 'redriven') throw new ItemNotInDlqError(item.itemId, item.state);
+    if (agentTimeoutSecs !== undefined && agentTimeoutSecs !== item.limitSeconds) throw new RetryConflictError(item.itemId, agentTimeoutSecs, item.limitSeconds);
+    return unchanged(item, 'already_redriven');
   }
   const redriven = withFollowUp(
     { ...item, state: 'available', reason: 'redriven', ...(agentTimeoutSecs !== undefined ? { limitSeconds: agentTimeoutSecs } : {}) },

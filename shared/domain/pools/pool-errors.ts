@@ -86,6 +86,16 @@ export class ItemNotInDlqError extends VigilError {
     super(`Item '${itemId}' is ${state}, not in the DLQ; only dead-lettered items can be retried.`);
   }
 }
+/** A retry sent again (its item no longer in the DLQ) that asks for another limit than the retry that took it out did. */
+export class RetryConflictError extends VigilError {
+  readonly code = 'retry_conflict';
+  constructor(itemId: string, askedSeconds: number, itemLimitSeconds: number | undefined) {
+    const has = itemLimitSeconds === undefined ? "no limit of its own (it keeps the pool's)" : `agentTimeoutSecs ${itemLimitSeconds}`;
+    super(
+      `Item '${itemId}' was already retried, with ${has}, and is available again; this retry asks for agentTimeoutSecs ${askedSeconds}. Nothing was changed: resend the first retry's body to confirm it, or give the new limit when the item is back in the DLQ.`,
+    );
+  }
+}
 export class EscalationNotFoundError extends VigilError {
   readonly code = 'escalation_not_found';
   constructor(escalationId: string) {
