@@ -11,6 +11,12 @@ import { loadOwnPool } from './pool-state-stores.js';
 
 /** Asked agents read per step of a status page (one batched read of their items). */
 const STATUS_STEP = 25;
+/**
+ * Asked agents one status page reads at most. A silent agent is a few bytes of answer, so the answer's
+ * budget alone let a page read every asked agent's item: 10,000 items of up to ~110 KB outlast API
+ * Gateway's 29 s. 250 of them are ~7,000 consistent read units, a few seconds at one partition's 3,000 a second.
+ */
+export const STATUS_PAGE_AGENTS = 250;
 
 /**
  * Seed 002's compaction: ask every running agent of the pool (their heartbeats answer `checkpoint`),
@@ -49,8 +55,8 @@ async function storeOnce(deps: ManagerDeps, collection: CheckpointCollection): P
 
 /**
  * Who answered and who did not, in the order they were asked, one answer's worth at a time (a state
- * is up to 32 KB): `nextCursor` asks for the rest. `done` once the pass is over and everyone it asked
- * answered, or the last window closed.
+ * is up to 32 KB) and at most `STATUS_PAGE_AGENTS` agents: `nextCursor` asks for the rest. `done`
+ * once the pass is over and everyone it asked answered, or the last window closed.
  */
 export async function collectionStatus(deps: ManagerDeps, poolId: string, collectionId: string, tenant: string = DEFAULT_TENANT, cursor?: string) {
   await loadOwnPool(deps, poolId, tenant);
@@ -58,10 +64,12 @@ export async function collectionStatus(deps: ManagerDeps, poolId: string, collec
   if (!collection) throw new CollectionNotFoundError(collectionId);
   const collected: Array<{ agentId: string; itemId: string; state: unknown; replaced?: true }> = [];
   const missing: string[] = [];
-  let next = cursor === undefined ? 0 : Number(cursor);
+  const first = cursor === undefined ? 0 : Number(cursor);
+  const end = Math.min(collection.agentCount, first + STATUS_PAGE_AGENTS);
+  let next = first;
   let usedBytes = 0;
-  pages: while (next < collection.agentCount) {
-    const asked = await deps.pools.askedAgents(collection, next, STATUS_STEP);
+  pages: while (next < end) {
+    const asked = await deps.pools.askedAgents(collection, next, Math.min(STATUS_STEP, end - next));
     const items = await deps.pools.getItems(asked.map((agent) => ({ poolId, itemId: agent.itemId })));
     const byId = new Map(items.map((item) => [item.itemId, item]));
     for (const agent of asked) {
