@@ -39,7 +39,14 @@ export function sigV4Signer(options: SigV4Options): RequestSigner {
   };
 }
 
-/** The region in an API Gateway URL (`https://id.execute-api.<region>.amazonaws.com`), if it is one. */
+/** The whole host of an API Gateway endpoint, China's `amazonaws.com.cn` included. */
+const API_GATEWAY_HOST = /^[a-z0-9-]+\.execute-api\.([a-z0-9-]+)\.amazonaws\.com(?:\.cn)?$/;
+
+/**
+ * The region in an API Gateway URL (`https://id.execute-api.<region>.amazonaws.com`), if it is one.
+ * The whole host must match: a caller signs with the operator's credentials whatever host this names
+ * a region for, so `….amazonaws.com.evil.example` is no API Gateway's.
+ */
 export function regionOfApiGatewayUrl(url: string): string | undefined {
-  return /\.execute-api\.([a-z0-9-]+)\.amazonaws\.com/.exec(new URL(url).hostname)?.[1];
+  return API_GATEWAY_HOST.exec(new URL(url).hostname)?.[1];
 }
