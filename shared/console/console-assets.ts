@@ -1,11 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pageHeaders } from './page-policy.js';
 
 const CONSOLE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), 'web');
 
 export interface ConsoleAssets {
   html: string;
+  /** The page's Content-Security-Policy and Referrer-Policy (see page-policy.ts). */
+  htmlHeaders: Record<string, string>;
   js: string;
 }
 
@@ -23,7 +26,8 @@ export async function buildConsoleAssets(): Promise<ConsoleAssets> {
   });
   const [output] = result.outputFiles;
   if (!output) throw new Error('esbuild produced no console bundle');
-  return { html: await readFile(join(CONSOLE_DIR, 'index.html'), 'utf8'), js: output.text };
+  const html = await readFile(join(CONSOLE_DIR, 'index.html'), 'utf8');
+  return { html, htmlHeaders: pageHeaders(html), js: output.text };
 }
 
 let cached: Promise<ConsoleAssets> | undefined;

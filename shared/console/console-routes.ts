@@ -8,6 +8,8 @@ export interface RawReply {
   body: string;
   /** The upstream's `Retry-After`, handed on so a caller backs off as long as Vigil asked. */
   retryAfter?: string;
+  /** The console's own headers for its page (its policy); a forwarded answer has none. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface ForwardedRequest {
@@ -64,6 +66,7 @@ export async function replyOf(response: Response): Promise<RawReply> {
 
 /** The headers a listener sends with a raw reply. */
 export const rawReplyHeaders = (reply: RawReply): Record<string, string> => ({
+  ...reply.headers,
   'content-type': reply.contentType,
   ...(reply.retryAfter !== undefined ? { 'retry-after': reply.retryAfter } : {}),
 });
@@ -76,7 +79,8 @@ export function consoleRoutes(options: ConsoleRouteOptions) {
   return async (method: string, url: URL, body: string, contentType?: string): Promise<RawReply | undefined> => {
     const path = url.pathname;
     if (method === 'GET' && (path === '/' || path === '/console' || path === '/console/')) {
-      return { statusCode: 200, contentType: 'text/html; charset=utf-8', body: (await consoleAssets()).html };
+      const { html, htmlHeaders } = await consoleAssets();
+      return { statusCode: 200, contentType: 'text/html; charset=utf-8', body: html, headers: htmlHeaders };
     }
     if (method === 'GET' && path === '/console/app.js') {
       return { statusCode: 200, contentType: 'text/javascript; charset=utf-8', body: (await consoleAssets()).js };

@@ -67,7 +67,8 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
         contentType: 'application/json',
         body: JSON.stringify({ error: { code: 'route_not_found', message: `No console route ${url.pathname}. Open / for the console.` } }),
       };
-      response.writeHead(answer.statusCode, { ...rawReplyHeaders(answer), ...NOT_FRAMEABLE });
+      // The page's own policy replaces NOT_FRAMEABLE's (it says `frame-ancestors 'none'` too).
+      response.writeHead(answer.statusCode, { ...NOT_FRAMEABLE, ...rawReplyHeaders(answer) });
       response.end(answer.body);
     } catch (error) {
       // The cause goes to this terminal, not to whoever sent the request.

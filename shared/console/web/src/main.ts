@@ -96,6 +96,8 @@ async function start() {
   main.addEventListener('change', (event) => {
     if (inControls(event)) void refresh();
   });
+  // A form acts through its buttons' data-action: submitted, it would load the page anew (its policy refuses that).
+  main.addEventListener('submit', (event) => event.preventDefault());
   main.addEventListener('click', async (event) => {
     const target = (event.target as HTMLElement).closest<HTMLElement>('[data-action]');
     if (!target || !page.act) return;

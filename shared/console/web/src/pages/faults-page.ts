@@ -24,7 +24,7 @@ export function faultsPage(where: Endpoints): Page {
     title: 'Faults',
     controls: () =>
       where.faults
-        ? `<form class="controls faults" onsubmit="return false">
+        ? `<form class="controls faults">
             <label><input type="checkbox" id="gate-down"> gate down</label>
             ${where.regions.map((r) => `<label><input type="checkbox" class="cut-off" value="${esc(r)}"> cut off ${esc(r)}</label>`).join('')}
             <label>drop rate <input id="drop-rate" type="number" min="0" max="1" step="0.05" value="0"></label>

@@ -21,7 +21,7 @@ const remember = (key: string) => localStorage.setItem(RECENT_KEY, JSON.stringif
 export function poolsIndexPage(where: Endpoints): Page {
   return {
     title: 'Pools',
-    controls: () => `<form class="controls" id="open-pool" onsubmit="return false">
+    controls: () => `<form class="controls" id="open-pool">
         <label>Region <select id="pool-region">${where.regions.map((r) => `<option>${esc(r)}</option>`).join('')}</select></label>
         <label>Pool id <input id="pool-id" required></label>
         <button data-action="open-pool">Open</button></form>`,
@@ -90,7 +90,7 @@ export function poolPage(region: string, poolId: string): Page {
   let itemId = '';
   return {
     title: `Pool ${poolId}`,
-    controls: () => `<form class="controls" onsubmit="return false"><label>Item id <input id="item-id"></label><button data-action="show-item">Show attempts</button></form>`,
+    controls: () => `<form class="controls"><label>Item id <input id="item-id"></label><button data-action="show-item">Show attempts</button></form>`,
     async live() {
       const [pool, metrics, dlq, item] = await Promise.all([
         api<PoolJson>(region, base),
