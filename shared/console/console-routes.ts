@@ -1,3 +1,4 @@
+import { CallNotSignedError } from './call-not-signed-error.js';
 import { consoleAssets } from './console-assets.js';
 import { FORWARD_TIMEOUT_MS, forwardWithin, isTimeout } from './forward-within.js';
 
@@ -109,6 +110,10 @@ export function consoleRoutes(options: ConsoleRouteOptions) {
     try {
       return await forwardWithin(options.forward, { method, url: upstream, body, ...(contentType ? { contentType } : {}) }, timeoutMs);
     } catch (error) {
+      if (error instanceof CallNotSignedError) {
+        const message = `The call to ${target} was not sent: the console could not sign it with your AWS credentials (${error.message}). Make them available where vigil console runs (AWS_PROFILE, aws sso login, …) and try again.`;
+        return json(502, { error: { code: error.code, message } });
+      }
       if (isTimeout(error)) {
         return json(504, { error: { code: 'upstream_timeout', message: `${target} did not answer within ${timeoutMs / 1000} s; the console stopped waiting.` } });
       }

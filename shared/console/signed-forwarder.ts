@@ -1,5 +1,6 @@
 import { regionOfApiGatewayUrl, sigV4Signer, type SigV4Options } from '../sdk/sigv4-signer.js';
 import type { RequestSigner } from '../sdk/request-signer.js';
+import { CallNotSignedError } from './call-not-signed-error.js';
 import { replyOf, type Forwarder } from './console-routes.js';
 
 /**
@@ -25,6 +26,8 @@ export function signedForwarder(options: { fallbackRegion?: string; credentials?
       url,
       headers: contentType ? { 'content-type': contentType } : {},
       ...(hasBody ? { body } : {}),
+    }).catch((error: unknown) => {
+      throw new CallNotSignedError(error);
     });
     // Never followed: on another host fetch drops Authorization but not the session token.
     const response = await fetch(url, {
