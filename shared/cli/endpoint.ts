@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import * as z from '../validation/zod.js';
 import { regionOfApiGatewayUrl, sigV4Signer } from '../sdk/sigv4-signer.js';
 import { VigilHttp, type VigilHttpOptions } from '../sdk/vigil-http.js';
+import { refuseApiGatewayOverHttp } from './api-gateway-over-https.js';
 import { callBudgetMs } from './call-timeout-flag.js';
 import { UsageError } from './exit-codes.js';
 import { httpUrl } from './http-url.js';
@@ -49,6 +50,7 @@ export function endpointOptions(flags: EndpointFlags): VigilHttpOptions {
   const { endpoint, from } = resolveEndpoint(flags);
   const url = httpUrl(endpoint);
   if (!url) throw new UsageError(`${from} '${endpoint}' is not an http(s) URL. Write it whole, e.g. --endpoint http://127.0.0.1:4701.`);
+  refuseApiGatewayOverHttp(url, from, endpoint);
   const region = regionOfApiGatewayUrl(url.href);
   return { endpoint, ...(region ? { signer: sigV4Signer({ region }) } : {}) };
 }

@@ -4,6 +4,7 @@ import type { ConsoleTargets } from '../../console/console-routes.js';
 import { startConsoleServer } from '../../console/console-server.js';
 import { regionOfApiGatewayUrl } from '../../sdk/sigv4-signer.js';
 import * as z from '../../validation/zod.js';
+import { refuseApiGatewayOverHttp } from '../api-gateway-over-https.js';
 import { command } from '../command-line.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { httpUrl } from '../http-url.js';
@@ -13,6 +14,7 @@ const endpointsFile = z.object({ gate: z.string(), regions: z.record(z.string(),
 function url(text: string, flag: string): string {
   const parsed = httpUrl(text);
   if (!parsed) throw new UsageError(`${flag} '${text}' is not a URL. Pass an http(s) one, e.g. https://abc.execute-api.eu-west-1.amazonaws.com.`);
+  refuseApiGatewayOverHttp(parsed, flag, text);
   return parsed.href.replace(/\/$/, '');
 }
 
