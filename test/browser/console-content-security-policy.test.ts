@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { consoleRoutes, rawReplyHeaders } from '../../shared/console/console-routes.js';
 import { startConsoleServer } from '../../shared/console/console-server.js';
+import { untilTrueInPage } from './until-true-in-page.js';
 import { chromiumAvailable } from './chromium.js';
 import { iso, json, notFound, useScriptedConsole } from './scripted-console.js';
 
@@ -76,13 +77,13 @@ describe.skipIf(!chromiumAvailable())('the console page works under its policy (
     // Act: every page; the pools form submitted, and Enter in it
     for (const hash of ['#/job/us-east-1/job-1', '#/escalations', '#/faults', '#/pool/us-east-1/pool-a', '#/pools']) {
       await page.evaluate(`location.hash = '${hash}'`);
-      await page.waitForFunction(`location.hash === '${hash}' && document.getElementById('controls') !== null`, undefined, { timeout: 5_000 });
+      await untilTrueInPage(page, `location.hash === '${hash}' && document.getElementById('controls') !== null`, 5_000);
     }
     await page.fill('#pool-id', 'pool-b');
     await page.evaluate(`document.getElementById('open-pool').requestSubmit()`);
     await page.press('#pool-id', 'Enter');
     // Assess
-    await page.waitForFunction(`location.hash === '#/pool/us-east-1/pool-b'`, undefined, { timeout: 5_000 });
+    await untilTrueInPage(page, `location.hash === '#/pool/us-east-1/pool-b'`, 5_000);
     expect(await page.evaluate('location.search')).toBe('');
     expect(violations).toEqual([]);
   }, 60_000);

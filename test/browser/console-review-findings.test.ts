@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ForwardedRequest, RawReply } from '../../shared/console/console-routes.js';
 import { startConsoleServer } from '../../shared/console/console-server.js';
 import { jobHistory } from '../support/job-history.js';
+import { untilTrueInPage } from './until-true-in-page.js';
 import { chromiumAvailable, launchChromium } from './chromium.js';
 
 /*
@@ -115,7 +116,7 @@ describe.skipIf(!chromiumAvailable())('the console page against scripted regions
       return json({ error: { code: 'route_not_found', message: 'x' } }, 404);
     };
     await open('#/escalations');
-    await page.waitForFunction(`document.querySelectorAll('.card.escalation').length === 2`, undefined, { timeout: 5_000 });
+    await untilTrueInPage(page, `document.querySelectorAll('.card.escalation').length === 2`, 5_000);
     const cards = page.locator('.card.escalation');
     const firstRegion = await cards.nth(0).locator('h3 small').textContent();
     expect(firstRegion).toContain('us-east-1');
@@ -176,7 +177,7 @@ describe.skipIf(!chromiumAvailable())('the console page against scripted regions
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('pageerror', (error) => errors.push(String(error)));
     await page.goto(`${consoleServer.pageUrl}#/job/us-east-1/100%`);
-    const ready = await page.waitForFunction(`document.body.dataset['ready'] === 'true'`, undefined, { timeout: 4_000 }).then(
+    const ready = await untilTrueInPage(page, `document.body.dataset['ready'] === 'true'`, 4_000).then(
       () => true,
       () => false,
     );

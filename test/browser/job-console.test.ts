@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pollUntil } from '../support/poll.js';
 import { call, startConsoleCloud } from './console-cloud.js';
+import { untilTrueInPage } from './until-true-in-page.js';
 import { chromiumAvailable, launchChromium, SCREENSHOTS_DIR } from './chromium.js';
 
 interface Submitted {
@@ -63,7 +64,7 @@ describe.skipIf(!chromiumAvailable())('the console shows jobs as they happen (he
 
     // Act: time passes beyond the extended deadline (8 s + 3 s); the page polls.
     await advance(11_500 - 1_100);
-    await page.waitForFunction(`document.getElementById('job-status')?.textContent === 'TIMED_OUT'`, undefined, { timeout: 20_000 });
+    await untilTrueInPage(page, `document.getElementById('job-status')?.textContent === 'TIMED_OUT'`, 20_000);
 
     // Assess: same document (no reload), the reason, and the timeline's marks.
     expect(await page.evaluate(() => performance.timeOrigin)).toBe(loadedAt);
@@ -106,9 +107,7 @@ describe.skipIf(!chromiumAvailable())('the console shows jobs as they happen (he
     await page.selectOption('#status-filter', 'TIMED_OUT');
     // A filtered list may show some regions' answers before the others: wait for the running job gone
     // and the timed-out one listed, not merely for the running one gone.
-    await page.waitForFunction(
-      `document.querySelector('tr.job-row[data-job="console-running"]') === null && document.querySelector('tr.job-row[data-job="console-timeout"]') !== null`,
-    );
+    await untilTrueInPage(page, `document.querySelector('tr.job-row[data-job="console-running"]') === null && document.querySelector('tr.job-row[data-job="console-timeout"]') !== null`);
     expect(await page.locator('tr.job-row[data-job="console-timeout"]').count()).toBe(1);
   }, 60_000);
 
@@ -133,9 +132,7 @@ describe.skipIf(!chromiumAvailable())('the console shows jobs as they happen (he
       },
       { what: 'both regions to confirm the global timeout to the gate', timeoutMs: 30_000, intervalMs: 0 },
     );
-    await page.waitForFunction(`document.querySelectorAll('.lane[data-source="gate"] [data-kind="confirmed"]').length === 2`, undefined, {
-      timeout: 30_000,
-    });
+    await untilTrueInPage(page, `document.querySelectorAll('.lane[data-source="gate"] [data-kind="confirmed"]').length === 2`, 30_000);
     expect(await page.textContent('#job-status')).toBe('TIMED_OUT');
     expect(await page.locator('.lane').evaluateAll((lanes) => lanes.map((l) => l.getAttribute('data-source')))).toEqual(['gate', 'eu-west-1', 'us-east-1']);
     expect(await page.locator('.lane[data-source="eu-west-1"] [data-kind="takeover"] text').textContent()).toBe('fence 1→2');
@@ -148,7 +145,7 @@ describe.skipIf(!chromiumAvailable())('the console shows jobs as they happen (he
     await page.check('#gate-down');
     await page.check('input.cut-off[value="eu-west-1"]');
     await page.click('button[data-action="apply-faults"]');
-    await page.waitForFunction(`document.getElementById('faults-now')?.textContent.includes('"gateDown": true')`);
+    await untilTrueInPage(page, `document.getElementById('faults-now')?.textContent.includes('"gateDown": true')`);
     expect(env.cloud.network.faults).toMatchObject({ gateDown: true, cutOff: ['eu-west-1'] });
 
     // The page is served beside the gate, not by it: the jobs list still shows the regions' jobs.
@@ -158,7 +155,7 @@ describe.skipIf(!chromiumAvailable())('the console shows jobs as they happen (he
 
     await page.goto(`${gate}/#/faults`);
     await page.click('button[data-action="clear-faults"]');
-    await page.waitForFunction(`document.getElementById('faults-now')?.textContent.includes('"gateDown": false')`);
+    await untilTrueInPage(page, `document.getElementById('faults-now')?.textContent.includes('"gateDown": false')`);
     expect(env.cloud.network.faults).toMatchObject({ gateDown: false, cutOff: [] });
   }, 60_000);
 });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PoolClient } from '../support/pool-client.js';
 import { pollUntil } from '../support/poll.js';
 import { startConsoleCloud } from './console-cloud.js';
+import { untilTrueInPage } from './until-true-in-page.js';
 import { chromiumAvailable, launchChromium, SCREENSHOTS_DIR } from './chromium.js';
 
 /** The pool and escalation pages on `npm start`'s own fleet routes: what the page does is what the API did. */
@@ -53,7 +54,7 @@ describe.skipIf(!chromiumAvailable())('the console’s pools and escalations on 
 
     // Assess: the page shows the API's new state without a reload.
     await page.waitForSelector(`tr[data-dlq-item="${dead}"]`, { state: 'detached' });
-    await page.waitForFunction(`document.querySelector('.count[data-state="available"] b')?.textContent === '3'`);
+    await untilTrueInPage(page, `document.querySelector('.count[data-state="available"] b')?.textContent === '3'`);
     expect((await pools.getItem('console-dlq', dead)).body.state).toBe('available');
     await page.close();
   }, 60_000);
