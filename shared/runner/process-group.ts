@@ -104,12 +104,16 @@ function guardGroup(pgid: number, graceMs: number): () => void {
  */
 export const START_WHEN_GUARDED = 'IFS= read -r go <&3; [ "$go" = go ] || exit 0; exec 3<&-; exec "$@"';
 
+/** What `spawnGroup` hands exec: the guarded start's shell, then the command (its limits are exec's: command-line-limits.ts). */
+export const groupArgv = (command: string, args: readonly string[]): string[] => ['sh', '-c', START_WHEN_GUARDED, 'vigil-group', command, ...args];
+
 /**
  * Starts `command` as the leader of a new process group, so a signal reaches everything it started;
  * a guard stops the group `graceMs` after SIGTERM should this process die without doing it.
  */
 export function spawnGroup(command: string, args: readonly string[], env: NodeJS.ProcessEnv, graceMs: number): ChildGroup {
-  const child: ChildProcess = spawn('sh', ['-c', START_WHEN_GUARDED, 'vigil-group', command, ...args], {
+  const [file = 'sh', ...argv] = groupArgv(command, args);
+  const child: ChildProcess = spawn(file, argv, {
     detached: true,
     stdio: ['ignore', 'inherit', 'inherit', 'pipe'],
     env,

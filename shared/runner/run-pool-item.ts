@@ -2,7 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AttemptHandle } from '../sdk/agent.js';
 import { VigilApiError, VigilUnreachableError } from '../sdk/errors.js';
 import { ChildFiles } from './child-files.js';
-import { spawnGroup } from './process-group.js';
+import { groupArgv, spawnGroup } from './process-group.js';
+import { argumentListTooLongReason, commandLineProblem, isArgumentListTooLong } from './command-line-limits.js';
 import { stopGroup } from './stop-group.js';
 import { sendUntil, untilAnswered } from './until-answered.js';
 import { ASK_AT_DEADLINE_MS, settledBy, superviseHearingVigil } from './ask-at-deadline.js';
@@ -75,8 +76,17 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
   };
   const reportTerminated = (cleanup: 'completed' | 'failed'): Promise<ItemOutcome> =>
     untilAnswered((signal) => attempt.terminated(cleanup, files.read(files.result), { signal }), reportDeadline(attempt), context.log).then((): ItemOutcome => 'terminated', attemptOver);
-  const reportComplete = (outcome: 'succeeded' | 'failed'): Promise<void> =>
-    untilAnswered((signal) => attempt.complete(outcome, files.read(files.result), { signal }), reportDeadline(attempt), context.log);
+  const reportComplete = (outcome: 'succeeded' | 'failed', result: unknown = files.read(files.result)): Promise<void> =>
+    untilAnswered((signal) => attempt.complete(outcome, result, { signal }), reportDeadline(attempt), context.log);
+  /** A command exec refuses (the item filled in makes its command line unusable) fails the item with the reason, never as a command not found. */
+  const failUnstartable = async (command: ItemCommand, reason: string, startReported: boolean): Promise<ItemOutcome> => {
+    const message = `command ${command.index} (${command.type}) cannot start: ${reason}`;
+    context.log(`item ${claim.itemId}: ${message}`);
+    if (startReported) await untilAnswered((signal) => attempt.finishCommand(command.index, 'failed', { signal }), reportDeadline(attempt), context.log);
+    const resultSoFar = files.read(files.result);
+    await reportComplete('failed', { error: { code: 'command_cannot_start', message }, ...(resultSoFar !== undefined ? { resultSoFar } : {}) });
+    return 'failed';
+  };
   const graceMs = context.graceSeconds * 1000;
   /** The runner was told to stop (Ctrl-C): the item goes back to the pool for another agent. */
   const runnerStopped = (cleanup: 'completed' | 'failed'): Promise<ItemOutcome> => {
@@ -105,6 +115,10 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
       if (context.stopping?.aborted) return runnerStopped('completed');
       // Vigil ended the attempt already: no child is started only to be stopped.
       if (attempt.signal.aborted) return endedByVigil(whySignalled(attempt.signal.reason, 'terminate'));
+      const [program = 'sh', ...args] = command.argv;
+      // Found before the start is reported: the command never runs.
+      const unstartable = commandLineProblem(groupArgv(program, args), env);
+      if (unstartable !== undefined) return failUnstartable(command, unstartable, false);
       const started = command.reported
         ? await untilAnswered((signal) => attempt.startCommand(command.index, command.type, { signal }), reportDeadline(attempt), context.log)
         : { deadlineAtMs: undefined };
@@ -114,8 +128,15 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
       const ownLimitMs = command.limitSeconds ? startedAt + command.limitSeconds * 1000 : undefined;
       // Vigil's deadlines come when Vigil's clock reads them (its answers tell where it stands), read anew every tick.
       const deadlineMs = () => earliest(vigilClock.localMsOf(started.deadlineAtMs) ?? ownLimitMs, vigilClock.localMsOf(attempt.deadlineAtMs));
-      context.log(`item ${claim.itemId} attempt ${claim.attempt}: command ${command.index} (${command.type}) ${command.argv.join(' ')}`);
-      const group = spawnGroup(command.argv[0] ?? 'sh', command.argv.slice(1), env, graceMs);
+      context.log(`item ${claim.itemId} attempt ${claim.attempt}: command ${command.index} (${command.type}) ${shownArgv(command.argv)}`);
+      let group;
+      try {
+        group = spawnGroup(program, args, env, graceMs);
+      } catch (error) {
+        // The total's limit (ARG_MAX) is the system's to tell: spawn's E2BIG says it was passed.
+        if (!isArgumentListTooLong(error)) throw error;
+        return failUnstartable(command, argumentListTooLongReason(groupArgv(program, args), env), command.reported);
+      }
       const end = await superviseHearingVigil(group, {
         signal: attempt.signal,
         ...(context.stopping ? { stopping: context.stopping } : {}),
@@ -154,6 +175,13 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
     await reportComplete('succeeded');
     return 'succeeded';
   }
+}
+
+/** A command line as logged: an item filled in may be long, and the log shows its start. */
+const SHOWN_ARGV_CHARS = 500;
+function shownArgv(argv: readonly string[]): string {
+  const line = argv.join(' ');
+  return line.length <= SHOWN_ARGV_CHARS ? line : `${line.slice(0, SHOWN_ARGV_CHARS)}… (${line.length} characters)`;
 }
 
 const earliest = (...times: Array<number | undefined>): number | undefined => {
