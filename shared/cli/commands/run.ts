@@ -144,7 +144,9 @@ async function runPool(flags: RunFlags, childArgv: string[], stopping: AbortSign
   const claudeCommand = flags['claude-cmd'] ?? 'claude -p';
   const claudeProgram = claudeCommand.split(/\s+/).find(Boolean);
   if (claudeProgram === undefined) throw new UsageError("--claude-cmd is empty: name the program that runs the template's claude: steps (default 'claude -p').");
-  const template = childArgv.length > 0 ? [] : await poolTemplate(new VigilHttp(options), pool);
+  const template = childArgv.length > 0 ? [] : await followedThroughOutages(() => poolTemplate(new VigilHttp(options), pool), flags.follow === true, stopping);
+  // Told to stop while it waited for Vigil: nothing was claimed.
+  if (template === undefined) return ExitCode.ok;
   if (template.some((step) => step.type === 'claude')) assertStartable(claudeProgram, `The pool's claude: steps (--claude-cmd '${claudeCommand}')`);
   const outcomes: ItemOutcome[] = [];
   // Told to stop (Ctrl-C): no new item is claimed, so none is left claimed when the runner exits.
@@ -200,6 +202,23 @@ function claimPatienceFromEnv(value: string | undefined): number | undefined {
     throw new UsageError(`VIGIL_CLAIM_PATIENCE_SECONDS must be a number of seconds > 0 and ≤ ${MAX_DURATION_SECONDS} (one year), not '${value}'. Unset it for the default, 35.`);
   }
   return seconds * 1000;
+}
+
+/**
+ * `read`, waited out through an outage of Vigil when the runner follows the pool (its claims are too);
+ * undefined when told to stop meanwhile.
+ */
+async function followedThroughOutages<T>(read: () => Promise<T>, follow: boolean, stopping: AbortSignal): Promise<T | undefined> {
+  for (;;) {
+    try {
+      return await read();
+    } catch (error) {
+      if (!(follow && error instanceof VigilUnreachableError)) throw error;
+      log(`${error.message}; asking again in ${FOLLOW_POLL_MS / 1000} s`);
+      await sleep(FOLLOW_POLL_MS, undefined, { signal: stopping }).catch(() => undefined);
+      if (stopping.aborted) return undefined;
+    }
+  }
 }
 
 async function poolTemplate(http: VigilHttp, poolId: string) {
