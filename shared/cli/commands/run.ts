@@ -176,7 +176,14 @@ async function runPool(flags: RunFlags, childArgv: string[], stopping: AbortSign
       continue;
     }
     const commands = itemCommands(attempt.claim, childArgv, template, claudeCommand);
-    outcomes.push(await runPoolItem(attempt, commands, { endpoint: options.endpoint, workerEndpoint, graceSeconds: graceSeconds(flags), log, stopping }));
+    try {
+      outcomes.push(await runPoolItem(attempt, commands, { endpoint: options.endpoint, workerEndpoint, graceSeconds: graceSeconds(flags), log, stopping }));
+    } catch (error) {
+      // Given up at the attempt's deadline: Vigil decides the item without its outcome, and the runner holds nothing; a follower waits the outage out.
+      if (!(error instanceof VigilUnreachableError && flags.follow)) throw error;
+      log(`item ${attempt.claim.itemId}: its outcome was not delivered (${error.message}); Vigil decides it at its deadline. Following on`);
+      outcomes.push('terminated');
+    }
     if (flags.once) break;
   }
   if (outcomes.includes('failed')) return ExitCode.failed;
