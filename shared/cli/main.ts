@@ -5,6 +5,7 @@ import { cancel, status, submit, watch } from './commands/jobs.js';
 import { dlqList, dlqRetry, escalationsAnswer, escalationsList, poolsCreate, poolsStatus } from './commands/pools.js';
 import { run } from './commands/run.js';
 import { ExitCode, UsageError } from './exit-codes.js';
+import { reportUnexpected } from './unexpected-error.js';
 import { $ZodError } from 'zod/v4/core';
 
 const commands: Record<string, Command | Record<string, Command>> = {
@@ -35,7 +36,8 @@ const usage = `Usage: vigil <command> [options]   (vigil <command> --help for it
   run --job JOB --workflow WF --worker ID --token T -- CMD   run a job's workflow as a child process
   console [--endpoint URL] [--port N]                       serve the operator console locally
 
-Exit codes: 0 success, 1 the job/item failed, 2 bad usage or input, 3 timed out or cancelled, 4 Vigil unreachable.`;
+Exit codes: 0 success, 1 the job/item failed, 2 bad usage or input, 3 timed out or cancelled, 4 Vigil unreachable,
+70 an unexpected error (the command failed; not the outcome of any job or item).`;
 
 function find(argv: string[]): { command: Command; rest: string[] } | undefined {
   const entry = commands[argv[0] ?? ''];
@@ -79,8 +81,11 @@ async function main(argv: string[]): Promise<ExitCode> {
       );
       return ExitCode.usage;
     }
-    throw error;
+    return reportUnexpected(error);
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+const exitCode = await main(process.argv.slice(2));
+// What failed unexpectedly may have left timers running (an attempt's heartbeats): they would hold the process.
+if (exitCode === ExitCode.internalError) process.exit(exitCode);
+process.exitCode = exitCode;
