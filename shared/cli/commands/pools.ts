@@ -109,10 +109,17 @@ export const escalationsAnswer = command(
     positionals: ['ID', 'OPTION'],
   },
   async ({ values, positionals }) => {
-    const needed = FLAG_AN_OPTION_NEEDS.get(positionals[1] ?? '');
-    if (needed && values[needed.flag] === undefined) throw new UsageError(`${positionals[1]} needs --${needed.flag} ${needed.what}.`);
+    const option = positionals[1] ?? '';
+    const needed = FLAG_AN_OPTION_NEEDS.get(option);
+    if (needed && values[needed.flag] === undefined) throw new UsageError(`${option} needs --${needed.flag} ${needed.what}.`);
+    // Vigil keeps only the chosen option's fields, and an escalation is answered once: another's flag would be dropped unseen.
+    for (const [itsOption, { flag }] of FLAG_AN_OPTION_NEEDS) {
+      if (itsOption !== option && values[flag] !== undefined) {
+        throw new UsageError(`--${flag} is for ${itsOption}, not ${option}: an escalation is answered once, with one option. Leave --${flag} out, or answer ${itsOption}.`);
+      }
+    }
     const answer = {
-      option: positionals[1],
+      option,
       ...(values.timeout !== undefined ? { timeoutSeconds: secondsFlag('timeout', values.timeout, 0, { above: 0 }) } : {}),
       ...(values.clarification !== undefined ? { clarification: values.clarification } : {}),
       ...(values.subtasks !== undefined ? { subtasks: subtasksIn(values.subtasks) } : {}),
