@@ -34,13 +34,32 @@ export function jobLines(job: JobAnswer, vigilNowMs: number): string[] {
   ];
 }
 
-/** A gate job: a header, then one row per region. */
-export function gateJobLines(job: GateJobAnswer): string[] {
+/**
+ * The gate's global deadline (contract, "Global timeout"): `submittedAt + timeoutSeconds` plus the
+ * largest extension total of any region; undefined from a gate whose answer does not carry them.
+ */
+export function globalDeadlineAt(job: GateJobAnswer): string | undefined {
+  if (job.submittedAt === undefined || job.timeoutSeconds === undefined) return undefined;
+  const extensionsSeconds = Math.max(0, ...Object.values(job.datacenters).map((dc) => dc.totalExtensionsGranted ?? 0));
+  return new Date(Date.parse(job.submittedAt) + (job.timeoutSeconds + extensionsSeconds) * 1000).toISOString();
+}
+
+/** A region's settled share of its workflows, as its last report counted them; unknown before one. */
+function regionFraction(dc: GateJobAnswer['datacenters'][string]): number | undefined {
+  if (dc.status === 'completed') return 1;
+  const counts = dc.lastReport?.workflows;
+  return counts && counts.total > 0 ? (counts.completed + counts.failed) / counts.total : undefined;
+}
+
+/** A gate job: a header (with the time left to the global deadline while RUNNING), then one row per region. */
+export function gateJobLines(job: GateJobAnswer, vigilNowMs: number): string[] {
   const reason = job.timeoutReason ? ` (${job.timeoutReason})` : '';
+  const deadlineAt = globalDeadlineAt(job);
+  const left = job.status === 'RUNNING' && deadlineAt !== undefined ? `  ${timeLeft(deadlineAt, vigilNowMs)}` : '';
   const regions = Object.entries(job.datacenters);
   const width = Math.max(0, ...regions.map(([region]) => region.length));
   return [
-    `${job.jobId}  ${job.status}${reason}`,
-    ...regions.map(([region, dc]) => `  ${region.padEnd(width)}  ${progressBar(dc.status === 'completed' ? 1 : undefined)}  ${dc.status}  last progress ${dc.lastProgressAt}`),
+    `${job.jobId}  ${job.status}${reason}${left}`,
+    ...regions.map(([region, dc]) => `  ${region.padEnd(width)}  ${progressBar(regionFraction(dc))}  ${dc.status}  last progress ${dc.lastProgressAt}`),
   ];
 }

@@ -16,12 +16,16 @@ export const gateJobAnswer = z.looseObject({
   status: jobStatusSchema,
   globallyTimedOut: z.boolean(),
   timeoutReason: z.optional(z.string()),
+  submittedAt: z.optional(z.string()),
+  timeoutSeconds: z.optional(z.number()),
   datacenters: z.record(
     z.string(),
     z.looseObject({
       status: z.enum(['submitting', 'running', 'completed', 'failed', 'cancelled', 'timed_out']),
       lastProgressAt: z.string(),
       fenceToken: z.number(),
+      totalExtensionsGranted: z.optional(z.number()),
+      lastReport: z.optional(z.looseObject({ workflows: z.optional(z.looseObject({ total: z.number(), completed: z.number(), failed: z.number() })) })),
     }),
   ),
 });

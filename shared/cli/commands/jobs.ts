@@ -27,7 +27,7 @@ async function fetchJob(http: VigilHttp, gate: boolean | undefined, jobId: strin
 
 /** The time left is counted on Vigil's clock, as its answers tell it, not this machine's. */
 const linesOf = (job: JobAnswer | GateJobAnswer, gate: boolean | undefined, http: VigilHttp) =>
-  gate ? gateJobLines(job as GateJobAnswer) : jobLines(job as JobAnswer, http.vigilClock.vigilNowMs());
+  gate ? gateJobLines(job as GateJobAnswer, http.vigilClock.vigilNowMs()) : jobLines(job as JobAnswer, http.vigilClock.vigilNowMs());
 
 /** A job file written for the gate: one with `datacenters` (contract, "Gate API"). */
 const isGateJob = (data: unknown): boolean => data !== null && typeof data === 'object' && !Array.isArray(data) && 'datacenters' in data;
