@@ -5,8 +5,6 @@ export const ExitCode = {
   usage: 2,
   timedOutOrCancelled: 3,
   unreachable: 4,
-  /** An error no command expects (unexpected-error.ts): a code the contract gives no other meaning. */
-  internalError: 70,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

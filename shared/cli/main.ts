@@ -36,8 +36,8 @@ const usage = `Usage: vigil <command> [options]   (vigil <command> --help for it
   run --job JOB --workflow WF --worker ID --token T -- CMD   run a job's workflow as a child process
   console [--endpoint URL] [--port N]                       serve the operator console locally
 
-Exit codes: 0 success, 1 the job/item failed, 2 bad usage or input, 3 timed out or cancelled, 4 Vigil unreachable,
-70 an unexpected error (the command failed; not the outcome of any job or item).`;
+Exit codes: 0 success, 1 the job/item failed, 2 bad usage or input (or an unexpected error: the message says which),
+3 timed out or cancelled, 4 Vigil unreachable.`;
 
 function find(argv: string[]): { command: Command; rest: string[] } | undefined {
   const entry = commands[argv[0] ?? ''];
@@ -81,11 +81,9 @@ async function main(argv: string[]): Promise<ExitCode> {
       );
       return ExitCode.usage;
     }
-    return reportUnexpected(error);
+    // What failed unexpectedly may have left timers running (an attempt's heartbeats): they would hold the process.
+    process.exit(reportUnexpected(error));
   }
 }
 
-const exitCode = await main(process.argv.slice(2));
-// What failed unexpectedly may have left timers running (an attempt's heartbeats): they would hold the process.
-if (exitCode === ExitCode.internalError) process.exit(exitCode);
-process.exitCode = exitCode;
+process.exitCode = await main(process.argv.slice(2));

@@ -12,14 +12,14 @@ vi.setConfig({ testTimeout: 60_000 });
  * and 1 is the contract's "the job/item failed": a script reads that no item of the pool failed
  * here, but the command did.
  *
- * Correct behaviour: a code the contract does not give another meaning (70, sysexits' EX_SOFTWARE:
- * "internal software error"), and a message that says the command failed (what happened, and that
- * it is not the job's or item's outcome), not a bare stack.
+ * Correct behaviour: the contract's codes are 0–4 only, so 2 (bad usage or bad input: a human
+ * reads the message), with a message that says the command failed (what happened, and that it is
+ * not the job's or item's outcome), not a bare stack.
  */
 describe('the vigil command on an error it does not expect', () => {
   const vigil = useFakeVigil();
 
-  it('exits 70 with a message that says so, not 1 (the job/item failed)', async () => {
+  it('exits 2 with a message that says so, not 1 (the job/item failed)', async () => {
     // Prepare: one item to claim, and a TMPDIR that does not exist
     const fake = await vigil.fakeVigil((_method, path, _body, seen) => {
       if (path.endsWith('/claims')) return seen.filter((s) => s.path.endsWith('/claims')).length > 1 ? { status: 204 } : claimedReply('item-1', Date.now() + 60_000);
@@ -33,7 +33,7 @@ describe('the vigil command on an error it does not expect', () => {
       timeoutMs: 45_000,
     });
     // Assess
-    expect(result.code, result.transcript).toBe(70);
+    expect(result.code, result.transcript).toBe(2);
     expect(result.stderr, result.transcript).toMatch(/^vigil: unexpected error/m);
     expect(result.stderr, result.transcript).toContain('/nonexistent/vigil-review-tmp');
     expect(result.stderr, result.transcript).toContain('not the outcome of any job or item');
