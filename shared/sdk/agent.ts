@@ -24,6 +24,7 @@ export interface AgentOptions extends VigilHttpOptions {
    * the lesser of its cleanup grace period and checkpoint timeout), or 5 s from a Vigil that does not say.
    */
   heartbeatIntervalMs?: number;
+  /** Called when a heartbeat fails; the loop keeps going, even if this throws (told once, by `process.emitWarning`). */
   onHeartbeatError?: (error: unknown) => void;
   /**
    * Told once per pool and interval when `heartbeatIntervalMs` is slower than the pool's cadence (it is

@@ -5,6 +5,7 @@
  */
 export class CallsInFlight {
   private controller = new AbortController();
+  private callbackFaultTold = false;
 
   /** The signal for a call starting now. */
   get signal(): AbortSignal {
@@ -13,16 +14,32 @@ export class CallsInFlight {
 
   /**
    * Starts a call nobody awaits (a heartbeat): its failure goes to `onError`, unless `abandon` caused it.
-   * Settles (never rejects) once the call has.
+   * Settles (never rejects) once the call has, even when `onError` throws: nobody awaits it, so a throw
+   * would be an unhandled rejection, which ends a Node process. Such a fault is told once, as a warning.
    */
   background(start: () => Promise<unknown>, onError: ((error: unknown) => void) | undefined): Promise<void> {
     const signal = this.signal;
     return start().then(
       () => undefined,
       (error: unknown) => {
-        if (!signal.aborted) onError?.(error);
+        if (signal.aborted || onError === undefined) return;
+        try {
+          onError(error);
+        } catch (fault) {
+          this.tellCallbackFault(fault);
+        }
       },
     );
+  }
+
+  private tellCallbackFault(fault: unknown): void {
+    if (this.callbackFaultTold) return;
+    this.callbackFaultTold = true;
+    const why = fault instanceof Error ? fault.message : String(fault);
+    process.emitWarning(`onHeartbeatError threw (${why}); the heartbeats go on, and its later throws are not told again. Catch inside the callback.`, {
+      type: 'VigilWarning',
+      code: 'VIGIL_HEARTBEAT_ERROR_CALLBACK_THREW',
+    });
   }
 
   abandon(reason: Error): void {

@@ -21,7 +21,7 @@ export interface WorkflowOptions extends Omit<VigilHttpOptions, 'endpoint'> {
    * from GET /jobs/{jobId} (a client route: it needs `signer` on AWS) and falls back to 120 s.
    */
   stuckThresholdSeconds?: number;
-  /** Called when a heartbeat fails; the loop keeps going. */
+  /** Called when a heartbeat fails; the loop keeps going, even if this throws (told once, by `process.emitWarning`). */
   onHeartbeatError?: (error: unknown) => void;
   now?: () => number;
 }
