@@ -10,6 +10,14 @@ export interface SigV4Options {
   credentials?: ConstructorParameters<typeof SignatureV4>[0]['credentials'];
 }
 
+/**
+ * The query's pairs as AWS reads them to check a signature: percent-decoded, a `+` kept a `+` (a URL's
+ * query is not a form; URLSearchParams would read it as a space and sign `%20` where AWS signs `%2B`).
+ */
+function sentQueryPairs(url: URL): URLSearchParams {
+  return new URLSearchParams(url.search.replaceAll('+', '%2B'));
+}
+
 /** Signs client-route calls for a deployed API (IAM auth on API Gateway, service `execute-api`). */
 export function sigV4Signer(options: SigV4Options): RequestSigner {
   const signer = new SignatureV4({
@@ -21,7 +29,7 @@ export function sigV4Signer(options: SigV4Options): RequestSigner {
   return async (request) => {
     // A name given twice is signed with every value it is sent with, as API Gateway checks it.
     const query: Record<string, string | string[]> = {};
-    for (const [name, value] of request.url.searchParams) {
+    for (const [name, value] of sentQueryPairs(request.url)) {
       const earlier = query[name];
       query[name] = earlier === undefined ? value : [earlier, value].flat();
     }
