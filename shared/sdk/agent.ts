@@ -6,6 +6,7 @@ import { backoffDelayMs, defaultRetryPolicy } from './backoff.js';
 import { waitUnlessAborted } from './call-timers.js';
 import { anySignal, CallsInFlight } from './calls-in-flight.js';
 import { heartbeatBudgetMs } from './call-budget.js';
+import { CallbackFaults } from './callback-faults.js';
 import { watchDeadline } from './deadline-watch.js';
 import { VigilApiError, VigilUnreachableError } from './errors.js';
 import { OneBeatInFlight } from './one-beat-in-flight.js';
@@ -71,10 +72,13 @@ export interface AttemptHandle {
   readonly vigilClock: VigilClock;
   heartbeat(): Promise<HeartbeatAnswer>;
   checkpoint(state: unknown, progress?: number): Promise<void>;
-  /** Called once per checkpoint request Vigil opens, until a checkpoint answers it. */
-  onCheckpointRequested(callback: () => void): void;
+  /**
+   * Called once per checkpoint request Vigil opens, until a checkpoint answers it. It may return a
+   * promise (`() => attempt.checkpoint(state)`): a throw or a rejection is told once by `process.emitWarning`.
+   */
+  onCheckpointRequested(callback: () => unknown): void;
   /** Called when an open checkpoint request closes unanswered (a miss): Vigil no longer waits for it. */
-  onCheckpointRequestClosed(callback: () => void): void;
+  onCheckpointRequestClosed(callback: () => unknown): void;
   // These four take a `signal` that abandons the call (once it is no longer worth sending).
   startCommand(index: number, type: string, options?: CallSignal): Promise<{ deadlineAtMs: number | undefined }>;
   finishCommand(index: number, outcome: 'succeeded' | 'failed', options?: CallSignal): Promise<void>;
@@ -156,7 +160,8 @@ export async function claim(
 function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, agentId: string, claimed: Claim): AttemptHandle {
   const base = `/pools/${encodeURIComponent(poolId)}/items/${encodeURIComponent(claimed.itemId)}`;
   const who = { agentId, attempt: claimed.attempt };
-  const inFlight = new CallsInFlight();
+  const faults = new CallbackFaults();
+  const inFlight = new CallsInFlight(faults);
   const post = (path: string, body: object = {}, options: CallSignal & Pick<CallOptions, 'callBudgetMs'> = {}) =>
     http.call('POST', `${base}${path}`, { body: { ...who, ...body }, token: claimed.token, signal: anySignal(inFlight.signal, options.signal), callBudgetMs: options.callBudgetMs });
   const controller = new AbortController();
@@ -169,8 +174,8 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
   // Beats are numbered as they go, a checkpoint as it is answered (a beat in flight meanwhile may have been read before it).
   let callsNumbered = 0;
   let heardUpTo = 0;
-  const checkpointCallbacks: Array<() => void> = [];
-  const closedCallbacks: Array<() => void> = [];
+  const checkpointCallbacks: Array<() => unknown> = [];
+  const closedCallbacks: Array<() => unknown> = [];
 
   // The last deadline Vigil gave binds even while Vigil does not answer (contract, v2), when Vigil's clock reads it.
   const deadlineWatch = watchDeadline({
@@ -203,11 +208,11 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
       // Older news than a call already heard: the request stands as that call left it.
     } else if (answer.action === 'checkpoint' && !checkpointOpen) {
       checkpointOpen = true;
-      for (const callback of checkpointCallbacks) callback();
+      for (const callback of checkpointCallbacks) faults.run('onCheckpointRequested', callback);
     } else if (answer.action === 'continue' && checkpointOpen) {
       // The request closed unanswered (a miss): the next one is news again.
       checkpointOpen = false;
-      for (const callback of closedCallbacks) callback();
+      for (const callback of closedCallbacks) faults.run('onCheckpointRequestClosed', callback);
     }
     return answer;
   };

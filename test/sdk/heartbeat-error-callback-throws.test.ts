@@ -57,7 +57,7 @@ describe('an onHeartbeatError callback that throws', () => {
     expect(callback.told.length).toBeGreaterThanOrEqual(4);
     expect(vigil.calls.filter(isBeat).length).toBeGreaterThanOrEqual(6);
     expect(warnings).toHaveBeenCalledTimes(1);
-    expect(String(warnings.mock.calls[0]?.[0])).toContain('onHeartbeatError threw');
+    expect(String(warnings.mock.calls[0]?.[0])).toContain('onHeartbeatError failed');
   });
 
   it('crashes nothing in an agent: the beats go on and each failure is still told', async () => {
