@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { claimAnswer, commandStartAnswer, heartbeatAnswer, type Claim, type HeartbeatAnswer } from '../contract/pool-responses.js';
 import { setLongTimeout, type LongTimeout } from '../ports/long-timeout.js';
 import { CHECKPOINT_REQUEST_BEAT_SLACK_MS, checkpointIntervalMs, sdkAgentHeartbeatMs, slowerThanPoolWarning } from './agent-heartbeat.js';
+import { answeredEpochMs } from './answered-time.js';
 import { backoffDelayMs, defaultRetryPolicy } from './backoff.js';
 import { waitUnlessAborted } from './call-timers.js';
 import { anySignal, CallsInFlight } from './calls-in-flight.js';
@@ -95,8 +96,6 @@ export interface CallSignal {
   signal?: AbortSignal;
 }
 
-const epochMs = (iso: string | null | undefined): number | undefined => (iso ? Date.parse(iso) : undefined);
-
 /**
  * How long one claim is repeated: past the 30 s after which Vigil takes over a claim whose first
  * request never finished, so a repeat either gets that claim's item or takes the item in its stead.
@@ -166,7 +165,7 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
     http.call('POST', `${base}${path}`, { body: { ...who, ...body }, token: claimed.token, signal: anySignal(inFlight.signal, options.signal), callBudgetMs: options.callBudgetMs });
   const controller = new AbortController();
   const { vigilClock } = http;
-  let deadlineAtMs = epochMs(claimed.deadlineAt);
+  let deadlineAtMs = answeredEpochMs(claimed.deadlineAt);
   let terminateByMs: number | undefined;
   let checkpointOpen = false;
   // A beat's answer says what Vigil knew when it read the beat: one answered after a later call was
@@ -197,12 +196,12 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
   const heartbeat = async (budget: Pick<CallOptions, 'callBudgetMs'> = {}): Promise<HeartbeatAnswer> => {
     const beatNumber = ++callsNumbered;
     const answer = heartbeatAnswer.parse((await post('/heartbeat', {}, budget).catch(attemptOverOn)).body);
-    deadlineAtMs = epochMs(answer.deadlineAt) ?? deadlineAtMs;
+    deadlineAtMs = answeredEpochMs(answer.deadlineAt) ?? deadlineAtMs;
     deadlineWatch.rearm();
     const overtaken = beatNumber < heardUpTo;
     if (!overtaken) heardUpTo = beatNumber;
     if (answer.action === 'terminate') {
-      terminateByMs = epochMs(answer.terminateBy);
+      terminateByMs = answeredEpochMs(answer.terminateBy);
       controller.abort(new TerminateRequest(terminateByMs));
     } else if (overtaken) {
       // Older news than a call already heard: the request stands as that call left it.
@@ -277,7 +276,7 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
     onCheckpointRequestClosed: (callback) => void closedCallbacks.push(callback),
     startCommand: async (index, type, options) => {
       const answer = commandStartAnswer.parse((await post(`/commands/${index}/start`, { type }, options)).body ?? {});
-      return { deadlineAtMs: epochMs(answer.deadlineAt) };
+      return { deadlineAtMs: answeredEpochMs(answer.deadlineAt) };
     },
     finishCommand: async (index, outcome, options) => void (await post(`/commands/${index}/finish`, { outcome }, options)),
     complete: async (outcome, result, options) => {

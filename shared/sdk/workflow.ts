@@ -1,6 +1,7 @@
 import { fraction } from '../contract/manager-requests.js';
 import { completeAnswer, extensionAnswer, jobAnswer, progressAnswer, type ExtensionAnswer, type ProgressAnswer } from '../contract/manager-responses.js';
 import type * as z from '../validation/zod.js';
+import { answeredEpochMs } from './answered-time.js';
 import { anySignal, CallsInFlight } from './calls-in-flight.js';
 import { heartbeatBudgetMs } from './call-budget.js';
 import { watchDeadline } from './deadline-watch.js';
@@ -94,7 +95,7 @@ export async function startWorkflow(options: WorkflowOptions): Promise<WorkflowH
   const heartbeatIntervalMs = sdkHeartbeatMs(stuckThresholdSeconds);
 
   const learn = (answer: ProgressAnswer): ProgressAnswer => {
-    deadlineAtMs = Date.parse(answer.deadlineAt);
+    deadlineAtMs = answeredEpochMs(answer.deadlineAt) ?? deadlineAtMs;
     if (answer.cancel) controller.abort(new VigilApiError(409, 'job_finished', `Job '${jobId}' is ${answer.status}; stop working on it.`));
     else deadlineWatch.rearm();
     return answer;
