@@ -35,7 +35,7 @@ export type ProgressUpdate = number | string | { progress?: number; step?: strin
 export interface WorkflowHandle {
   /** Fires when Vigil answers `cancel` (the job ended) or the deadline passed while Vigil was unreachable. */
   readonly signal: AbortSignal;
-  /** The job's effective deadline as last answered (epoch ms on Vigil's clock: `vigilClock.toLocalMs` gives this machine's). */
+  /** The job's effective deadline as answered to the latest report sent that was answered (epoch ms on Vigil's clock: `vigilClock.toLocalMs` gives this machine's). */
   readonly deadlineAtMs: number | undefined;
   /** Vigil's clock as the workflow's answers tell it. */
   readonly vigilClock: VigilClock;
@@ -94,8 +94,15 @@ export async function startWorkflow(options: WorkflowOptions): Promise<WorkflowH
   const stuckThresholdSeconds = options.stuckThresholdSeconds ?? (await readStuckThreshold(http, base)) ?? DEFAULT_STUCK_THRESHOLD_SECONDS;
   const heartbeatIntervalMs = sdkHeartbeatMs(stuckThresholdSeconds);
 
-  const learn = (answer: ProgressAnswer): ProgressAnswer => {
-    deadlineAtMs = answeredEpochMs(answer.deadlineAt) ?? deadlineAtMs;
+  // An answer to a report sent before one already answered is older news (a slow beat's, after a report
+  // that learned an extension): its deadline may be one Vigil has moved since. Its `cancel` still counts.
+  let reportsSent = 0;
+  let heardUpTo = 0;
+  const learn = (answer: ProgressAnswer, reportNumber: number): ProgressAnswer => {
+    if (reportNumber > heardUpTo) {
+      heardUpTo = reportNumber;
+      deadlineAtMs = answeredEpochMs(answer.deadlineAt) ?? deadlineAtMs;
+    }
     if (answer.cancel) controller.abort(new VigilApiError(409, 'job_finished', `Job '${jobId}' is ${answer.status}; stop working on it.`));
     else deadlineWatch.rearm();
     return answer;
@@ -113,9 +120,10 @@ export async function startWorkflow(options: WorkflowOptions): Promise<WorkflowH
   const report = async (body: object, { callBudgetMs }: Pick<CallOptions, 'callBudgetMs'> = {}): Promise<ProgressAnswer> => {
     beatAfterSilence();
     const signal = inFlight.signal;
+    const reportNumber = ++reportsSent;
     try {
       const answer = await http.call('POST', `${base}/workflows/${encodeURIComponent(workflowId)}/progress`, { body, token, signal, callBudgetMs });
-      return learn(progressAnswer.parse(answer.body));
+      return learn(progressAnswer.parse(answer.body), reportNumber);
     } catch (error) {
       // Abandoned by stop(): it says nothing of the work.
       if (signal.aborted) throw error;
