@@ -16,7 +16,13 @@ const DEFAULT_CHECKPOINT_INTERVAL_MS = 300_000;
 /** What of a claim answer the cadence follows. */
 export type ClaimedCadence = Pick<Claim, 'checkpointIntervalSeconds' | 'heartbeatIntervalSeconds'>;
 
-export const checkpointIntervalMs = (claimed: ClaimedCadence): number => (claimed.checkpointIntervalSeconds ?? DEFAULT_CHECKPOINT_INTERVAL_MS / 1000) * 1000;
+/**
+ * A claimed interval, unless it is not a positive number (a wrong Vigil or a proxy before it): 0 or less
+ * fired the beat after each checkpoint request again at once, as fast as Vigil answered. Then the default.
+ */
+const claimedSeconds = (seconds: number | undefined): number | undefined => (seconds !== undefined && seconds > 0 ? seconds : undefined);
+
+export const checkpointIntervalMs = (claimed: ClaimedCadence): number => (claimedSeconds(claimed.checkpointIntervalSeconds) ?? DEFAULT_CHECKPOINT_INTERVAL_MS / 1000) * 1000;
 
 /**
  * How often an attempt heartbeats (agent.ts and `vigil run`; the cost model's agents call at the same
@@ -26,7 +32,8 @@ export const checkpointIntervalMs = (claimed: ClaimedCadence): number => (claime
  * setTimeout waits would make setInterval beat every millisecond; beating sooner is harmless.
  */
 export function sdkAgentHeartbeatMs(claimed: ClaimedCadence, agentIntervalMs?: number): number {
-  const namedMs = agentIntervalMs ?? (claimed.heartbeatIntervalSeconds === undefined ? DEFAULT_AGENT_HEARTBEAT_MS : claimed.heartbeatIntervalSeconds * 1000);
+  const poolSeconds = claimedSeconds(claimed.heartbeatIntervalSeconds);
+  const namedMs = agentIntervalMs ?? (poolSeconds === undefined ? DEFAULT_AGENT_HEARTBEAT_MS : poolSeconds * 1000);
   return Math.max(100, Math.min(namedMs, checkpointIntervalMs(claimed) / 2, MAX_TIMEOUT_MS));
 }
 
@@ -36,7 +43,7 @@ export function sdkAgentHeartbeatMs(claimed: ClaimedCadence, agentIntervalMs?: n
  * after the grace period or the collection's timeout has run out. It still beats at its own interval.
  */
 export function slowerThanPoolWarning(claimed: ClaimedCadence, agentIntervalMs: number | undefined): string | undefined {
-  if (agentIntervalMs === undefined || claimed.heartbeatIntervalSeconds === undefined) return undefined;
+  if (agentIntervalMs === undefined || claimedSeconds(claimed.heartbeatIntervalSeconds) === undefined) return undefined;
   const beatMs = sdkAgentHeartbeatMs(claimed, agentIntervalMs);
   const poolMs = sdkAgentHeartbeatMs(claimed);
   if (beatMs <= poolMs) return undefined;
