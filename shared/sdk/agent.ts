@@ -238,7 +238,9 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
     requestBeat = setLongTimeout(
       () => {
         beat();
-        beatAtRequest(n + 1);
+        // The next opening still ahead: after the wall clock jumped (a machine waking from sleep), the
+        // openings it slept through are past, and this one beat stands for all of them.
+        beatAtRequest(Math.max(n + 1, Math.floor((Date.now() - claimedAt - CHECKPOINT_REQUEST_BEAT_SLACK_MS) / checkpointMs) + 1));
       },
       claimedAt + n * checkpointMs + CHECKPOINT_REQUEST_BEAT_SLACK_MS - Date.now(),
       { ref: false },
