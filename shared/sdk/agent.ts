@@ -190,7 +190,11 @@ function startAttempt(http: VigilHttp, options: AgentOptions, poolId: string, ag
   // A stale attempt, an item or pool Vigil no longer knows, or a token it no longer takes: the attempt
   // is over, nothing it does counts any more (whoever asked: the beat, the deadline watch, the runner).
   const attemptOverOn = (error: unknown): never => {
-    if (error instanceof VigilApiError && ATTEMPT_IS_OVER.has(error.status)) controller.abort(new TerminateRequest(undefined, `Vigil refused this attempt's heartbeat (${error.code}): stop working on it.`, error));
+    if (error instanceof VigilApiError && ATTEMPT_IS_OVER.has(error.status)) {
+      controller.abort(new TerminateRequest(undefined, `Vigil refused this attempt's heartbeat (${error.code}): stop working on it.`, error));
+      // A later beat would be refused the same way, and told to onHeartbeatError each time.
+      beats.stop();
+    }
     throw error;
   };
   const heartbeat = async (budget: Pick<CallOptions, 'callBudgetMs'> = {}): Promise<HeartbeatAnswer> => {
