@@ -10,6 +10,10 @@ export type WorkflowOutcome = 'completed' | 'failed';
  * Records a workflow's outcome. When every workflow has one, the job is COMPLETED (all completed)
  * or FAILED (any failed) and its timer is disarmed (seed 001 §10.4.9). A repeat of the same outcome
  * is a no-op, so a worker may retry.
+ *
+ * An outcome is progress of the job (seed 001 §10.6.3: every workflow state transition records
+ * `last_progress`): it resets the stuck clock as an advance does, and the armed wake-up, now early,
+ * finds the job not due and re-arms. It moves no deadline and spends no extension budget.
  */
 export function completeWorkflow(job: Job, workflow: Workflow, outcome: WorkflowOutcome, ctx: DecisionContext): Decision<Job> {
   const mark = outcome === 'completed' ? WorkflowMark.completed : WorkflowMark.failed;
@@ -22,7 +26,11 @@ export function completeWorkflow(job: Job, workflow: Workflow, outcome: Workflow
   }
   if (isTerminal(job.status)) throw new JobFinishedError(job.jobId, job.status);
   const marks = job.workflowMarks.slice(0, workflow.index) + mark + job.workflowMarks.slice(workflow.index + 1);
-  const next: Job = { ...job, workflowMarks: marks };
+  const next: Job = {
+    ...job,
+    workflowMarks: marks,
+    tracking: { ...job.tracking, lastProgressAt: Math.max(job.tracking.lastProgressAt, ctx.now) },
+  };
   const counts = workflowCounts(next);
   if (counts.active > 0) return { state: next, effects: [] };
   return finishJob(next, counts.failed > 0 ? 'FAILED' : 'COMPLETED', ctx);
