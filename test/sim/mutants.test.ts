@@ -173,6 +173,19 @@ vi.mock('../../shared/app/sweep-job-timers.js', async (importOriginal) => {
   return { ...real, sweepJobTimers: async (...args: any[]) => (M.active === 'sweep-disabled' ? undefined : (real.sweepJobTimers as any)(...args)) };
 });
 
+/** A workflow's outcome is not progress of its job: the job's stuck clock stays where it was. */
+vi.mock('../../shared/domain/complete-workflow.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../shared/domain/complete-workflow.js')>();
+  return {
+    ...real,
+    completeWorkflow: (job: any, workflow: any, outcome: any, ctx: any) => {
+      const decided = real.completeWorkflow(job, workflow, outcome, ctx);
+      if (M.active !== 'completion-not-progress' || decided.state === job) return decided;
+      return { ...decided, state: { ...decided.state, tracking: { ...decided.state.tracking, lastProgressAt: job.tracking.lastProgressAt } } };
+    },
+  };
+});
+
 // Imports after the mocks (vi.mock is hoisted anyway).
 import { runPlan } from '../../shared/simulation/run-plan.js';
 import { generatePlan } from '../../shared/simulation/world/generate-plan.js';
@@ -222,6 +235,11 @@ describe('mutation testing: each mutant must be caught by the simulator', () => 
       expect(await caughtWith(mutation), `mutant ${mutation} survived ${SEEDS} seeds`).toBeDefined();
     });
   }
+
+  it("catches: a workflow's outcome not resetting its job's stuck clock [completion-not-progress]", { timeout: 90_000 }, async () => {
+    // One worker completes while another is quiet: the job moved at the outcome, yet the mutant times it out as stuck a threshold after the last advance.
+    expect(await caughtWith('completion-not-progress')).toMatch(/: no-premature-timeout$/);
+  });
 
   it('catches: the gate counting every region from submittedAt, not from its acceptance [gate-counts-from-submit]', { timeout: 90_000 }, async () => {
     // A region cut off at the fan-out accepts when the client resends; the other region completes in

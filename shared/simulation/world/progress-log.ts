@@ -1,11 +1,12 @@
 /**
  * What the workers really did, as the invariants need it: when each workflow last made progress (a
- * report the manager accepted) and which ones finished.
+ * report the manager accepted) and which ones finished, and when.
  */
 export class ProgressLog {
   private readonly lastProgress = new Map<string, number>();
   private readonly jobStarted = new Map<string, number>();
-  private readonly finished = new Set<string>();
+  /** When each finished workflow's outcome was sent: no later than the manager recorded it. */
+  private readonly finished = new Map<string, number>();
   private readonly died = new Map<string, number>();
   private readonly lastHeard = new Map<string, number>();
   private readonly tokensHandedOut = new Set<string>();
@@ -47,26 +48,31 @@ export class ProgressLog {
     return died === undefined ? undefined : Math.max(died, this.lastHeard.get(workerId) ?? died);
   }
 
-  workflowFinished(workerId: string): void {
-    this.finished.add(workerId);
+  workflowFinished(workerId: string, sentAt: number): void {
+    if (!this.finished.has(workerId)) this.finished.set(workerId, sentAt);
   }
 
   /**
-   * Seed 001 §10.6.5: stuck when a still-active workflow has not moved for the threshold (since the
-   * job started, if it never did).
+   * Seed 000 Part 3: stuck when the job has not moved for the threshold while a workflow of it is
+   * still active. The job moves when any workflow of it advances or reports its outcome (seed 001
+   * §10.6.3: every workflow state transition is progress); until then, since it started.
    */
   stuck(jobId: string, region: string, workerIds: readonly string[], thresholdMs: number, now: number): boolean {
     const started = this.jobStarted.get(`${jobId}/${region}`);
-    if (started === undefined) return false;
-    return workerIds.some((id) => !this.finished.has(id) && now - (this.lastProgress.get(id) ?? started) >= thresholdMs);
+    if (started === undefined || workerIds.every((id) => this.finished.has(id))) return false;
+    return now - this.lastMovedAt(workerIds, started) >= thresholdMs;
   }
 
-  /** Seconds since each still-active workflow last advanced, for a violation's message. */
+  /** Seconds since the job last moved, and since each still-active workflow last advanced, for a violation's message. */
   describe(jobId: string, region: string, workerIds: readonly string[], now: number): string {
     const started = this.jobStarted.get(`${jobId}/${region}`) ?? now;
-    return workerIds
+    const active = workerIds
       .filter((id) => !this.finished.has(id))
-      .map((id) => `${id} ${Math.round((now - (this.lastProgress.get(id) ?? started)) / 1000)} s`)
-      .join(', ');
+      .map((id) => `${id} ${Math.round((now - (this.lastProgress.get(id) ?? started)) / 1000)} s`);
+    return [`the job ${Math.round((now - this.lastMovedAt(workerIds, started)) / 1000)} s`, ...active].join(', ');
+  }
+
+  private lastMovedAt(workerIds: readonly string[], started: number): number {
+    return Math.max(started, ...workerIds.map((id) => Math.max(this.lastProgress.get(id) ?? -Infinity, this.finished.get(id) ?? -Infinity)));
   }
 }

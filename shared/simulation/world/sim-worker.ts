@@ -79,10 +79,12 @@ export class SimWorker {
     const repeatsItself = behaviour === 'hangs' || behaviour === 'extension-no-progress' || behaviour === 'bursts';
     if (finished && !(this.faulty() && repeatsItself)) {
       this.stopped = true;
+      // Its first send: a retry may find the outcome recorded by an attempt whose answer was lost.
+      const sentAt = this.world.now;
       await this.call('complete-workflow', token, CLIENT_RETRY, async () => {
         const answer = await this.world.invocations.answerOf(this.spec.region, completeWorkflow(this.deps, { ...this.ids(), outcome: 'completed', token }));
         this.world.log(`worker ${this.spec.workerId} completed its workflow (job ${answer.jobStatus})`);
-        this.log.workflowFinished(this.spec.workerId);
+        this.log.workflowFinished(this.spec.workerId, sentAt);
       });
       return;
     }
