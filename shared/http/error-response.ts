@@ -21,6 +21,8 @@ export const statusByCode: Readonly<Record<string, number>> = {
   // A key rotated in moments ago that this container cannot read yet: the token may well be valid.
   keys_refreshing: 503,
   event_publish_failed: 503,
+  // `vigil console` only: a call it could not sign with the operator's AWS credentials, never sent.
+  credentials_unavailable: 502,
   // A timer message this code cannot read: never a caller's doing.
   invalid_timer_message: 500,
   pool_not_found: 404,
