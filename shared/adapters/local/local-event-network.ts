@@ -92,6 +92,9 @@ export class LocalEventNetwork {
   busFor(origin: string): EventBus {
     return {
       publish: async (events) => {
+        // Refused, not taken and dropped: the sender keeps the events in its outbox, and its retry
+        // (armed in the store) sends them after the restart.
+        if (this.closed) throw new Error('The local event network is closed (Vigil is stopping); the events stay in their outbox for the restart.');
         for (const event of events) {
           this.recent.add({ origin, event, at: this.scheduler.now() });
           const target = routeOf(event);
@@ -101,7 +104,10 @@ export class LocalEventNetwork {
     };
   }
 
-  /** Drops everything still in flight (an orderly shutdown; at-least-once resumes from the senders). */
+  /**
+   * Drops everything still in flight and refuses every publish from then on (an orderly shutdown; a
+   * sender whose publish fails keeps its outbox, so at-least-once resumes from the senders).
+   */
   close(): void {
     this.closed = true;
     for (const withdraw of this.waiting) withdraw();
