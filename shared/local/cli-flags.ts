@@ -17,7 +17,9 @@ export interface LocalCloudFlags {
 
 // A region named as the gate would share its stores and events: the local cloud would die on a bare ECONNREFUSED.
 const region = z.string().check(
-  z.regex(/^[a-z0-9-]{1,32}$/, 'region names are lower-case letters, digits and dashes'),
+  z.refine((name) => /^[a-z0-9-]{1,32}$/.test(name), {
+    error: (issue) => `--regions names '${String(issue.input)}', which is not a region name: use 1–32 lower-case letters, digits and dashes, like us-east-1`,
+  }),
   z.refine((name) => name !== GATE, `--regions may not name a region '${GATE}': it is the gate's own name; name the region otherwise`),
 );
 const positiveSeconds = (flag: string) =>
