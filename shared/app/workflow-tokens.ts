@@ -6,7 +6,15 @@ import { keyRingOf, type KeySource, type SigningKeys } from './keys/key-ring-cac
 import { splitKeyId, type RingKey } from './keys/key-ring.js';
 
 const encode = (value: string) => Buffer.from(value, 'utf8').toString('base64url');
-const decode = (value: string) => Buffer.from(value, 'base64url').toString('utf8');
+/**
+ * The text `encode` made `value` from, or `undefined` for any other spelling: base64url decoding
+ * skips what it cannot read (padding, junk, the dropped bits of the last character), so only the
+ * exact text a token was issued as is that token.
+ */
+const decodeExact = (value: string): string | undefined => {
+  const text = Buffer.from(value, 'base64url').toString('utf8');
+  return encode(text) === value ? text : undefined;
+};
 
 /** What a valid token proves: the job incarnation and workflow it was issued for, and whose worker holds it. */
 export interface TokenClaim {
@@ -48,12 +56,9 @@ export class WorkflowTokens {
     const keys = this.requireKeys();
     const parts = partsOf(token);
     if (!parts) throw new InvalidTokenError();
-    const { jobPart, workflowPart, incarnation, keyId, givenMacText, tenantPart } = parts;
+    const { jobId, workflowId, incarnation, keyId, givenMacText, tenant } = parts;
     const key = await keys.find(keyId);
     if (!key) throw new InvalidTokenError();
-    const jobId = decode(jobPart);
-    const workflowId = decode(workflowPart);
-    const tenant = tenantPart === undefined ? undefined : decode(tenantPart);
     const expectedMac = Buffer.from(mac(key, jobId, workflowId, workerId, incarnation, tenant));
     const givenMac = Buffer.from(givenMacText);
     const matches = givenMac.length === expectedMac.length && timingSafeEqual(givenMac, expectedMac);
@@ -76,7 +81,11 @@ function partsOf(token: string) {
   if (!jobPart || !workflowPart || !incarnation || !signature || tenantPart === '' || rest.length > 0) return undefined;
   const [keyId, givenMacText] = splitKeyId(signature, '~');
   if (!keyId || !givenMacText) return undefined;
-  return { jobPart, workflowPart, incarnation, keyId, givenMacText, tenantPart };
+  const jobId = decodeExact(jobPart);
+  const workflowId = decodeExact(workflowPart);
+  const tenant = tenantPart === undefined ? undefined : decodeExact(tenantPart);
+  if (jobId === undefined || workflowId === undefined || (tenantPart !== undefined && tenant === undefined)) return undefined;
+  return { jobId, workflowId, incarnation, keyId, givenMacText, tenant };
 }
 
 /** The id of the key a worker or attempt token names, or `undefined` for text that is no token. */
