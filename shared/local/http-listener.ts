@@ -5,6 +5,7 @@ import { rawReplyHeaders, type RawReply } from '../console/console-routes.js';
 import { errorResponse } from '../http/error-response.js';
 import { readRequestBody } from '../http/read-request-body.js';
 import { RouteNotFoundError } from '../domain/errors.js';
+import { apiGatewayBody } from './api-gateway-body.js';
 import { localContext } from './lambda-context.js';
 import { matchRoute, type Route } from './http-routes.js';
 import { buildOnce } from '../wiring/build-once.js';
@@ -78,8 +79,7 @@ function toApiGatewayEvent(
       time: new Date().toISOString(),
       timeEpoch: Date.now(),
     },
-    body,
-    isBase64Encoded: false,
+    ...apiGatewayBody(body, headers['content-type']),
   };
 }
 
