@@ -1,3 +1,4 @@
+import { AnswerTooLargeError, boundedText } from './answer-too-large-error.js';
 import { CallNotSignedError } from './call-not-signed-error.js';
 import { consoleAssets } from './console-assets.js';
 import { FORWARD_TIMEOUT_MS, forwardWithin, isTimeout } from './forward-within.js';
@@ -60,7 +61,7 @@ export async function replyOf(response: Response): Promise<RawReply> {
   return {
     statusCode: response.status,
     contentType: response.headers.get('content-type') ?? 'application/json',
-    body: await response.text(),
+    body: await boundedText(response),
     ...(retryAfter !== null ? { retryAfter } : {}),
   };
 }
@@ -113,6 +114,9 @@ export function consoleRoutes(options: ConsoleRouteOptions) {
       if (error instanceof CallNotSignedError) {
         const message = `The call to ${target} was not sent: the console could not sign it with your AWS credentials (${error.message}). Make them available where vigil console runs (AWS_PROFILE, aws sso login, …) and try again.`;
         return json(502, { error: { code: error.code, message } });
+      }
+      if (error instanceof AnswerTooLargeError) {
+        return json(502, { error: { code: error.code, message: `${target} answered more than a Vigil does (${error.message}); the console dropped it. Check that the endpoint is Vigil's.` } });
       }
       if (isTimeout(error)) {
         return json(504, { error: { code: 'upstream_timeout', message: `${target} did not answer within ${timeoutMs / 1000} s; the console stopped waiting.` } });

@@ -23,6 +23,8 @@ export const statusByCode: Readonly<Record<string, number>> = {
   event_publish_failed: 503,
   // `vigil console` only: a call it could not sign with the operator's AWS credentials, never sent.
   credentials_unavailable: 502,
+  // `vigil console` only: an upstream answer past any Vigil's size, dropped.
+  upstream_answer_too_large: 502,
   // A timer message this code cannot read: never a caller's doing.
   invalid_timer_message: 500,
   pool_not_found: 404,
