@@ -7,6 +7,7 @@ import { allRegionsFinal, isDecided, type DcStatus, type GateJob } from './gate-
 import type { GatePolicy } from './gate-policy.js';
 import { armGateTimer, disarmGateTimer } from './gate-timer.js';
 import { extensionsMayBeUnheard, globalTimeoutDueAt } from './global-deadline.js';
+import { ownWakeUpLost } from '../job-timer.js';
 
 /**
  * The gate job's wake-up, checked lazily like the manager's: a timer armed before the decision is
@@ -24,8 +25,10 @@ export function onGateTimerFired(
     return unchanged(job, 'stale_timer', [metric('StaleMessageRejected', { kind: 'gate_timer' })]);
   }
   if (allRegionsFinal(job)) return unchanged(job, 'all_regions_final');
-  // Only the wake-up last asked for may act, so a late duplicate cannot start a second re-send chain.
-  if (timer.dueAt !== undefined && job.timerDueAt !== undefined && timer.dueAt !== job.timerDueAt) {
+  // Only the wake-up last asked for may act, so a late duplicate cannot start a second re-send chain;
+  // unless that one is overdue past the grace, presumed lost: then this one acts in its place (and
+  // re-arms, so the lost one, arriving after all, is superseded in turn), as a job's does.
+  if (timer.dueAt !== undefined && job.timerDueAt !== undefined && timer.dueAt !== job.timerDueAt && !ownWakeUpLost(job, now)) {
     return unchanged(job, 'superseded_timer');
   }
   if (!isDecided(job)) return checkGlobalDeadline(job, now, policy);
