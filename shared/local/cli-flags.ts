@@ -22,8 +22,12 @@ const region = z.string().check(
   }),
   z.refine((name) => name !== GATE, `--regions may not name a region '${GATE}': it is the gate's own name; name the region otherwise`),
 );
+// Decimal text only: Number() would also take '0x10' (16), '1e3' or '' (0) for seconds no one wrote.
 const positiveSeconds = (flag: string) =>
-  z.coerce.number({ error: `--${flag} needs a number of seconds` }).check(z.positive(`--${flag} must be greater than 0`));
+  z.pipe(
+    z.string().check(z.regex(/^\s*\d+(\.\d+)?\s*$/, { error: (issue) => `--${flag} needs a number of seconds written in digits, like 120, not '${String(issue.input)}'` })),
+    z.pipe(z.transform(Number), z.number().check(z.positive(`--${flag} must be greater than 0`))),
+  );
 /**
  * A default a job gets, or a wait its deadline gets, is held to what a job may name itself (one year):
  * beyond, its deadline leaves the Date range and every answer that shows it fails.
