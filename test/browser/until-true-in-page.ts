@@ -6,6 +6,6 @@ import { pollUntil } from '../support/poll.js';
  * `page.waitForFunction(string)`: it evals the string again on each poll, which the console page's
  * policy (no 'unsafe-eval') refuses; one `page.evaluate` per poll is allowed.
  */
-export async function untilTrueInPage(page: Page, expression: string, timeoutMs = 30_000): Promise<void> {
-  await pollUntil(async () => ((await page.evaluate(`Boolean(${expression})`)) === true ? true : undefined), { what: expression, timeoutMs, intervalMs: 50 });
+export async function untilTrueInPage(page: Page, expression: string, timeoutMs = 30_000, intervalMs = 50): Promise<void> {
+  await pollUntil(async () => ((await page.evaluate(`Boolean(${expression})`)) === true ? true : undefined), { what: expression, timeoutMs, intervalMs });
 }
