@@ -72,7 +72,10 @@ export type HealthcheckWrite =
  * `carriedByWorkflow`: this call's workflow write records it (`heardAt`), so the worker item is not touched.
  */
 export function onHealthcheck(worker: WorkerHealth, now: EpochMs, policy: TimeoutPolicy, carriedByWorkflow = false): HealthcheckWrite {
-  if (workerStatus(worker, now, policy) === 'failed') return { kind: 'recover', budget: resetBudget(worker.budget) };
+  // Silent, an untouched budget still moves to the next epoch: a request that crashed before its
+  // budget write may have left a grant on a job, which must not count again once the worker is back.
+  // A reported failure already started the next epoch and retired everything older.
+  if (workerStatus(worker, now, policy) === 'failed') return { kind: 'recover', budget: resetBudget(worker.budget, worker.failedAt === undefined) };
   // The workflow write records this call with no lag: no second write for the same fact.
   if (carriedByWorkflow) return { kind: 'none' };
   return now - worker.lastHealthAt >= HEALTH_WRITE_INTERVAL_MS ? { kind: 'touch' } : { kind: 'none' };

@@ -82,6 +82,18 @@ describe('AD-26 worker health: every progress report is a healthcheck', () => {
     expect(requestExtension(write.budget, { currentProgress: 0.05, jobId: 'job-1' }, false, defaultExtensionPolicy)).toMatchObject({ granted: true, seconds: 30 });
   });
 
+  it('a healthcheck from a worker failed by its silence moves even an untouched budget to the next epoch; after a reported failure it keeps the fresh one', () => {
+    // Prepare: silent since T0 (failed after 61 s), and reported failed with the fresh budget of epoch 1.
+    const silent = worker();
+    const reported = worker({ failedAt: at(5), budget: freshBudget(1) });
+    // Act
+    const afterSilence = onHealthcheck(silent, at(100), policy());
+    const afterReport = onHealthcheck(reported, at(10), policy());
+    // Assess
+    expect(afterSilence).toEqual({ kind: 'recover', budget: freshBudget(1) });
+    expect(afterReport).toEqual({ kind: 'recover', budget: freshBudget(1) });
+  });
+
   it('a healthcheck from a suspect (not failed) worker keeps its budget: only its health moves', () => {
     // Prepare
     const suspect = worker({ budget: exhaustedBudget() });
