@@ -6,6 +6,7 @@ import { dlqList, dlqRetry, escalationsAnswer, escalationsList, poolsCreate, poo
 import { run } from './commands/run.js';
 import { ExitCode, UsageError } from './exit-codes.js';
 import { reportUnexpected } from './unexpected-error.js';
+import { dropOutputOnceReaderGoes } from './closed-output.js';
 import { $ZodError } from 'zod/v4/core';
 
 const commands: Record<string, Command | Record<string, Command>> = {
@@ -86,4 +87,5 @@ async function main(argv: string[]): Promise<ExitCode> {
   }
 }
 
+dropOutputOnceReaderGoes();
 process.exitCode = await main(process.argv.slice(2));

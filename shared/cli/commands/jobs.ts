@@ -11,6 +11,7 @@ import { withClientChosenId } from '../client-chosen-id.js';
 import { gateJobLines, jobLines } from '../job-display.js';
 import { print } from '../output.js';
 import { LiveView } from '../live-view.js';
+import { readerGone } from '../closed-output.js';
 import { entriesFrom } from '../all-pages.js';
 import { secondsFlag } from '../seconds-flag.js';
 
@@ -127,6 +128,8 @@ export const watch = command(
     const view = new LiveView(process.stdout, values.json === true);
     for (;;) {
       const job = await fetchJob(http, values.gate, positionals[0] ?? '');
+      // A reader that went away (`| head -1`) has seen enough: the exit code is the job's as last seen.
+      if (readerGone()) return exitCodeOfStatus(job.status);
       view.show(job, linesOf(job, values.gate, http));
       if (job.status !== 'RUNNING') return exitCodeOfStatus(job.status);
       // `--interval` may be longer than setTimeout waits.
