@@ -1,4 +1,4 @@
-import { CallBudgetSpentError, VigilApiError, VigilUnreachableError } from '../sdk/errors.js';
+import { CallBudgetSpentError, RequestNotSignedError, VigilApiError, VigilUnreachableError } from '../sdk/errors.js';
 import type { Command } from './command-line.js';
 import { consoleCommand } from './commands/console.js';
 import { cancel, status, submit, watch } from './commands/jobs.js';
@@ -7,6 +7,7 @@ import { run } from './commands/run.js';
 import { ExitCode, UsageError } from './exit-codes.js';
 import { reportUnexpected } from './unexpected-error.js';
 import { dropOutputOnceReaderGoes } from './closed-output.js';
+import { AWS_CREDENTIALS_HELP } from './aws-credentials-help.js';
 import { $ZodError } from 'zod/v4/core';
 
 const commands: Record<string, Command | Record<string, Command>> = {
@@ -62,6 +63,10 @@ async function main(argv: string[]): Promise<ExitCode> {
   } catch (error) {
     if (error instanceof UsageError) {
       console.error(error.message);
+      return ExitCode.usage;
+    }
+    if (error instanceof RequestNotSignedError) {
+      console.error(`${error.message} ${AWS_CREDENTIALS_HELP}`);
       return ExitCode.usage;
     }
     if (error instanceof VigilUnreachableError) {

@@ -40,3 +40,15 @@ export class CallBudgetSpentError extends VigilUnreachableError {
     this.name = 'CallBudgetSpentError';
   }
 }
+
+/**
+ * A call the signer could not sign (no AWS credentials, an expired SSO session): it was never sent.
+ * The fix is the caller's credentials, so it is not retried and is not an unreachable Vigil.
+ */
+export class RequestNotSignedError extends Error {
+  readonly code = 'credentials_unavailable';
+  constructor(message: string, cause: unknown) {
+    super(message, { cause });
+    this.name = 'RequestNotSignedError';
+  }
+}

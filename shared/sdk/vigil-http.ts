@@ -3,8 +3,8 @@ import { backoffDelayMs, defaultRetryPolicy, type RetryPolicy } from './backoff.
 import { CallBudget } from './call-budget.js';
 import { abortAfter, waitUnlessAborted } from './call-timers.js';
 import { anySignal } from './calls-in-flight.js';
-import { CallBudgetSpentError, VigilApiError, VigilUnreachableError } from './errors.js';
-import type { RequestSigner } from './request-signer.js';
+import { CallBudgetSpentError, RequestNotSignedError, VigilApiError, VigilUnreachableError } from './errors.js';
+import type { OutgoingRequest, RequestSigner } from './request-signer.js';
 import { VigilClock } from './vigil-clock.js';
 
 export interface VigilHttpOptions {
@@ -96,6 +96,7 @@ export class VigilHttp {
       try {
         ({ response, text } = await this.tryOnce(method, path, options, budget.tryTimeoutMs(this.requestTimeoutMs)));
       } catch (error) {
+        if (error instanceof RequestNotSignedError) throw error;
         lastFailure = reasonText(error);
         unanswered = true;
         continue;
@@ -151,9 +152,19 @@ export class VigilHttp {
     const body = options.rawBody?.text ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
     if (body !== undefined) headers['content-type'] = options.rawBody?.contentType ?? 'application/json';
     if (options.token !== undefined) headers['x-vigil-token'] = options.token;
-    const signed = this.options.signer ? await this.options.signer({ method, url, headers, ...(body !== undefined ? { body } : {}) }) : headers;
+    const { signer } = this.options;
+    const signed = signer ? await this.signed(signer, method, path, { method, url, headers, ...(body !== undefined ? { body } : {}) }) : headers;
     // Never followed: on another host fetch drops Authorization, but not the token, the session token or the body.
     return fetch(url, { method, headers: signed, redirect: 'manual', ...(body !== undefined ? { body } : {}), signal });
+  }
+
+  /** The signer's headers; a request it cannot sign is never sent, and another try would fail the same way. */
+  private async signed(signer: RequestSigner, method: string, path: string, request: OutgoingRequest): Promise<Record<string, string>> {
+    try {
+      return await signer(request);
+    } catch (error) {
+      throw new RequestNotSignedError(`${method} ${path} was not sent to ${this.endpoint}: it could not be signed (${reasonText(error)}).`, error);
+    }
   }
 }
 
