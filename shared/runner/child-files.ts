@@ -79,3 +79,16 @@ export class ChildFiles {
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * `use` with a child's files of its own, removed after. Made first, before anything is claimed or
+ * reported: a TMPDIR that is no folder, or a full disk, fails the runner holding nothing.
+ */
+export async function withChildFiles<T>(use: (files: ChildFiles) => Promise<T>): Promise<T> {
+  const files = new ChildFiles();
+  try {
+    return await use(files);
+  } finally {
+    files.remove();
+  }
+}

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AttemptHandle } from '../sdk/agent.js';
 import { VigilApiError, VigilUnreachableError } from '../sdk/errors.js';
-import { ChildFiles } from './child-files.js';
+import type { ChildFiles } from './child-files.js';
 import { groupArgv, spawnGroup } from './process-group.js';
 import { argumentListTooLongReason, commandLineProblem, isArgumentListTooLong } from './command-line-limits.js';
 import { stopGroup } from './stop-group.js';
@@ -38,9 +38,9 @@ const CONFIRM_MS = 10_000;
  * Runs one claimed item's commands, each as a child in its own process group: start/finish
  * reported, checkpoints forwarded, and on `terminate` (or a deadline Vigil did not answer about)
  * SIGTERM → wait until terminateBy → SIGKILL, then `terminated` with the cleanup and partial result.
+ * `files`: the item's own, made before its claim (the caller removes them).
  */
-export async function runPoolItem(attempt: AttemptHandle, commands: readonly ItemCommand[], context: ItemRunContext): Promise<ItemOutcome> {
-  const files = new ChildFiles();
+export async function runPoolItem(attempt: AttemptHandle, commands: readonly ItemCommand[], files: ChildFiles, context: ItemRunContext): Promise<ItemOutcome> {
   const { claim, vigilClock } = attempt;
   attempt.onCheckpointRequested(() => files.requestCheckpoint());
   attempt.onCheckpointRequestClosed(() => files.clearCheckpointRequest());
@@ -106,7 +106,6 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
     return attemptOver(error);
   } finally {
     attempt.stop();
-    files.remove();
   }
 
   async function runCommands(): Promise<ItemOutcome> {

@@ -1,6 +1,6 @@
 import { VigilApiError } from '../sdk/errors.js';
 import type { ExtensionReason, WorkflowHandle } from '../sdk/workflow.js';
-import { ChildFiles } from './child-files.js';
+import type { ChildFiles } from './child-files.js';
 import { spawnGroup } from './process-group.js';
 import { stopGroup } from './stop-group.js';
 import { sendUntil, untilAnswered } from './until-answered.js';
@@ -27,9 +27,8 @@ export type WorkflowRunOutcome = { kind: 'completed' | 'failed' } | { kind: 'sto
 /** Vigil's refusals of an outcome because the job or workflow ended first (timed out, cancelled). */
 const ENDED_FIRST = new Set(['job_finished', 'workflow_finished']);
 
-/** Runs a job's workflow as a child process group: its progress forwarded, stopped when the job ends. */
-export async function runWorkflow(handle: WorkflowHandle, argv: readonly string[], context: WorkflowRunContext): Promise<WorkflowRunOutcome> {
-  const files = new ChildFiles();
+/** Runs a job's workflow as a child process group: its progress forwarded, stopped when the job ends. `files`: made before the first report (the caller removes them). */
+export async function runWorkflow(handle: WorkflowHandle, argv: readonly string[], files: ChildFiles, context: WorkflowRunContext): Promise<WorkflowRunOutcome> {
   const env = {
     ...process.env,
     ...files.env(),
@@ -109,7 +108,6 @@ export async function runWorkflow(handle: WorkflowHandle, argv: readonly string[
     return await complete(handle, end.code === 0 ? 'completed' : 'failed', context);
   } finally {
     handle.stop();
-    files.remove();
   }
 }
 

@@ -35,6 +35,7 @@ export async function benchRunner(): Promise<string> {
   const { startLocalCloud } = await import('../../shared/local/local-cloud.js');
   const { claim } = await import('../../shared/sdk/agent.js');
   const { runPoolItem } = await import('../../shared/runner/run-pool-item.js');
+  const { withChildFiles } = await import('../../shared/runner/child-files.js');
   const cloud = await startLocalCloud({ port: 0, regions: ['us-east-1'], dataDir: root, gateFallbackSeconds: 300, stuckThresholdSeconds: 120, gateStuckThresholdSeconds: 180 });
   const endpoint = cloud.endpoints.regions['us-east-1'] ?? '';
   const post = (path: string, body: unknown) => fetch(`${endpoint}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -47,7 +48,7 @@ export async function benchRunner(): Promise<string> {
       const startedAt = performance.now();
       const attempt = await claim({ endpoint, heartbeatIntervalMs: 1_000 }, 'overhead', 'bench');
       if (!attempt) throw new Error('nothing to claim');
-      const outcome = await runPoolItem(attempt, [{ index: 0, type: 'shell', argv: ['sh', '-c', COMMAND], limitSeconds: 60, reported: true }], { endpoint, graceSeconds: 30, log: () => undefined });
+      const outcome = await withChildFiles((files) => runPoolItem(attempt, [{ index: 0, type: 'shell', argv: ['sh', '-c', COMMAND], limitSeconds: 60, reported: true }], files, { endpoint, graceSeconds: 30, log: () => undefined }));
       if (outcome !== 'succeeded') throw new Error(`item ${i}: ${outcome}`);
       viaRunner.push(performance.now() - startedAt);
       bare.push(await bareShell());
@@ -66,13 +67,15 @@ export async function benchRunner(): Promise<string> {
         const attempt = await claim({ endpoint, heartbeatIntervalMs: 250 }, 'kill', 'bench');
         if (!attempt) return;
         let goneAt = Number.NaN;
-        await runPoolItem(attempt, [{ index: 0, type: 'shell', argv: ['sh', '-c', "trap '' TERM; while :; do sleep 0.05; done"], limitSeconds: undefined, reported: false }], {
-          endpoint,
-          graceSeconds: 1,
-          log: (line) => {
-            if (line.includes('gone')) goneAt = Date.now();
-          },
-        });
+        await withChildFiles((files) =>
+          runPoolItem(attempt, [{ index: 0, type: 'shell', argv: ['sh', '-c', "trap '' TERM; while :; do sleep 0.05; done"], limitSeconds: undefined, reported: false }], files, {
+            endpoint,
+            graceSeconds: 1,
+            log: (line) => {
+              if (line.includes('gone')) goneAt = Date.now();
+            },
+          }),
+        );
         if (attempt.terminateByMs !== undefined) lateness.push(goneAt - attempt.terminateByMs);
       }
     };

@@ -4,6 +4,7 @@ import { DEFAULT_AGENT_HEARTBEAT_MS } from '../../sdk/agent-heartbeat.js';
 import { VigilApiError, VigilUnreachableError } from '../../sdk/errors.js';
 import { startWorkflow } from '../../sdk/workflow.js';
 import { VigilHttp } from '../../sdk/vigil-http.js';
+import { ChildFiles, withChildFiles } from '../../runner/child-files.js';
 import { stopLiveGroupsOnSignals } from '../../runner/process-group.js';
 import { runPoolItem, type ItemCommand, type ItemOutcome } from '../../runner/run-pool-item.js';
 import { runWorkflow } from '../../runner/run-workflow.js';
@@ -97,29 +98,33 @@ async function runJobWorkflow(flags: RunFlags, childArgv: string[], stopping: Ab
   }
   const options = endpointOptions(flags);
   const stuckThreshold = flags['stuck-threshold'];
-  const handle = await startWorkflow({
-    ...options,
-    ...(stuckThreshold !== undefined ? { stuckThresholdSeconds: secondsFlag('stuck-threshold', stuckThreshold, 0, { above: 0 }) } : {}),
-    jobId: job,
-    workflowId: workflow,
-    workerId: worker,
-    token,
-    onHeartbeatError: (error) => log(`heartbeat failed: ${String(error)}`),
+  const stuckThresholdSeconds = stuckThreshold !== undefined ? secondsFlag('stuck-threshold', stuckThreshold, 0, { above: 0 }) : undefined;
+  // Made before the first report: a TMPDIR that is no folder fails the runner before it speaks for the workflow.
+  return withChildFiles(async (files) => {
+    const handle = await startWorkflow({
+      ...options,
+      ...(stuckThresholdSeconds !== undefined ? { stuckThresholdSeconds } : {}),
+      jobId: job,
+      workflowId: workflow,
+      workerId: worker,
+      token,
+      onHeartbeatError: (error) => log(`heartbeat failed: ${String(error)}`),
+    });
+    const outcome = await runWorkflow(handle, childArgv, files, {
+      endpoint: options.endpoint,
+      jobId: job,
+      workflowId: workflow,
+      workerId: worker,
+      token,
+      graceSeconds: graceSeconds(flags),
+      deadlineSlackSeconds: 5,
+      log,
+      stopping,
+    });
+    if (outcome.kind === 'completed') return ExitCode.ok;
+    if (outcome.kind === 'failed') return ExitCode.failed;
+    return ExitCode.timedOutOrCancelled;
   });
-  const outcome = await runWorkflow(handle, childArgv, {
-    endpoint: options.endpoint,
-    jobId: job,
-    workflowId: workflow,
-    workerId: worker,
-    token,
-    graceSeconds: graceSeconds(flags),
-    deadlineSlackSeconds: 5,
-    log,
-    stopping,
-  });
-  if (outcome.kind === 'completed') return ExitCode.ok;
-  if (outcome.kind === 'failed') return ExitCode.failed;
-  return ExitCode.timedOutOrCancelled;
 }
 
 async function runPool(flags: RunFlags, childArgv: string[], stopping: AbortSignal): Promise<ExitCode> {
@@ -151,40 +156,46 @@ async function runPool(flags: RunFlags, childArgv: string[], stopping: AbortSign
   const outcomes: ItemOutcome[] = [];
   // Told to stop (Ctrl-C): no new item is claimed, so none is left claimed when the runner exits.
   while (!stopping.aborted) {
-    let attempt;
+    // Made before the claim: a TMPDIR that is no folder, or a full disk, fails the runner holding no item.
+    const files = new ChildFiles();
     try {
-      // One claimId per claim, kept across the SDK's repeats (35 s, claimPatienceMs), so a claim whose answers were lost gets the item it took.
-      attempt = await claim(options, pool, agent, kind);
-    } catch (error) {
-      if (error instanceof VigilApiError && error.code === 'pool_finished') break;
-      // The attempt a lost claim took has ended before its answer came back: nothing is held; claim anew.
-      if (error instanceof VigilApiError && error.code === 'stale_attempt') {
-        log(`claim's attempt ended before its answer arrived (${error.message}); claiming again`);
-        continue;
+      let attempt;
+      try {
+        // One claimId per claim, kept across the SDK's repeats (35 s, claimPatienceMs), so a claim whose answers were lost gets the item it took.
+        attempt = await claim(options, pool, agent, kind);
+      } catch (error) {
+        if (error instanceof VigilApiError && error.code === 'pool_finished') break;
+        // The attempt a lost claim took has ended before its answer came back: nothing is held; claim anew.
+        if (error instanceof VigilApiError && error.code === 'stale_attempt') {
+          log(`claim's attempt ended before its answer arrived (${error.message}); claiming again`);
+          continue;
+        }
+        // A runner that follows a pool outlasts an outage of Vigil: it holds nothing while it waits.
+        if (error instanceof VigilUnreachableError && flags.follow) {
+          log(`${error.message}; claiming again in ${FOLLOW_POLL_MS / 1000} s`);
+          await sleep(FOLLOW_POLL_MS, undefined, { signal: stopping }).catch(() => undefined);
+          continue;
+        }
+        throw error;
       }
-      // A runner that follows a pool outlasts an outage of Vigil: it holds nothing while it waits.
-      if (error instanceof VigilUnreachableError && flags.follow) {
-        log(`${error.message}; claiming again in ${FOLLOW_POLL_MS / 1000} s`);
+      if (!attempt) {
+        if (!flags.follow) break;
         await sleep(FOLLOW_POLL_MS, undefined, { signal: stopping }).catch(() => undefined);
         continue;
       }
-      throw error;
+      const commands = itemCommands(attempt.claim, childArgv, template, claudeCommand);
+      try {
+        outcomes.push(await runPoolItem(attempt, commands, files, { endpoint: options.endpoint, workerEndpoint, graceSeconds: graceSeconds(flags), log, stopping }));
+      } catch (error) {
+        // Given up at the attempt's deadline: Vigil decides the item without its outcome, and the runner holds nothing; a follower waits the outage out.
+        if (!(error instanceof VigilUnreachableError && flags.follow)) throw error;
+        log(`item ${attempt.claim.itemId}: its outcome was not delivered (${error.message}); Vigil decides it at its deadline. Following on`);
+        outcomes.push('terminated');
+      }
+      if (flags.once) break;
+    } finally {
+      files.remove();
     }
-    if (!attempt) {
-      if (!flags.follow) break;
-      await sleep(FOLLOW_POLL_MS, undefined, { signal: stopping }).catch(() => undefined);
-      continue;
-    }
-    const commands = itemCommands(attempt.claim, childArgv, template, claudeCommand);
-    try {
-      outcomes.push(await runPoolItem(attempt, commands, { endpoint: options.endpoint, workerEndpoint, graceSeconds: graceSeconds(flags), log, stopping }));
-    } catch (error) {
-      // Given up at the attempt's deadline: Vigil decides the item without its outcome, and the runner holds nothing; a follower waits the outage out.
-      if (!(error instanceof VigilUnreachableError && flags.follow)) throw error;
-      log(`item ${attempt.claim.itemId}: its outcome was not delivered (${error.message}); Vigil decides it at its deadline. Following on`);
-      outcomes.push('terminated');
-    }
-    if (flags.once) break;
   }
   if (outcomes.includes('failed')) return ExitCode.failed;
   if (outcomes.includes('terminated')) return ExitCode.timedOutOrCancelled;
