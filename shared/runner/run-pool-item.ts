@@ -16,6 +16,8 @@ export interface ItemCommand {
   limitSeconds: number | null | undefined;
   /** Whether Vigil knows this command (a template step): its start and finish are reported. */
   reported: boolean;
+  /** Why its command line cannot be made for this item (a placeholder the item cannot fill): the item fails before any command starts. */
+  cannotStart?: string;
 }
 
 export interface ItemRunContext {
@@ -109,6 +111,8 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
   }
 
   async function runCommands(): Promise<ItemOutcome> {
+    const unfillable = commands.find((command) => command.cannotStart !== undefined);
+    if (unfillable?.cannotStart !== undefined) return failUnstartable(unfillable, unfillable.cannotStart, false);
     for (const command of commands) {
       // Told to stop before this command (even while the claim was in flight): nothing more starts.
       if (context.stopping?.aborted) return runnerStopped('completed');

@@ -1,3 +1,5 @@
+import { ItemFieldMissingError } from './item-field-missing-error.js';
+
 /** One step of a pool's `agent_template`: `{ claude: "/analyze ${item}" }` or `{ shell: "validate ${item.id}" }` (seed 003). */
 export interface TemplateStep {
   type: string;
@@ -18,12 +20,21 @@ const asText = (value: unknown): string => (typeof value === 'string' ? value : 
 /** `${item}` or `${item.a.b}`, matched where the text is being read. */
 const PLACEHOLDER = /\$\{item((?:\.[A-Za-z0-9_-]+)*)\}/y;
 
-/** The value of `${item<path>}`: the input as JSON (as is when text), or a field of it; `item.id` falls back to the item id. */
+/**
+ * The value of `${item<path>}`: the input as JSON (as is when text), or a field of it; `item.id` falls
+ * back to the item id. A field the input does not have is an ItemFieldMissingError.
+ */
 function placeholderValue(path: string, itemId: string, input: unknown): string {
   if (path === '') return asText(input);
+  const keys = path.slice(1).split('.');
   let value: unknown = input;
-  for (const key of path.slice(1).split('.')) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
-  if (value === undefined && path === '.id') return itemId;
+  for (const [depth, key] of keys.entries()) {
+    const holder = value;
+    value = holder !== null && typeof holder === 'object' && Object.hasOwn(holder, key) ? (holder as Record<string, unknown>)[key] : undefined;
+    if (value !== undefined) continue;
+    if (path === '.id') return itemId;
+    throw new ItemFieldMissingError(keys, depth, holder);
+  }
   return asText(value);
 }
 
@@ -65,7 +76,10 @@ export function shellArgv(text: string, itemId: string, input: unknown): string[
   return ['sh', '-c', script, 'vigil-step', ...values];
 }
 
-/** The argv that runs a step: `claude` through `--claude-cmd` with the filled-in text last; any other through `sh -c` (`shellArgv`). */
+/**
+ * The argv that runs a step: `claude` through `--claude-cmd` with the filled-in text last; any other
+ * through `sh -c` (`shellArgv`). Throws ItemFieldMissingError for a placeholder the item cannot fill.
+ */
 export function stepArgv(step: TemplateStep, claudeCommand: string, itemId: string, input: unknown): string[] {
   if (step.type === 'claude') return [...claudeCommand.split(/\s+/).filter(Boolean), interpolate(step.text, itemId, input)];
   return shellArgv(step.text, itemId, input);

@@ -9,6 +9,7 @@ import { stopLiveGroupsOnSignals } from '../../runner/process-group.js';
 import { runPoolItem, type ItemCommand, type ItemOutcome } from '../../runner/run-pool-item.js';
 import { runWorkflow } from '../../runner/run-workflow.js';
 import { stepArgv, templateSteps } from '../../runner/template-command.js';
+import { ItemFieldMissingError } from '../../runner/item-field-missing-error.js';
 import type { Claim } from '../../contract/pool-responses.js';
 import { command, type Command, type Parsed } from '../command-line.js';
 import { endpointOptions } from '../endpoint.js';
@@ -253,11 +254,13 @@ function itemCommands(claimed: Claim, childArgv: string[], template: ReturnType<
     const first = known[0];
     return [{ index: 0, type: first?.type ?? 'shell', argv: childArgv, limitSeconds: first?.limitSeconds, reported: first !== undefined }];
   }
-  return template.map((step, index) => ({
-    index,
-    type: step.type,
-    argv: stepArgv(step, claudeCommand, claimed.itemId, claimed.input),
-    limitSeconds: known[index]?.limitSeconds,
-    reported: true,
-  }));
+  return template.map((step, index) => {
+    const command = { index, type: step.type, argv: [], limitSeconds: known[index]?.limitSeconds, reported: true };
+    try {
+      return { ...command, argv: stepArgv(step, claudeCommand, claimed.itemId, claimed.input) };
+    } catch (error) {
+      if (!(error instanceof ItemFieldMissingError)) throw error;
+      return { ...command, cannotStart: error.message };
+    }
+  });
 }
