@@ -35,7 +35,7 @@ const usage = `Usage: vigil <command> [options]   (vigil <command> --help for it
   escalations list             list escalations
   escalations answer ID OPTION answer one
   run --pool POOL --agent ID [-- CMD …]                     run a pool's items as child processes
-  run --job JOB --workflow WF --worker ID --token T -- CMD   run a job's workflow as a child process
+  run --job JOB --workflow WF --worker ID --token T -- CMD   run a job's workflow as a child process (or the token in $VIGIL_TOKEN)
   console [--endpoint URL] [--port N]                       serve the operator console locally
 
 Exit codes: 0 success, 1 the job/item failed, 2 bad usage or input (or an unexpected error: the message says which),

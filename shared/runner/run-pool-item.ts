@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AttemptHandle } from '../sdk/agent.js';
 import { VigilApiError, VigilUnreachableError } from '../sdk/errors.js';
 import type { ChildFiles } from './child-files.js';
+import { childEnvironment } from './child-environment.js';
 import { groupArgv, spawnGroup } from './process-group.js';
 import { argumentListTooLongReason, commandLineProblem, isArgumentListTooLong } from './command-line-limits.js';
 import { stopGroup } from './stop-group.js';
@@ -59,8 +60,7 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
     }
     files.clearCheckpointRequest();
   };
-  const env = {
-    ...process.env,
+  const env = childEnvironment({
     ...files.env(),
     VIGIL_ENDPOINT: context.endpoint,
     ...(context.workerEndpoint !== undefined ? { VIGIL_WORKER_ENDPOINT: context.workerEndpoint } : {}),
@@ -69,7 +69,7 @@ export async function runPoolItem(attempt: AttemptHandle, commands: readonly Ite
     VIGIL_ATTEMPT: String(claim.attempt),
     VIGIL_TOKEN: claim.token,
     VIGIL_ITEM_INPUT: JSON.stringify(claim.input ?? null),
-  };
+  });
   /** Vigil gave the item to a later attempt, or this one is over: nothing it reports counts any more. */
   const attemptOver = (error: unknown): ItemOutcome => {
     if (!(error instanceof VigilApiError && ATTEMPT_REFUSED_FOR_GOOD.has(error.code))) throw error;

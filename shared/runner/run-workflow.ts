@@ -1,6 +1,7 @@
 import { VigilApiError } from '../sdk/errors.js';
 import type { ExtensionReason, WorkflowHandle } from '../sdk/workflow.js';
 import type { ChildFiles } from './child-files.js';
+import { childEnvironment } from './child-environment.js';
 import { spawnGroup } from './process-group.js';
 import { stopGroup } from './stop-group.js';
 import { sendUntil, untilAnswered } from './until-answered.js';
@@ -29,15 +30,14 @@ const ENDED_FIRST = new Set(['job_finished', 'workflow_finished']);
 
 /** Runs a job's workflow as a child process group: its progress forwarded, stopped when the job ends. `files`: made before the first report (the caller removes them). */
 export async function runWorkflow(handle: WorkflowHandle, argv: readonly string[], files: ChildFiles, context: WorkflowRunContext): Promise<WorkflowRunOutcome> {
-  const env = {
-    ...process.env,
+  const env = childEnvironment({
     ...files.env(),
     VIGIL_ENDPOINT: context.endpoint,
     VIGIL_JOB: context.jobId,
     VIGIL_WORKFLOW: context.workflowId,
     VIGIL_WORKER: context.workerId,
     VIGIL_TOKEN: context.token,
-  };
+  });
   const forwardProgress = async () => {
     const written = files.changed(files.progress);
     if (typeof written === 'number') await handle.progress(written);

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ export interface Seen {
   path: string;
   body: unknown;
   at: number;
+  headers: IncomingHttpHeaders;
 }
 /** An answer, sent `delayMs` late when given; or none at all. */
 export type Reply = { status: number; body?: unknown; text?: string; delayMs?: number } | 'hang';
@@ -104,7 +105,7 @@ async function serve(route: Route): Promise<FakeVigil> {
     } catch {
       body = text;
     }
-    const entry = { method: request.method ?? 'GET', path: request.url ?? '/', body, at: Date.now() };
+    const entry = { method: request.method ?? 'GET', path: request.url ?? '/', body, at: Date.now(), headers: request.headers };
     seen.push(entry);
     const reply = route(entry.method, entry.path, body, seen);
     if (reply === 'hang') {

@@ -17,12 +17,13 @@ import { httpUrl } from '../http-url.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { isRunnable } from '../../runner/runnable.js';
 import { secondsFlag } from '../seconds-flag.js';
+import { workflowToken } from '../workflow-token.js';
 import { MAX_DURATION_SECONDS } from '../../domain/time.js';
 
 const FOLLOW_POLL_MS = 2_000;
 
 const spec = {
-  usage: 'vigil run --pool POOL --agent ID [--kind expert] [--once] [--follow] [-- CMD ARGS…]\n       vigil run --job JOB --workflow WF --worker ID --token T -- CMD ARGS…',
+  usage: 'vigil run --pool POOL --agent ID [--kind expert] [--once] [--follow] [-- CMD ARGS…]\n       vigil run --job JOB --workflow WF --worker ID [--token T] -- CMD ARGS…   (the token from --token, else $VIGIL_TOKEN)',
   summary:
     "Run a pool's items (or a job's workflow) as child processes, each in its own process group; heartbeat, forward checkpoints and progress, and stop the child on terminate/cancel: SIGTERM, then SIGKILL at terminateBy. See README, 'The agent runner'.",
   optionHelp: [
@@ -32,7 +33,7 @@ const spec = {
     '--once             run one item, then exit',
     '--follow           keep waiting for new items when the pool has none',
     "--claude-cmd CMD   runs claude: steps (default 'claude -p')",
-    '--job JOB --workflow WF --worker ID --token T   run a job\'s workflow instead',
+    '--job JOB --workflow WF --worker ID --token T   run a job\'s workflow instead (the token may come from $VIGIL_TOKEN instead of --token, off the command line other users can read)',
     "--stuck-threshold S   the job's stuck threshold, when --endpoint cannot tell it (a region's WorkerUrl); a heartbeat after each quarter of it (at most 30 s) without a report",
     '--grace S          SIGTERM→SIGKILL grace when Vigil gives no terminateBy (default 30; at most 31536000, one year)',
     `--heartbeat S      seconds between heartbeats (default: the pool's cadence from each claim, a third of its cleanup grace period or checkpoint timeout, whichever is shorter; ${DEFAULT_AGENT_HEARTBEAT_MS / 1000} from a Vigil that does not say; at most half the checkpoint interval). Slower than the pool's cadence, a warning: a terminate or checkpoint collection may be heard too late`,
@@ -93,9 +94,10 @@ export const run: Command = (argv) => {
 };
 
 async function runJobWorkflow(flags: RunFlags, childArgv: string[], stopping: AbortSignal): Promise<ExitCode> {
-  const { job, workflow, worker, token } = flags;
+  const { job, workflow, worker } = flags;
+  const token = workflowToken(flags);
   if (!job || !workflow || !worker || !token || childArgv.length === 0) {
-    throw new UsageError('vigil run --job needs --workflow WF --worker ID --token T and a command after --.');
+    throw new UsageError('vigil run --job needs --workflow WF --worker ID, the token (--token T, or VIGIL_TOKEN=T in the environment, where other users cannot read it) and a command after --.');
   }
   const options = endpointOptions(flags);
   const stuckThreshold = flags['stuck-threshold'];
