@@ -152,7 +152,9 @@ export class VigilHttp {
     const body = options.rawBody?.text ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
     if (body !== undefined) headers['content-type'] = options.rawBody?.contentType ?? 'application/json';
     if (options.token !== undefined) headers['x-vigil-token'] = options.token;
-    const { signer } = this.options;
+    // A call with a token is a worker's route, which the token authenticates (no IAM authorizer): a
+    // worker machine needs no AWS credentials, and its token's call carries none of them.
+    const signer = options.token === undefined ? this.options.signer : undefined;
     const signed = signer ? await this.signed(signer, method, path, { method, url, headers, ...(body !== undefined ? { body } : {}) }) : headers;
     // Never followed: on another host fetch drops Authorization, but not the token, the session token or the body.
     return fetch(url, { method, headers: signed, redirect: 'manual', ...(body !== undefined ? { body } : {}), signal });

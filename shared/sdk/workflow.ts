@@ -5,7 +5,7 @@ import { answeredEpochMs } from './answered-time.js';
 import { anySignal, CallsInFlight } from './calls-in-flight.js';
 import { heartbeatBudgetMs } from './call-budget.js';
 import { watchDeadline } from './deadline-watch.js';
-import { VigilApiError, VigilUnreachableError } from './errors.js';
+import { RequestNotSignedError, VigilApiError, VigilUnreachableError } from './errors.js';
 import { OneBeatInFlight } from './one-beat-in-flight.js';
 import { VigilClock } from './vigil-clock.js';
 import { VigilHttp, type CallOptions, type VigilHttpOptions } from './vigil-http.js';
@@ -207,8 +207,8 @@ async function readStuckThreshold(http: VigilHttp, base: string): Promise<number
     const answer = await http.call('GET', base);
     return jobAnswer.parse(answer.body).timeoutTracking.stuckThresholdSeconds;
   } catch (error) {
-    // A worker without client credentials (403 from API Gateway) heartbeats at the default cadence.
-    if (error instanceof VigilApiError) return undefined;
+    // A worker without client credentials (403 from API Gateway, or none to sign with) heartbeats at the default cadence.
+    if (error instanceof VigilApiError || error instanceof RequestNotSignedError) return undefined;
     throw error;
   }
 }

@@ -39,4 +39,23 @@ describe('a call whose signer fails', () => {
     expect(signings).toBe(1);
     expect(received).toBe(0);
   });
+
+  it("a worker's call (it carries its token) is not signed: it goes out without AWS credentials", async () => {
+    // Prepare: worker routes have no IAM authorizer; a worker machine may have no credentials at all
+    const authorizations: Array<string | undefined> = [];
+    const server = createServer((request, response) => (authorizations.push(request.headers.authorization), response.end('{}')));
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const http = new VigilHttp({
+      endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      signer: async () => {
+        throw new Error('Could not load credentials from any providers');
+      },
+    });
+    // Act
+    const answer = await http.call('POST', '/jobs/job-1/workflows/wf-1/progress', { body: { workerId: 'w-1' }, token: 'a-token' });
+    // Assess
+    expect(answer.status).toBe(200);
+    expect(authorizations).toEqual([undefined]);
+  });
 });

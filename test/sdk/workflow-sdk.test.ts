@@ -81,6 +81,21 @@ describe('the worker SDK against npm start', () => {
     expect(proxy.requests.filter((r) => r.path.endsWith('/progress'))).toHaveLength(1);
   });
 
+  it('a worker machine without AWS credentials (its signer throws) still starts and reports: only the job read is signed, and it falls back to the default cadence', async () => {
+    // Prepare
+    const { job, workflow } = await submitted(60);
+    const noCredentials = async (): Promise<never> => {
+      throw new Error('Could not load credentials from any providers');
+    };
+    // Act
+    const handle = await startWorkflow({ endpoint: vigil.regionUrl(), jobId: job.jobId, workflowId: 'wf-1', workerId: 'worker-a', token: workflow.token, signer: noCredentials });
+    const answer = await handle.progress(0.5);
+    handle.stop();
+    // Assess
+    expect(answer).toMatchObject({ status: 'RUNNING', cancel: false, progressed: true });
+    expect(handle.heartbeatIntervalMs).toBe(30_000);
+  });
+
   it('an unknown job is a typed 404', async () => {
     const http = new VigilHttp({ endpoint: vigil.regionUrl() });
     await expect(http.call('GET', '/jobs/no-such-job')).rejects.toMatchObject({ status: 404, code: 'job_not_found' });
