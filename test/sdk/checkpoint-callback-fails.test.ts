@@ -1,7 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { claim } from '../../shared/sdk/index.js';
 import { claimedReply, errorReply, iso, useFakeVigil } from '../support/fake-vigil.js';
 import { pollUntil } from '../support/poll.js';
+import { useUnhandledRejections } from '../support/unhandled-rejections.js';
 
 /**
  * The README's own `onCheckpointRequested(() => attempt.checkpoint(state))` crashed the agent's process
@@ -12,15 +13,9 @@ import { pollUntil } from '../support/poll.js';
  */
 describe('a checkpoint callback that fails', () => {
   const vigil = useFakeVigil();
-  const unhandled: unknown[] = [];
-  const collect = (reason: unknown) => void unhandled.push(reason);
+  const unhandled = useUnhandledRejections();
 
-  beforeEach(() => {
-    unhandled.length = 0;
-    process.on('unhandledRejection', collect);
-  });
   afterEach(() => {
-    process.off('unhandledRejection', collect);
     vi.restoreAllMocks();
   });
 

@@ -1,6 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { claim, startWorkflow } from '../../shared/sdk/index.js';
 import { holdingVigil, useFakeSdkTimers, type Call } from '../support/holding-vigil.js';
+import { useUnhandledRejections } from '../support/unhandled-rejections.js';
 
 /**
  * A worker's `onHeartbeatError` that throws made every failed background beat an unhandled rejection,
@@ -11,15 +12,9 @@ describe('an onHeartbeatError callback that throws', () => {
   const HOUR = 3_600_000;
   const iso = (ms: number) => new Date(ms).toISOString();
   const isBeat = (call: Call) => call.path.endsWith('/progress') || call.path.endsWith('/heartbeat');
-  const unhandled: unknown[] = [];
-  const collect = (reason: unknown) => void unhandled.push(reason);
+  const unhandled = useUnhandledRejections();
 
-  beforeEach(() => {
-    unhandled.length = 0;
-    process.on('unhandledRejection', collect);
-  });
   afterEach(() => {
-    process.off('unhandledRejection', collect);
     vi.useRealTimers();
     vi.unstubAllGlobals();
     vi.restoreAllMocks();

@@ -1,20 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { parseFlags } from '../../../shared/local/cli-flags.js';
-
-const refusal = (argv: string[]): string => {
-  try {
-    parseFlags(argv);
-  } catch (error) {
-    return (error as Error).message.split('\n')[0] ?? '';
-  }
-  throw new Error(`${argv.join(' ')} was accepted`);
-};
+import { flagRefusal } from './flag-refusal.js';
 
 describe('npm start --regions with a name that is not a region name', () => {
   it.each([['us-east-1,EU-West-1', 'EU-West-1'], ['us_east_1', 'us_east_1'], [`us-east-1,${'a'.repeat(33)}`, 'a'.repeat(33)]])(
     '--regions %s names the flag and the bad name, and says what a name may hold',
     (regions, bad) => {
-      const message = refusal(['--regions', regions]);
+      const message = flagRefusal(['--regions', regions]);
 
       expect(message).toContain('--regions');
       expect(message).toContain(`'${bad}'`);
