@@ -19,7 +19,8 @@ function fieldsOf(holder: object): string {
  * `null`, a typo would run the agent on "null": the item fails instead, naming what is missing.
  */
 export class ItemFieldMissingError extends Error {
-  readonly code = 'item_field_missing';
+  // No `code`: the runner's own refusal, never an answer of the API (error-response.ts's table); the
+  // item fails with `command_cannot_start` naming it (run-pool-item.ts).
 
   /** `path`: the placeholder's keys; `depth`: the one that is missing; `holder`: the value it was looked up in. */
   constructor(path: readonly string[], depth: number, holder: unknown) {
