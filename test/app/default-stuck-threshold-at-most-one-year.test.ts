@@ -15,7 +15,9 @@ import { submit, tokenOf, useTestManager } from './support/test-manager.js';
  */
 describe('a default stuck threshold beyond what a job may name', () => {
   it('npm start refuses a default stuck threshold a job could not name itself (more than one year)', () => {
-    expect(() => parseFlags(['--stuck-threshold-seconds', '1e13'])).toThrow(/--stuck-threshold-seconds must be at most 31536000 \(one year/);
+    expect(() => parseFlags(['--stuck-threshold-seconds', '10000000000000'])).toThrow(/--stuck-threshold-seconds must be at most 31536000 \(one year/);
+    // Written as an exponent it is refused too, for not being digits (test/unit/local/seconds-flags-in-digits.test.ts).
+    expect(() => parseFlags(['--stuck-threshold-seconds', '1e13'])).toThrow(/--stuck-threshold-seconds needs a number of seconds written in digits/);
     expect(() => parseFlags(['--gate-fallback-seconds', '31536001'])).toThrow(/--gate-fallback-seconds must be at most 31536000 \(one year/);
     expect(parseFlags(['--stuck-threshold-seconds', '31536000']).stuckThresholdSeconds).toBe(31_536_000);
   });
