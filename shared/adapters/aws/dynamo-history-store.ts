@@ -62,7 +62,9 @@ const listingItem = (listing: JobListing) => ({
   ...listing,
   pk: listPk(dayOf(listing.createdAt)),
   sk: listSk(listing),
-  [TTL_ATTRIBUTE]: expiresAt(listing.finishedAt ?? listing.createdAt),
+  // A job still running is kept past its deadline as it stands (a job may run for up to a year); once
+  // it ends, past its end, as its item is.
+  [TTL_ATTRIBUTE]: expiresAt(listing.finishedAt ?? Math.max(listing.createdAt, listing.deadlineAt)),
 });
 
 /**
