@@ -183,11 +183,11 @@ export class DynamoPoolStore implements PoolStore {
   }
 
   async reserveSubtaskIds(poolId: string, itemIds: readonly string[], owner: string): Promise<string[]> {
-    // A split refused for an id another split holds names nothing on the owner's row: a refusal an
-    // operator can repeat with fresh ids at will would otherwise grow that row past DynamoDB's 400 KB.
+    // A split refused for an id another split holds names nothing on the owner's rows: a refusal an
+    // operator can repeat with fresh ids at will would otherwise add rows for nothing.
     const heldElsewhere = await this.subtaskIdsHeldByOthers(poolId, itemIds, owner);
     if (heldElsewhere.length > 0) return heldElsewhere;
-    // Named on the owner's row before any is reserved: a call cut off in between leaves nothing its release cannot find.
+    // Named on the owner's rows before any is reserved: a call cut off in between leaves nothing its release cannot find.
     await this.reservations.record(poolId, owner, itemIds);
     const held = await Promise.all(itemIds.map(async (itemId) => ((await this.reserveSubtaskId(poolId, itemId, owner)) ? undefined : itemId)));
     const taken = held.filter((itemId): itemId is string => itemId !== undefined);

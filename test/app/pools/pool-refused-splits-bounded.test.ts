@@ -1,9 +1,7 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { POOL_KEY_PREFIX } from '../../../shared/adapters/aws/jobs-table.js';
 import { answerEscalation } from '../../../shared/app/pools/escalations.js';
 import { useTestManager } from '../support/test-manager.js';
-import { CrashBeforeAnswerWrite, refusal, twoEscalations } from './pool-test-support.js';
+import { CrashBeforeAnswerWrite, refusal, reservationRows, twoEscalations } from './pool-test-support.js';
 
 /** 128-character subtask ids, distinct per answer and position. */
 const freshIds = (answer: number, count: number) => Array.from({ length: count }, (_, i) => `sub-${answer}-${i}-`.padEnd(128, 'x'));
@@ -27,11 +25,11 @@ describe('pools on dynalite: refused split answers leave nothing behind', () => 
       const subtasks = [{ itemId: 'sub-held' }, ...freshIds(answer, 99).map((itemId) => ({ itemId }))];
       refusals.push(await refusal(answerEscalation(m.deps, second, { option: 'split', subtasks })));
     }
-    const row = await m.doc.send(new GetCommand({ TableName: m.tableName, Key: { pk: `${POOL_KEY_PREFIX}p`, sk: `SPLITIDS#${second}` }, ConsistentRead: true }));
+    const rows = await reservationRows(m, second);
     const landed = await answerEscalation(m.deps, second, { option: 'split', subtasks: freshIds(REFUSED_ANSWERS, 100).map((itemId) => ({ itemId })) });
     // Assess
     for (const refused of refusals) expect(refused).toMatchObject({ code: 'item_exists', message: expect.stringContaining("'sub-held'") });
-    expect(row.Item?.['itemIds'] ?? []).toEqual([]);
+    expect(rows).toEqual([]);
     expect(landed).toMatchObject({ status: 'answered', option: 'split' });
     expect((await m.deps.pools.getItem('p', freshIds(REFUSED_ANSWERS, 1)[0] ?? ''))?.state).toBe('available');
     expect(await m.deps.pools.subtaskIdsHeldBy('p', first)).toEqual(['sub-held']);

@@ -1,3 +1,4 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { answerEscalation } from '../../../shared/app/pools/escalations.js';
 import { useTestManager } from '../support/test-manager.js';
@@ -32,5 +33,19 @@ describe('pools on dynalite: subtask ids of a split that never landed', () => {
     await answerEscalation(m.deps, first, { option: 'split', subtasks });
     expect(await m.deps.pools.subtaskIdsHeldBy('p', first)).toEqual(['sub-a']);
     expect((await m.deps.pools.getItem('p', 'sub-a'))?.state).toBe('available');
+  });
+
+  it('ids named on the one row per escalation of tables written before each answer had a row of its own are still released', async () => {
+    // Prepare: as an older release left a split cut off before its write
+    const [first, second] = await twoEscalations(m);
+    const put = (Item: Record<string, unknown>) => m.dynamo.doc.send(new PutCommand({ TableName: m.tableName, Item: { pk: 'POOL#p', ...Item } }));
+    await put({ sk: `SPLITIDS#${first}`, itemIds: ['sub-old'], version: 1 });
+    await put({ sk: 'SUBTASK#sub-old', owner: first });
+    // Act
+    await answerEscalation(m.deps, first, { option: 'skip' });
+    const split = await answerEscalation(m.deps, second, { option: 'split', subtasks: [{ itemId: 'sub-old' }] });
+    // Assess
+    expect(split).toMatchObject({ status: 'answered', option: 'split' });
+    expect((await m.deps.pools.getItem('p', 'sub-old'))?.state).toBe('available');
   });
 });

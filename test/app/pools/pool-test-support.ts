@@ -1,3 +1,4 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoPoolStore } from '../../../shared/adapters/aws/dynamo-pool-store.js';
 import { agentCall } from '../../../shared/app/pools/agent-call.js';
 import { claimPoolItem } from '../../../shared/app/pools/claim-item.js';
@@ -114,4 +115,23 @@ export async function twoEscalations(m: TestManager): Promise<[string, string]> 
   for (const claimed of held) await firePoolTimer(m.deps, { scope: 'pool', jobId: itemTimerId('p', claimed.itemId), fenceToken: claimed.attempt, dueAt: at(10) });
   const escalationOf = async (itemId: string) => (await m.deps.pools.getItem('p', itemId))?.escalation?.escalationId ?? '';
   return [await escalationOf('i-1'), await escalationOf('i-2')];
+}
+
+/** The rows naming the subtask ids an escalation's split answers reserved in pool 'p', read behind the store's back. */
+export async function reservationRows(m: TestManager, escalationId: string): Promise<Array<Record<string, unknown>>> {
+  const rows: Array<Record<string, unknown>> = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await m.dynamo.doc.send(
+      new QueryCommand({
+        TableName: m.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :rows)',
+        ExpressionAttributeValues: { ':pk': 'POOL#p', ':rows': `SPLITIDS#${escalationId}` },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    rows.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return rows;
 }
