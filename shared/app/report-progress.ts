@@ -6,6 +6,7 @@ import { toIso } from '../domain/time.js';
 import { heardAt, newWorker, onHealthcheck, workerStatus, type WorkerHealth } from '../domain/worker-health.js';
 import { VersionConflictError } from '../ports/job-store.js';
 import { currentWorkerHealth } from './current-worker-health.js';
+import { jobAfterReportWrite } from './job-after-report-write.js';
 import { recordProgressSample } from './history/record-progress-sample.js';
 import type { ManagerDeps } from './manager-deps.js';
 import { retireWorkerGrantsEverywhere } from './retire-worker-grants.js';
@@ -26,39 +27,45 @@ export interface ProgressInput {
  * history sample aside), once per coalescing window for a workflow reported on faster than that.
  * Every call on a running job is the worker's healthcheck (AD-26); only a call that advances its
  * workflow resets the job's stuck clock (seed 000, problem 4), which the job's timer reads from the
- * workflows. Once the job has ended the call writes nothing and the answer tells the worker to stop.
+ * workflows. A call that writes reads the job again after its write (`jobAfterReportWrite`): the job
+ * may have ended in between. Once the job has ended the call writes nothing, or takes its write back,
+ * and the answer tells the worker to stop.
  */
 export async function reportProgress(deps: ManagerDeps, input: ProgressInput) {
   const claim = await deps.tokens.verify(input.token, input.workerId, { jobId: input.jobId, workflowId: input.workflowId });
   const now = deps.clock.now();
-  const { job, workflow, worker } = await deps.jobs.getProgressContext(input.jobId, input.workflowId, claim.scopedWorkerId);
-  if (!job) throw new JobNotFoundError(input.jobId);
-  assertIssuedFor(claim, job);
-  if (!workflow || !belongsTo(workflow, job)) throw new WorkflowNotFoundError(input.jobId, input.workflowId);
+  const { job: read, workflow, worker } = await deps.jobs.getProgressContext(input.jobId, input.workflowId, claim.scopedWorkerId);
+  if (!read) throw new JobNotFoundError(input.jobId);
+  assertIssuedFor(claim, read);
+  if (!workflow || !belongsTo(workflow, read)) throw new WorkflowNotFoundError(input.jobId, input.workflowId);
 
-  const writes = progressWrites(job, workflow, reportOf(input), now);
+  const writes = progressWrites(read, workflow, reportOf(input), now);
   const workflowWritten = writes.advance !== undefined || writes.heartbeat;
-  await Promise.all([
-    writes.advance ? deps.jobs.recordWorkflowAdvance(job.jobId, workflow.workflowId, now, writes.advance) : undefined,
-    writes.heartbeat ? deps.jobs.touchWorkflowHeartbeat(job.jobId, workflow.workflowId, now) : undefined,
-    // A workflow heard before carries this call in its own write: the worker item stays as it is.
-    // Its first call also touches the worker, so a workflow the index does not list yet (on AWS
-    // it lags the table) never holds the worker's only recent call.
-    // A finished job's token is no sign of life: a replay of it must not clear a reported failure (as a finished workflow's writes nothing).
-    isTerminal(job.status) ? undefined : recordHealthcheck(deps, claim.scopedWorkerId, worker, workflow, workflowWritten && lastHeardAt(workflow) !== undefined, now),
-    writes.sample ? recordProgressSample(deps, job, workflow, { advanced: writes.advance !== undefined, progress: input.progress }, now) : undefined,
-  ]);
+  if (writes.advance) await deps.jobs.recordWorkflowAdvance(read.jobId, workflow.workflowId, now, writes.advance);
+  else if (writes.heartbeat) await deps.jobs.touchWorkflowHeartbeat(read.jobId, workflow.workflowId, now);
+  const job = workflowWritten ? await jobAfterReportWrite(deps, claim, workflow, { at: now, ...(writes.advance ? { advance: writes.advance } : {}) }) : read;
+  const ended = isTerminal(job.status);
+  if (!ended) {
+    await Promise.all([
+      // A workflow heard before carries this call in its own write: the worker item stays as it is.
+      // Its first call also touches the worker, so a workflow the index does not list yet (on AWS
+      // it lags the table) never holds the worker's only recent call.
+      // A finished job's token is no sign of life: a replay of it must not clear a reported failure (as a finished workflow's writes nothing).
+      recordHealthcheck(deps, claim.scopedWorkerId, worker, workflow, workflowWritten && lastHeardAt(workflow) !== undefined, now),
+      writes.sample ? recordProgressSample(deps, job, workflow, { advanced: writes.advance !== undefined, progress: input.progress }, now) : undefined,
+    ]);
+  }
   // Only what is durable: this workflow's stored advance (or this one's, written above) and the job's
   // stored clock; other workflows' advances only make the real stuck deadline later.
-  const lastProgressAt = Math.max(storedStuckClock(job, workflow), writes.advance ? now : -Infinity);
+  const lastProgressAt = Math.max(storedStuckClock(job, workflow), writes.advance && !ended ? now : -Infinity);
   const tracking = { ...job.tracking, lastProgressAt };
   return {
     status: job.status,
-    cancel: isTerminal(job.status),
+    cancel: ended,
     deadlineAt: toIso(effectiveDeadline(tracking)),
-    progressed: writes.advance !== undefined || writes.coalescedAdvance,
+    progressed: !ended && (writes.advance !== undefined || writes.coalescedAdvance),
     // When the job is timed out as stuck unless some workflow of it advances before then.
-    ...(isTerminal(job.status) ? {} : { stuckAt: toIso(stuckDeadline(tracking)) }),
+    ...(ended ? {} : { stuckAt: toIso(stuckDeadline(tracking)) }),
   };
 }
 

@@ -59,6 +59,10 @@ export const lastHeardAt = (workflow: Workflow): EpochMs | undefined =>
 export const storedStuckClock = (job: Job, workflow: Workflow): EpochMs =>
   Math.max(job.tracking.lastProgressAt, workflow.lastProgressAt ?? -Infinity);
 
+/** The refusal of a report about a workflow that has reported its outcome. */
+export const workflowFinished = (workflow: Workflow): WorkflowFinishedError =>
+  new WorkflowFinishedError(`Workflow '${workflow.workflowId}' has already reported its outcome; progress for it is no longer accepted.`);
+
 /**
  * Coalescing (`progressCoalesceMs`): a heartbeat within a window of the workflow's last stored call
  * is not written, nor is a rise in `progress` within a window of the stored stuck clock. Whenever
@@ -74,11 +78,7 @@ export const storedStuckClock = (job: Job, workflow: Workflow): EpochMs =>
  */
 export function progressWrites(job: Job, workflow: Workflow, report: ProgressReport, now: EpochMs): ProgressWrites {
   if (isTerminal(job.status)) return NOTHING;
-  if (job.workflowMarks[workflow.index] !== WorkflowMark.active) {
-    throw new WorkflowFinishedError(
-      `Workflow '${workflow.workflowId}' has already reported its outcome; progress for it is no longer accepted.`,
-    );
-  }
+  if (job.workflowMarks[workflow.index] !== WorkflowMark.active) throw workflowFinished(workflow);
   const windowMs = progressCoalesceMs(job.tracking.stuckThresholdSeconds);
   const heardAt = lastHeardAt(workflow);
   const sample = samplesNow(job, workflow, heardAt, now);

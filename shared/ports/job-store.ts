@@ -49,6 +49,12 @@ export interface JobStore {
   /** Moves the workflow's `lastHeartbeatAt` forward; never back. */
   touchWorkflowHeartbeat(jobId: string, workflowId: string, at: EpochMs): Promise<void>;
   /**
+   * Takes back a report's write of this workflow at `at` (its `advance`, or without one its heartbeat),
+   * putting back the values of `before`, the workflow as the report read it: only while the item still
+   * holds exactly that write, so a later write, or another report's, is never undone.
+   */
+  withdrawWorkflowWrite(before: Workflow, at: EpochMs, advance?: WorkflowAdvance): Promise<void>;
+  /**
    * What the `byWorker` index lists for this worker: its workflows that may still be active, and the
    * jobs where it may hold a grant. A workflow leaves the index when it gets an outcome or is found
    * in a finished job, a grant record when its grant is retired: a worker's request costs O(its

@@ -23,8 +23,8 @@ class LateAdvanceStore extends DynamoJobStore {
 // Review: a progress call reads the job RUNNING; before its workflow write lands the job ends (here,
 // timed out as stuck by a wake-up that read the workflows before the write). Reports write only
 // their workflow (single-item writes), so the write still lands: the finished job must not show
-// progress its decision never saw. (The call itself answers as of its read of the job; the worker
-// hears the end on its next call, which costs no read on every advancing report.)
+// progress its decision never saw. (What the call answers, and that it keeps nothing, is
+// progress-racing-the-end.test.ts.)
 describe('a progress write that lands after its job ended (dynalite)', () => {
   const m = useTestManager({ store: (doc, table) => new LateAdvanceStore(doc, table) });
 

@@ -217,6 +217,30 @@ export class DynamoJobStore implements JobStore {
     });
   }
 
+  async withdrawWorkflowWrite(before: Workflow, at: EpochMs, advance?: WorkflowAdvance): Promise<void> {
+    const written: Partial<Record<keyof Workflow, unknown>> = advance ? { lastHeartbeatAt: at, lastProgressAt: at, ...advance } : { lastHeartbeatAt: at };
+    const fields = Object.keys(written) as Array<keyof Workflow>;
+    const names = Object.fromEntries(fields.map((field, i) => [`#f${i}`, field]));
+    const values: Record<string, unknown> = { ':incarnation': before.incarnation };
+    const sets: string[] = [];
+    const removes: string[] = [];
+    fields.forEach((field, i) => {
+      values[`:w${i}`] = written[field];
+      if (before[field] === undefined) removes.push(`#f${i}`);
+      else {
+        values[`:b${i}`] = before[field];
+        sets.push(`#f${i} = :b${i}`);
+      }
+    });
+    await this.updateIfStillBehind({
+      Key: workflowKey(before.jobId, before.workflowId),
+      UpdateExpression: [sets.length > 0 ? `SET ${sets.join(', ')}` : '', removes.length > 0 ? `REMOVE ${removes.join(', ')}` : ''].join(' ').trim(),
+      ConditionExpression: ['incarnation = :incarnation', ...fields.map((_, i) => `#f${i} = :w${i}`)].join(' AND '),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    });
+  }
+
   async findWorkOfWorker(workerId: string) {
     const workflows: Array<{ jobId: string; workflowId: string; index: number }> = [];
     const grants: Array<{ jobId: string; workerIndex: number }> = [];
