@@ -11,6 +11,7 @@ export const handler = httpRoute({ path: workerPath, body: extensionBody }).hand
       currentProgress: body.currentProgress,
       ...(body.estimatedCompletion !== undefined ? { estimatedCompletion: body.estimatedCompletion } : {}),
       ...(body.activeWorkflowCount !== undefined ? { activeWorkflowCount: body.activeWorkflowCount } : {}),
+      ...(body.requestId !== undefined ? { requestId: body.requestId } : {}),
       token: workerToken(headers),
     }),
   ),

@@ -1,4 +1,4 @@
-import { remainingExtensions, requestExtension as decideExtension } from '../domain/extension-budget.js';
+import { grantOfRequest, remainingExtensions, requestExtension as decideExtension } from '../domain/extension-budget.js';
 import { metric } from '../domain/effects.js';
 import { toIso } from '../domain/time.js';
 import { healthDeadline, newWorker, workerStatus, type WorkerHealth } from '../domain/worker-health.js';
@@ -22,6 +22,8 @@ export interface ExtensionInput {
   /** AD-26 `estimated_completion` (ISO 8601) and `active_workflow_count`: recorded, shown on the job. */
   estimatedCompletion?: string;
   activeWorkflowCount?: number;
+  /** The worker's name for this request, the same in each repeat of it: a repeat is answered with the grant the request got. */
+  requestId?: string;
 }
 
 /** AD-26's answer; `denialReason` only when not granted. */
@@ -62,6 +64,12 @@ export async function requestExtension(deps: ManagerDeps, input: ExtensionInput)
       await retireGrantsOnJobs(deps, applied.jobs, worker.budget.epoch);
       applied = undefined;
     }
+    // Granted already (its answer lost, or its twin's write came first): the same grant, not a second one.
+    const repeated = grantOfRequest(worker.budget, input.requestId);
+    if (repeated) {
+      deps.telemetry.info('extension request repeated: answered with its grant', { workerId: input.workerId, region: deps.region, extensionSeconds: repeated.seconds });
+      return grantAnswer(deps, worker, repeated.seconds);
+    }
     const suspect = workerStatus(worker, now, deps.policy) !== 'healthy';
     // Past its deadline as it really stands: a failed worker's grant, not yet dropped by the job's wake-up, does not count.
     const tokenJobDeadline = now < ownTimeoutAt(tokenJob.tracking) ? Infinity : liveEffectiveDeadline(tokenJob, await retiredGrantsOf(deps, tokenJob, new Map([[workerId, worker]])));
@@ -72,6 +80,7 @@ export async function requestExtension(deps: ManagerDeps, input: ExtensionInput)
       jobEnded: isTerminal(tokenJob.status),
       ...(workflowFinished ? { workflowFinished } : {}),
       jobBeingTimedOut: now >= tokenJobDeadline || tokenJob.tracking.locallyTimedOut,
+      ...(input.requestId !== undefined ? { requestId: input.requestId } : {}),
     };
     const outcome = decideExtension(worker.budget, ask, suspect, deps.policy.extensions);
     const deny = async (denialReason: string): Promise<ExtensionAnswer> => {
@@ -118,11 +127,13 @@ export async function requestExtension(deps: ManagerDeps, input: ExtensionInput)
     }
     await runEffects(deps, [metric('ExtensionGranted')]);
     deps.telemetry.info('extension granted', { workerId: input.workerId, region: deps.region, extensionSeconds: outcome.seconds, jobsExtended: applied.jobs.length });
-    return {
-      granted: true,
-      extensionSeconds: outcome.seconds,
-      newDeadline: toIso(healthDeadline(granted, deps.policy)),
-      remainingExtensions: remainingExtensions(granted.budget, deps.policy.extensions),
-    };
+    return grantAnswer(deps, granted, outcome.seconds);
   }
 }
+
+const grantAnswer = (deps: ManagerDeps, worker: WorkerHealth, extensionSeconds: number): ExtensionAnswer => ({
+  granted: true,
+  extensionSeconds,
+  newDeadline: toIso(healthDeadline(worker, deps.policy)),
+  remainingExtensions: remainingExtensions(worker.budget, deps.policy.extensions),
+});

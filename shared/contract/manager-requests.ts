@@ -112,6 +112,8 @@ export const extensionBody = z.strictObject({
     z.iso.datetime({ offset: true }).check(z.maxLength(40, 'must be at most 40 characters, an ISO 8601 time such as 2026-11-26T16:00:00.000Z')),
   ),
   activeWorkflowCount: z.optional(z.int().check(z.gte(0))),
+  // The caller's idempotency key: a repeat with the same id (its answer was lost) is answered with the grant it got.
+  requestId: z.optional(id),
 });
 
 export const cancelBody = z.strictObject({ reason: z.optional(z.string().check(z.maxLength(1024))) });

@@ -21,7 +21,28 @@ export interface ExtensionBudget {
    */
   progressByJob?: Record<string, number>;
   totalSeconds: number;
+  /**
+   * The requests this budget granted that named themselves (`requestId`), the latest
+   * `REMEMBERED_GRANTS`, with each one's seconds: a request sent again after its answer was lost
+   * is answered with its grant, not decided again (where it would read as asking twice).
+   */
+  grantedRequests?: GrantedRequest[];
 }
+
+export interface GrantedRequest {
+  requestId: string;
+  seconds: number;
+}
+
+/**
+ * Grants remembered by request id. A budget makes at most `maxExtensions` grants (5), so this keeps
+ * every one of them while bounding the worker item (a 128-character id each: under 2.5 KB).
+ */
+export const REMEMBERED_GRANTS = 16;
+
+/** The grant this budget made to the request named `requestId`, if it made one (and still remembers it). */
+export const grantOfRequest = (budget: ExtensionBudget, requestId: string | undefined): GrantedRequest | undefined =>
+  requestId === undefined ? undefined : budget.grantedRequests?.find((granted) => granted.requestId === requestId);
 
 export const freshBudget = (epoch = 0): ExtensionBudget => ({ epoch, count: 0, lastProgress: 0, totalSeconds: 0 });
 
@@ -66,6 +87,8 @@ export interface ExtensionAsk {
   workflowFinished?: { workflowId: string };
   /** That job is past its effective deadline, or its region reported it timed out or stuck to the gate: it is owed its timeout, which no grant may undo. */
   jobBeingTimedOut?: boolean;
+  /** The worker's name for this request: the same in every repeat of it (`grantOfRequest`). */
+  requestId?: string;
 }
 
 export function requestExtension(
@@ -121,6 +144,11 @@ export function requestExtension(
       lastProgressJobId: job,
       progressByJob: { ...budget.progressByJob, [job]: currentProgress },
       totalSeconds: budget.totalSeconds + seconds,
+      ...(ask.requestId !== undefined
+        ? { grantedRequests: [...(budget.grantedRequests ?? []), { requestId: ask.requestId, seconds }].slice(-REMEMBERED_GRANTS) }
+        : budget.grantedRequests
+          ? { grantedRequests: budget.grantedRequests }
+          : {}),
     },
   };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { fraction } from '../contract/manager-requests.js';
 import { completeAnswer, extensionAnswer, jobAnswer, progressAnswer, type ExtensionAnswer, type ProgressAnswer } from '../contract/manager-responses.js';
 import type * as z from '../validation/zod.js';
@@ -181,7 +182,10 @@ export async function startWorkflow(options: WorkflowOptions): Promise<WorkflowH
       return report(body);
     },
     requestExtension: async (reason, currentProgress) => {
-      const answer = await http.call('POST', `/workers/${encodeURIComponent(workerId)}/extensions`, { body: { reason, currentProgress }, token, signal: inFlight.signal });
+      // Every try of this call names it the same: a try whose answer was lost may have been granted,
+      // and Vigil answers the next with that grant instead of deciding again (and denying it).
+      const body = { reason, currentProgress, requestId: randomUUID() };
+      const answer = await http.call('POST', `/workers/${encodeURIComponent(workerId)}/extensions`, { body, token, signal: inFlight.signal });
       const parsed = extensionAnswer.parse(answer.body);
       // A grant moves each of the worker's jobs by what its per-job budget allows, maybe less than
       // `extensionSeconds`: the job's own deadline is asked for. Unanswered, the older (earlier) one stands.

@@ -37,6 +37,29 @@ describe('the extension route through its handler (dynalite)', () => {
   });
 });
 
+describe("the extension route's requestId (dynalite)", () => {
+  useHttpTestManager();
+
+  const ask = (token: string, body: Record<string, unknown>) =>
+    invoke(requestExtension, { method: 'POST', route: '/workers/{workerId}/extensions', pathParameters: { workerId: 'worker-a' }, headers: { 'x-vigil-token': token }, body });
+
+  it('a request sent again with its requestId is answered with its grant; a requestId that is no id → 400 naming it', async () => {
+    // Prepare
+    const submitted = await invoke(submitJob, { method: 'POST', route: '/jobs', body: { jobId: 'job-1', timeoutSeconds: 300, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] } });
+    const token = (submitted.body['workflows'] as Array<{ token: string }>)[0]?.token ?? '';
+    const body = { reason: 'long_workflow', currentProgress: 0.3, requestId: 'ask-1' };
+    // Act
+    const first = await ask(token, body);
+    const again = await ask(token, body);
+    const bad = await ask(token, { ...body, requestId: 'no spaces' });
+    // Assess
+    expect(first).toMatchObject({ statusCode: 200, body: { granted: true, extensionSeconds: 30, remainingExtensions: 4 } });
+    expect(again).toMatchObject({ statusCode: 200, body: { granted: true, extensionSeconds: 30, remainingExtensions: 4 } });
+    expect(bad.statusCode).toBe(400);
+    expect(errorOf(bad).details).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'requestId' })]));
+  });
+});
+
 /** Lambda's limit for a synchronous answer: the JSON it returns, the body string included. */
 const LAMBDA_ANSWER_LIMIT_BYTES = 6 * 1024 * 1024;
 

@@ -95,7 +95,7 @@ calls: ${fake.seen.map((s) => `${s.method} ${s.path}`).join(', ')}`).toBe(2);
     // Assess: the child saw the grant (exit 0 → completed), and Vigil was asked with what it wrote
     expect(result.code, result.transcript).toBe(0);
     const asked = fake.seen.filter((s) => s.path === '/workers/w/extensions').map((s) => s.body);
-    expect(asked).toEqual([{ reason: 'gc_pause', currentProgress: 0.4 }]);
+    expect(asked).toEqual([{ reason: 'gc_pause', currentProgress: 0.4, requestId: expect.any(String) }]);
   });
   it('vigil run --follow outlasts an outage of Vigil longer than a claim waits, then claims again', async () => {
     // Prepare: Vigil is down (503) until the runner gives up on its first claim, which it repeats with

@@ -54,6 +54,30 @@ describe('a call is repeated only with what makes it idempotent', () => {
     expect(new Set(claimIds).size).toBe(2);
   });
 
+  it('requestExtension() repeats a request whose answer was lost with the same requestId, and names each call anew', async () => {
+    // Prepare: the first extension request is applied but its answer is lost (API Gateway 504)
+    const deadline = iso(Date.now() + 60_000);
+    const fake = await vigil.fakeVigil((method, path, _body, seen) => {
+      if (path.endsWith('/extensions')) {
+        const n = seen.filter((s) => s.path.endsWith('/extensions')).length;
+        if (n === 1) return { status: 504, text: '{"message": "Endpoint request timed out"}' };
+        return { status: 200, body: { granted: true, extensionSeconds: 30, newDeadline: deadline, remainingExtensions: 4 } };
+      }
+      return { status: 200, body: { status: 'RUNNING', cancel: false, deadlineAt: deadline } };
+    });
+    const handle = await startWorkflow({ endpoint: fake.url, jobId: 'job-1', workflowId: 'wf-1', workerId: 'w', token: 't', stuckThresholdSeconds: 600, retry: { baseDelayMs: 1, maxDelayMs: 5 } });
+    // Act
+    await handle.requestExtension('long_workflow', 0.5);
+    await handle.requestExtension('long_workflow', 0.6);
+    handle.stop();
+    // Assess: the repeat names the first try's request (Vigil answers it with its grant); the next call is another request
+    const requestIds = fake.seen.filter((s) => s.path.endsWith('/extensions')).map((s) => (s.body as { requestId?: string }).requestId);
+    expect(requestIds).toHaveLength(3);
+    expect(requestIds[0]).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
+    expect(requestIds[1]).toBe(requestIds[0]);
+    expect(requestIds[2]).not.toBe(requestIds[0]);
+  });
+
   it('vigil submit of a job without a jobId, retried after a 504, is not submitted as a second job', async () => {
     // Prepare
     const fake = await vigil.fakeVigil((method, path, body, seen) => {
