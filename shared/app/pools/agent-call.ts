@@ -1,4 +1,5 @@
-import { decideAgentCall, type AgentCall } from '../../domain/pools/agent-calls.js';
+import { decideAgentCall, type AgentCall, type HeartbeatReply } from '../../domain/pools/agent-calls.js';
+import { poolIsStopped, type Pool } from '../../domain/pools/pool.js';
 import { InvalidTokenError } from '../../domain/errors.js';
 import type { ManagerDeps } from '../manager-deps.js';
 import { attemptTokens } from './attempt-tokens.js';
@@ -32,6 +33,7 @@ export async function agentCall(deps: ManagerDeps, input: AgentCallInput): Promi
     loaded,
   );
   await runFollowUps(deps, item, pool);
+  if (input.call.type === 'heartbeat' && !decision.refusal && item.version !== loaded.version) return heartbeatAfterAnyStop(deps, input, pool, decision.reply);
   if (decision.refusal) {
     deps.telemetry.info('agent call refused', {
       poolId: input.poolId,
@@ -43,5 +45,22 @@ export async function agentCall(deps: ManagerDeps, input: AgentCallInput): Promi
     });
     throw decision.refusal;
   }
+  return decision.reply;
+}
+
+/**
+ * A heartbeat decided on an item written after the pool was read (its own write of what fell due, or
+ * another's it read again) may come after the pool stopped: the item's write cannot be conditional on
+ * the pool. Read again, a stopped pool is applied now, as its wake pass (not there yet) would, and as
+ * a claim does: the heartbeat is decided again and answered `terminate` at once, as the next would be.
+ * A heartbeat that wrote nothing is answered as of its reads.
+ */
+async function heartbeatAfterAnyStop(deps: ManagerDeps, input: AgentCallInput, read: Pool, reply: unknown): Promise<unknown> {
+  if (poolIsStopped(read) || (reply as HeartbeatReply).action === 'terminate') return reply;
+  const pool = await deps.pools.getPool(input.poolId);
+  if (!pool || !poolIsStopped(pool)) return reply;
+  const { item, decision } = await decideItem(deps, input.poolId, input.itemId, (current) => decideAgentCall(current, pool, input.attempt, input.call, deps.clock.now()));
+  await runFollowUps(deps, item, pool);
+  if (decision.refusal) throw decision.refusal;
   return decision.reply;
 }
