@@ -64,9 +64,9 @@ export async function runEffects(ports: EffectPorts, effects: readonly Effect[])
  */
 async function withdrawTimer(ports: EffectPorts, effect: Extract<Effect, { type: 'DisarmTimer' }>): Promise<void> {
   try {
-    await ports.timers.disarm(effect.scope, effect.jobId, effect.armedAtMostMsAhead);
+    await ports.timers.disarm(effect.timer, effect.armedAtMostMsAhead);
   } catch (error) {
-    ports.telemetry.warn('timer not withdrawn; its wake-up is dropped when it comes', { scope: effect.scope, jobId: effect.jobId, error: String(error) });
-    ports.telemetry.metric('TimerDisarmFailed', { scope: effect.scope });
+    ports.telemetry.warn('timer not withdrawn; its wake-up is dropped when it comes', { ...effect.timer, error: String(error) });
+    ports.telemetry.metric('TimerDisarmFailed', { scope: effect.timer.scope });
   }
 }

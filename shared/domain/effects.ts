@@ -1,5 +1,5 @@
 import type { BusEvent } from '../ports/event-bus.js';
-import type { TimerRequest } from '../ports/timers.js';
+import type { TimerRef, TimerRequest } from '../ports/timers.js';
 
 export type MetricName =
   | 'JobTimedOut'
@@ -34,10 +34,11 @@ export type MetricName =
 export type Effect =
   | { type: 'ArmTimer'; timer: TimerRequest }
   /**
-   * `armedAtMostMsAhead`: when known, no wake-up of this timer was ever due more than this long after
-   * the moment it was armed, so an adapter that can withdraw only its far wake-ups may skip the call.
+   * Withdraws the wake-up armed at `timer`'s fence token. `armedAtMostMsAhead`: when known, no wake-up
+   * of this timer was ever due more than this long after the moment it was armed, so an adapter that
+   * can withdraw only its far wake-ups may skip the call.
    */
-  | { type: 'DisarmTimer'; scope: TimerRequest['scope']; jobId: string; armedAtMostMsAhead?: number }
+  | { type: 'DisarmTimer'; timer: TimerRef; armedAtMostMsAhead?: number }
   /**
    * `resent`: a timer sends this again until it is answered (periodic reports, the gate's decisions),
    * so losing one to a crash costs nothing and it skips the outbox and its extra write.

@@ -1,7 +1,7 @@
 import type { DecisionContext } from './decision-context.js';
 import { metric, publish, type Decision, type Effect } from './effects.js';
 import type { Job, JobStatus, TimeoutReason } from './job.js';
-import { CLOCK_SKEW_ALLOWANCE_MS, wakeUpLeadBoundMs } from './job-timer.js';
+import { disarmJobTimer } from './job-timer.js';
 import { toIso } from './time.js';
 import { JobFinalStatus } from '../events/job-final-status.js';
 import { JobTimedOut } from '../events/job-timed-out.js';
@@ -35,8 +35,7 @@ export function finishJob(
     },
   };
   const effects: Effect[] = [
-    // Most jobs only ever wake up within minutes (SQS delay messages, which cannot be withdrawn): saying so lets the adapter skip the call.
-    { type: 'DisarmTimer', scope: 'job', jobId: job.jobId, armedAtMostMsAhead: wakeUpLeadBoundMs(job.tracking, ctx.policy) + CLOCK_SKEW_ALLOWANCE_MS },
+    disarmJobTimer(job, ctx.policy),
     metric('JobFinished', { status }),
   ];
   if (status === 'TIMED_OUT' && extra.timeoutReason !== undefined) {

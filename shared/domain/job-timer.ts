@@ -37,6 +37,16 @@ export function armJobTimer(job: Job, dueAt: EpochMs): { job: Job; effects: Effe
 }
 
 /**
+ * Withdraws the wake-ups armed at the job's current fence token. Most jobs only ever wake up within
+ * minutes (SQS delay messages, which cannot be withdrawn): saying so lets the adapter skip the call.
+ */
+export const disarmJobTimer = (job: Job, policy: TimeoutPolicy): Effect => ({
+  type: 'DisarmTimer',
+  timer: { scope: 'job', jobId: job.jobId, fenceToken: job.tracking.fenceToken },
+  armedAtMostMsAhead: wakeUpLeadBoundMs(job.tracking, policy) + CLOCK_SKEW_ALLOWANCE_MS,
+});
+
+/**
  * How long after the decision that arms it any wake-up of this job can be due, at most. Every one is
  * armed for `nextDueAt` or earlier (submit, fire, takeover, a deadline moved earlier): a local job's
  * is capped by its stuck deadline, at most the threshold and the coalescing window after the stored

@@ -22,11 +22,15 @@ export interface DueWakeUp extends TimerRequest {
   outboxOnly?: boolean;
 }
 
+/** Which of an item's wake-ups: those armed at one fence token (a job's leader, a pool item's attempt). */
+export type TimerRef = Pick<TimerRequest, 'scope' | 'jobId' | 'fenceToken'>;
+
 export interface Timers {
   arm(timer: TimerRequest): Promise<void>;
   /**
-   * Withdraws the timer if the adapter can; a wake-up left armed still fires and is dropped by the
-   * lazy checks, so a caller need not fail when this does. `armedAtMostMsAhead`: see `DisarmTimer`.
+   * Withdraws the wake-up armed at `timer`'s fence token if the adapter can; a wake-up left armed
+   * still fires and is dropped by the lazy checks, so a caller need not fail when this does.
+   * `armedAtMostMsAhead`: see `DisarmTimer`.
    */
-  disarm(scope: TimerRequest['scope'], jobId: string, armedAtMostMsAhead?: number): Promise<void>;
+  disarm(timer: TimerRef, armedAtMostMsAhead?: number): Promise<void>;
 }

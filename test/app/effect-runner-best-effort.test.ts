@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { runEffects } from '../../shared/app/effect-runner.js';
 import { metric, publish, type Effect } from '../../shared/domain/effects.js';
 import type { BusEvent } from '../../shared/ports/event-bus.js';
-import type { TimerRequest } from '../../shared/ports/timers.js';
+import type { TimerRef, TimerRequest } from '../../shared/ports/timers.js';
 import { RecordingBus, RecordingTelemetry, RecordingTimers } from './support/recording-ports.js';
 
 const event: BusEvent = { detailType: 'JobTimedOut', detail: { jobId: 'job-1' } };
 const timer: TimerRequest = { scope: 'job', jobId: 'job-2', fenceToken: 1, dueAt: 1_000 };
-const disarm: Effect = { type: 'DisarmTimer', scope: 'job', jobId: 'job-1' };
+const disarm: Effect = { type: 'DisarmTimer', timer: { scope: 'job', jobId: 'job-1', fenceToken: 1 } };
 
 /** Timers whose disarm and arm answer as the test says; every call is recorded in `order`. */
 class ScriptedTimers extends RecordingTimers {
@@ -22,7 +22,7 @@ class ScriptedTimers extends RecordingTimers {
     await this.answers.arm?.();
     await super.arm(request);
   }
-  override async disarm(scope: TimerRequest['scope'], jobId: string): Promise<void> {
+  override async disarm({ jobId }: TimerRef): Promise<void> {
     this.order.push(`disarm ${jobId}`);
     await this.answers.disarm?.();
     this.order.push(`disarmed ${jobId}`);
@@ -53,7 +53,7 @@ describe('runEffects: withdrawing a timer is best effort, arming one is not', ()
     expect(p.telemetry.metrics).toHaveLength(2);
     expect(p.telemetry.metrics).toEqual(expect.arrayContaining([{ name: 'JobFinished', dimensions: { status: 'CANCELLED' } }, { name: 'TimerDisarmFailed', dimensions: { scope: 'job' } }]));
     expect(p.telemetry.logs).toEqual([
-      { level: 'warn', message: 'timer not withdrawn; its wake-up is dropped when it comes', attributes: { scope: 'job', jobId: 'job-1', error: 'Error: ThrottlingException: Rate exceeded' } },
+      { level: 'warn', message: 'timer not withdrawn; its wake-up is dropped when it comes', attributes: { scope: 'job', jobId: 'job-1', fenceToken: 1, error: 'Error: ThrottlingException: Rate exceeded' } },
     ]);
   });
 

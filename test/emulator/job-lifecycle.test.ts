@@ -27,7 +27,7 @@ const submission = (jobId: string, timeoutSeconds: number): SubmitInput => ({
 });
 
 const getSchedule = (m: ManagerFixture, jobId: string): Promise<GetScheduleCommandOutput> =>
-  m.scheduler.send(new GetScheduleCommand({ Name: scheduleNameFor('job', jobId), GroupName: m.config.scheduleGroupName }));
+  m.scheduler.send(new GetScheduleCommand({ Name: scheduleNameFor({ scope: 'job', jobId, fenceToken: 1 }), GroupName: m.config.scheduleGroupName }));
 
 /** What the timer queue's consumer Lambda does with one message. */
 async function consumeTimerMessage(m: ManagerFixture, message: Message | undefined): Promise<void> {

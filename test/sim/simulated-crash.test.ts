@@ -28,7 +28,7 @@ function portsOf(world: World, nodes: SimNodes, region: string) {
     stored: async (pk: string) => (await node.dynamo.observer.send(new GetCommand({ TableName: JOBS_TABLE, Key: { pk, sk: 'S' } }))).Item !== undefined,
     publish: () => node.deps.bus.publish([{ detailType: 'Unrouted', detail: {} }]),
     arm: () => node.deps.timers.arm({ scope: 'job', jobId: 'j', fenceToken: 1, dueAt: world.now + 60_000 }),
-    disarm: () => node.deps.timers.disarm('job', 'j', 60_000),
+    disarm: () => node.deps.timers.disarm({ scope: 'job', jobId: 'j', fenceToken: 1 }, 60_000),
   };
 }
 

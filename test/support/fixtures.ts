@@ -103,7 +103,7 @@ export const armedTimers = (effects: readonly Effect[]): TimerRequest[] =>
   effects.flatMap((effect) => (effect.type === 'ArmTimer' ? [effect.timer] : []));
 
 export const disarmedJobs = (effects: readonly Effect[]): string[] =>
-  effects.flatMap((effect) => (effect.type === 'DisarmTimer' ? [effect.jobId] : []));
+  effects.flatMap((effect) => (effect.type === 'DisarmTimer' ? [effect.timer.jobId] : []));
 
 export const publishedEvents = (effects: readonly Effect[], detailType?: string): BusEvent[] =>
   effects.flatMap((effect) =>

@@ -68,7 +68,7 @@ export function createSqsSchedulerTimers({ sqs, scheduler, clock, config }: SqsS
   async function upsertSchedule(timer: TimerRequest): Promise<void> {
     // UpdateSchedule replaces every field, so create and update send the same complete input.
     const input: CreateScheduleCommandInput = {
-      Name: scheduleNameFor(timer.scope, timer.jobId),
+      Name: scheduleNameFor(timer),
       GroupName: config.scheduleGroupName,
       ScheduleExpression: atExpression(timer.dueAt - SCHEDULE_LEAD_MS),
       ScheduleExpressionTimezone: 'UTC',
@@ -108,14 +108,14 @@ export function createSqsSchedulerTimers({ sqs, scheduler, clock, config }: SqsS
       else await upsertSchedule(timer);
     },
 
-    async disarm(scope, jobId, armedAtMostMsAhead) {
+    async disarm(timer, armedAtMostMsAhead) {
       // Only the schedule can be withdrawn: a delayed SQS message cannot, and is dropped by the lazy check.
       // A timer never armed past the SQS range never had a schedule (an outbox retry is at most
       // RETRY_CAP_MS ahead, within it too): DeleteSchedule, with a rate quota of its own, is not asked.
       if (armedAtMostMsAhead !== undefined && armedAtMostMsAhead <= SQS_DELAY_HORIZON_MS) return;
       for (let attempt = 1; ; attempt++) {
         try {
-          await scheduler.send(new DeleteScheduleCommand({ Name: scheduleNameFor(scope, jobId), GroupName: config.scheduleGroupName }));
+          await scheduler.send(new DeleteScheduleCommand({ Name: scheduleNameFor(timer), GroupName: config.scheduleGroupName }));
           return;
         } catch (error) {
           if (isAwsError(error, 'ResourceNotFoundException')) return;

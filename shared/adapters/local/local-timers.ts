@@ -1,5 +1,5 @@
 import type { Scheduler } from '../../ports/scheduler.js';
-import type { TimerRequest, Timers } from '../../ports/timers.js';
+import type { TimerRef, TimerRequest, Timers } from '../../ports/timers.js';
 import { MinHeap } from './min-heap.js';
 
 /**
@@ -28,7 +28,7 @@ export class LocalTimers implements Timers {
   }
 
   /** An armed wake-up, like a delayed SQS message, still arrives: the lazy check drops it. */
-  async disarm(_scope: TimerRequest['scope'], _jobId: string): Promise<void> {}
+  async disarm(_timer: TimerRef): Promise<void> {}
 
   /** Wake-ups armed in this process that have not fired yet (for tests and the restart check). */
   get pending(): number {

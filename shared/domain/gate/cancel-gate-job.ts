@@ -5,6 +5,7 @@ import { broadcastDecision } from './broadcast-decision.js';
 import type { GateJob } from './gate-job.js';
 import { gateJobStatus } from './gate-job-status.js';
 import type { GatePolicy } from './gate-policy.js';
+import { withNextDecisionFence } from './gate-timer.js';
 
 /**
  * Cancel through the gate: reaches every region that has not ended the job, with the same re-sends
@@ -18,11 +19,7 @@ export function cancelGateJob(job: GateJob, reason: string | undefined, now: Epo
   // regions may yet answer that they had completed, so the refusal does not call the job TIMED_OUT.
   if (job.globallyTimedOut) throw new TimeoutBeingAppliedError(job.jobId);
   if (status !== 'RUNNING') throw new JobFinishedError(job.jobId, status);
-  const cancelled: GateJob = {
-    ...job,
-    cancelRequested: reason !== undefined ? { reason } : {},
-    timeoutFenceToken: job.timeoutFenceToken + 1,
-    decidedAt: now,
-  };
-  return broadcastDecision(cancelled, now, policy);
+  const decided = withNextDecisionFence(job);
+  const cancelled: GateJob = { ...decided.job, cancelRequested: reason !== undefined ? { reason } : {}, decidedAt: now };
+  return broadcastDecision(cancelled, now, policy, decided.effects);
 }

@@ -92,8 +92,9 @@ export interface GateJob {
   /** The durable wake-up of this gate job; absent when the gate has nothing left to do on its own. */
   timerDueAt?: EpochMs;
   /**
-   * How far past the decision that armed it the furthest of this job's wake-ups was due: its withdrawal
-   * skips Scheduler when none can have been a schedule (gate-timer.ts). Absent on jobs stored before it was kept.
+   * How far past the decision that armed it the furthest of this job's wake-ups under its current
+   * `timeoutFenceToken` was due: its withdrawal skips Scheduler when none can have been a schedule
+   * (gate-timer.ts). Absent on jobs stored before it was kept.
    */
   farthestWakeUpAheadMs?: number;
   /** Written and drained by the app layer's transactional outbox; the domain never sets it. */

@@ -32,6 +32,21 @@ export function armGateTimer(job: GateJob, dueAt: EpochMs, now: EpochMs): { job:
  */
 export function disarmGateTimer(job: GateJob): { job: GateJob; effects: Effect[] } {
   const { timerDueAt: _disarmed, ...rest } = job;
+  return { job: rest, effects: [withdrawal(job)] };
+}
+
+/** Withdraws the wake-ups armed at the job's current decision counter (the fence in a schedule's name). */
+function withdrawal(job: GateJob): Effect {
   const bound = job.farthestWakeUpAheadMs === undefined ? {} : { armedAtMostMsAhead: job.farthestWakeUpAheadMs + CLOCK_SKEW_ALLOWANCE_MS };
-  return { job: rest, effects: [{ type: 'DisarmTimer', scope: 'gate', jobId: job.jobId, ...bound }] };
+  return { type: 'DisarmTimer', timer: { scope: 'gate', jobId: job.jobId, fenceToken: job.timeoutFenceToken }, ...bound };
+}
+
+/**
+ * The gate decides (a global timeout or a cancel): the decision counter goes up, so every wake-up
+ * armed before is stale and is withdrawn now (a 2-hour job cancelled at once deletes the schedule
+ * its first wake-up made). How far ahead wake-ups were armed is counted afresh for the new counter,
+ * whose own withdrawal concerns only the wake-ups armed under it.
+ */
+export function withNextDecisionFence(job: GateJob): { job: GateJob; effects: Effect[] } {
+  return { job: { ...job, timeoutFenceToken: job.timeoutFenceToken + 1, farthestWakeUpAheadMs: 0 }, effects: [withdrawal(job)] };
 }

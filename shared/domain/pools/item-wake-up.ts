@@ -54,7 +54,9 @@ export function withWakeUp(before: PoolItem, after: PoolItem, config: PoolConfig
     const { timerDueAt: _gone, ...rest } = after;
     if (before.timerDueAt === undefined) return { item: rest, effects: [] };
     // Most pools' items only ever wake up within minutes (SQS delay messages, which cannot be withdrawn): saying so lets the adapter skip the call.
-    return { item: rest, effects: [{ type: 'DisarmTimer', scope: 'pool', jobId: timerId, armedAtMostMsAhead: itemWakeUpLeadBoundMs(config) }] };
+    // The wake-up to withdraw was armed under `before`'s attempt (only a claim, which arms one, changes it).
+    const timer = { scope: 'pool' as const, jobId: timerId, fenceToken: before.attempt };
+    return { item: rest, effects: [{ type: 'DisarmTimer', timer, armedAtMostMsAhead: itemWakeUpLeadBoundMs(config) }] };
   }
   const item = { ...after, timerDueAt: dueAt };
   if (before.timerDueAt === dueAt && before.attempt === after.attempt) return { item, effects: [] };

@@ -3,7 +3,7 @@ import type { EpochMs } from '../../../shared/domain/time.js';
 import type { Clock } from '../../../shared/ports/clock.js';
 import type { BusEvent, EventBus } from '../../../shared/ports/event-bus.js';
 import type { Telemetry } from '../../../shared/ports/telemetry.js';
-import type { TimerRequest, Timers } from '../../../shared/ports/timers.js';
+import type { TimerRef, TimerRequest, Timers } from '../../../shared/ports/timers.js';
 
 /** Time moves only when a test moves it. */
 export class ManualClock implements Clock {
@@ -16,7 +16,7 @@ export class ManualClock implements Clock {
   }
 }
 
-type TimerCall = { kind: 'arm'; timer: TimerRequest } | { kind: 'disarm'; scope: TimerRequest['scope']; jobId: string };
+type TimerCall = { kind: 'arm'; timer: TimerRequest } | ({ kind: 'disarm' } & TimerRef);
 
 /** Records what the use cases ask of the scheduler; fires nothing by itself (tests fire by hand). */
 export class RecordingTimers implements Timers {
@@ -26,20 +26,21 @@ export class RecordingTimers implements Timers {
     this.calls.push({ kind: 'arm', timer });
   }
 
-  async disarm(scope: TimerRequest['scope'], jobId: string): Promise<void> {
-    this.calls.push({ kind: 'disarm', scope, jobId });
+  async disarm(timer: TimerRef): Promise<void> {
+    this.calls.push({ kind: 'disarm', ...timer });
   }
 
   armed(jobId: string): TimerRequest[] {
     return this.calls.flatMap((call) => (call.kind === 'arm' && call.timer.jobId === jobId ? [call.timer] : []));
   }
 
-  /** The job's latest armed timer, unless a disarm came after it. */
+  /** The job's latest armed timer, unless a disarm of its fence token came after it. */
   current(jobId: string): TimerRequest | undefined {
+    const disarmed = new Set<number>();
     for (let i = this.calls.length - 1; i >= 0; i--) {
       const call = this.calls[i];
-      if (call?.kind === 'arm' && call.timer.jobId === jobId) return call.timer;
-      if (call?.kind === 'disarm' && call.jobId === jobId) return undefined;
+      if (call?.kind === 'arm' && call.timer.jobId === jobId) return disarmed.has(call.timer.fenceToken) ? undefined : call.timer;
+      if (call?.kind === 'disarm' && call.jobId === jobId) disarmed.add(call.fenceToken);
     }
     return undefined;
   }

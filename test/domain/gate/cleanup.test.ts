@@ -9,7 +9,7 @@ import { onTimeoutReport } from '../../../shared/domain/gate/on-timeout-report.j
 import { markRegionSubmitFailed, markRegionSubmitted } from '../../../shared/domain/gate/region-submission.js';
 import { startGateJob } from '../../../shared/domain/gate/start-gate-job.js';
 import {
-  AP, EU, REGIONS, T0, US, finalStatus, gateDisarm, globalTimeoutsByRegion, leaderTransfer, policy, progressReport, runningGateJob, seconds, timeoutReport,
+  AP, EU, REGIONS, T0, US, decidedGateDisarm, finalStatus, gateDisarm, globalTimeoutsByRegion, leaderTransfer, policy, progressReport, runningGateJob, seconds, timeoutReport,
 } from './gate-fixtures.js';
 
 function timedOutEverywhere(): GateJob {
@@ -32,7 +32,7 @@ describe('cleanup once every region reported its final status (seed 001 §10.7.7
 
     // Assess
     expect(state.timerDueAt).toBeUndefined();
-    expect(effects).toEqual([gateDisarm()]);
+    expect(effects).toEqual([decidedGateDisarm()]);
     expect(gateJobStatus(state)).toBe('TIMED_OUT');
     expect(state.dcStatus).toEqual({ [US]: 'timed_out', [EU]: 'timed_out', [AP]: 'timed_out' });
   });
@@ -102,7 +102,7 @@ describe('cleanup once every region reported its final status (seed 001 §10.7.7
 
     // Assess
     expect(stopped.state.timerDueAt).toBeUndefined();
-    expect(stopped.effects).toEqual([gateDisarm()]);
+    expect(stopped.effects).toEqual([decidedGateDisarm()]);
     expect(again.ignored).toBe('rebroadcast_stopped');
     expect(again.effects).toEqual([]);
     expect(globalTimeoutsByRegion(heard.effects)).toEqual({ [AP]: 1 });
@@ -128,6 +128,6 @@ describe('cleanup once every region reported its final status (seed 001 §10.7.7
     expect(state.dcStatus).toEqual({ [US]: 'completed', [EU]: 'completed', [AP]: 'timed_out' });
     expect(gateJobStatus(state)).toBe('TIMED_OUT');
     expect(state.timerDueAt).toBeUndefined();
-    expect(effects).toEqual([gateDisarm()]);
+    expect(effects).toEqual([decidedGateDisarm()]);
   });
 });

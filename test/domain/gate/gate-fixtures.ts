@@ -26,14 +26,21 @@ export function runningGateJob(timeoutSeconds = 300, regions: readonly string[] 
 }
 
 /**
- * The withdrawal of a job whose furthest wake-up was its first, armed at submission for the global
- * deadline and its grace: it says so (plus the clock allowance), so the adapter deletes a schedule only if one may exist.
+ * The withdrawal of an undecided job's wake-ups (decision counter 0), whose furthest was its first, armed
+ * at submission for the global deadline and its grace: it says so (plus the clock allowance), so the
+ * adapter deletes a schedule only if one may exist. A decision withdraws them the same way.
  */
 export const gateDisarm = (timeoutSeconds = 300): Effect => ({
   type: 'DisarmTimer',
-  scope: 'gate',
-  jobId: 'job-1',
+  timer: { scope: 'gate', jobId: 'job-1', fenceToken: 0 },
   armedAtMostMsAhead: seconds(timeoutSeconds + policy.extensionReportGraceSeconds) + CLOCK_SKEW_ALLOWANCE_MS,
+});
+
+/** The withdrawal of a decided job's wake-ups (decision counter 1): only its re-sends were armed under it. */
+export const decidedGateDisarm = (): Effect => ({
+  type: 'DisarmTimer',
+  timer: { scope: 'gate', jobId: 'job-1', fenceToken: 1 },
+  armedAtMostMsAhead: seconds(policy.rebroadcastSeconds) + CLOCK_SKEW_ALLOWANCE_MS,
 });
 
 /**

@@ -5,7 +5,7 @@ import { onGateTimerFired } from '../../../shared/domain/gate/on-gate-timer-fire
 import { onProgressReport } from '../../../shared/domain/gate/on-progress-report.js';
 import { onTimeoutReport } from '../../../shared/domain/gate/on-timeout-report.js';
 import {
-  AP, EU, REGIONS, T0, US, finalStatus, gateDisarm, globalTimeoutsByRegion, policy, progressReport, runningGateJob, seconds, timeoutReport,
+  AP, EU, REGIONS, T0, US, decidedGateDisarm, finalStatus, globalTimeoutsByRegion, policy, progressReport, runningGateJob, seconds, timeoutReport,
 } from './gate-fixtures.js';
 
 /** The gate's stored view when it went down at T0 + 60 s: every region had reported progress at 50 s. */
@@ -81,7 +81,7 @@ describe('seed 000 Scenario 2: gate failure, the view rebuilt from re-sent repor
 
     // Assess
     expect(job.timerDueAt).toBeUndefined();
-    expect(results.at(-1)?.effects).toEqual([gateDisarm(3_600)]);
+    expect(results.at(-1)?.effects).toEqual([decidedGateDisarm()]);
     expect(globalTimeoutsByRegion(results.flatMap((r) => r.effects))).toEqual({ [EU]: 1, [AP]: 1 });
     expect(job.globallyTimedOut).toBe(true);
   });

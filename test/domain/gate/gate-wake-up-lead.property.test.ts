@@ -17,11 +17,18 @@ import { AP, EU, REGIONS, T0, US, finalStatus, policy, progressReport, runningGa
  * A gate job's withdrawal says how far ahead any of its wake-ups was armed (`armedAtMostMsAhead`), so
  * the AWS adapter asks Scheduler to delete a schedule only when one may exist. The gate's wake-ups have
  * no bound of their own (the global deadline moves with grants and late starts), so the job records the
- * furthest: sound only if no decision arms further ahead than the record it writes.
+ * furthest under its decision counter (the fence token in a schedule's name; a decision withdraws the
+ * wake-ups of the counter before it): sound only if no decision arms further ahead than the record it writes.
  */
 const disarmsOf = (effects: readonly Effect[]) => effects.flatMap((effect) => (effect.type === 'DisarmTimer' ? [effect] : []));
-const farthestLeadOf = (effects: readonly Effect[], now: number) =>
-  Math.max(-Infinity, ...effects.flatMap((effect) => (effect.type === 'ArmTimer' ? [effect.timer.dueAt - now] : [])));
+/** The furthest lead of the wake-ups `effects` arm, by fence token, folded into `farthest`. */
+function recordLeads(farthest: Map<number, number>, effects: readonly Effect[], now: number): void {
+  for (const effect of effects) {
+    if (effect.type !== 'ArmTimer') continue;
+    const { fenceToken, dueAt } = effect.timer;
+    farthest.set(fenceToken, Math.max(farthest.get(fenceToken) ?? -Infinity, dueAt - now));
+  }
+}
 
 type Op =
   | { kind: 'accepted'; region: string; afterMs: number }
@@ -71,7 +78,7 @@ function decide(job: GateJob, step: Op, now: number): { decision: Decision<GateJ
 }
 
 describe("a gate job's record of how far ahead its wake-ups were armed", () => {
-  it('no decision arms a wake-up further ahead than the record it writes, and every withdrawal says at least the furthest one (plus the allowance)', () => {
+  it('no decision arms a wake-up further ahead than the record it writes, and every withdrawal says at least the furthest one armed under its token (plus the allowance)', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 7_200 }), fc.array(op, { minLength: 1, maxLength: 40 }), (timeoutSeconds, ops) => {
         // Prepare
@@ -79,16 +86,19 @@ describe("a gate job's record of how far ahead its wake-ups were armed", () => {
         const started = startGateJob({ jobId: 'job-1', timeoutSeconds, datacenters }, 'digest', T0, policy);
         let job = started.state;
         let now = T0;
-        let farthestArmed = farthestLeadOf(started.effects, now);
+        const farthestArmed = new Map<number, number>();
+        recordLeads(farthestArmed, started.effects, now);
         // Act + Assess, after every decision
         for (const step of ops) {
           now += step.afterMs;
           const decided = decide(job, step, now);
           now = decided.now;
           const { state, effects } = decided.decision;
-          farthestArmed = Math.max(farthestArmed, farthestLeadOf(effects, now));
-          expect(state.farthestWakeUpAheadMs).toBeGreaterThanOrEqual(farthestArmed);
-          for (const disarm of disarmsOf(effects)) expect(disarm.armedAtMostMsAhead).toBeGreaterThanOrEqual(farthestArmed + CLOCK_SKEW_ALLOWANCE_MS);
+          recordLeads(farthestArmed, effects, now);
+          expect(state.farthestWakeUpAheadMs).toBeGreaterThanOrEqual(farthestArmed.get(state.timeoutFenceToken) ?? -Infinity);
+          for (const disarm of disarmsOf(effects)) {
+            expect(disarm.armedAtMostMsAhead).toBeGreaterThanOrEqual((farthestArmed.get(disarm.timer.fenceToken) ?? -Infinity) + CLOCK_SKEW_ALLOWANCE_MS);
+          }
           job = state;
         }
       }),
@@ -106,19 +116,21 @@ describe("a gate job's withdrawal says how far ahead its wake-ups were armed", (
     // Act
     const { effects } = onFinalStatus(job, finalStatus(AP, 'COMPLETED'), T0 + seconds(42), policy);
     // Assess
-    expect(disarmsOf(effects)).toEqual([{ type: 'DisarmTimer', scope: 'gate', jobId: 'job-1', armedAtMostMsAhead: seconds(315) + CLOCK_SKEW_ALLOWANCE_MS }]);
+    expect(disarmsOf(effects)).toEqual([{ type: 'DisarmTimer', timer: { scope: 'gate', jobId: 'job-1', fenceToken: 0 }, armedAtMostMsAhead: seconds(315) + CLOCK_SKEW_ALLOWANCE_MS }]);
   });
 
-  it('a 2-hour job cancelled at once still says its first wake-up, 2 hours out (possibly a schedule), though every later one was a 10 s re-send', () => {
+  it('a 2-hour job cancelled at once withdraws its first wake-up, 2 hours out (possibly a schedule), with the cancel; its 10 s re-sends after', () => {
     // Prepare: cancelled at 5 s; the re-sends go out every 10 s until each region's final status
-    let job = cancelGateJob(runningGateJob(7_200), 'operator', T0 + seconds(5), policy).state;
+    const cancel = cancelGateJob(runningGateJob(7_200), 'operator', T0 + seconds(5), policy);
+    let job = cancel.state;
     for (let resend = 1; resend <= 3; resend++) job = onGateTimerFired(job, { fenceToken: job.timeoutFenceToken }, job.timerDueAt ?? 0, policy).state;
     job = onFinalStatus(job, finalStatus(US, 'CANCELLED'), T0 + seconds(40), policy).state;
     job = onFinalStatus(job, finalStatus(EU, 'CANCELLED'), T0 + seconds(41), policy).state;
     // Act
     const { effects } = onFinalStatus(job, finalStatus(AP, 'CANCELLED'), T0 + seconds(42), policy);
     // Assess
-    expect(disarmsOf(effects)).toEqual([{ type: 'DisarmTimer', scope: 'gate', jobId: 'job-1', armedAtMostMsAhead: seconds(7_215) + CLOCK_SKEW_ALLOWANCE_MS }]);
+    expect(disarmsOf(cancel.effects)).toEqual([{ type: 'DisarmTimer', timer: { scope: 'gate', jobId: 'job-1', fenceToken: 0 }, armedAtMostMsAhead: seconds(7_215) + CLOCK_SKEW_ALLOWANCE_MS }]);
+    expect(disarmsOf(effects)).toEqual([{ type: 'DisarmTimer', timer: { scope: 'gate', jobId: 'job-1', fenceToken: 1 }, armedAtMostMsAhead: seconds(10) + CLOCK_SKEW_ALLOWANCE_MS }]);
   });
 
   it("a 5-minute job whose grants moved the deadline 30 minutes out says the re-armed wake-up's lead, not its first one's", () => {
@@ -132,19 +144,20 @@ describe("a gate job's withdrawal says how far ahead its wake-ups were armed", (
     // Act
     const { effects } = onFinalStatus(job, finalStatus(AP, 'COMPLETED'), T0 + seconds(401), policy);
     // Assess: re-armed at 315 s for 2,115 s
-    expect(disarmsOf(effects)).toEqual([{ type: 'DisarmTimer', scope: 'gate', jobId: 'job-1', armedAtMostMsAhead: seconds(1_800) + CLOCK_SKEW_ALLOWANCE_MS }]);
+    expect(disarmsOf(effects)).toEqual([{ type: 'DisarmTimer', timer: { scope: 'gate', jobId: 'job-1', fenceToken: 0 }, armedAtMostMsAhead: seconds(1_800) + CLOCK_SKEW_ALLOWANCE_MS }]);
   });
 
-  it('a job stored before the record was kept says nothing, so its schedule is deleted as before, even after short re-arms', () => {
+  it('a job stored before the record was kept says nothing, so its schedule is deleted as before; from its decision on the record is kept', () => {
     // Prepare
     const { farthestWakeUpAheadMs: _unknown, ...stored } = runningGateJob(7_200);
-    let job: GateJob = cancelGateJob(stored, 'operator', T0 + seconds(5), policy).state;
+    const cancel = cancelGateJob(stored, 'operator', T0 + seconds(5), policy);
+    let job: GateJob = cancel.state;
     job = onGateTimerFired(job, { fenceToken: job.timeoutFenceToken }, job.timerDueAt ?? 0, policy).state;
     for (const name of [US, EU]) job = onFinalStatus(job, finalStatus(name, 'CANCELLED'), T0 + seconds(40), policy).state;
     // Act
-    const { state, effects } = onFinalStatus(job, finalStatus(AP, 'CANCELLED'), T0 + seconds(41), policy);
+    const { effects } = onFinalStatus(job, finalStatus(AP, 'CANCELLED'), T0 + seconds(41), policy);
     // Assess
-    expect(state).not.toHaveProperty('farthestWakeUpAheadMs');
-    expect(disarmsOf(effects)).toEqual([{ type: 'DisarmTimer', scope: 'gate', jobId: 'job-1' }]);
+    expect(disarmsOf(cancel.effects)).toEqual([{ type: 'DisarmTimer', timer: { scope: 'gate', jobId: 'job-1', fenceToken: 0 } }]);
+    expect(disarmsOf(effects)).toEqual([{ type: 'DisarmTimer', timer: { scope: 'gate', jobId: 'job-1', fenceToken: 1 }, armedAtMostMsAhead: seconds(10) + CLOCK_SKEW_ALLOWANCE_MS }]);
   });
 });

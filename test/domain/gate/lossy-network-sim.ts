@@ -261,7 +261,7 @@ export class GateAndManagersSim {
     for (const effect of effects) {
       if (effect.type === 'ArmTimer') this.timers.push({ node, timer: effect.timer });
       else if (effect.type === 'DisarmTimer') {
-        this.timers = this.timers.filter((t) => !(t.node === node && t.timer.scope === effect.scope && t.timer.jobId === effect.jobId));
+        this.timers = this.timers.filter((t) => !(t.node === node && t.timer.scope === effect.timer.scope && t.timer.jobId === effect.timer.jobId && t.timer.fenceToken === effect.timer.fenceToken));
       } else if (effect.type === 'Metric') this.metrics.push({ node, name: effect.name, ...(effect.dimensions ? { dimensions: effect.dimensions } : {}) });
       else this.send(node, effect.event);
     }

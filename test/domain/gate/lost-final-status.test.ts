@@ -6,7 +6,7 @@ import { onGateTimerFired } from '../../../shared/domain/gate/on-gate-timer-fire
 import { markRegionSubmitted } from '../../../shared/domain/gate/region-submission.js';
 import { startGateJob } from '../../../shared/domain/gate/start-gate-job.js';
 import type { GatePolicy } from '../../../shared/domain/gate/gate-policy.js';
-import { AP, EU, T0, US, finalStatus, gateDisarm, globalTimeoutsByRegion, policy, runningGateJob, seconds } from './gate-fixtures.js';
+import { AP, EU, T0, US, decidedGateDisarm, finalStatus, globalTimeoutsByRegion, policy, runningGateJob, seconds } from './gate-fixtures.js';
 
 /**
  * a lost JobFinalStatus. The gate's decision, re-sent every 10 s to the regions
@@ -70,7 +70,7 @@ describe('a final status lost on the way to the gate', () => {
     expect(state.timeoutReason).toBeUndefined();
     expect(state.withdrawnTimeout).toEqual({ reason: asked.timeoutReason, decidedAt });
     expect(state.timerDueAt).toBeUndefined();
-    expect(effects).toEqual([gateDisarm(300)]);
+    expect(effects).toEqual([decidedGateDisarm()]);
   });
 
   it('a late COMPLETED after a timeout that did end another region keeps the job TIMED_OUT', () => {

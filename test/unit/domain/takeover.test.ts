@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { effectiveDeadline } from '../../../shared/domain/deadlines.js';
 import { JobFinishedError } from '../../../shared/domain/errors.js';
+import { CLOCK_SKEW_ALLOWANCE_MS } from '../../../shared/domain/job-timer.js';
 import { takeOverJob } from '../../../shared/domain/take-over-job.js';
 import { onTimerFired } from '../../../shared/domain/timer-fired.js';
 import { toIso } from '../../../shared/domain/time.js';
@@ -52,6 +53,19 @@ describe('seed 001 §10.7.5: a takeover continues timeout tracking from the same
     // Assess
     expect(state.timerDueAt).toBe(at(300));
     expect(armedTimers(effects)).toEqual([{ scope: 'job', jobId: 'job-1', fenceToken: 2, dueAt: at(300) }]);
+  });
+
+  // A schedule's name carries the fence token (so an old leader's late arm cannot replace the new one's):
+  // the old token's wake-up is withdrawn, as a finished job's is, only where it may be a schedule.
+  it("withdraws the old token's wake-up, saying how far ahead it was armed at most", () => {
+    // Prepare
+    const job = runningJob({ stuckThresholdSeconds: 3_600, fenceToken: 4 });
+    // Act
+    const { effects } = takeOverJob(job, context(at(100)));
+    // Assess
+    expect(effects.filter((effect) => effect.type === 'DisarmTimer')).toEqual([
+      { type: 'DisarmTimer', timer: { scope: 'job', jobId: 'job-1', fenceToken: 4 }, armedAtMostMsAhead: 3_605_000 + CLOCK_SKEW_ALLOWANCE_MS },
+    ]);
   });
 
   it('a local-authority takeover tells no gate', () => {

@@ -81,13 +81,13 @@ describe('a finishing job says how far ahead its wake-ups were armed at most', (
     // Act
     const { effects } = cancelJob(runningJob({ stuckThresholdSeconds: 120 }), 'operator', context(at(30)));
     // Assess
-    expect(effects).toContainEqual({ type: 'DisarmTimer', scope: 'job', jobId: 'job-1', armedAtMostMsAhead: 125_000 + CLOCK_SKEW_ALLOWANCE_MS });
+    expect(effects).toContainEqual({ type: 'DisarmTimer', timer: { scope: 'job', jobId: 'job-1', fenceToken: 1 }, armedAtMostMsAhead: 125_000 + CLOCK_SKEW_ALLOWANCE_MS });
   });
 
   it('a gate-coordinated job: the report interval (it reports, so wakes, every interval), plus the allowance', () => {
     // Act
     const { effects } = cancelJob(runningJob({ stuckThresholdSeconds: 3_600, gateRegion: GATE_REGION }), 'operator', context(at(30)));
     // Assess
-    expect(effects).toContainEqual({ type: 'DisarmTimer', scope: 'job', jobId: 'job-1', armedAtMostMsAhead: policy().gateReportIntervalSeconds * 1_000 + CLOCK_SKEW_ALLOWANCE_MS });
+    expect(effects).toContainEqual({ type: 'DisarmTimer', timer: { scope: 'job', jobId: 'job-1', fenceToken: 1 }, armedAtMostMsAhead: policy().gateReportIntervalSeconds * 1_000 + CLOCK_SKEW_ALLOWANCE_MS });
   });
 });

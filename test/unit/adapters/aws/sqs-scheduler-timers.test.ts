@@ -49,11 +49,13 @@ describe('Scheduler one-time expression', () => {
 });
 
 describe('schedule names', () => {
-  it('are deterministic, per scope, and valid for any job id', () => {
+  it('are deterministic, per scope and fence token, and valid for any job id and token', () => {
     const jobId = `a:b.c_d-${'z'.repeat(120)}`;
-    expect(scheduleNameFor('job', jobId)).toBe(scheduleNameFor('job', jobId));
-    expect(scheduleNameFor('job', jobId)).not.toBe(scheduleNameFor('gate', jobId));
-    expect(scheduleNameFor('gate', jobId)).toMatch(SCHEDULE_NAME_PATTERN);
+    const job = { scope: 'job', jobId, fenceToken: 1 } as const;
+    expect(scheduleNameFor(job)).toBe(scheduleNameFor({ ...job }));
+    expect(scheduleNameFor(job)).not.toBe(scheduleNameFor({ ...job, scope: 'gate' }));
+    expect(scheduleNameFor(job)).not.toBe(scheduleNameFor({ ...job, fenceToken: 2 }));
+    expect(scheduleNameFor({ scope: 'pool', jobId, fenceToken: Number.MAX_SAFE_INTEGER })).toMatch(SCHEDULE_NAME_PATTERN);
   });
 });
 
@@ -141,11 +143,11 @@ describe('SQS + Scheduler timers (error paths and exact requests, against a mock
     // Prepare
     scheduler.on(DeleteScheduleCommand).rejectsOnce(busy()).resolves({});
     // Act + Assess
-    await expect(timers.disarm('job', 'job-1')).resolves.toBeUndefined();
+    await expect(timers.disarm(farTimer)).resolves.toBeUndefined();
     expect(scheduler.commandCalls(DeleteScheduleCommand)).toHaveLength(2);
     scheduler.reset();
     scheduler.on(DeleteScheduleCommand).rejects(busy());
-    await expect(timers.disarm('job', 'job-1')).rejects.toMatchObject({ name: 'ConflictException' });
+    await expect(timers.disarm(farTimer)).rejects.toMatchObject({ name: 'ConflictException' });
     expect(scheduler.commandCalls(DeleteScheduleCommand)).toHaveLength(4);
   });
 
@@ -163,11 +165,14 @@ describe('SQS + Scheduler timers (error paths and exact requests, against a mock
     // Prepare
     scheduler.on(DeleteScheduleCommand).resolves({});
     // Act
-    await timers.disarm('job', 'near', SQS_MAX_DELAY_SECONDS * 1000);
-    await timers.disarm('job', 'far', SQS_MAX_DELAY_SECONDS * 1000 + 1);
-    await timers.disarm('pool', 'unknown');
+    const near = { scope: 'job', jobId: 'near', fenceToken: 1 } as const;
+    const far = { scope: 'job', jobId: 'far', fenceToken: 1 } as const;
+    const unknown = { scope: 'pool', jobId: 'unknown', fenceToken: 3 } as const;
+    await timers.disarm(near, SQS_MAX_DELAY_SECONDS * 1000);
+    await timers.disarm(far, SQS_MAX_DELAY_SECONDS * 1000 + 1);
+    await timers.disarm(unknown);
     // Assess
-    expect(scheduler.commandCalls(DeleteScheduleCommand).map((call) => call.args[0].input.Name)).toEqual([scheduleNameFor('job', 'far'), scheduleNameFor('pool', 'unknown')]);
+    expect(scheduler.commandCalls(DeleteScheduleCommand).map((call) => call.args[0].input.Name)).toEqual([scheduleNameFor(far), scheduleNameFor(unknown)]);
   });
 
   it("an outbox retry's wake-up, armed by the same Lambda that decided it, is never a schedule", async () => {
@@ -186,10 +191,10 @@ describe('SQS + Scheduler timers (error paths and exact requests, against a mock
       .rejectsOnce(new ThrottlingException(awsError('slow down')));
 
     // Act + Assess
-    await expect(timers.disarm('job', 'job-1')).resolves.toBeUndefined();
-    await expect(timers.disarm('job', 'job-1')).rejects.toMatchObject({ name: 'ThrottlingException' });
+    await expect(timers.disarm(farTimer)).resolves.toBeUndefined();
+    await expect(timers.disarm(farTimer)).rejects.toMatchObject({ name: 'ThrottlingException' });
     expect(scheduler.commandCalls(DeleteScheduleCommand)[0]?.args[0].input).toEqual({
-      Name: scheduleNameFor('job', 'job-1'),
+      Name: scheduleNameFor(farTimer),
       GroupName: config.scheduleGroupName,
     });
   });

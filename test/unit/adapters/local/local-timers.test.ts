@@ -77,7 +77,7 @@ describe('LocalTimers: the in-process wake-ups of the embedded local cloud', () 
     // Prepare
     await h.timers.arm(timer('job-a', 100));
     await h.timers.arm({ ...timer('job-a', 200), scope: 'gate' });
-    await h.timers.disarm('job', 'job-a');
+    await h.timers.disarm({ scope: 'job', jobId: 'job-a', fenceToken: 1 });
     // Act
     await h.clock.advance(1_000);
     // Assess

@@ -124,7 +124,7 @@ describe("a pool item's withdrawal says how far ahead its wake-ups were armed", 
     // Act
     const { effects } = completedAndSettled(item, pool, 60);
     // Assess
-    expect(disarmsOf(effects)).toEqual([{ type: 'DisarmTimer', scope: 'pool', jobId: itemTimerId('p', 'i-1'), armedAtMostMsAhead: 300_000 + CLOCK_SKEW_ALLOWANCE_MS }]);
+    expect(disarmsOf(effects)).toEqual([{ type: 'DisarmTimer', timer: { scope: 'pool', jobId: itemTimerId('p', 'i-1'), fenceToken: 1 }, armedAtMostMsAhead: 300_000 + CLOCK_SKEW_ALLOWANCE_MS }]);
   });
 
   it('the longest of checkpoint interval, checkpoint timeout, grace period and follow-up retry counts', () => {
