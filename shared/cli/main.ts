@@ -5,8 +5,8 @@ import { cancel, status, submit, watch } from './commands/jobs.js';
 import { dlqList, dlqRetry, escalationsAnswer, escalationsList, poolsCreate, poolsStatus } from './commands/pools.js';
 import { run } from './commands/run.js';
 import { ExitCode, UsageError } from './exit-codes.js';
-import { reportUnexpected } from './unexpected-error.js';
-import { dropOutputOnceReaderGoes } from './closed-output.js';
+import { exitOnUnexpectedErrors, reportUnexpected } from './unexpected-error.js';
+import { dropOutputOnceReadersGo } from './closed-output.js';
 import { AWS_CREDENTIALS_HELP } from './aws-credentials-help.js';
 import { $ZodError } from 'zod/v4/core';
 
@@ -92,5 +92,6 @@ async function main(argv: string[]): Promise<ExitCode> {
   }
 }
 
-dropOutputOnceReaderGoes();
+exitOnUnexpectedErrors();
+dropOutputOnceReadersGo();
 process.exitCode = await main(process.argv.slice(2));
