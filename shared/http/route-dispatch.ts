@@ -2,6 +2,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { RouteNotFoundError } from '../domain/errors.js';
 import { matchRoute, type Route } from '../local/http-routes.js';
 import { errorResponse } from './error-response.js';
+import { unmatchedRoute, type UnmatchedAnswer } from './unmatched-route.js';
 
 type RouteAnswer = Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -10,6 +11,16 @@ const answerError = (error: unknown): APIGatewayProxyStructuredResultV2 => {
   return { statusCode, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) };
 };
 
+/** An unmatched route's answer as a Lambda proxy result (API Gateway's `$default` route, the worker URL). */
+export const unmatchedResult = (answer: UnmatchedAnswer): APIGatewayProxyStructuredResultV2 =>
+  answer.body === undefined
+    ? { statusCode: answer.statusCode, headers: answer.headers }
+    : { statusCode: answer.statusCode, headers: { 'content-type': 'application/json', ...answer.headers }, body: JSON.stringify(answer.body) };
+
+/** The route a route key names; `HEAD /path` names the GET route its HEAD route mirrors (infra/constructs/vigil-http-api.ts). */
+const routeOfKey = (routes: readonly Route[], routeKey: string): Route | undefined =>
+  routes.find((route) => `${route.method} ${route.path}` === routeKey || (route.method === 'GET' && `HEAD ${route.path}` === routeKey));
+
 /**
  * One Lambda for a family of routes (the pool API): API Gateway's `routeKey` picks the same
  * handler module the local cloud serves for that route, so each stays one use-case call.
@@ -17,7 +28,7 @@ const answerError = (error: unknown): APIGatewayProxyStructuredResultV2 => {
 export const dispatchByRouteKey =
   (routes: readonly Route[]) =>
   async (event: APIGatewayProxyEventV2, context: Context): RouteAnswer => {
-    const route = routes.find((candidate) => `${candidate.method} ${candidate.path}` === event.routeKey);
+    const route = routeOfKey(routes, event.routeKey);
     if (!route) return answerError(new RouteNotFoundError(`No route ${event.routeKey}. See the README for the pool API.`));
     return (await route.handler())(event, context);
   };
@@ -37,8 +48,8 @@ export const dispatchByPath =
     } catch (error) {
       return answerError(error);
     }
-    if (!matched) return answerError(new RouteNotFoundError(`No route ${method} ${event.rawPath}. ${describeRoutes}`));
-    const routeKey = `${matched.route.method} ${matched.route.path}`;
+    if (!matched) return unmatchedResult(unmatchedRoute(routes, method, event.rawPath, describeRoutes));
+    const routeKey = `${method === 'HEAD' ? 'HEAD' : matched.route.method} ${matched.route.path}`;
     const routed: APIGatewayProxyEventV2 = {
       ...event,
       routeKey,

@@ -4,7 +4,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { rawReplyHeaders, type RawReply } from '../console/console-routes.js';
 import { errorResponse } from '../http/error-response.js';
 import { readRequestBody } from '../http/read-request-body.js';
-import { RouteNotFoundError } from '../domain/errors.js';
+import { ROUTES_HINT, unmatchedRoute } from '../http/unmatched-route.js';
 import { apiGatewayBody } from './api-gateway-body.js';
 import { localContext } from './lambda-context.js';
 import { matchRoute, type Route } from './http-routes.js';
@@ -121,26 +121,27 @@ export async function startHttpListener(options: ListenerOptions): Promise<{ url
         send(response, 413, JSON.stringify({ error: { code: 'payload_too_large', message: 'The body exceeds 6 MiB. Send fewer workflows per job.' } }));
         return;
       }
-      const raw = await options.raw?.(method, url, body, request.headers['content-type']);
+      // HEAD is a GET without its body: Node drops the body of an answer to HEAD.
+      const getOrMethod = method === 'HEAD' ? 'GET' : method;
+      const raw = await options.raw?.(getOrMethod, url, body, request.headers['content-type']);
       if (raw) {
         send(response, raw.statusCode, raw.body, rawReplyHeaders(raw));
         return;
       }
-      const extra = await options.extra?.(method, url.pathname, body);
+      const extra = await options.extra?.(getOrMethod, url.pathname, body);
       if (extra) {
         send(response, extra.statusCode, JSON.stringify(extra.body), extra.headers);
         return;
       }
       const matched = matchRoute(options.routes, method, url.pathname);
       if (!matched) {
-        // An unknown method on a known path is an unknown route too (contract; API Gateway answers 404 as well).
-        const { statusCode, body: errorBody, headers } = errorResponse(
-          new RouteNotFoundError(`No route ${method} ${url.pathname}. GET /openapi.json lists the routes this listener serves; docs/api.md describes them.`),
-        );
-        send(response, statusCode, JSON.stringify(errorBody), headers);
+        // As API Gateway's `$default` route answers it (functions/api/unrouted.ts).
+        const answer = unmatchedRoute(options.routes, method, url.pathname, ROUTES_HINT);
+        send(response, answer.statusCode, answer.body === undefined ? '' : JSON.stringify(answer.body), answer.headers);
         return;
       }
-      const routeKey = `${matched.route.method} ${matched.route.path}`;
+      // API Gateway's route key of a HEAD request is its own HEAD route's, which mirrors the GET route.
+      const routeKey = `${method === 'HEAD' ? 'HEAD' : matched.route.method} ${matched.route.path}`;
       const event = toApiGatewayEvent(request, url, body, routeKey, matched.pathParameters, options.name);
       const handler = await handlerOf(matched.route);
       const result = await handler(event, localContext(`vigil-${options.name}-${routeKey}`, options.name));

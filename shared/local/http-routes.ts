@@ -24,11 +24,14 @@ function decodePathSegment(segment: string): string {
   }
 }
 
+/** HEAD is a GET without its body (RFC 9110): the GET route answers it, and HTTP drops the body. */
+const servedBy = (route: Route, method: string): boolean => route.method === method || (method === 'HEAD' && route.method === 'GET');
+
 /** Matches a request path against API Gateway-style route templates. */
 export function matchRoute(routes: readonly Route[], method: string, path: string): MatchedRoute | undefined {
   const parts = path.split('/').filter(Boolean);
   for (const route of routes) {
-    if (route.method !== method) continue;
+    if (!servedBy(route, method)) continue;
     const template = route.path.split('/').filter(Boolean);
     if (template.length !== parts.length) continue;
     const pathParameters: Record<string, string> = {};
