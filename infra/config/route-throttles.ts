@@ -17,6 +17,8 @@ export const WorkerRouteThrottles = {
   // AD-26 allows five grants per worker budget: a worker never needs many.
   extensions: { rateLimit: 100, burstLimit: 200 },
   health: { rateLimit: 10, burstLimit: 20 },
+  // The `$default` route: requests no route takes (a typo, a scanner) are answered 404 by a function.
+  unrouted: { rateLimit: 10, burstLimit: 20 },
   // Agent fleets: heartbeats, commands, checkpoints and results of every running agent of the region.
   poolAgent: { rateLimit: 1_000, burstLimit: 2_000 },
 } as const satisfies Record<string, RouteThrottle>;

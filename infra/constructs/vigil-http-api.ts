@@ -1,6 +1,6 @@
 import { Lazy, type RemovalPolicy } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { CfnStage, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination, type HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
+import { CfnStage, HttpApi, HttpMethod, HttpRoute, HttpRouteKey, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpIamAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
@@ -32,11 +32,20 @@ const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
   }),
 );
 
+/** A route's methods: a GET route is a HEAD route too, served by the GET's handler (shared/http/route-dispatch.ts); HTTP drops the body. */
+const methodsOf = (method: HttpMethod): HttpMethod[] => (method === HttpMethod.GET ? [HttpMethod.GET, HttpMethod.HEAD] : [method]);
+
 /**
  * An HTTP API with an access-logged `$default` stage. Every route states how it is authorized:
  * client routes by SigV4 (IAM), worker routes by the workflow token the handler verifies, and
  * the health check not at all. Routes without IAM authorization are throttled per route, the others
- * by the stage's default.
+ * by the stage's default. Each GET route has a HEAD route beside it (a GET without its body, RFC 9110),
+ * authorized the same way.
+ *
+ * An HTTP API has no gateway responses (a REST API's `GatewayResponse`): what API Gateway answers
+ * itself stays its own `{"message":"…"}` (a refused IAM signature 403, a throttle 429, a body past
+ * its 10 MB 413, a function that failed or ran past 30 s 500/503). The unknown route is the one such
+ * answer it lets Vigil give: `addUnroutedRoute`.
  */
 export class VigilHttpApi extends Construct {
   public readonly api: HttpApi;
@@ -111,23 +120,52 @@ export class VigilHttpApi extends Construct {
     );
   }
 
+  /**
+   * The `$default` route: every request no other route takes (an unknown path, a method its path does
+   * not serve, OPTIONS) goes to `fn`, which answers in the contract's error shape as the local cloud
+   * does, instead of API Gateway's own 404 `{"message":"Not Found"}`.
+   */
+  addUnroutedRoute(fn: VigilFunction): HttpRoute {
+    const route = new HttpRoute(this.api, 'DefaultRoute', {
+      httpApi: this.api,
+      routeKey: HttpRouteKey.DEFAULT,
+      integration: new HttpLambdaIntegration(`${fn.node.id}Integration`, fn.handler),
+    });
+    this.throttleUnsigned(
+      [route],
+      [HttpRouteKey.DEFAULT.key],
+      WorkerRouteThrottles.unrouted,
+      'The $default route answers requests no route takes (404 route_not_found, OPTIONS with Allow) from a bundled route list; it touches no data.',
+    );
+    return route;
+  }
+
   private unsignedRoute(method: HttpMethod, path: string, fn: VigilFunction, throttle: RouteThrottle, whyNoAuthorizer: string): HttpRoute[] {
     const routes = this.route(method, path, fn, false);
+    this.throttleUnsigned(
+      routes,
+      methodsOf(method).map((served) => `${served} ${path}`),
+      throttle,
+      whyNoAuthorizer,
+    );
+    return routes;
+  }
+
+  private throttleUnsigned(routes: HttpRoute[], routeKeys: string[], throttle: RouteThrottle, whyNoAuthorizer: string): void {
     for (const route of routes) {
       acknowledgeNag(route, 'APIG4', whyNoAuthorizer);
       // The stage's route settings name this route: API Gateway refuses them before the route exists,
       // and CloudFormation would otherwise create the two side by side (infra review).
       this.stage.node.addDependency(route);
     }
-    this.throttles.set(`${method} ${path}`, throttle);
-    return routes;
+    for (const routeKey of routeKeys) this.throttles.set(routeKey, throttle);
   }
 
   private route(method: HttpMethod, path: string, fn: VigilFunction, signed: boolean): HttpRoute[] {
     const integration = new HttpLambdaIntegration(`${fn.node.id}Integration`, fn.handler);
     return this.api.addRoutes({
       path,
-      methods: [method],
+      methods: methodsOf(method),
       integration,
       ...(signed ? { authorizer: this.iamAuthorizer } : {}),
     });

@@ -18,6 +18,7 @@ export const gateHandlers = {
   CancelJob: { entry: 'functions/gate-api/cancel-job.ts', description: 'POST /jobs/{jobId}/cancel (every region)', access: decider },
   Health: { entry: 'functions/api/health.ts', description: 'GET /health', access: undefined },
   OpenApi: { entry: 'functions/gate-api/openapi.ts', description: 'GET /openapi.json', access: undefined },
+  Unrouted: { entry: 'functions/gate-api/unrouted.ts', description: 'The $default route: requests no route takes (404, OPTIONS)', access: undefined },
   OnManagerReport: {
     entry: 'functions/gate-events/on-manager-report.ts',
     description: 'Manager reports forwarded from every region',

@@ -78,6 +78,7 @@ export class GateStack extends Stack {
     this.api.addClientRoute(HttpMethod.POST, '/jobs/{jobId}/cancel', this.functions.CancelJob);
     this.api.addHealthRoute(this.functions.Health);
     this.api.addDocumentRoute(this.functions.OpenApi);
+    this.api.addUnroutedRoute(this.functions.Unrouted);
 
     this.timers.consumeWith(this.functions.FireGateTimer);
     new BackstopSweep(this, 'BackstopSweep', this.functions.SweepGateTimers);

@@ -42,6 +42,7 @@ export const regionalHandlers = {
   ReportWorkerFailure: { entry: 'functions/api/report-worker-failure.ts', description: 'POST /workers/{workerId}/failure', access: decider },
   Health: { entry: 'functions/api/health.ts', description: 'GET /health', access: undefined },
   OpenApi: { entry: 'functions/api/openapi.ts', description: 'GET /openapi.json', access: undefined },
+  Unrouted: { entry: 'functions/api/unrouted.ts', description: 'The $default route: requests no route takes (404, OPTIONS)', access: undefined },
   // Agent fleets: one function per route family, dispatching on the route key to one handler module each.
   PoolClientApi: {
     entry: 'functions/pools/client-api.ts',

@@ -226,5 +226,6 @@ export class RegionalStack extends Stack {
     for (const route of poolAgentRoutes) api.addWorkerRoute(HttpMethod[route.method], route.path, fn.PoolAgentApi, WorkerRouteThrottles.poolAgent);
     api.addHealthRoute(fn.Health);
     api.addDocumentRoute(fn.OpenApi);
+    api.addUnroutedRoute(fn.Unrouted);
   }
 }

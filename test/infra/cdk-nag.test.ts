@@ -92,7 +92,7 @@ describe('cdk-nag AwsSolutions', () => {
     expect(unused.map(({ path, id }) => `${path} ${id}`)).toEqual([]);
   });
 
-  it('APIG4 is acknowledged only on the worker routes, the pool agent routes, /health and /openapi.json', () => {
+  it('APIG4 is acknowledged only on the worker routes, the pool agent routes, /health and /openapi.json (GET and HEAD) and the $default route', () => {
     const { app } = synthesizeVigil();
     const unauthorized = acknowledgementsUnder(app)
       .filter(({ id }) => id === 'AwsSolutions-APIG4')
@@ -100,7 +100,10 @@ describe('cdk-nag AwsSolutions', () => {
     expect([...new Set(unauthorized)].sort()).toEqual(
       [
         'GET--health',
+        'HEAD--health',
         'GET--openapi.json',
+        'HEAD--openapi.json',
+        'DefaultRoute',
         'POST--jobs--{jobId}--workflows--{workflowId}--complete',
         'POST--jobs--{jobId}--workflows--{workflowId}--progress',
         'POST--workers--{workerId}--extensions',

@@ -40,6 +40,12 @@ describe('gate stack', () => {
       'POST /jobs/{jobId}/cancel': 'AWS_IAM',
       'GET /health': 'NONE',
       'GET /openapi.json': 'NONE',
+      'HEAD /jobs': 'AWS_IAM',
+      'HEAD /jobs/{jobId}': 'AWS_IAM',
+      'HEAD /jobs/{jobId}/history': 'AWS_IAM',
+      'HEAD /health': 'NONE',
+      'HEAD /openapi.json': 'NONE',
+      $default: 'NONE',
     });
     template().hasOutput('GateApiUrl', Match.anyValue());
     expect(resourceOf(template(), gate.api.stage).Properties?.['AccessLogSettings']).toBeDefined();
@@ -85,7 +91,7 @@ describe('gate stack', () => {
       });
       expect(resourceOf(template(), fn.handler).Properties?.['TracingConfig'], name).toBeUndefined();
       // The jobs list seals its page cursors under the gate's own key.
-      const expected = name === 'Health' || name === 'OpenApi' ? common : [...common, ...gateEnvironment, ...(name === 'ListJobs' ? [LambdaEnv.cursorSecretArn] : [])];
+      const expected = name === 'Health' || name === 'OpenApi' || name === 'Unrouted' ? common : [...common, ...gateEnvironment, ...(name === 'ListJobs' ? [LambdaEnv.cursorSecretArn] : [])];
       expect(Object.keys(environmentOf(template(), fn)).sort(), name).toEqual(expected.sort());
     }
     expect(environmentOf(template(), gate.functions.SubmitJob)).toMatchObject({

@@ -124,6 +124,15 @@ describe('regional stack: HTTP API', () => {
       'GET /openapi.json': 'NONE',
       ...Object.fromEntries(poolClientRoutes.map((route) => [`${route.method} ${route.path}`, 'AWS_IAM'])),
       ...Object.fromEntries(poolAgentRoutes.map((route) => [`${route.method} ${route.path}`, 'NONE'])),
+      // A HEAD route beside each GET route, and the $default route (test/infra/unrouted-requests.test.ts).
+      'HEAD /jobs': 'AWS_IAM',
+      'HEAD /jobs/{jobId}': 'AWS_IAM',
+      'HEAD /jobs/{jobId}/tokens': 'AWS_IAM',
+      'HEAD /jobs/{jobId}/history': 'AWS_IAM',
+      'HEAD /health': 'NONE',
+      'HEAD /openapi.json': 'NONE',
+      ...Object.fromEntries(poolClientRoutes.filter((route) => route.method === 'GET').map((route) => [`HEAD ${route.path}`, 'AWS_IAM'])),
+      $default: 'NONE',
     });
   });
 
@@ -218,6 +227,7 @@ describe('regional stack: Lambda handlers', () => {
       ReportWorkerFailure: manager,
       Health: [],
       OpenApi: [],
+      Unrouted: [],
       SubmitFromGate: withTokens,
       FireJobTimer: manager,
       SweepJobTimers: manager,
@@ -263,6 +273,7 @@ describe('regional stack: Lambda handlers', () => {
     const decider = { readTable: true, writeTable: true, publish: true, armTimers: true, tokenSecret: false };
     expect(capabilitiesOf('Health')).toEqual(none);
     expect(capabilitiesOf('OpenApi')).toEqual(none);
+    expect(capabilitiesOf('Unrouted')).toEqual(none);
     expect(capabilitiesOf('GetJob')).toEqual({ ...none, readTable: true });
     expect(capabilitiesOf('GetJobTokens')).toEqual({ ...none, readTable: true, tokenSecret: true });
     expect(capabilitiesOf('GetJobHistory')).toEqual({ ...none, readTable: true });

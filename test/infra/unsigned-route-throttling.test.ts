@@ -28,7 +28,10 @@ describe('throttling of the routes without IAM authorization', () => {
       'POST /jobs/{jobId}/workflows/{workflowId}/complete': { ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1_000 },
       'POST /workers/{workerId}/extensions': { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 },
       'GET /health': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
+      'HEAD /health': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
       'GET /openapi.json': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
+      'HEAD /openapi.json': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
+      $default: { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
       ...Object.fromEntries(
         poolAgentRoutes.map((route) => [`${route.method} ${route.path}`, { ThrottlingRateLimit: 1_000, ThrottlingBurstLimit: 2_000 }]),
       ),

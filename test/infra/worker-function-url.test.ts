@@ -71,7 +71,7 @@ describe('context workerFunctionUrl: the worker and agent routes behind a Lambda
       const unsigned = Object.entries(routeAuthorizations(withUrl.template(stack)))
         .filter(([, authorization]) => authorization === 'NONE')
         .map(([routeKey]) => routeKey)
-        .filter((routeKey) => routeKey !== 'GET /health' && routeKey !== 'GET /openapi.json');
+        .filter((routeKey) => !['GET /health', 'HEAD /health', 'GET /openapi.json', 'HEAD /openapi.json', '$default'].includes(routeKey));
       const servedByUrl = [...jobWorkerRoutes, ...poolAgentRoutes].map((route) => `${route.method} ${route.path}`);
       expect(servedByUrl.sort(), stack.stackName).toEqual(unsigned.sort());
     }
