@@ -1,5 +1,6 @@
 import { answeredErrorBodySchema } from '../contract/error-body.js';
 import { backoffDelayMs, defaultRetryPolicy, type RetryPolicy } from './backoff.js';
+import { gatewayAnswer } from './gateway-answers.js';
 import { CallBudget } from './call-budget.js';
 import { abortAfter, waitUnlessAborted } from './call-timers.js';
 import { anySignal } from './calls-in-flight.js';
@@ -110,9 +111,12 @@ export class VigilHttp {
         throw error;
       }
       const parsed = answeredErrorBodySchema.safeParse(body);
+      const gateway = parsed.success ? undefined : gatewayAnswer(response.status, body, `${method} ${path}`);
       const error = parsed.success
         ? new VigilApiError(response.status, parsed.data.error.code, parsed.data.error.message, parsed.data.error.details)
-        : new VigilApiError(response.status, 'http_error', `${method} ${path} answered ${response.status}: ${text.slice(0, 200)}`);
+        : gateway
+          ? new VigilApiError(response.status, gateway.code, gateway.message)
+          : new VigilApiError(response.status, 'http_error', `${method} ${path} answered ${response.status}: ${text.slice(0, 200)}`);
       if (response.status < 500 && response.status !== 429) {
         error.afterUnansweredTry = unanswered;
         throw error;
