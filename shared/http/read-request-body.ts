@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 
-/** API Gateway's payload limit. */
+/** Lambda's request limit (`LAMBDA_REQUEST_BYTES`): a longer body cannot reach a function on AWS, whatever it is. */
 export const MAX_BODY_BYTES = 6 * 1024 * 1024;
 
 /** Past this the connection is dropped: a body this size is not a client waiting for its 413. */

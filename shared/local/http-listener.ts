@@ -6,6 +6,7 @@ import { errorResponse } from '../http/error-response.js';
 import { readRequestBody } from '../http/read-request-body.js';
 import { ROUTES_HINT, unmatchedRoute } from '../http/unmatched-route.js';
 import { apiGatewayBody } from './api-gateway-body.js';
+import { fitsLambdaRequest, payloadTooLarge } from './lambda-request-limit.js';
 import { localContext } from './lambda-context.js';
 import { matchRoute, type Route } from './http-routes.js';
 import { buildOnce } from '../wiring/build-once.js';
@@ -118,7 +119,7 @@ export async function startHttpListener(options: ListenerOptions): Promise<{ url
       try {
         body = await readRequestBody(request);
       } catch {
-        send(response, 413, JSON.stringify({ error: { code: 'payload_too_large', message: 'The body exceeds 6 MiB. Send fewer workflows per job.' } }));
+        send(response, 413, JSON.stringify(payloadTooLarge));
         return;
       }
       // HEAD is a GET without its body: Node drops the body of an answer to HEAD.
@@ -143,6 +144,10 @@ export async function startHttpListener(options: ListenerOptions): Promise<{ url
       // API Gateway's route key of a HEAD request is its own HEAD route's, which mirrors the GET route.
       const routeKey = `${method === 'HEAD' ? 'HEAD' : matched.route.method} ${matched.route.path}`;
       const event = toApiGatewayEvent(request, url, body, routeKey, matched.pathParameters, options.name);
+      if (!fitsLambdaRequest(event)) {
+        send(response, 413, JSON.stringify(payloadTooLarge));
+        return;
+      }
       const handler = await handlerOf(matched.route);
       const result = await handler(event, localContext(`vigil-${options.name}-${routeKey}`, options.name));
       send(response, result.statusCode ?? 200, result.body ?? '', (result.headers ?? {}) as Record<string, string>);
