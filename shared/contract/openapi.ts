@@ -8,7 +8,7 @@ const errorMeaning: Record<ErrorStatus | 500, string> = {
   403: 'Wrong token (`invalid_token`)',
   404: "Unknown job, workflow, item or route; another tenant's job answers exactly as an unknown one",
   409: 'State conflict (a finished job, a different body for the same id, a stale attempt)',
-  413: 'The body exceeds 6 MiB',
+  413: "The request exceeds 6 MiB as a Lambda function gets it (the body with the headers; base64-encoded, a third larger, unless it is JSON or text): `payload_too_large` from npm start, API Gateway's own body on AWS",
   500: 'Vigil failed to handle the request; it is safe to retry',
   503: 'An upstream (a region, the gate) is unavailable (`upstream_unavailable`), other calls kept changing the same job or item at that moment (`busy`), or a key rotated in moments ago cannot be read yet (`keys_refreshing`); nothing changed: retry later',
 };
