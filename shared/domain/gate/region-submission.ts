@@ -27,10 +27,22 @@ export interface RegionAcceptance {
  */
 export function markRegionSubmitted(job: GateJob, region: string, fenceToken: number, acceptance: RegionAcceptance = {}): Decision<GateJob> {
   const ignored = ignoredRegionMessage(job, region, fenceToken, 'region_submitted');
-  if (ignored) return ignored;
+  if (ignored) return ignored.ignored === 'stale_fence' ? startOfOvertakenAnswer(job, region, acceptance, ignored) : ignored;
   const next = withRegionStart(heardFromRegion(job, region, fenceToken), region, acceptance);
   if (isDecided(next)) return replyWithDecision(job, next, region);
   return next === job ? unchanged(job, 'duplicate') : { state: next, effects: [] };
+}
+
+/**
+ * An answer overtaken by a takeover in the region (its JobLeaderTransfer heard first) carries an older
+ * fence: as a leader's word it changes nothing, and is answered with nothing. Its start still holds,
+ * since no takeover moves a job's `startedAt` (seed 000 Scenario 1): it is kept, under the fence the
+ * gate holds. Refused whole, it was lost, and a region that accepted late (a resent submit) was counted
+ * from `submittedAt`, timed out globally before the deadline its workers were told.
+ */
+function startOfOvertakenAnswer(job: GateJob, region: string, acceptance: RegionAcceptance, refused: Decision<GateJob>): Decision<GateJob> {
+  const next = withRegionStart(job, region, acceptance);
+  return next === job ? refused : { state: next, effects: [] };
 }
 
 function withRegionStart(job: GateJob, region: string, { startedAt: said, deadlineAt }: RegionAcceptance): GateJob {
