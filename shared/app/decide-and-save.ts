@@ -34,8 +34,13 @@ export interface OutboxState {
 export interface VersionedStore<State extends OutboxState> {
   load(id: string): Promise<State | undefined>;
   save(state: State, expectedVersion: number): Promise<State>;
-  /** A finished item keeps a wake-up only while its outbox is not yet published or its view not yet written. */
+  /**
+   * A finished item keeps a wake-up only while its outbox is not yet published or its view not yet
+   * written, or while it owes one of its own (`finishedWakeUpAt`).
+   */
   isFinished(state: State): boolean;
+  /** When a finished item must still wake up on its own (a region's cancel the gate has not answered); absent: never. */
+  finishedWakeUpAt?(state: State): EpochMs | undefined;
   /**
    * Called once per saved decision with the state before and after it (the decision history and the
    * item's row); `finishing` when the decision ended the item. False when not written.
@@ -161,7 +166,7 @@ function withOutbox<State extends OutboxState>(
     ...(bounded ? { outbox: bounded.kept } : {}),
     ...(finishing ? { viewPending: true } : {}),
   };
-  return { state: store.isFinished(state) ? { ...pending, timerDueAt: now + OUTBOX_RETRY_MS } : withRetryBackstop(pending, now), dropped: bounded?.dropped ?? 0 };
+  return { state: store.isFinished(state) ? { ...pending, timerDueAt: Math.min(now + OUTBOX_RETRY_MS, store.finishedWakeUpAt?.(state) ?? Infinity) } : withRetryBackstop(pending, now), dropped: bounded?.dropped ?? 0 };
 }
 
 /**
@@ -227,7 +232,8 @@ export async function flushOutbox<State extends OutboxState>(
   let cleared = rest as State;
   if (store.isFinished(cleared)) {
     const { timerDueAt: _retry, ...withoutTimer } = cleared;
-    cleared = withoutTimer as State;
+    const owed = store.finishedWakeUpAt?.(cleared);
+    cleared = (owed === undefined ? withoutTimer : { ...withoutTimer, timerDueAt: owed }) as State;
   }
   return saveUnlessOvertaken(store, cleared, state);
 }

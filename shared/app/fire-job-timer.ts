@@ -18,6 +18,11 @@ export async function fireJobTimer(deps: ManagerDeps, arrived: TimerRequest, fro
   if (!job) return;
   const timer = from === 'sweep' ? { ...arrived, ...sweptWakeUp(job, job.tracking.fenceToken, arrived, deps.clock.now()) } : arrived;
   // The outbox is published after the decision's write, never before it: a bus outage must not stop a timeout.
+  if (isTerminal(job.status) && job.cancelToSpread !== undefined) {
+    // Cancelled here, the gate not answered yet: the cancel may be due again (own-cancel-to-gate.ts).
+    await decideJob(deps, job.jobId, (current) => onTimerFired(current, timer, decisionContext(deps)), job);
+    return;
+  }
   if (isTerminal(job.status)) {
     deps.telemetry.metric('WakeUpDropped', { reason: 'already_terminal' });
     // From the sweep the retry is written before the publish: a sweep cut off on a hung bus moves on.

@@ -14,6 +14,7 @@ export const jobStateStore = (
   load,
   save: (job, expectedVersion) => jobs.saveJob(job, expectedVersion),
   isFinished: (job) => isTerminal(job.status),
+  finishedWakeUpAt: (job) => job.cancelToSpread?.nextSendAt,
   retryWakeUp: (job, dueAt) => ({ scope: 'job', jobId: job.jobId, fenceToken: job.tracking.fenceToken, dueAt }),
   ...(views ? { recordHistory: views.record, rewriteFinishedView: views.rewriteFinished } : {}),
 });

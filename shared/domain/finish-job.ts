@@ -73,6 +73,8 @@ export function finalStatusEvent(job: Job, ctx: DecisionContext) {
     managerId: ctx.managerId,
     status,
     ...(job.tracking.timeoutReason !== undefined ? { timeoutReason: job.tracking.timeoutReason } : {}),
+    ...(status === 'CANCELLED' && job.cancelReason !== undefined ? { cancelReason: job.cancelReason } : {}),
+    ...(job.cancelToSpread !== undefined ? { cancelEverywhere: true } : {}),
     timestamp: toIso(job.finishedAt ?? ctx.now),
     fenceToken: job.tracking.fenceToken,
   });

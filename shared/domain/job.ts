@@ -68,6 +68,12 @@ export interface Job {
   viewPending?: boolean;
   /** Sweeps in a row that could not fire the wake-up: the sweep backs it off (app layer only). */
   timerFailures?: number;
+  /**
+   * A gate-coordinated job cancelled by a call to this region, while the gate has not answered: its
+   * final status asks the gate to cancel the job everywhere, and is sent again at `nextSendAt` until a
+   * decision of the gate arrives (own-cancel-to-gate.ts). `sends` counts the sends, for the give-up.
+   */
+  cancelToSpread?: { sends: number; nextSendAt: EpochMs };
 }
 
 export interface Workflow {

@@ -5,6 +5,7 @@ import { finishJob, timeOutJob } from './finish-job.js';
 import { progressReport, timeoutReport } from './gate-reports.js';
 import { isTerminal, workflowCounts, type Job } from './job.js';
 import { armJobTimer, ownWakeUpLost } from './job-timer.js';
+import { resendOwnCancel } from './own-cancel-to-gate.js';
 import { withoutGrants } from './worker-extensions.js';
 
 export interface TimerFired {
@@ -29,7 +30,8 @@ export function onTimerFired(
   grantsLapseAt?: number,
 ): Decision<Job> {
   if (timer.fenceToken !== job.tracking.fenceToken) return unchanged(job, 'stale_timer', [metric('StaleMessageRejected', { kind: 'timer' })]);
-  if (isTerminal(job.status)) return unchanged(job, 'already_terminal');
+  // A job cancelled here whose gate has not answered yet still re-sends the cancel to it.
+  if (isTerminal(job.status)) return resendOwnCancel(job, ctx);
   // Only the wake-up the job last asked for may act: a late duplicate (a sweep and its SQS message
   // both arriving) would otherwise start a second chain of re-arms. When that one is itself overdue
   // past the grace (presumed lost), an older wake-up that still arrives acts in its place rather than

@@ -2,11 +2,12 @@ import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from 
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEventBridgeBus } from '../../shared/adapters/aws/eventbridge-bus.js';
-import { cancelJob } from '../../shared/app/cancel-job.js';
+import { onGateDecision } from '../../shared/app/on-gate-decision.js';
 import { submitJob } from '../../shared/app/submit-job.js';
 import { SWEEP_GRACE_MS, sweepJobTimers } from '../../shared/app/sweep-job-timers.js';
 import { takeOverJob } from '../../shared/app/take-over-job.js';
 import type { EpochMs } from '../../shared/domain/time.js';
+import { JobGlobalCancel } from '../../shared/events/job-global-cancel.js';
 import { at, GATE_REGION } from '../support/fixtures.js';
 import { useTestManager } from './support/test-manager.js';
 
@@ -42,7 +43,11 @@ describe('an outbox entry EventBridge refuses for good (dynalite + mocked EventB
     m.deps.bus = createEventBridgeBus({ client: new EventBridgeClient({ region: 'eu-west-1' }), eventBusName: 'vigil-bus', retryBaseDelayMs: 0 });
   };
 
-  /** A gate-coordinated job taken over `takeovers` times while the bus was down, then cancelled: its outbox holds them all. */
+  /**
+   * A gate-coordinated job taken over `takeovers` times while the bus was down, then cancelled through
+   * the gate (a cancel made at the region would also be re-sent to the gate until it answers, which
+   * no gate does here): its outbox holds them all.
+   */
   async function cancelledAfterTakeovers(takeovers: number) {
     await submitJob(m.deps, { jobId: 'job-1', timeoutSeconds: 3_600, gateRegion: GATE_REGION, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] });
     m.bus.failNextPublishes(Number.MAX_SAFE_INTEGER);
@@ -51,7 +56,7 @@ describe('an outbox entry EventBridge refuses for good (dynalite + mocked EventB
       await takeOverJob(m.deps, 'job-1');
     }
     m.clock.set(at(takeovers + 1));
-    await cancelJob(m.deps, 'job-1', 'operator');
+    await onGateDecision(m.deps, { kind: 'JobGlobalCancel', detail: JobGlobalCancel.parse({ jobId: 'job-1', region: m.deps.region, reason: 'operator', version: 1 }) });
     const job = await m.getJob('job-1');
     expect(job.status).toBe('CANCELLED');
     expect(job.outbox?.map((event) => event.detailType)).toEqual([...Array<string>(takeovers).fill('JobLeaderTransfer'), 'JobFinalStatus']);

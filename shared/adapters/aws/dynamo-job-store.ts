@@ -40,7 +40,10 @@ const ttlSeconds = (at: EpochMs) => Math.floor(at / 1000) + FINISHED_JOB_RETENTI
 /** The index attributes a job item carries: the timer while it has one, a TTL once it is finished. */
 function jobIndexAttributes(job: Job): Record<string, unknown> {
   return {
-    ...(job.timerDueAt !== undefined ? { timerShard: timerShardOf(job.jobId, isTerminal(job.status)), timerFenceToken: job.tracking.fenceToken } : {}),
+    // A finished job's wake-up only retries its outbox, swept after the decisions; one cancelled here still owes the gate its cancel.
+    ...(job.timerDueAt !== undefined
+      ? { timerShard: timerShardOf(job.jobId, isTerminal(job.status) && job.cancelToSpread === undefined), timerFenceToken: job.tracking.fenceToken }
+      : {}),
     ...(isTerminal(job.status) && job.finishedAt !== undefined
       ? { [TTL_ATTRIBUTE]: ttlSeconds(job.finishedAt) }
       : {}),

@@ -11,6 +11,8 @@ export function gateJobView(job: GateJob) {
     globallyTimedOut: job.globallyTimedOut,
     ...(timeoutReason !== undefined ? { timeoutReason } : {}),
     ...(job.cancelRequested ? { cancelReason: job.cancelRequested.reason ?? null } : {}),
+    // A cancel made by a call to one region, spread by the gate to the others.
+    ...(job.cancelRequested?.region !== undefined ? { cancelledIn: job.cancelRequested.region } : {}),
     // A timeout the gate declared while a region's final status was lost, shown moot once every region answered.
     ...(job.withdrawnTimeout ? { withdrawnTimeoutReason: job.withdrawnTimeout.reason ?? null } : {}),
     submittedAt: toIso(job.submittedAt),

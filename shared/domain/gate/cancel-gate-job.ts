@@ -19,7 +19,12 @@ export function cancelGateJob(job: GateJob, reason: string | undefined, now: Epo
   // regions may yet answer that they had completed, so the refusal does not call the job TIMED_OUT.
   if (job.globallyTimedOut) throw new TimeoutBeingAppliedError(job.jobId);
   if (status !== 'RUNNING') throw new JobFinishedError(job.jobId, status);
+  return decideCancel(job, reason !== undefined ? { reason } : {}, now, policy);
+}
+
+/** The cancel decision itself, whoever asked: recorded, then sent to every region that has not ended the job. */
+export function decideCancel(job: GateJob, request: NonNullable<GateJob['cancelRequested']>, now: EpochMs, policy: GatePolicy): Decision<GateJob> {
   const decided = withNextDecisionFence(job);
-  const cancelled: GateJob = { ...decided.job, cancelRequested: reason !== undefined ? { reason } : {}, decidedAt: now };
+  const cancelled: GateJob = { ...decided.job, cancelRequested: request, decidedAt: now };
   return broadcastDecision(cancelled, now, policy, decided.effects);
 }

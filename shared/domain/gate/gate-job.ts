@@ -87,8 +87,11 @@ export interface GateJob {
   extensionReportsAwaitedUntil?: EpochMs;
   /** Timed re-sends of the decision actually sent (absent before the first): the give-up counts these, not the clock. */
   rebroadcasts?: number;
-  /** Present once the job was cancelled through the gate. */
-  cancelRequested?: { reason?: string };
+  /**
+   * Present once the job was cancelled through the gate, or by a call to one of its regions (`region`,
+   * whose CANCELLED final status the gate spread to the others: spread-region-cancel.ts).
+   */
+  cancelRequested?: { reason?: string; region?: string };
   /** The durable wake-up of this gate job; absent when the gate has nothing left to do on its own. */
   timerDueAt?: EpochMs;
   /**

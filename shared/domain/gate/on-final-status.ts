@@ -5,8 +5,9 @@ import { declareGlobalTimeout } from './declare-global-timeout.js';
 import { allRegionsFinal, isDecided, isRegionFinal, isTargetRegion, type DcStatus, type GateJob } from './gate-job.js';
 import type { GatePolicy } from './gate-policy.js';
 import { settleAfterReport } from './settle-after-report.js';
+import { onRegionCancelled } from './spread-region-cancel.js';
 
-export type FinalStatusInput = Pick<JobFinalStatus, 'region' | 'fenceToken' | 'status' | 'timeoutReason'>;
+export type FinalStatusInput = Pick<JobFinalStatus, 'region' | 'fenceToken' | 'status' | 'timeoutReason' | 'cancelReason' | 'cancelEverywhere'>;
 
 const dcStatusOf: Record<FinalStatusInput['status'], DcStatus> = {
   COMPLETED: 'completed',
@@ -23,6 +24,7 @@ const dcStatusOf: Record<FinalStatusInput['status'], DcStatus> = {
  *
  * A region that timed out while the gate had not decided (it fell back while the gate was
  * unreachable, seed 000 Scenario 2) counts as a local timeout report: the others are timed out too.
+ * One cancelled there (a call to its own cancel route) is cancelled everywhere (spread-region-cancel.ts).
  */
 /**
  * Finding 6: the gate declared a timeout because a region's final status was lost; its re-sent
@@ -45,12 +47,17 @@ export function onFinalStatus(job: GateJob, final: FinalStatusInput, now: EpochM
   if (!isTargetRegion(job, region)) return unchanged(job, 'unknown_region');
   // A region settled unheard when the re-sends gave up was only presumed ended: its own word replaces that.
   const presumed = job.dcSettledUnheard?.includes(region) === true && final.fenceToken >= (job.dcFenceToken[region] ?? 0);
-  if (isRegionFinal(job, region) && !presumed) return unchanged(job, 'region_final');
+  if (isRegionFinal(job, region) && !presumed) {
+    // A region re-sending its own cancel did not hear the answer to the first: it is answered again.
+    if (final.status === 'CANCELLED' && final.cancelEverywhere === true) return onRegionCancelled(job, final, now, policy, (decided) => unchanged(decided, 'region_final'));
+    return unchanged(job, 'region_final');
+  }
   const ended: GateJob = {
     ...withoutPresumedEnd(job, region),
     dcStatus: { ...job.dcStatus, [region]: dcStatusOf[final.status] },
     dcFenceToken: { ...job.dcFenceToken, [region]: Math.max(final.fenceToken, job.dcFenceToken[region] ?? 0) },
   };
+  if (final.status === 'CANCELLED') return onRegionCancelled(withoutMootTimeout(ended), final, now, policy, (decided) => settleAfterReport(decided, now, policy));
   if (final.status !== 'TIMED_OUT') return settleAfterReport(withoutMootTimeout(ended), now, policy);
   const localReason = final.timeoutReason ?? 'timeout';
   const reported: GateJob = { ...ended, dcTimeoutReported: { ...ended.dcTimeoutReported, [region]: localReason } };

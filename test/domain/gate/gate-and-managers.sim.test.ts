@@ -147,4 +147,35 @@ describe('simulation: the gate core and the manager cores over a lossy, duplicat
       expect(sim.pendingTimers('gate'), context).toEqual([]);
     }
   });
+
+  it("a cancel at one region reaches every region through losses, duplicates, reordering and a gate down for minutes", () => {
+    let resent = 0;
+    for (const seed of SEEDS) {
+      // Prepare: the gate is down from 20 s to 400 s, longer than EventBridge's retries of its handler
+      // (what reaches it meanwhile is lost); the user cancels at eu-west-1 at 25 s.
+      const sim = new GateAndManagersSim(setup(seed, { stuckThresholdSeconds: 120, faults: { ...lossy, gateDown: { from: T0 + seconds(20), until: T0 + seconds(400) } } }));
+      for (const region of REGIONS) sim.workersProgress(region, seconds(5));
+      sim.at(T0 + seconds(25), () => sim.cancelInRegion(EU, 'wrong input'));
+
+      // Act
+      const { quiet } = sim.runUntilQuiet(T0 + seconds(3_600));
+
+      // Assess: cancelled everywhere with the region's reason, well before the 600 s deadline; the
+      // region stopped sending once answered, and nothing answers anything forever (quiet).
+      const context = `seed ${seed}`;
+      expect(quiet, context).toBe(true);
+      for (const region of REGIONS) {
+        expect(sim.job(region).status, context).toBe('CANCELLED');
+        expect(sim.job(region).cancelReason, context).toBe('wrong input');
+        expect(sim.job(region).finishedAt, context).toBeLessThan(T0 + seconds(600));
+      }
+      expect(sim.gate.cancelRequested, context).toEqual({ reason: 'wrong input', region: EU });
+      expect(sim.gate.dcStatus, context).toEqual({ [US]: 'cancelled', [EU]: 'cancelled', [AP]: 'cancelled' });
+      expect(sim.job(EU).cancelToSpread, context).toBeUndefined();
+      expect(sim.pendingTimers('gate'), context).toEqual([]);
+      resent += sim.sentByType.get('JobFinalStatus') ?? 0;
+    }
+    // The cancel was sent again while the gate was down, not carried by one lucky copy.
+    expect(resent).toBeGreaterThan(SEEDS.length * 30);
+  });
 });

@@ -1,3 +1,4 @@
+import { cancelJob } from '../../../shared/domain/cancel-job.js';
 import { completeWorkflow } from '../../../shared/domain/complete-workflow.js';
 import type { DecisionContext } from '../../../shared/domain/decision-context.js';
 import type { Decision, Effect } from '../../../shared/domain/effects.js';
@@ -141,6 +142,13 @@ export class GateAndManagersSim {
       if (isTerminal(this.job(region).status)) return;
       this.applyManager(region, completeWorkflow(this.job(region), workflow, 'completed', this.context(region)));
     }
+  }
+
+  /** `POST /jobs/{jobId}/cancel` on one region's manager (a no-op once the job ended there). */
+  cancelInRegion(region: string, reason: string): void {
+    const job = this.job(region);
+    if (isTerminal(job.status)) return;
+    this.applyManager(region, cancelJob(job, reason, this.context(region)));
   }
 
   /** `POST /jobs/{jobId}/cancel` on the gate. */
