@@ -63,6 +63,16 @@ vi.mock('../../shared/domain/cancel-job.js', async (importOriginal) => {
   };
 });
 
+/** Gate: a region's own cancel is only that region's end: not spread to the others, the region not answered. */
+vi.mock('../../shared/domain/gate/spread-region-cancel.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../shared/domain/gate/spread-region-cancel.js')>();
+  return {
+    ...real,
+    onRegionCancelled: (job: any, final: any, now: number, policy: any, ifDecided: any) =>
+      M.active === 'region-cancel-not-spread' ? ifDecided(job) : real.onRegionCancelled(job, final, now, policy, ifDecided),
+  };
+});
+
 /** AD-26 budget off by one grant: a sixth grant (1 s) allowed. */
 vi.mock('../../shared/domain/extension-budget.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../shared/domain/extension-budget.js')>();
@@ -252,6 +262,7 @@ describe('mutation testing: each mutant must be caught by the simulator', () => 
     ['region-ignores-cancel', "a region ignores the gate's JobGlobalCancel (the job runs on to its own timeout)", 'cancel-reaches-regions'],
     ['cancel-overwrites-finished', 'a cancel ends a job that had already ended (a final state changes)', 'one-terminal-state'],
     ['gate-cancel-always-cancelled', 'the gate reports CANCELLED for a cancelled job whatever its regions ended it', 'gate-status-after-cancel'],
+    ['region-cancel-not-spread', "the gate takes a region's own cancel as that region's end only (the others run on)", 'region-cancel-reaches-gate'],
   ];
   for (const [mutation, what, invariant] of cancelCases) {
     it(`catches: ${what} [${mutation}]`, { timeout: 180_000 }, async () => {

@@ -1,12 +1,13 @@
 import { GATE } from '../../adapters/local/event-routes.js';
 import { DETECTION_BOUND_MS } from '../../app/detection-bound.js';
-import { allRegionsFinal, type DcStatus, type GateJob } from '../../domain/gate/gate-job.js';
+import { allRegionsFinal, isDecided, type DcStatus, type GateJob } from '../../domain/gate/gate-job.js';
 import { gateJobStatus } from '../../domain/gate/gate-job-status.js';
 import { defaultGatePolicy } from '../../domain/gate/gate-policy.js';
+import { defaultTimeoutPolicy } from '../../domain/policy.js';
 import { isTerminal, type Job, type JobStatus } from '../../domain/job.js';
 import type { DeadSweeps } from './dead-sweeps.js';
 import type { JobCancels } from './job-cancels.js';
-import type { JobSpec } from './plan.js';
+import type { JobSpec, ScheduledFault } from './plan.js';
 import { SIM_EPOCH, type World } from './world.js';
 
 /** A copy's ordinary trip on the bus (`sim-bus.ts`): up to 300 ms, and up to 5 s more when reordered. */
@@ -34,6 +35,17 @@ const ORDINARY_DELIVERY_MS = 5_300;
  */
 export const CANCEL_REACHES_REGION_MS = DETECTION_BOUND_MS + 3 * defaultGatePolicy.rebroadcastSeconds * 1_000 + ORDINARY_DELIVERY_MS;
 
+/**
+ * How long after a region answered 2xx to a cancel of a gate-coordinated job made there the gate has
+ * decided the job's end (stored its cancel, or a global timeout it took before), or holds every region
+ * ended, while the gate, that region's bus and its link are up (`regionCancelStartMs`). The same
+ * reasoning as `CANCEL_REACHES_REGION_MS`, the other way: the region's final status asks for the cancel
+ * with its write (outbox) and again every `gateReportIntervalSeconds` (10 s) on the job's wake-up until
+ * the gate answers (own-cancel-to-gate.ts); that wake-up may be lost and fired by the region's sweep;
+ * a copy may be dropped, or the gate's handler crash. From there `cancel-reaches-regions` takes over.
+ */
+export const REGION_CANCEL_REACHES_GATE_MS = DETECTION_BOUND_MS + 3 * defaultTimeoutPolicy.gateReportIntervalSeconds * 1_000 + ORDINARY_DELIVERY_MS;
+
 const SEVERITY: JobStatus[] = ['TIMED_OUT', 'FAILED', 'CANCELLED', 'COMPLETED'];
 const STATUS_OF: Record<DcStatus, JobStatus | undefined> = {
   submitting: undefined,
@@ -50,6 +62,9 @@ type Violate = (invariant: string, jobId: string, message: string) => void;
  * The invariants of the `job-cancel` fault, checked after every step with the state `Invariants` read:
  * - `cancel-reaches-regions`: once the gate stored a cancel decision, every region holding the job
  *   ends it (any final state) within `CANCEL_REACHES_REGION_MS`; a region's cancel ends it at once;
+ * - `region-cancel-reaches-gate`: a gate-coordinated job cancelled at one of its regions (answered
+ *   2xx) has the gate's decision within `REGION_CANCEL_REACHES_GATE_MS` (unless the gate holds every
+ *   region ended), so with the check above it ends in every region;
  * - `cancel-answer-matches`: a 2xx cancel left the job CANCELLED (in its region), a 409 from a region
  *   found it finished;
  * - `gate-status-after-cancel`: once every region has ended a cancelled job, the gate's status is the
@@ -84,8 +99,8 @@ export class CancelInvariants {
   checkAnswers(specOf: (jobId: string) => JobSpec | undefined, jobIn: (spec: JobSpec, region: string) => Job | undefined): void {
     for (const answer of this.cancels.answers.slice(this.answersChecked)) {
       const spec = specOf(answer.jobId);
-      if (!spec || spec.viaGate) continue;
-      const region = spec.regions[0] ?? '';
+      if (!spec || answer.region === undefined) continue;
+      const region = answer.region;
       const job = jobIn(spec, region);
       if (answer.accepted && job?.status !== 'CANCELLED') this.violate('cancel-answer-matches', spec.jobId, `${region}: the cancel was answered 2xx, yet the job is ${job?.status ?? 'unknown'}`);
       if (!answer.accepted && (!job || !isTerminal(job.status))) this.violate('cancel-answer-matches', spec.jobId, `${region}: the cancel was answered 409 (${answer.status}), yet the job is ${job?.status ?? 'unknown'}`);
@@ -95,6 +110,7 @@ export class CancelInvariants {
 
   check(spec: JobSpec, jobIn: (region: string) => Job | undefined, gateJob: GateJob | undefined): void {
     const now = this.world.now;
+    if (spec.viaGate) this.checkRegionCancelReachesGate(spec, gateJob);
     const decided = spec.viaGate ? this.decidedAt.get(spec.jobId) : this.cancels.accepted(spec.jobId);
     if (decided === undefined) return;
     for (const region of spec.regions) {
@@ -116,6 +132,22 @@ export class CancelInvariants {
       }
     }
     if (spec.viaGate && gateJob?.cancelRequested !== undefined && allRegionsFinal(gateJob)) this.checkGateStatus(spec, jobIn, gateJob);
+  }
+
+  private checkRegionCancelReachesGate(spec: JobSpec, gateJob: GateJob | undefined): void {
+    const cancelled = this.cancels.acceptedAtRegion(spec.jobId);
+    if (!cancelled || (gateJob && (isDecided(gateJob) || allRegionsFinal(gateJob)))) return;
+    const from = this.outagesPassed(cancelled.atMs, REGION_CANCEL_REACHES_GATE_MS, (f) =>
+      f.kind === 'gate-down' || (f.kind === 'region-cut' && f.region === cancelled.region) || (f.kind === 'bus-outage' && f.node === cancelled.region),
+    );
+    const bound = this.deadSweeps.boundFor(cancelled.region, from, REGION_CANCEL_REACHES_GATE_MS);
+    if (this.world.now > from + bound) {
+      this.violate(
+        'region-cancel-reaches-gate',
+        spec.jobId,
+        `cancelled at ${cancelled.region} (answered 2xx at ${this.at(cancelled.atMs)}), the gate has not decided ${Math.round((this.world.now - from) / 1000)} s later (counted from ${this.at(from)}; bound ${bound / 1000} s)`,
+      );
+    }
   }
 
   /**
@@ -142,16 +174,21 @@ export class CancelInvariants {
    * bus out, the region cut off) that overlaps the bound counted from it: the bound counts from its end.
    */
   private cancelStartMs(region: string, from: number): number {
+    return this.outagesPassed(from, CANCEL_REACHES_REGION_MS, (f) =>
+      f.kind === 'gate-down' || (f.kind === 'region-cut' && f.region === region) || (f.kind === 'bus-outage' && f.node === GATE),
+    );
+  }
+
+  /** `from`, or the end of the last of the outages `on` picks that overlaps the bound counted from it. */
+  private outagesPassed(from: number, boundMs: number, on: (fault: ScheduledFault) => boolean): number {
     const windows = this.world.plan.faults.flatMap((f) =>
-      f.kind === 'gate-down' || (f.kind === 'region-cut' && f.region === region) || (f.kind === 'bus-outage' && f.node === GATE)
-        ? [{ fromMs: SIM_EPOCH + f.fromMs, untilMs: SIM_EPOCH + f.untilMs }]
-        : [],
+      on(f) && 'fromMs' in f && 'untilMs' in f ? [{ fromMs: SIM_EPOCH + f.fromMs, untilMs: SIM_EPOCH + f.untilMs }] : [],
     );
     let start = from;
     for (let moved = true; moved; ) {
       moved = false;
       for (const w of windows) {
-        if (w.fromMs <= start + CANCEL_REACHES_REGION_MS && w.untilMs > start) {
+        if (w.fromMs <= start + boundMs && w.untilMs > start) {
           start = w.untilMs;
           moved = true;
         }

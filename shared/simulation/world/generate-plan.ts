@@ -98,7 +98,7 @@ export function generatePlan(seed: number, options: PlanOptions): Plan {
   if (on('key-rotation') && rng.chance(0.6)) {
     for (let rotations = rng.int(1, 2); rotations > 0; rotations--) faults.push({ kind: 'key-rotation', atMs: rng.int(0, 180) * 1000 });
   }
-  if (on('job-cancel')) faults.push(...drawJobCancels(new Rng(seed, 6), jobs));
+  if (on('job-cancel')) faults.push(...drawJobCancels(new Rng(seed, 6), new Rng(seed, 7), jobs));
   const rate = (kind: FaultKind, p: number) => (on(kind) ? p : 0);
   return {
     seed,
@@ -128,14 +128,17 @@ export function generatePlan(seed: number, options: PlanOptions): Plan {
  * about 30 % of the jobs are cancelled by their client at a moment of their life, from their submission
  * to half a timeout past their deadline (a third of them after it, when the job has ended or is being
  * timed out: the cancel is then answered 409). One in ten comes within seconds of the submission,
- * racing the gate's fan-out to the regions.
+ * racing the gate's fan-out to the regions. Four in ten of a gate-coordinated job's cancels are made at
+ * one of its regions instead of through the gate, drawn from a stream of their own (7), so the cancels'
+ * jobs and moments stay as they were.
  */
-function drawJobCancels(rng: Rng, jobs: readonly JobSpec[]): ScheduledFault[] {
+function drawJobCancels(rng: Rng, regionDraws: Rng, jobs: readonly JobSpec[]): ScheduledFault[] {
   const cancels: ScheduledFault[] = [];
   for (const job of jobs) {
     if (!rng.chance(0.3)) continue;
     const afterSeconds = rng.chance(0.1) ? rng.int(0, 3) : rng.int(0, Math.round(job.timeoutSeconds * 1.5));
-    cancels.push({ kind: 'job-cancel', jobId: job.jobId, atMs: job.submitAtMs + afterSeconds * 1000 });
+    const atRegion = job.viaGate && regionDraws.chance(0.4) ? { atRegion: regionDraws.pick(job.regions) } : {};
+    cancels.push({ kind: 'job-cancel', jobId: job.jobId, atMs: job.submitAtMs + afterSeconds * 1000, ...atRegion });
   }
   return cancels;
 }

@@ -111,8 +111,9 @@ export type ScheduledFault =
   /**
    * A client cancels a job (`POST /jobs/{id}/cancel`): through the gate for a gate-coordinated job, at
    * its region for a local one; retried like any client call, a 409 (already ended or decided) is an answer.
+   * `atRegion`: a gate-coordinated job cancelled at that one of its regions instead of through the gate.
    */
-  | { kind: 'job-cancel'; jobId: string; atMs: number }
+  | { kind: 'job-cancel'; jobId: string; atMs: number; atRegion?: string }
   /** The scheduled rotation adds a key to the world's token secret; each region then cold-starts one container that reads it. */
   | { kind: 'key-rotation'; atMs: number };
 
