@@ -64,12 +64,25 @@ export interface VersionedStore<State extends OutboxState> {
 export const MAX_DECIDE_ATTEMPTS = 12;
 
 /**
+ * A decision made again once its write is stored, before any of its effects run: asked with the state
+ * as stored, it answers the decision to make instead when the write was decided on something its
+ * condition could not cover (another item, read before it) that has changed meanwhile, or nothing.
+ */
+export type Reconsider<State> = (stored: State) => Promise<((state: State) => Decision<State>) | undefined>;
+
+/**
  * Load, decide, write once (conditional on the version read), then act. A version conflict means
  * someone else wrote first: decide again on what they wrote. Events decided together with a state
  * change are stored in the item's outbox by the same write and published after it, so a crash in
  * between loses none; the next wake-up (or the sweep) publishes them. Deciding and writing never
  * wait on the bus: a failed publish leaves the outbox with a backed-off retry wake-up. Nor on a timer's
  * withdrawal, which is best effort and runs beside the publish (`effect-runner.ts`).
+ *
+ * `reconsider` is asked once, after the write (or, when nothing was written, if a conflict had the
+ * state read again after the caller's read). The decision it answers is made on the state the write
+ * was decided on and written over that write if nobody wrote since, so none of the first write's
+ * effects ever runs; if somebody did, the first write stands (its effects run, and whoever wrote next
+ * carries its outbox on) and the new decision is made on what is stored now.
  */
 export async function decideAndSave<State extends OutboxState>(
   store: VersionedStore<State>,
@@ -80,41 +93,89 @@ export async function decideAndSave<State extends OutboxState>(
   onMissing: () => Error,
   /** The state as the caller just read it: saves the first load. */
   alreadyLoaded?: State,
+  reconsider?: Reconsider<State>,
 ): Promise<{ state: State; decision: Decision<State> }> {
+  let deciding = decide;
+  let reconsidering = reconsider;
+  let read = alreadyLoaded;
   for (let attempt = 1; ; attempt++) {
-    const current = attempt === 1 && alreadyLoaded ? alreadyLoaded : await store.load(id);
+    const current = read ?? (await store.load(id));
+    read = undefined;
     if (!current) throw onMissing();
-    const decision = decide(current);
+    const decision = deciding(current);
     if (decision.state === current) {
+      const instead = reconsidering && current !== alreadyLoaded ? await reconsidering(current) : undefined;
+      reconsidering = undefined;
+      if (instead) {
+        [deciding, read] = [instead, current];
+        continue;
+      }
       // Nothing to write, so nothing goes through the outbox: a reply lost to an outage is asked for again.
       const withdrawals = await runSideEffects(ports, decision.effects, () => true);
       return { state: await afterWithdrawals(withdrawals, flushOutbox(store, ports, current, now())), decision };
     }
-    let stored: State;
-    const { timerFailures: _cleared, ...decided } = decision.state;
-    const next = withOutbox(store, current, decided as State, decision.effects, now());
+    let written: Written<State>;
     try {
-      stored = await store.save(next.state, current.version);
+      written = await write(store, current, current.version, decision, now());
     } catch (error) {
       if (!(error instanceof VersionConflictError) || attempt >= MAX_DECIDE_ATTEMPTS) throw error;
       await ports.backoff?.(attempt);
       continue;
     }
-    // Counted once the write that lets them go is stored, not for each decision a lost race repeats.
-    if (next.dropped > 0) {
-      ports.telemetry.error('outbox full while the bus is down: its oldest events dropped', { dropped: next.dropped, kept: next.state.outbox?.length ?? 0 });
-      for (let i = 0; i < next.dropped; i++) ports.telemetry.metric('OutboxEventsDropped');
+    const instead = reconsidering && (await reconsidering(written.state));
+    reconsidering = undefined;
+    if (instead) {
+      deciding = instead;
+      const replaced = await writeOver(store, current, written, instead(current), now());
+      if (!replaced) {
+        await (await settleWrite(store, ports, current, written, now)).withdrawals.settled;
+        continue;
+      }
+      written = replaced;
     }
-    // The history is a view beside the decision: recorded alongside the effects, never delaying them.
-    const finishing = store.isFinished(stored) && !store.isFinished(current);
-    const [recorded, withdrawals] = await Promise.all([
-      store.recordHistory ? store.recordHistory(current, stored, now(), finishing) : true,
-      runSideEffects(ports, decision.effects, (effect) => effect.resent === true),
-    ]);
-    // The history records what changed: only the decision that finished the item wrote its final row.
-    const viewWritten = recorded && !store.isFinished(current);
-    return { state: await afterWithdrawals(withdrawals, flushOutbox(store, ports, stored, now(), viewWritten)), decision };
+    const { withdrawals, viewWritten } = await settleWrite(store, ports, current, written, now);
+    return { state: await afterWithdrawals(withdrawals, flushOutbox(store, ports, written.state, now(), viewWritten)), decision: written.decision };
   }
+}
+
+/** A decision as stored: the state written, and how many of the oldest outbox events its write dropped. */
+interface Written<State extends OutboxState> {
+  state: State;
+  decision: Decision<State>;
+  dropped: number;
+}
+
+async function write<State extends OutboxState>(store: VersionedStore<State>, before: State, expectedVersion: number, decision: Decision<State>, now: EpochMs): Promise<Written<State>> {
+  const { timerFailures: _cleared, ...decided } = decision.state;
+  const next = withOutbox(store, before, decided as State, decision.effects, now);
+  return { state: await store.save(next.state, expectedVersion), decision, dropped: next.dropped };
+}
+
+/** A decision made on `before` again, written over `first` (decided on `before` too); undefined if another write came between. */
+async function writeOver<State extends OutboxState>(store: VersionedStore<State>, before: State, first: Written<State>, decision: Decision<State>, now: EpochMs) {
+  try {
+    return await write(store, before, first.state.version, decision, now);
+  } catch (error) {
+    if (error instanceof VersionConflictError) return undefined;
+    throw error;
+  }
+}
+
+/** A stored decision's history and side effects; its outbox is left to the caller. */
+async function settleWrite<State extends OutboxState>(store: VersionedStore<State>, ports: EffectPorts, before: State, written: Written<State>, now: () => EpochMs) {
+  // Counted once the write that lets them go is stored, not for each decision a lost race repeats.
+  if (written.dropped > 0) {
+    ports.telemetry.error('outbox full while the bus is down: its oldest events dropped', { dropped: written.dropped, kept: written.state.outbox?.length ?? 0 });
+    for (let i = 0; i < written.dropped; i++) ports.telemetry.metric('OutboxEventsDropped');
+  }
+  // The history is a view beside the decision: recorded alongside the effects, never delaying them.
+  const finishing = store.isFinished(written.state) && !store.isFinished(before);
+  const [recorded, withdrawals] = await Promise.all([
+    store.recordHistory ? store.recordHistory(before, written.state, now(), finishing) : true,
+    runSideEffects(ports, written.decision.effects, (effect) => effect.resent === true),
+  ]);
+  // The history records what changed: only the decision that finished the item wrote its final row.
+  return { withdrawals, viewWritten: recorded && !store.isFinished(before) };
 }
 
 /** The outbox goes out while timers are being withdrawn; the call ends once both have. */

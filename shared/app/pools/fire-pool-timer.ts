@@ -1,5 +1,6 @@
 import { onItemWakeUp } from '../../domain/pools/advance-attempt.js';
-import { isPoolTimerId, parseCollectionTimerId, parseItemTimerId } from '../../domain/pools/pool-item.js';
+import { isPoolTimerId, parseCollectionTimerId, parseItemTimerId, type PoolItem } from '../../domain/pools/pool-item.js';
+import type { Pool } from '../../domain/pools/pool.js';
 import type { EpochMs } from '../../domain/time.js';
 import type { TimerRequest } from '../../ports/timers.js';
 import { backOffFailedWakeUp, flushOutbox } from '../decide-and-save.js';
@@ -7,6 +8,7 @@ import type { ManagerDeps } from '../manager-deps.js';
 import { collectNextChunk } from './collection-pass.js';
 import { runFollowUps } from './follow-ups.js';
 import { collectionStateStore, decideItem, itemStateStore, poolStore } from './pool-state-stores.js';
+import { decidedAgainIfStopped } from './stopped-since-read.js';
 import { wakeNextChunk } from './wake-pass.js';
 
 /**
@@ -31,12 +33,15 @@ export async function firePoolTimer(deps: ManagerDeps, timer: TimerRequest, from
   let item = await flushOutbox(itemStateStore(deps.pools, ids.poolId), deps, loaded, deps.clock.now(), false, claimFirst);
   item = await runFollowUps(deps, item, pool);
   const now = deps.clock.now();
-  const { item: decided } = await decideItem(deps, ids.poolId, ids.itemId, (current) => onItemWakeUp(current, pool, now), item);
+  let poolAsLastRead = pool;
+  const wakeUpWith = (read: Pool) => (stored: PoolItem) => onItemWakeUp(stored, read, now);
+  const again = decidedAgainIfStopped(deps, pool, wakeUpWith, (stopped) => (poolAsLastRead = stopped));
+  const { item: decided } = await decideItem(deps, ids.poolId, ids.itemId, wakeUpWith(pool), item, again);
   // The item's own wake-up, delivered early (a schedule fires ahead of a wake-up past SQS's 15
   // minutes) with nothing due: sent again for its time, or it would be left to the sweep.
   const ownWakeUp = timer.fenceToken === decided.attempt && timer.dueAt === decided.timerDueAt;
   if (ownWakeUp && now < timer.dueAt) await deps.timers.arm(timer);
-  await runFollowUps(deps, decided, pool);
+  await runFollowUps(deps, decided, poolAsLastRead);
 }
 
 /**

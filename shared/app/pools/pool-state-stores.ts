@@ -1,4 +1,4 @@
-import { decideAndSave, type VersionedStore } from '../decide-and-save.js';
+import { decideAndSave, type Reconsider, type VersionedStore } from '../decide-and-save.js';
 import type { Decision } from '../../domain/effects.js';
 import type { CheckpointCollection } from '../../domain/pools/checkpoint-collection.js';
 import { CollectionNotFoundError, ItemNotFoundError, PoolNotFoundError } from '../../domain/pools/pool-errors.js';
@@ -49,8 +49,15 @@ export async function decideItem<D extends Decision<PoolItem>>(
   itemId: string,
   decide: (item: PoolItem) => D,
   alreadyLoaded?: PoolItem,
+  reconsider?: (stored: PoolItem) => Promise<((item: PoolItem) => D) | undefined>,
 ): Promise<{ item: PoolItem; decision: D }> {
   let last: D | undefined;
+  const decideAgain: Reconsider<PoolItem> | undefined =
+    reconsider &&
+    (async (stored) => {
+      const instead = await reconsider(stored);
+      return instead && ((item) => (last = instead(item)));
+    });
   const { state } = await decideAndSave(
     itemStateStore(deps.pools, poolId),
     deps,
@@ -59,6 +66,7 @@ export async function decideItem<D extends Decision<PoolItem>>(
     (item) => (last = decide(item)),
     () => new ItemNotFoundError(poolId, itemId),
     alreadyLoaded,
+    decideAgain,
   );
   if (!last) throw new Error('decideAndSave returned without deciding');
   return { item: state, decision: last };
