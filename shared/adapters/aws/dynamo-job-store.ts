@@ -37,6 +37,15 @@ const asGrant = (item: Record<string, unknown>) => withoutStorageAttributes(item
 /** Seconds since the epoch for DynamoDB TTL. */
 const ttlSeconds = (at: EpochMs) => Math.floor(at / 1000) + FINISHED_JOB_RETENTION_SECONDS;
 
+/** Rounds of a grant record's write; two suffice unless its job id keeps changing job under it. */
+const GRANT_RECORD_TRIES = 3;
+
+/** A grant record's stored fields (its index aside), with its TTL. */
+const grantRecordFields = (record: Omit<WorkerGrantRecord, 'workerIndex'>): Record<string, unknown> => ({
+  ...record,
+  ...(record.retainUntil !== undefined ? { [TTL_ATTRIBUTE]: ttlSeconds(record.retainUntil) } : {}),
+});
+
 /** The index attributes a job item carries: the timer while it has one, a TTL once it is finished. */
 function jobIndexAttributes(job: Job): Record<string, unknown> {
   return {
@@ -299,9 +308,30 @@ export class DynamoJobStore implements JobStore {
     }
   }
 
+  /**
+   * The worker's index in the job is fixed by the job's first grant: every later grant, late or not,
+   * is answered that index. A record of an earlier job with this id is replaced whole, only as read:
+   * two first grants racing there (a late retry, or two requests of the worker) each put their own
+   * record, and each applied its grant at its own index, so the job held a grant of the worker that
+   * no record named, which no failure or fresh budget of the worker retired.
+   */
   async recordGrant(record: WorkerGrantRecord): Promise<number> {
+    // A replacement refused means this job's first grant was just stored: the next update meets it.
+    for (let tries = 1; tries <= GRANT_RECORD_TRIES; tries++) {
+      const recorded = await this.updateGrantRecord(record);
+      if (recorded !== undefined) return recorded;
+      const { Item: stored } = await sendGet(this.doc, { TableName: this.tableName, Key: grantKey(record.jobId, record.workerId), ConsistentRead: true });
+      // This job's record already holds a newer grant: it stays, and so does the worker's index.
+      if (stored && ofIncarnation(asGrant(stored), record.incarnation)) return Number(stored['workerIndex'] ?? record.workerIndex);
+      if (await this.replaceEarlierJobsGrantRecord(record, stored)) return record.workerIndex;
+    }
+    throw new VersionConflictError(`${grantKey(record.jobId, record.workerId).pk}/${grantKey(record.jobId, record.workerId).sk}`);
+  }
+
+  /** The grant set on this job's record; undefined when the record is newer or an earlier job's. */
+  private async updateGrantRecord(record: WorkerGrantRecord): Promise<number | undefined> {
     const { workerIndex, ...rest } = record;
-    const fields: Record<string, unknown> = { ...rest, ...(record.retainUntil !== undefined ? { [TTL_ATTRIBUTE]: ttlSeconds(record.retainUntil) } : {}) };
+    const fields = grantRecordFields(rest);
     const names = Object.keys(fields);
     try {
       const { Attributes } = await sendUpdate(this.doc, {
@@ -330,15 +360,29 @@ export class DynamoJobStore implements JobStore {
       return Number(Attributes?.['workerIndex'] ?? workerIndex);
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      const { Item: stored } = await sendGet(this.doc, { TableName: this.tableName, Key: grantKey(record.jobId, record.workerId), ConsistentRead: true });
-      // This job's record already holds a newer grant: it stays, and so does the worker's index.
-      if (stored && ofIncarnation(asGrant(stored), record.incarnation)) return Number(stored['workerIndex'] ?? workerIndex);
-      // A record of an earlier job with this id: replaced whole.
+      return undefined;
+    }
+  }
+
+  /**
+   * Replaces the record `stored` (an earlier job's, or none) with this job's first, if it is still
+   * that one; false when another write came first (this job's first grant, by another caller).
+   */
+  private async replaceEarlierJobsGrantRecord(record: WorkerGrantRecord, stored: Record<string, unknown> | undefined): Promise<boolean> {
+    const { workerIndex, ...rest } = record;
+    const earlier = stored?.['incarnation'];
+    try {
       await sendPut(this.doc, {
         TableName: this.tableName,
-        Item: { ...fields, workerIndex, index: workerIndex, gsiWorkerId: record.workerId, ...grantKey(record.jobId, record.workerId) },
+        Item: { ...grantRecordFields(rest), workerIndex, index: workerIndex, gsiWorkerId: record.workerId, ...grantKey(record.jobId, record.workerId) },
+        ...(stored === undefined
+          ? { ConditionExpression: 'attribute_not_exists(pk)' }
+          : { ConditionExpression: 'incarnation = :earlier', ExpressionAttributeValues: { ':earlier': earlier } }),
       });
-      return workerIndex;
+      return true;
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      return false;
     }
   }
 
