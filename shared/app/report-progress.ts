@@ -41,9 +41,14 @@ export async function reportProgress(deps: ManagerDeps, input: ProgressInput) {
 
   const writes = progressWrites(read, workflow, reportOf(input), now);
   const workflowWritten = writes.advance !== undefined || writes.heartbeat;
-  if (writes.advance) await deps.jobs.recordWorkflowAdvance(read.jobId, workflow.workflowId, now, writes.advance);
-  else if (writes.heartbeat) await deps.jobs.touchWorkflowHeartbeat(read.jobId, workflow.workflowId, now);
-  const job = workflowWritten ? await jobAfterReportWrite(deps, claim, workflow, { at: now, ...(writes.advance ? { advance: writes.advance } : {}) }) : read;
+  const replaced = writes.advance
+    ? await deps.jobs.recordWorkflowAdvance(read.jobId, workflow.workflowId, now, writes.advance)
+    : writes.heartbeat
+      ? await deps.jobs.touchWorkflowHeartbeat(read.jobId, workflow.workflowId, now)
+      : undefined;
+  const job = workflowWritten
+    ? await jobAfterReportWrite(deps, claim, workflow, { at: now, ...(writes.advance ? { advance: writes.advance } : {}), ...(replaced ? { replaced } : {}) })
+    : read;
   const ended = isTerminal(job.status);
   if (!ended) {
     await Promise.all([

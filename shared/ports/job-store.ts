@@ -18,6 +18,9 @@ export interface WorkflowRef {
   workflowId: string;
 }
 
+/** The fields a progress report writes on its workflow; `undefined`: not stored. */
+export type ReportedWorkflowFields = { [field in 'lastHeartbeatAt' | 'lastProgressAt' | 'progress' | 'step']?: Workflow[field] | undefined };
+
 /** The region manager's state: one item per job, sibling items per workflow, one per worker. */
 export interface JobStore {
   getJob(jobId: string): Promise<Job | undefined>;
@@ -43,17 +46,20 @@ export interface JobStore {
   /**
    * Stores an advance (its values and `lastProgressAt`) only while every stored value it changes is
    * still behind it and no later advance is stored: the progress stays the highest, a concurrent
-   * newer advance wins, and `lastProgressAt` never moves back.
+   * newer advance wins, and `lastProgressAt` never moves back. Returns what the fields it wrote held
+   * just before it landed (another report's write may have landed after this report read them);
+   * undefined when it did not land, or its landing is not known (a retry refused after a lost answer).
    */
-  recordWorkflowAdvance(jobId: string, workflowId: string, at: EpochMs, advance: WorkflowAdvance): Promise<void>;
-  /** Moves the workflow's `lastHeartbeatAt` forward; never back. */
-  touchWorkflowHeartbeat(jobId: string, workflowId: string, at: EpochMs): Promise<void>;
+  recordWorkflowAdvance(jobId: string, workflowId: string, at: EpochMs, advance: WorkflowAdvance): Promise<ReportedWorkflowFields | undefined>;
+  /** Moves the workflow's `lastHeartbeatAt` forward; never back. Returns what it replaced, as `recordWorkflowAdvance`. */
+  touchWorkflowHeartbeat(jobId: string, workflowId: string, at: EpochMs): Promise<ReportedWorkflowFields | undefined>;
   /**
    * Takes back a report's write of this workflow at `at` (its `advance`, or without one its heartbeat),
-   * putting back the values of `before`, the workflow as the report read it: only while the item still
-   * holds exactly that write, so a later write, or another report's, is never undone.
+   * putting `restore` back in the fields it wrote: only while the item still holds exactly that write
+   * and is of the report's job (`incarnation`), so a later write is never undone. `restore` is what
+   * the write replaced, so another report's write that landed in between stands.
    */
-  withdrawWorkflowWrite(before: Workflow, at: EpochMs, advance?: WorkflowAdvance): Promise<void>;
+  withdrawWorkflowWrite(workflow: Pick<Workflow, 'jobId' | 'workflowId' | 'incarnation'>, at: EpochMs, advance: WorkflowAdvance | undefined, restore: ReportedWorkflowFields): Promise<void>;
   /**
    * What the `byWorker` index lists for this worker: its workflows that may still be active, and the
    * jobs where it may hold a grant. A workflow leaves the index when it gets an outcome or is found

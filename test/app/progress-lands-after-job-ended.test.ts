@@ -12,7 +12,7 @@ import { submit, tokenOf, useTestManager } from './support/test-manager.js';
 /** The real store, with a competitor that runs to completion just before the next advance is written. */
 class LateAdvanceStore extends DynamoJobStore {
   beforeAdvance: (() => Promise<unknown>) | undefined;
-  override async recordWorkflowAdvance(jobId: string, workflowId: string, at: EpochMs, advance: WorkflowAdvance): Promise<void> {
+  override async recordWorkflowAdvance(jobId: string, workflowId: string, at: EpochMs, advance: WorkflowAdvance) {
     const competitor = this.beforeAdvance;
     this.beforeAdvance = undefined;
     if (competitor) await competitor();

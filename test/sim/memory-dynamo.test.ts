@@ -111,6 +111,24 @@ describe.each(backends)('DynamoDB semantics the adapters rely on (%s)', (_name, 
     expect(await get('w', 'one')).toEqual({ pk: 'w', sk: 'one', lastProgressAt: 5 });
   });
 
+
+  it('an update answers the item it replaced with ReturnValues ALL_OLD (a report takes back exactly its own write)', async () => {
+    table = await backend.table();
+    const update = (step: string) =>
+      backend.doc.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: { pk: 'w', sk: 'old' },
+          UpdateExpression: 'SET #step = :step REMOVE progress',
+          ExpressionAttributeNames: { '#step': 'step' },
+          ExpressionAttributeValues: { ':step': step },
+          ReturnValues: 'ALL_OLD',
+        }),
+      );
+    await put({ pk: 'w', sk: 'old', step: 'a', progress: 0.5 });
+    expect((await update('b')).Attributes).toEqual({ pk: 'w', sk: 'old', step: 'a', progress: 0.5 });
+    expect((await update('c')).Attributes).toEqual({ pk: 'w', sk: 'old', step: 'b' });
+  });
   it('queries a partition in sort-key order, page by page with Limit', async () => {
     table = await backend.table();
     for (const sk of ['c', 'a', 'b']) await put({ pk: 'p', sk });

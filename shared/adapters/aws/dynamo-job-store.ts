@@ -7,12 +7,13 @@ import { lastHeardAt, type WorkflowAdvance } from '../../domain/record-progress.
 import type { EpochMs } from '../../domain/time.js';
 import { scopedWorkerId } from '../../domain/tenant.js';
 import type { WorkerHealth } from '../../domain/worker-health.js';
-import { VersionConflictError, type JobStore, type WorkflowRef } from '../../ports/job-store.js';
+import { VersionConflictError, type JobStore, type ReportedWorkflowFields, type WorkflowRef } from '../../ports/job-store.js';
 import { batchGet } from './batch-requests.js';
 import { queryDueTimers } from './due-timers-query.js';
 import { queryItems } from './query-pages.js';
 import { timerShardOf, TTL_ATTRIBUTE, WORKER_INDEX } from './jobs-table.js';
 import { createOrReturnExisting, landedAlready, newWriteId, putVersioned, withoutStorageAttributes, WRITE_ID } from './versioned-item.js';
+import { workflowKey, WorkflowReportWrites } from './workflow-report-writes.js';
 
 /** Finished jobs stay readable this long, then DynamoDB TTL removes the job item. */
 const FINISHED_JOB_RETENTION_SECONDS = 30 * 24 * 3600;
@@ -20,7 +21,6 @@ const FINISHED_JOB_RETENTION_SECONDS = 30 * 24 * 3600;
 const WORKFLOW_PUTS_IN_FLIGHT = 25;
 
 export const jobKey = (jobId: string) => ({ pk: `JOB#${jobId}`, sk: 'JOB' });
-const workflowKey = (jobId: string, workflowId: string) => ({ pk: `JOB#${jobId}`, sk: `WF#${workflowId}` });
 const workerKey = (workerId: string) => ({ pk: `WORKER#${workerId}`, sk: 'WORKER' });
 const GRANT_PREFIX = 'GRANT#';
 const grantKey = (jobId: string, workerId: string) => ({ pk: `JOB#${jobId}`, sk: `${GRANT_PREFIX}${workerId}` });
@@ -60,10 +60,14 @@ function jobIndexAttributes(job: Job): Record<string, unknown> {
 }
 
 export class DynamoJobStore implements JobStore {
+  private readonly reportWrites: WorkflowReportWrites;
+
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    this.reportWrites = new WorkflowReportWrites(doc, tableName);
+  }
 
   async getJob(jobId: string): Promise<Job | undefined> {
     const { Item } = await sendGet(this.doc, { TableName: this.tableName, Key: jobKey(jobId), ConsistentRead: true });
@@ -184,73 +188,16 @@ export class DynamoJobStore implements JobStore {
     return latest;
   }
 
-  async recordWorkflowAdvance(jobId: string, workflowId: string, at: EpochMs, advance: WorkflowAdvance): Promise<void> {
-    if (await this.writeAdvance(jobId, workflowId, at, advance)) return;
-    // A concurrent report took one part first (the same step, or a higher progress): the other part
-    // still advances on its own, and must not be lost with it.
-    const { progress, step } = advance;
-    if (progress === undefined || step === undefined) return;
-    await Promise.all([this.writeAdvance(jobId, workflowId, at, { progress }), this.writeAdvance(jobId, workflowId, at, { step })]);
+  recordWorkflowAdvance(jobId: string, workflowId: string, at: EpochMs, advance: WorkflowAdvance) {
+    return this.reportWrites.advance(jobId, workflowId, at, advance);
   }
 
-  /** One conditional write of an advance, with its clock; false when a concurrent report made it no longer an advance. */
-  private async writeAdvance(jobId: string, workflowId: string, at: EpochMs, advance: WorkflowAdvance): Promise<boolean> {
-    const sets = ['lastProgressAt = :at', 'lastHeartbeatAt = :at'];
-    const conditions = ['attribute_exists(pk)', '(attribute_not_exists(lastProgressAt) OR lastProgressAt <= :at)'];
-    const values: Record<string, unknown> = { ':at': at };
-    const names: Record<string, string> = {};
-    if (advance.progress !== undefined) {
-      sets.push('#progress = :progress');
-      conditions.push('(attribute_not_exists(#progress) OR #progress < :progress)');
-      names['#progress'] = 'progress';
-      values[':progress'] = advance.progress;
-    }
-    if (advance.step !== undefined) {
-      sets.push('#step = :step');
-      conditions.push('(attribute_not_exists(#step) OR #step <> :step)');
-      names['#step'] = 'step';
-      values[':step'] = advance.step;
-    }
-    return this.updateIfStillBehind({
-      Key: workflowKey(jobId, workflowId),
-      UpdateExpression: `SET ${sets.join(', ')}`,
-      ConditionExpression: conditions.join(' AND '),
-      ExpressionAttributeValues: values,
-      ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
-    });
+  touchWorkflowHeartbeat(jobId: string, workflowId: string, at: EpochMs) {
+    return this.reportWrites.heartbeat(jobId, workflowId, at);
   }
 
-  async touchWorkflowHeartbeat(jobId: string, workflowId: string, at: EpochMs): Promise<void> {
-    await this.updateIfStillBehind({
-      Key: workflowKey(jobId, workflowId),
-      UpdateExpression: 'SET lastHeartbeatAt = :at',
-      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastHeartbeatAt) OR lastHeartbeatAt < :at)',
-      ExpressionAttributeValues: { ':at': at },
-    });
-  }
-
-  async withdrawWorkflowWrite(before: Workflow, at: EpochMs, advance?: WorkflowAdvance): Promise<void> {
-    const written: Partial<Record<keyof Workflow, unknown>> = advance ? { lastHeartbeatAt: at, lastProgressAt: at, ...advance } : { lastHeartbeatAt: at };
-    const fields = Object.keys(written) as Array<keyof Workflow>;
-    const names = Object.fromEntries(fields.map((field, i) => [`#f${i}`, field]));
-    const values: Record<string, unknown> = { ':incarnation': before.incarnation };
-    const sets: string[] = [];
-    const removes: string[] = [];
-    fields.forEach((field, i) => {
-      values[`:w${i}`] = written[field];
-      if (before[field] === undefined) removes.push(`#f${i}`);
-      else {
-        values[`:b${i}`] = before[field];
-        sets.push(`#f${i} = :b${i}`);
-      }
-    });
-    await this.updateIfStillBehind({
-      Key: workflowKey(before.jobId, before.workflowId),
-      UpdateExpression: [sets.length > 0 ? `SET ${sets.join(', ')}` : '', removes.length > 0 ? `REMOVE ${removes.join(', ')}` : ''].join(' ').trim(),
-      ConditionExpression: ['incarnation = :incarnation', ...fields.map((_, i) => `#f${i} = :w${i}`)].join(' AND '),
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    });
+  withdrawWorkflowWrite(workflow: Pick<Workflow, 'jobId' | 'workflowId' | 'incarnation'>, at: EpochMs, advance: WorkflowAdvance | undefined, restore: ReportedWorkflowFields) {
+    return this.reportWrites.withdraw(workflow, at, advance, restore);
   }
 
   async findWorkOfWorker(workerId: string) {

@@ -207,8 +207,9 @@ export class MemoryDynamo implements SimStore, AnswersDirectly {
     const key = input['Key'] as Item;
     const actions = parseUpdate(String(input['UpdateExpression']), this.names(input));
     const values = this.values(input);
-    this.write(table, key, (before) => applyUpdate(before ?? copyItem(key), actions, values), input);
-    return {};
+    const before = this.write(table, key, (stored) => applyUpdate(stored ?? copyItem(key), actions, values), input);
+    // The item as it was before this write (the progress report's take-back puts back what it replaced).
+    return input['ReturnValues'] === 'ALL_OLD' && before ? { Attributes: copyItem(before) } : {};
   }
 
   private delete(input: Input) {
@@ -217,8 +218,8 @@ export class MemoryDynamo implements SimStore, AnswersDirectly {
     return {};
   }
 
-  /** One conditional single-item write, with its size check, usage and index propagation. */
-  private write(table: Table, key: Item, next: (before: Item | undefined) => Item | undefined, input: Input): void {
+  /** One conditional single-item write, with its size check, usage and index propagation; returns the item it replaced. */
+  private write(table: Table, key: Item, next: (before: Item | undefined) => Item | undefined, input: Input): Item | undefined {
     const before = table.get(key);
     const condition = input['ConditionExpression'];
     const writeUnits = (bytes: number) => units(bytes, 1024);
@@ -250,6 +251,7 @@ export class MemoryDynamo implements SimStore, AnswersDirectly {
     if (/^(HISTORY|JOBLIST)#/.test(String(key[table.key.hash]))) this.usage.viewWriteUnits += written;
     this.writes++;
     this.written.add(String((after ?? before ?? key)[table.key.hash]));
+    return before;
   }
 
   private query(input: Input) {
