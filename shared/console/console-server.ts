@@ -58,7 +58,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       const body = await readRequestBody(request).catch(() => undefined);
       if (body === undefined) {
         response.writeHead(413, { 'content-type': 'application/json', ...NOT_FRAMEABLE });
-        response.end(JSON.stringify({ error: { code: 'payload_too_large', message: 'The body exceeds 6 MiB, the most API Gateway takes; send less per request.' } }));
+        response.end(JSON.stringify({ error: { code: 'payload_too_large', message: 'The body exceeds 6 MiB, the most a Lambda function is handed in one request; send less per request.' } }));
         return;
       }
       const reply = await routes(request.method ?? 'GET', url, body, request.headers['content-type']);
