@@ -124,7 +124,7 @@ describeWithEmulator('a finished pool item or gate job asks Scheduler to delete 
     expect({ created: count(calls, 'CreateScheduleCommand'), deleted: count(calls, 'DeleteScheduleCommand'), left: await schedulesLeft(m) }).toEqual({ created: 3, deleted: 3, left: [] });
   });
 
-  it('a 5-minute gate job asks Scheduler nothing when it ends; a 2-hour one cancelled at once has its schedule deleted after its 10 s re-sends', async () => {
+  it('a 5-minute gate job asks Scheduler nothing when it ends; a 2-hour one cancelled at once has its schedule deleted by the cancel itself', async () => {
     // Prepare
     const { deps, timers } = await gateOnEmulator(emulator.clientConfig());
     const calls = recordCalls(timers.scheduler);
@@ -132,16 +132,17 @@ describeWithEmulator('a finished pool item or gate job asks Scheduler to delete 
     await submitGateJob(deps, gateJobBody('long', 7_200));
     expect(await schedulesLeft(timers)).toHaveLength(1);
     timers.clock.set(NOW + 5_000);
+    // Act: the cancel is a decision (the decision counter goes up), so the first wake-up's schedule is withdrawn at once
     await cancelGateJob(deps, 'long', 'operator');
+    const atCancel = [...calls];
     const cancelled = required(await deps.gates.get('long'), 'no gate job');
     timers.clock.set(required(cancelled.timerDueAt, 'no re-send armed'));
     await fireGateTimer(deps, { scope: 'gate', jobId: 'long', fenceToken: cancelled.timeoutFenceToken, dueAt: required(cancelled.timerDueAt, 'no re-send armed') });
-    // Act: every region reports how the job ended there
+    // every region reports how the job ended there
     for (const region of REGIONS) await onManagerReport(deps, finalStatusFrom(region, 'short', 'COMPLETED'));
-    const callsForShort = [...calls];
     for (const region of REGIONS) await onManagerReport(deps, finalStatusFrom(region, 'long', 'CANCELLED'));
-    // Assess
-    expect(callsForShort).toEqual(['CreateScheduleCommand']); // the long job's, at its submit
+    // Assess: the long job's schedule, made at its submit and deleted by its cancel; its 10 s re-sends and both ends ask nothing more
+    expect(atCancel).toEqual(['CreateScheduleCommand', 'DeleteScheduleCommand']);
     expect({ calls, left: await schedulesLeft(timers) }).toEqual({ calls: ['CreateScheduleCommand', 'DeleteScheduleCommand'], left: [] });
   });
 });
