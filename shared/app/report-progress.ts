@@ -1,8 +1,8 @@
-import { effectiveDeadline, stuckDeadline } from '../domain/deadlines.js';
+import { effectiveDeadline, ownTimeoutAt, stuckDeadline } from '../domain/deadlines.js';
 import { JobNotFoundError, WorkflowNotFoundError } from '../domain/errors.js';
-import { belongsTo, isTerminal, type Workflow } from '../domain/job.js';
+import { belongsTo, isTerminal, type Job, type Workflow } from '../domain/job.js';
 import { lastHeardAt, progressWrites, storedStuckClock, type ProgressReport } from '../domain/record-progress.js';
-import { toIso } from '../domain/time.js';
+import { toIso, type EpochMs } from '../domain/time.js';
 import { heardAt, newWorker, onHealthcheck, workerStatus, type WorkerHealth } from '../domain/worker-health.js';
 import { VersionConflictError } from '../ports/job-store.js';
 import { currentWorkerHealth } from './current-worker-health.js';
@@ -27,9 +27,16 @@ export interface ProgressInput {
  * history sample aside), once per coalescing window for a workflow reported on faster than that.
  * Every call on a running job is the worker's healthcheck (AD-26); only a call that advances its
  * workflow resets the job's stuck clock (seed 000, problem 4), which the job's timer reads from the
- * workflows. A call that writes reads the job again after its write (`jobAfterReportWrite`): the job
- * may have ended in between. Once the job has ended the call writes nothing, or takes its write back,
- * and the answer tells the worker to stop.
+ * workflows. Once the job has ended the call writes nothing and the answer tells the worker to stop.
+ *
+ * The job may end between this call's read and its write. An end nobody's clock brings (a cancel, a
+ * gate's decision, a workflow's outcome) reads nothing this call writes, so the call is answered as
+ * it was before that end, and the worker hears of the end at its next call. A wake-up's end does
+ * read it: a stuck timeout decided without this advance, a deadline whose grants lapsed for want of
+ * this healthcheck. So near the first moment a wake-up could end the job (`END_RACE_MARGIN_MS`), a
+ * call that writes reads the job again after its write (`jobAfterReportWrite`), takes its write back
+ * if the job ended, and answers with the end. Everywhere else that read would cost a consistent read
+ * and a round trip on every writing call (a third of the hot path's rate when each call writes).
  */
 export async function reportProgress(deps: ManagerDeps, input: ProgressInput) {
   const claim = await deps.tokens.verify(input.token, input.workerId, { jobId: input.jobId, workflowId: input.workflowId });
@@ -41,25 +48,30 @@ export async function reportProgress(deps: ManagerDeps, input: ProgressInput) {
 
   const writes = progressWrites(read, workflow, reportOf(input), now);
   const workflowWritten = writes.advance !== undefined || writes.heartbeat;
-  const replaced = writes.advance
-    ? await deps.jobs.recordWorkflowAdvance(read.jobId, workflow.workflowId, now, writes.advance)
-    : writes.heartbeat
-      ? await deps.jobs.touchWorkflowHeartbeat(read.jobId, workflow.workflowId, now)
-      : undefined;
-  const job = workflowWritten
-    ? await jobAfterReportWrite(deps, claim, workflow, { at: now, ...(writes.advance ? { advance: writes.advance } : {}), ...(replaced ? { replaced } : {}) })
-    : read;
-  const ended = isTerminal(job.status);
-  if (!ended) {
-    await Promise.all([
+  const writeWorkflow = () =>
+    writes.advance
+      ? deps.jobs.recordWorkflowAdvance(read.jobId, workflow.workflowId, now, writes.advance)
+      : writes.heartbeat
+        ? deps.jobs.touchWorkflowHeartbeat(read.jobId, workflow.workflowId, now)
+        : undefined;
+  const signsOfLife = (job: Job) =>
+    Promise.all([
       // A workflow heard before carries this call in its own write: the worker item stays as it is.
       // Its first call also touches the worker, so a workflow the index does not list yet (on AWS
       // it lags the table) never holds the worker's only recent call.
-      // A finished job's token is no sign of life: a replay of it must not clear a reported failure (as a finished workflow's writes nothing).
       recordHealthcheck(deps, claim.scopedWorkerId, worker, workflow, workflowWritten && lastHeardAt(workflow) !== undefined, now),
       writes.sample ? recordProgressSample(deps, job, workflow, { advanced: writes.advance !== undefined, progress: input.progress }, now) : undefined,
     ]);
+  let job = read;
+  if (workflowWritten && aWakeUpMayEndItSoon(read, workflow, now)) {
+    const replaced = await writeWorkflow();
+    job = await jobAfterReportWrite(deps, claim, workflow, { at: now, ...(writes.advance ? { advance: writes.advance } : {}), ...(replaced ? { replaced } : {}) });
+    if (!isTerminal(job.status)) await signsOfLife(job);
+  } else {
+    // A finished job's token is no sign of life: a replay of it must not clear a reported failure (as a finished workflow's writes nothing).
+    await Promise.all([writeWorkflow(), isTerminal(read.status) ? undefined : signsOfLife(read)]);
   }
+  const ended = isTerminal(job.status);
   // Only what is durable: this workflow's stored advance (or this one's, written above) and the job's
   // stored clock; other workflows' advances only make the real stuck deadline later.
   const lastProgressAt = Math.max(storedStuckClock(job, workflow), writes.advance && !ended ? now : -Infinity);
@@ -72,6 +84,22 @@ export async function reportProgress(deps: ManagerDeps, input: ProgressInput) {
     // When the job is timed out as stuck unless some workflow of it advances before then.
     ...(ended ? {} : { stuckAt: toIso(stuckDeadline(tracking)) }),
   };
+}
+
+/**
+ * How close to the first moment a wake-up could end the job a writing call reads the job again: more
+ * than a call's read-to-write time on a loaded Lambda, and the clocks' skew between two of them.
+ */
+export const END_RACE_MARGIN_MS = 5_000;
+
+/**
+ * Whether a wake-up could end the job within the margin: at its stuck deadline by the clock this call
+ * read (the job's real clock, over all its workflows, is no earlier), or at its own timeout (grants
+ * stop counting when their worker falls silent, so the extended deadline is no bound).
+ */
+function aWakeUpMayEndItSoon(job: Job, workflow: Workflow, now: EpochMs): boolean {
+  const stuckAt = stuckDeadline({ ...job.tracking, lastProgressAt: storedStuckClock(job, workflow) });
+  return now >= Math.min(stuckAt, ownTimeoutAt(job.tracking)) - END_RACE_MARGIN_MS;
 }
 
 const reportOf = ({ progress, step }: ProgressInput): ProgressReport => ({

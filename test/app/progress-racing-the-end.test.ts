@@ -2,17 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { cancelJob } from '../../shared/app/cancel-job.js';
 import { completeWorkflow } from '../../shared/app/complete-workflow.js';
 import { fireJobTimer } from '../../shared/app/fire-job-timer.js';
-import { reportProgress } from '../../shared/app/report-progress.js';
+import { END_RACE_MARGIN_MS, reportProgress } from '../../shared/app/report-progress.js';
 import { WorkflowFinishedError } from '../../shared/domain/errors.js';
 import { at } from '../support/fixtures.js';
 import { EndBeforeReportWrite } from './support/end-before-report-write.js';
 import { submit, tokenOf, useTestManager } from './support/test-manager.js';
 
 // A progress report reads the job RUNNING and decides to write its workflow; before the write lands
-// the job ends (a cancel, a timeout) or the workflow gets its outcome. The worker used to be told
-// `cancel: false` and to hear the end only at its next call, and the write stayed on the finished
-// job's workflow. The contract: once the job is no longer RUNNING the answer says `cancel: true`
-// with its status (this is how a worker learns to stop); a report the end overtook changes nothing.
+// the job ends (a cancel, a timeout) or the workflow gets its outcome. Near the first moment a
+// wake-up could end the job (END_RACE_MARGIN_MS before its stuck deadline or its own timeout) the
+// call reads the job again after its write: the answer says `cancel: true` with the job's status
+// (this is how a worker learns to stop) and the write is taken back. Farther from it only an end
+// nobody's clock brings can overtake the call, which reads nothing the call writes: the call is
+// answered as it was before that end, and the worker's next call hears it.
 describe('a progress report whose job ends between its read and its write (dynalite)', () => {
   const m = useTestManager({ store: (doc, table) => new EndBeforeReportWrite(doc, table) });
   const store = () => m.jobs as EndBeforeReportWrite;
@@ -24,12 +26,12 @@ describe('a progress report whose job ends between its read and its write (dynal
     return () => asEnded;
   }
 
-  it('a cancel overtakes an advance: the answer says cancel with CANCELLED, and the advance is not kept', async () => {
-    // Prepare: the workflow reported once (so its write carries the worker's health), then a new step.
-    const job = await submit(m, { jobId: 'job-1', timeoutSeconds: 600, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] });
+  it('a cancel overtakes an advance near its stuck deadline: the answer says cancel with CANCELLED, and the advance is not kept', async () => {
+    // Prepare: the workflow reported once (so its write carries the worker's health), then a new step within the margin of its stuck deadline (63 s).
+    const job = await submit(m, { jobId: 'job-1', timeoutSeconds: 600, stuckThresholdSeconds: 60, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] });
     const report = (step: string) => reportProgress(m.deps, { jobId: 'job-1', workflowId: 'wf-1', workerId: 'worker-a', step, progress: 0.2, token: tokenOf(job, 'wf-1') });
     await report('download');
-    m.clock.set(at(30));
+    m.clock.set(at(63) - END_RACE_MARGIN_MS);
     const asEnded = endBeforeTheWrite(() => cancelJob(m.deps, 'job-1', 'operator'));
     // Act
     const answer = await report('parse');
@@ -38,6 +40,22 @@ describe('a progress report whose job ends between its read and its write (dynal
     expect(answer).not.toHaveProperty('stuckAt');
     expect(await m.snapshot()).toEqual(asEnded());
     expect((await m.jobs.getWorkflow('job-1', 'wf-1'))?.step).toBe('download');
+  });
+
+  it('a cancel overtakes an advance far from any wake-up: answered as before the cancel, which reads nothing the call wrote; the next call is told to stop', async () => {
+    // Prepare: stuck deadline at 63 s, the call at 30 s.
+    const job = await submit(m, { jobId: 'job-6', timeoutSeconds: 600, stuckThresholdSeconds: 60, workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }] });
+    const report = (step: string) => reportProgress(m.deps, { jobId: 'job-6', workflowId: 'wf-1', workerId: 'worker-a', step, progress: 0.2, token: tokenOf(job, 'wf-1') });
+    await report('download');
+    m.clock.set(at(30));
+    endBeforeTheWrite(() => cancelJob(m.deps, 'job-6', 'operator'));
+    // Act
+    const raced = await report('parse');
+    const next = await report('parse');
+    // Assess: the cancel stands as decided; the raced call was ordered before it
+    expect(raced).toMatchObject({ status: 'RUNNING', cancel: false, progressed: true });
+    expect(next).toMatchObject({ status: 'CANCELLED', cancel: true });
+    expect((await m.getJob('job-6')).status).toBe('CANCELLED');
   });
 
   it("the deadline's wake-up overtakes a workflow's first call (a heartbeat): cancel with TIMED_OUT, no health written", async () => {
@@ -70,12 +88,12 @@ describe('a progress report whose job ends between its read and its write (dynal
   it('its own completion overtakes a report of a workflow (the job runs on): refused as finished, nothing kept', async () => {
     // Prepare: two workflows; wf-1 has reported before.
     const job = await submit(m, {
-      jobId: 'job-4', timeoutSeconds: 600,
+      jobId: 'job-4', timeoutSeconds: 600, stuckThresholdSeconds: 60,
       workflows: [{ workflowId: 'wf-1', workerId: 'worker-a' }, { workflowId: 'wf-2', workerId: 'worker-b' }],
     });
     const report = (progress: number) => reportProgress(m.deps, { jobId: 'job-4', workflowId: 'wf-1', workerId: 'worker-a', progress, token: tokenOf(job, 'wf-1') });
     await report(0.4);
-    m.clock.set(at(30));
+    m.clock.set(at(63) - END_RACE_MARGIN_MS);
     const asEnded = endBeforeTheWrite(() => completeWorkflow(m.deps, { jobId: 'job-4', workflowId: 'wf-1', workerId: 'worker-a', outcome: 'completed', token: tokenOf(job, 'wf-1') }));
     // Act: a report sent before the completion, answered after it (as a retry is).
     const refused = report(0.9);

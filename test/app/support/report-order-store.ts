@@ -12,15 +12,13 @@ interface Turn {
 
 /**
  * The real store, where the next progress report's workflow write and the re-read of its worker's
- * health from the workflows (`latestHeardFromWorkflows`) land in a chosen order, when the report
- * starts both in one synchronous turn: after one macrotask each knows whether the other is coming,
- * and a report that makes only one of them is not held up. A report that writes its workflow makes
- * the re-read only once its write has landed and its job is read again (report-progress.ts), so
- * that order is the only one it can take; `landed` records it all the same.
+ * health from the workflows (`latestHeardFromWorkflows`) land in a chosen order. A report starts
+ * both in one synchronous turn, so after one macrotask each knows whether the other is coming: a
+ * report that makes only one of them is not held up.
  */
 export class ReportOrderStore extends DynamoJobStore {
   private turn: Turn | undefined;
-  /** The ordered steps since the last report given an order, as they landed. */
+  /** The ordered steps of the last report given an order, as they landed. */
   landed: ReportStep[] = [];
 
   nextReportIn(first: ReportStep): void {
@@ -44,11 +42,7 @@ export class ReportOrderStore extends DynamoJobStore {
 
   private async inTurn<T>(step: ReportStep, run: () => Promise<T>): Promise<T> {
     const turn = this.turn;
-    if (!turn) {
-      const result = await run();
-      this.landed.push(step);
-      return result;
-    }
+    if (!turn) return run();
     turn.started.add(step);
     await new Promise((resolve) => setImmediate(resolve));
     if (this.turn === turn) this.turn = undefined;
