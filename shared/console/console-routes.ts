@@ -2,6 +2,7 @@ import { AnswerTooLargeError, boundedText } from './answer-too-large-error.js';
 import { CallNotSignedError } from './call-not-signed-error.js';
 import { consoleAssets } from './console-assets.js';
 import { FORWARD_TIMEOUT_MS, forwardWithin, isTimeout } from './forward-within.js';
+import { withGatewayAnswerExplained } from './gateway-reply.js';
 
 /** An answer the listener sends as-is. */
 export interface RawReply {
@@ -109,7 +110,8 @@ export function consoleRoutes(options: ConsoleRouteOptions) {
     const upstream = new URL(base.replace(/\/$/, '') + rest + url.search);
     const timeoutMs = options.forwardTimeoutMs ?? FORWARD_TIMEOUT_MS;
     try {
-      return await forwardWithin(options.forward, { method, url: upstream, body, ...(contentType ? { contentType } : {}) }, timeoutMs);
+      const reply = await forwardWithin(options.forward, { method, url: upstream, body, ...(contentType ? { contentType } : {}) }, timeoutMs);
+      return withGatewayAnswerExplained(reply, `${method} ${rest} on ${target}`);
     } catch (error) {
       if (error instanceof CallNotSignedError) {
         const message = `The call to ${target} was not sent: the console could not sign it with your AWS credentials (${error.message}). Make them available where vigil console runs (AWS_PROFILE, aws sso login, …) and try again.`;
